@@ -1,0 +1,141 @@
+import cookie from "@fastify/cookie";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { createMailer } from "./adapters/mail/mailer.js";
+import type { Env } from "./config/env.js";
+import type { AppContext } from "./context.js";
+import type { Database } from "./db/client.js";
+import authRoutes from "./features/auth/routes.js";
+import chatRoutes from "./features/chat/routes.js";
+import felixRoutes from "./features/felix/routes.js";
+import notificationsRoutes from "./features/notifications/routes.js";
+import paymentsRoutes from "./features/payments/routes.js";
+import providersRoutes from "./features/providers/routes.js";
+import reviewsRoutes from "./features/reviews/routes.js";
+import siteRoutes from "./features/site/routes.js";
+import tasksRoutes from "./features/tasks/routes.js";
+import { deleteExpiredSessions } from "./features/auth/sessions.js";
+import authPlugin from "./plugins/auth.js";
+import errorsPlugin from "./plugins/errors.js";
+import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
+import securityPlugin from "./plugins/security.js";
+import spaPlugin from "./plugins/spa.js";
+import { Scheduler } from "./scheduler.js";
+import { TaskEvents } from "./task-events.js";
+
+export interface BuildOptions {
+  env: Env;
+  database: Database;
+  /** The clock; tests pass a controllable one. */
+  now?: () => Date;
+  /** Run the periodic jobs on a timer (the server does; tests call `app.ctx.scheduler.runAll()`). */
+  startScheduler?: boolean;
+  logger?: boolean;
+}
+
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { env, database } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: env.LOG_LEVEL,
+            redact: ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'],
+          },
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: env.TRUST_PROXY,
+    disableRequestLogging: env.NODE_ENV === "test",
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    env,
+    database,
+    db: database.db,
+    now: options.now ?? (() => new Date()),
+    mailer: createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log }),
+    taskEvents: new TaskEvents(),
+    scheduler: new Scheduler(app.log),
+    log: app.log,
+  };
+  app.decorate("ctx", ctx);
+
+  // Platform: errors, headers and CSRF, cookies, sockets, OpenAPI, who is asking.
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: "Errandly API", version: "1.0.0", description: "Local errand and task marketplace" },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  await app.register(authPlugin);
+
+  app.get(
+    "/api/health",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["platform"],
+        response: { 200: z.object({ status: z.literal("ok"), database: z.enum(["pglite", "postgres"]) }) },
+      },
+    },
+    async () => {
+      await ctx.database.ping();
+      return { status: "ok" as const, database: ctx.database.kind };
+    },
+  );
+
+  // Features, each owning its routes under /api.
+  await app.register(authRoutes);
+  await app.register(siteRoutes);
+  await app.register(tasksRoutes);
+  await app.register(providersRoutes);
+  await app.register(chatRoutes);
+  await app.register(notificationsRoutes);
+  await app.register(reviewsRoutes);
+  await app.register(felixRoutes);
+  await app.register(paymentsRoutes);
+
+  await app.register(spaPlugin);
+
+  ctx.scheduler.register("sessions:cleanup", () => deleteExpiredSessions(ctx.db, ctx.now()));
+  ctx.scheduler.register("rate-limits:cleanup", () =>
+    deleteStaleRateLimits(ctx.db, new Date(ctx.now().getTime() - 86_400_000)),
+  );
+  ctx.scheduler.register("mail:deliver", () => ctx.mailer.deliverQueued());
+
+  // ADMIN_EMAILS: those users are admins from the moment the server starts.
+  if (env.ADMIN_EMAILS.length > 0) {
+    await ctx.db.execute(
+      sql`update users set role = 'admin' where email in (${sql.join(
+        env.ADMIN_EMAILS.map((e) => sql`${e}`),
+        sql`, `,
+      )}) and role <> 'admin'`,
+    );
+  }
+
+  if (options.startScheduler) ctx.scheduler.start(env.SWEEP_INTERVAL_MS);
+  app.addHook("onClose", async () => {
+    await ctx.scheduler.stop();
+    ctx.mailer.close();
+  });
+
+  return app;
+}

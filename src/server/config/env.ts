@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+// Every environment variable the server reads is parsed here, once, at boot. Nothing else reads
+// process.env (docs/architecture.md). A bad value stops the server with a message naming it.
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const optionalUrl = z.url({ error: "must be a URL" }).optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
+    PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// URL" })
+      .optional(),
+    PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
+    ADMIN_EMAILS: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    SEED_DEMO: bool.default(true),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: bool.default(false),
+    PAYMENT_WINDOW_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).int().min(1).max(1440).default(30),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+    SESSION_ABSOLUTE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1_048_576),
+
+    OIDC_ISSUER_URL: optionalUrl,
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+
+    GEOCODER_URL: optionalUrl,
+    GEOCODER_USER_AGENT: z.string().min(1).default("Errandly/0.1 (support@errandly.app)"),
+    ROUTING_URL: optionalUrl,
+
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    STRIPE_API_URL: optionalUrl,
+    SANDBOX_PAYMENTS_IN_PRODUCTION: bool.default(false),
+
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: z.string().min(1).default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: "must be an smtp:// or smtps:// URL" }).optional(),
+    MAIL_FROM: z.string().min(3).default("Errandly <no-reply@errandly.app>"),
+
+    FELIX_LLM_URL: optionalUrl,
+    FELIX_LLM_MODEL: z.string().min(1).optional(),
+    FELIX_LLM_API_KEY: z.string().min(1).optional(),
+    FELIX_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+  })
+  .superRefine((env, ctx) => {
+    const groups: [string, string[]][] = [
+      ["OIDC", ["OIDC_ISSUER_URL", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"]],
+      ["Stripe", ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]],
+      ["S3", ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]],
+      ["Felix language model", ["FELIX_LLM_URL", "FELIX_LLM_MODEL"]],
+    ];
+    const record = env as Record<string, unknown>;
+    for (const [name, keys] of groups) {
+      const set = keys.filter((k) => record[k] !== undefined);
+      if (set.length > 0 && set.length < keys.length) {
+        for (const k of keys.filter((key) => record[key] === undefined)) {
+          ctx.addIssue({ code: "custom", path: [k], message: `is required when any ${name} variable is set` });
+        }
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset" so that `.env.example` copied as-is works.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+export function isHttps(env: Env): boolean {
+  return env.PUBLIC_URL.startsWith("https://");
+}

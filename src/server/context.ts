@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Mailer } from "./adapters/mail/mailer.js";
+import type { Env } from "./config/env.js";
+import type { Database, Db } from "./db/client.js";
+import type { Scheduler } from "./scheduler.js";
+import type { TaskEvents } from "./task-events.js";
+
+/** What every feature plugin gets: configuration, the database, the clock and shared services. */
+export interface AppContext {
+  env: Env;
+  database: Database;
+  db: Db;
+  /** The one clock; tests replace it to move time. */
+  now: () => Date;
+  mailer: Mailer;
+  taskEvents: TaskEvents;
+  scheduler: Scheduler;
+  log: FastifyBaseLogger;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

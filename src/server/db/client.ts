@@ -1,0 +1,181 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { sql, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { MIGRATIONS_DIR } from "../paths.js";
+
+// One schema, one query builder, two drivers: embedded PGlite when DATABASE_URL is unset,
+// node-postgres when it is set (docs/decisions/002-pglite-and-postgresql.md).
+
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export type NotifyListener = (payload: string) => void;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Subscribes to a LISTEN/NOTIFY channel; returns the unsubscribe function. */
+  listen(channel: string, listener: NotifyListener): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball, to copy a migrated image. */
+  dump?: () => Promise<Blob>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function assertChannel(channel: string): void {
+  // LISTEN takes an identifier, not a parameter; only our own fixed names are allowed.
+  if (!CHANNEL.test(channel)) throw new Error(`Invalid channel name: ${channel}`);
+}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; "memory://" for an in-memory database. */
+  dataDir?: string;
+  /** A PGlite data dump (tarball) to start from: the migrated test image. */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options);
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const dataDir = options.dataDir ?? "memory://";
+  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  const db = drizzlePglite({ client, casing: "snake_case" }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    async listen(channel, listener) {
+      assertChannel(channel);
+      const unsubscribe = await client.listen(channel, listener);
+      return () => unsubscribe();
+    },
+    async notify(channel, payload) {
+      assertChannel(channel);
+      await client.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async close() {
+      await client.close();
+    },
+    dump: () => client.dumpDataDir("none"),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client that dies with the server must not crash the process; the next query reconnects.
+  pool.on("error", () => undefined);
+  const db = drizzlePg({ client: pool, casing: "snake_case" }) as unknown as Db;
+
+  // LISTEN needs one long-lived connection; it is reopened with backoff when the server goes away.
+  const listeners = new Map<string, Set<NotifyListener>>();
+  let listenClient: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+
+  async function connectListener(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    client.on("notification", (msg) => {
+      for (const l of listeners.get(msg.channel) ?? []) l(msg.payload ?? "");
+    });
+    client.on("error", () => {
+      listenClient = null;
+      void client.end().catch(() => undefined);
+      if (!closed) scheduleReconnect(250);
+    });
+    for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    listenClient = client;
+    return client;
+  }
+
+  function scheduleReconnect(delay: number): void {
+    setTimeout(() => {
+      if (closed || listenClient) return;
+      connecting = connectListener().catch(() => {
+        scheduleReconnect(Math.min(delay * 2, 5_000));
+        return Promise.reject(new Error("reconnecting"));
+      });
+      connecting.catch(() => undefined);
+    }, delay).unref();
+  }
+
+  async function ensureListener(): Promise<pg.Client> {
+    if (listenClient) return listenClient;
+    connecting ??= connectListener().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  }
+
+  return {
+    db,
+    kind: "postgres",
+    async listen(channel, listener) {
+      assertChannel(channel);
+      let set = listeners.get(channel);
+      const first = !set;
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+      }
+      set.add(listener);
+      const client = await ensureListener();
+      if (first) await client.query(`LISTEN ${channel}`);
+      return async () => {
+        set.delete(listener);
+        if (set.size === 0) {
+          listeners.delete(channel);
+          await listenClient?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+        }
+      };
+    },
+    async notify(channel, payload) {
+      assertChannel(channel);
+      await pool.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    async ping() {
+      await pool.query("select 1");
+    },
+    async close() {
+      closed = true;
+      await listenClient?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
+
+/** Extensions first (migrations create indexes that need them), then the committed migrations. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  await database.db.execute(sql`create extension if not exists pg_trgm`);
+  if (database.kind === "pglite") {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}

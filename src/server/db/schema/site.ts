@@ -1,0 +1,49 @@
+import { index, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { CONTACT_METHODS } from "../../../shared/constants.js";
+
+export const contactMethod = pgEnum("contact_method", CONTACT_METHODS);
+
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt)],
+);
+
+export const appointments = pgTable(
+  "appointments",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    phone: text().notNull(),
+    appointmentDate: timestamp({ withTimezone: true }).notNull(),
+    reason: text().notNull(),
+    preferContact: contactMethod().notNull().default("visit"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt)],
+);
+
+/** Every e-mail goes through here first; the SMTP adapter sends and marks it. */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    to: text().notNull(),
+    subject: text().notNull(),
+    text: text().notNull(),
+    kind: text().notNull(),
+    status: text().notNull().default("queued"),
+    error: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.status, t.createdAt)],
+);

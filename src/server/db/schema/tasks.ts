@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { doublePrecision, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
+import { users } from "./users.js";
+
+export const taskStatus = pgEnum("task_status", TASK_STATUSES);
+export const taskUrgency = pgEnum("task_urgency", URGENCIES);
+
+export interface StoredStop {
+  address: string;
+  city: string | null;
+  state: string | null;
+  notes: string | null;
+  lat: number | null;
+  lon: number | null;
+}
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id),
+    providerId: uuid().references(() => users.id),
+    title: text().notNull(),
+    description: text().notNull(),
+    category: text().notNull(),
+    urgency: taskUrgency().notNull().default("standard"),
+    budgetCents: integer().notNull(),
+    urgentFeeCents: integer().notNull(),
+    serviceFeeCents: integer().notNull(),
+    totalCents: integer().notNull(),
+    scheduledDate: timestamp({ withTimezone: true }),
+    location: text(),
+    city: text(),
+    state: text(),
+    lat: doublePrecision(),
+    lon: doublePrecision(),
+    startLocation: text(),
+    startCity: text(),
+    startState: text(),
+    startLat: doublePrecision(),
+    startLon: doublePrecision(),
+    endLocation: text(),
+    endCity: text(),
+    endState: text(),
+    endLat: doublePrecision(),
+    endLon: doublePrecision(),
+    stops: jsonb().$type<StoredStop[]>(),
+    /** Coarse position (0.01°) used for distance sorting and shown to strangers. */
+    approxLat: doublePrecision(),
+    approxLon: doublePrecision(),
+    status: taskStatus().notNull().default("open"),
+    paymentDeadline: timestamp({ withTimezone: true }),
+    paymentCapturedAt: timestamp({ withTimezone: true }),
+    claimedAt: timestamp({ withTimezone: true }),
+    startedAt: timestamp({ withTimezone: true }),
+    completedAt: timestamp({ withTimezone: true }),
+    cancelledAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("tasks_status_created_idx").on(t.status, t.createdAt.desc()),
+    index("tasks_status_category_created_idx").on(t.status, t.category, t.createdAt.desc()),
+    index("tasks_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("tasks_provider_created_idx").on(t.providerId, t.createdAt.desc()),
+    // The sweeper finds claimed, unpaid tasks past their deadline without scanning the table.
+    index("tasks_payment_deadline_idx")
+      .on(t.paymentDeadline)
+      .where(sql`${t.status} = 'claimed' and ${t.paymentCapturedAt} is null`),
+    // Case-insensitive substring search over title and description stays fast at 100k rows.
+    index("tasks_search_trgm_idx").using("gin", sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
+  ],
+);

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { USER_ROLES } from "../../../shared/constants.js";
+
+export const userRole = pgEnum("user_role", USER_ROLES);
+
+export const users = pgTable("users", {
+  id: uuid().primaryKey().defaultRandom(),
+  /** Stored lower-cased; unique. */
+  email: text().notNull().unique(),
+  /** scrypt$N$r$p$salt$hash; null for accounts that only sign in through OIDC. */
+  passwordHash: text(),
+  oidcSubject: text().unique(),
+  firstName: text().notNull(),
+  lastName: text().notNull(),
+  profileImageUrl: text(),
+  role: userRole().notNull().default("user"),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Only the SHA-256 of the cookie token is stored, so a database leak gives no usable session. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    idleExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    absoluteExpiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index().on(t.userId), index().on(t.absoluteExpiresAt)],
+);
+
+/** Fixed-window counters shared by every server instance (docs/decisions/003-sessions-and-sign-in.md). */
+export const rateLimits = pgTable("rate_limits", {
+  key: text().primaryKey(),
+  count: integer().notNull(),
+  windowStartedAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    actorId: uuid().references(() => users.id, { onDelete: "set null" }),
+    action: text().notNull(),
+    targetType: text().notNull(),
+    targetId: text().notNull(),
+    reason: text(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt), index().on(t.targetType, t.targetId)],
+);

@@ -1,0 +1,198 @@
+import { describe, expect, it } from "vitest";
+import { count } from "drizzle-orm";
+import { users, sessions } from "../../db/schema/users.js";
+import { call, createUser, TEST_ORIGIN, useTestApp } from "../../../../test/create-test-app.js";
+
+const t = await useTestApp({ ADMIN_EMAILS: "boss@example.test" });
+
+function cookieFrom(res: { headers: Record<string, unknown> }): string {
+  const raw = res.headers["set-cookie"];
+  const first = Array.isArray(raw) ? String(raw[0]) : String(raw);
+  return first.split(";")[0] ?? "";
+}
+
+const register = (body: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "POST", url: "/api/auth/register", payload: body as object, headers: { origin: TEST_ORIGIN, ...headers } });
+
+describe("accounts", () => {
+  it("registers, reads the user, signs out and in again", async () => {
+    const res = await register({ email: "Ann@Example.test", password: "correct horse", firstName: "Ann", lastName: "Lee" });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ email: "ann@example.test", firstName: "Ann", first_name: "Ann", role: "user" });
+    expect(res.json()).not.toHaveProperty("passwordHash");
+    const setCookie = String(res.headers["set-cookie"]);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    const cookie = cookieFrom(res);
+
+    const me = await t.app.inject({ url: "/api/auth/user", headers: { cookie } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().lastName).toBe("Lee");
+
+    const out = await t.app.inject({ method: "POST", url: "/api/auth/logout", headers: { cookie, origin: TEST_ORIGIN } });
+    expect(out.statusCode).toBe(200);
+    const after = await t.app.inject({ url: "/api/auth/user", headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ message: "Unauthorized" });
+
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: "ann@example.test", password: "correct horse" },
+      headers: { origin: TEST_ORIGIN },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(cookieFrom(login)).not.toBe(cookie);
+  });
+
+  it("refuses a duplicate e-mail with 409 and stores nothing", async () => {
+    await register({ email: "dup@example.test", password: "password1", firstName: "A", lastName: "B" });
+    const [before] = await t.database.db.select({ n: count() }).from(users);
+    const again = await register({ email: "DUP@example.test", password: "password2", firstName: "C", lastName: "D" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/already exists/);
+    const [after] = await t.database.db.select({ n: count() }).from(users);
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it.each([
+    [{ email: "x@example.test", password: "short", firstName: "A", lastName: "B" }, /password/i],
+    [{ email: "not-an-email", password: "password1", firstName: "A", lastName: "B" }, /email/i],
+    [{ email: "y@example.test", password: "password1", firstName: "   ", lastName: "B" }, /firstName/],
+    [{ email: "z@example.test", password: "password1", firstName: "A" }, /lastName/],
+    [{}, /email/],
+  ])("refuses bad registration %# with 400 naming the field", async (body, pattern) => {
+    const [before] = await t.database.db.select({ n: count() }).from(users);
+    const res = await register(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(pattern);
+    const [after] = await t.database.db.select({ n: count() }).from(users);
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it("answers a wrong password and an unknown e-mail alike", async () => {
+    await register({ email: "pw@example.test", password: "right password", firstName: "P", lastName: "W" });
+    const wrong = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "pw@example.test", password: "wrong password" } });
+    const unknown = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "nobody@example.test", password: "whatever1" } });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+  });
+
+  it("makes ADMIN_EMAILS users admins", async () => {
+    const res = await register({ email: "boss@example.test", password: "password1", firstName: "B", lastName: "S" });
+    expect(res.json().role).toBe("admin");
+  });
+
+  it("rate limits sign-in per e-mail", async () => {
+    const attempt = () =>
+      t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "target@example.test", password: "guess1234" } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await attempt()).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it("expires sessions after 7 idle days and refuses them", async () => {
+    const user = await createUser(t);
+    const ok = await call(t, user, { url: "/api/auth/user" });
+    expect(ok.statusCode).toBe(200);
+    t.clock.advance(8 * 86_400_000);
+    const expired = await call(t, user, { url: "/api/auth/user" });
+    expect(expired.statusCode).toBe(401);
+  });
+
+  it("refuses a state-changing request from another origin", async () => {
+    const [before] = await t.database.db.select({ n: count() }).from(users);
+    const res = await register(
+      { email: "csrf@example.test", password: "password1", firstName: "C", lastName: "S" },
+      { origin: "https://evil.example" },
+    );
+    expect(res.statusCode).toBe(403);
+    const [after] = await t.database.db.select({ n: count() }).from(users);
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it("drops a session token planted before sign-in (fixation)", async () => {
+    await register({ email: "fix@example.test", password: "password1", firstName: "F", lastName: "X" });
+    const planted = "errandly_session=planted-token-value-123456789";
+    const login = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: "fix@example.test", password: "password1" },
+      headers: { cookie: planted },
+    });
+    expect(login.statusCode).toBe(200);
+    expect(cookieFrom(login)).not.toBe(planted);
+    const withPlanted = await t.app.inject({ url: "/api/auth/user", headers: { cookie: planted } });
+    expect(withPlanted.statusCode).toBe(401);
+  });
+
+  it("logout deletes the session on the server", async () => {
+    const user = await createUser(t);
+    const [before] = await t.database.db.select({ n: count() }).from(sessions);
+    const res = await call(t, user, { method: "GET", url: "/api/logout" });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+    const [after] = await t.database.db.select({ n: count() }).from(sessions);
+    expect(after?.n).toBe((before?.n ?? 0) - 1);
+    expect((await call(t, user, { url: "/api/auth/user" })).statusCode).toBe(401);
+  });
+
+  it.each([
+    ["/dashboard", "/sign-in?returnTo=%2Fdashboard"],
+    ["https://evil.example/", "/sign-in?returnTo=%2F"],
+    ["//evil.example", "/sign-in?returnTo=%2F"],
+    ["/\\evil.example", "/sign-in?returnTo=%2F"],
+  ])("/api/login?returnTo=%s redirects to a same-origin sign-in", async (returnTo, location) => {
+    const res = await t.app.inject({ url: `/api/login?returnTo=${encodeURIComponent(returnTo)}` });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(location);
+  });
+});
+
+describe("platform", () => {
+  it("answers health with the database kind", async () => {
+    const res = await t.app.inject({ url: "/api/health" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe("ok");
+  });
+
+  it("answers unknown API paths with a JSON 404", async () => {
+    const res = await t.app.inject({ url: "/api/nope" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toMatch(/Not found/);
+  });
+
+  it("answers malformed JSON with 400 and an oversized body with 413", async () => {
+    const bad = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toHaveProperty("message");
+    const big = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: JSON.stringify({ email: "a@b.c", password: "x".repeat(2_000_000) }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(big.statusCode).toBe(413);
+  });
+
+  it("sends security headers", async () => {
+    const res = await t.app.inject({ url: "/api/health" });
+    expect(res.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(res.headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("serves the OpenAPI document", async () => {
+    const res = await t.app.inject({ url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toContain("/api/auth/register");
+  });
+});

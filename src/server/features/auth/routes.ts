@@ -1,0 +1,126 @@
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { loginBodySchema, registerBodySchema, safeReturnTo, userSchema } from "../../../shared/auth.js";
+import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { users } from "../../db/schema/users.js";
+import { conflict, unauthorized } from "../../http-errors.js";
+import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
+import { createSession } from "./sessions.js";
+import { findUserByEmail, toUserView } from "./users.js";
+
+// Local accounts: register, sign in, sign out, who am I; plus the navigation entry points the
+// web uses (/api/login, /api/auth/login, /api/logout). See docs/decisions/003-sessions-and-sign-in.md.
+
+const returnToQuery = z.object({ returnTo: z.string().max(2000).optional() });
+
+function emailKey(request: FastifyRequest): string | null {
+  const body = request.body as { email?: unknown } | undefined;
+  return typeof body?.email === "string" ? body.email.trim().toLowerCase().slice(0, 254) : null;
+}
+
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
+
+  // Per IP and per e-mail: the first stops one client trying many accounts, the second many
+  // clients trying one account.
+  const limits = (name: string, ipMax: number, emailMax: number) =>
+    rateLimit(
+      ctx.db,
+      ctx.now,
+      { name: `${name}:ip`, max: ipMax, windowMs: 15 * 60_000, key: (r) => r.ip },
+      { name: `${name}:email`, max: emailMax, windowMs: 15 * 60_000, key: emailKey },
+    );
+
+  app.post(
+    "/api/auth/register",
+    {
+      config: { auth: "public" },
+      preHandler: limits("register", 20, 5),
+      schema: {
+        tags: ["auth"],
+        body: registerBodySchema,
+        response: { 201: userSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { email, password, firstName, lastName } = request.body;
+      const passwordHash = await hashPassword(password);
+      const role = ctx.env.ADMIN_EMAILS.includes(email) ? "admin" : "user";
+      const [created] = await ctx.db
+        .insert(users)
+        .values({ email, passwordHash, firstName, lastName, role })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!created) throw conflict("An account with this email already exists. Please sign in.");
+      const token = await createSession(ctx.db, created.id, policy, ctx.now());
+      setSessionCookie(app, reply, token);
+      return reply.code(201).send(toUserView(created));
+    },
+  );
+
+  app.post(
+    "/api/auth/login",
+    {
+      config: { auth: "public" },
+      preHandler: limits("login", 30, 10),
+      schema: {
+        tags: ["auth"],
+        body: loginBodySchema,
+        response: { 200: userSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const user = await findUserByEmail(ctx.db, email);
+      // Same work whether or not the account exists, so timing does not reveal which e-mails are registered.
+      const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
+      if (!user || !user.passwordHash || !valid) throw unauthorized("Invalid email or password");
+      // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
+      await clearSession(app, request, reply);
+      const token = await createSession(ctx.db, user.id, policy, ctx.now());
+      setSessionCookie(app, reply, token);
+      return toUserView(user);
+    },
+  );
+
+  app.post(
+    "/api/auth/logout",
+    { config: { auth: "public" }, schema: { tags: ["auth"], response: { 200: okResponseSchema } } },
+    async (request, reply) => {
+      await clearSession(app, request, reply);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/api/auth/user",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["auth"], response: { 200: userSchema, 401: errorResponseSchema } },
+    },
+    async (request) => toUserView(requireUser(request)),
+  );
+
+  // Full-page navigations (spec §2): both sign-in links lead to the sign-in page, keeping returnTo.
+  const toSignIn = (returnTo: string | undefined) => `/sign-in?returnTo=${encodeURIComponent(safeReturnTo(returnTo))}`;
+  app.get(
+    "/api/login",
+    { config: { auth: "public" }, schema: { tags: ["auth"], querystring: returnToQuery } },
+    async (request, reply) => reply.redirect(toSignIn(request.query.returnTo), 302),
+  );
+  app.get(
+    "/api/auth/login",
+    { config: { auth: "public" }, schema: { tags: ["auth"], querystring: returnToQuery } },
+    async (request, reply) => reply.redirect(toSignIn(request.query.returnTo ?? "/dashboard"), 302),
+  );
+  app.get("/api/logout", { config: { auth: "public" }, schema: { tags: ["auth"] } }, async (request, reply) => {
+    await clearSession(app, request, reply);
+    return reply.redirect("/", 302);
+  });
+};
+
+export default authRoutes;

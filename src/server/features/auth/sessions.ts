@@ -1,0 +1,65 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, lt, or } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { sessions, users } from "../../db/schema/users.js";
+
+// Sessions live in the database so any instance can serve any request. The cookie holds a random
+// 256-bit token; only its SHA-256 is stored.
+
+export type UserRow = typeof users.$inferSelect;
+export interface SessionUser extends Omit<UserRow, "passwordHash" | "oidcSubject"> {
+  sessionId: string;
+}
+
+export interface SessionPolicy {
+  idleDays: number;
+  absoluteDays: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Extending the idle expiry on every request would write on every read; once an hour is enough. */
+const TOUCH_INTERVAL_MS = 3_600_000;
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export async function createSession(db: Db, userId: string, policy: SessionPolicy, now: Date): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: new Date(now.getTime() + policy.idleDays * DAY_MS),
+    absoluteExpiresAt: new Date(now.getTime() + policy.absoluteDays * DAY_MS),
+  });
+  return token;
+}
+
+export async function resolveSession(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<SessionUser | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now)))
+    .limit(1);
+  if (!row) return null;
+  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, idleExpiresAt: new Date(now.getTime() + policy.idleDays * DAY_MS) })
+      .where(eq(sessions.id, row.session.id));
+  }
+  const { passwordHash: _p, oidcSubject: _o, ...user } = row.user;
+  return { ...user, sessionId: row.session.id };
+}
+
+export async function deleteSession(db: Db, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
+  await db.delete(sessions).where(or(lt(sessions.idleExpiresAt, now), lt(sessions.absoluteExpiresAt, now)));
+}

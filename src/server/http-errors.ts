@@ -1,0 +1,20 @@
+/**
+ * Errors a handler throws to answer 4xx with `{message}`. The error handler shows their message;
+ * anything else becomes a 500 with a generic message (the real one is logged).
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
+export const forbidden = (message = "Forbidden") => new HttpError(403, message);
+export const notFound = (message = "Not found") => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+export const tooManyRequests = (message = "Too many requests. Please try again later.") => new HttpError(429, message);

@@ -1,0 +1,64 @@
+import { resolve } from "node:path";
+import { buildApp } from "./app.js";
+import { EnvError, parseEnv } from "./config/env.js";
+import { migrateDatabase, openDatabase } from "./db/client.js";
+import { DEMO_PASSWORD, seedDemoData } from "./seed/demo.js";
+
+// The process entry: configuration, database, migrations, demo data, HTTP, graceful shutdown.
+
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = parseEnv(process.env);
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR, "pglite") });
+  await migrateDatabase(database);
+  const app = await buildApp({ env, database, startScheduler: true });
+
+  if (env.SEED_DEMO) {
+    const seeded = await seedDemoData(app.ctx.db, app.ctx.now());
+    if (seeded) app.log.info("seeded an empty database with demo data");
+  }
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    // Stop taking requests, let in-flight ones finish, then close the database.
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        app.log.error({ err }, "shutdown failed");
+        process.exit(1);
+      });
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+
+  const address = await app.listen({ port: env.PORT, host: env.HOST });
+  const url = env.PUBLIC_URL;
+  console.log(`\nErrandly is running at ${url} (listening on ${address}, database: ${database.kind})`);
+  if (env.SEED_DEMO) {
+    console.log(`Demo logins (password for all: ${DEMO_PASSWORD}):`);
+    console.log("  poster    poster@errandly.test");
+    console.log("  provider  provider@errandly.test");
+    console.log("  admin     admin@errandly.test\n");
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

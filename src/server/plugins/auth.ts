@@ -1,0 +1,85 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { isHttps } from "../config/env.js";
+import { deleteSession, resolveSession, type SessionUser } from "../features/auth/sessions.js";
+import { forbidden, unauthorized } from "../http-errors.js";
+
+// Who is asking, and may they? Every /api route declares `config.auth`:
+//   "public" anyone, "user" a signed-in user, "admin" a signed-in admin.
+// Ownership (poster, assigned provider) is checked by the feature itself. A route without a
+// declaration fails at startup, so a new route cannot be forgotten.
+
+export type RouteAuth = "public" | "user" | "admin";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+export function sessionCookieName(https: boolean): string {
+  // The __Host- prefix pins the cookie to this exact origin over https (no Domain, Path=/).
+  return https ? "__Host-errandly_session" : "errandly_session";
+}
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+export function isAdmin(user: SessionUser | null): boolean {
+  return user?.role === "admin";
+}
+
+export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string): void {
+  const https = isHttps(app.ctx.env);
+  reply.setCookie(sessionCookieName(https), token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: https,
+    maxAge: app.ctx.env.SESSION_ABSOLUTE_DAYS * 86_400,
+  });
+}
+
+export async function clearSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const name = sessionCookieName(isHttps(app.ctx.env));
+  const token = request.cookies[name];
+  if (token) await deleteSession(app.ctx.db, token);
+  reply.clearCookie(name, { path: "/", httpOnly: true, sameSite: "lax", secure: isHttps(app.ctx.env) });
+  request.user = null;
+}
+
+export async function userFromRequest(app: FastifyInstance, request: FastifyRequest): Promise<SessionUser | null> {
+  const token = request.cookies[sessionCookieName(isHttps(app.ctx.env))];
+  if (!token) return null;
+  const { env } = app.ctx;
+  return resolveSession(app.ctx.db, token, { idleDays: env.SESSION_IDLE_DAYS, absoluteDays: env.SESSION_ABSOLUTE_DAYS }, app.ctx.now());
+}
+
+export default fp(
+  async (app) => {
+    app.decorateRequest("user", null);
+
+    app.addHook("onRoute", (route) => {
+      if (!route.url.startsWith("/api/") || route.url.startsWith("/api/docs")) return;
+      const auth = route.config?.auth;
+      if (auth !== "public" && auth !== "user" && auth !== "admin") {
+        throw new Error(`Route ${String(route.method)} ${route.url} must declare config.auth`);
+      }
+    });
+
+    app.addHook("preHandler", async (request) => {
+      const auth = request.routeOptions.config.auth;
+      if (!auth) return;
+      request.user = await userFromRequest(app, request);
+      if (auth === "public") return;
+      if (!request.user) throw unauthorized();
+      if (auth === "admin" && !isAdmin(request.user)) throw forbidden("Admins only");
+    });
+  },
+  { name: "auth", dependencies: ["@fastify/cookie"] },
+);

@@ -1,0 +1,60 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { sql } from "drizzle-orm";
+import { queryRows, type Db } from "../db/client.js";
+import { tooManyRequests } from "../http-errors.js";
+
+// Fixed-window rate limits kept in the rate_limits table, so a limit holds across every server
+// instance on one database. One atomic upsert per check, no read-then-write. A route may stack
+// several (per IP and per e-mail for sign-in), which @fastify/rate-limit cannot do: it runs one
+// limiter per request (docs/decisions/003-sessions-and-sign-in.md).
+
+export interface LimitRule {
+  /** Prefix that keeps each rule's counters apart: "login:ip". */
+  name: string;
+  max: number;
+  windowMs: number;
+  /** What is counted; return null to skip the rule for this request. */
+  key: (request: FastifyRequest) => string | null;
+}
+
+/** Increments the counter for `key` and returns the count in the current window. */
+export async function hit(db: Db, key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }> {
+  const windowStart = new Date(now.getTime() - windowMs).toISOString();
+  const at = now.toISOString();
+  const [row] = await queryRows<{ count: number; window_started_at: string | Date }>(
+    db,
+    sql`insert into rate_limits (key, count, window_started_at) values (${key}, 1, ${at})
+        on conflict (key) do update set
+          count = case when rate_limits.window_started_at <= ${windowStart} then 1 else rate_limits.count + 1 end,
+          window_started_at = case when rate_limits.window_started_at <= ${windowStart} then ${at}::timestamptz else rate_limits.window_started_at end
+        returning count, window_started_at`,
+  );
+  if (!row) throw new Error("rate limit upsert returned no row");
+  return { count: Number(row.count), resetAt: new Date(new Date(row.window_started_at).getTime() + windowMs) };
+}
+
+export function rateLimit(db: Db, now: () => Date, ...rules: LimitRule[]): preHandlerAsyncHookHandler {
+  return async function limit(request, reply) {
+    for (const rule of rules) {
+      const key = rule.key(request);
+      if (key === null) continue;
+      const at = now();
+      const { count, resetAt } = await hit(db, `${rule.name}:${key}`, rule.windowMs, at);
+      if (count > rule.max) {
+        const seconds = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
+        reply.header("retry-after", String(seconds));
+        throw tooManyRequests(`Too many requests. Please try again in ${formatWait(seconds)}.`);
+      }
+    }
+  };
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+export async function deleteStaleRateLimits(db: Db, before: Date): Promise<void> {
+  await db.execute(sql`delete from rate_limits where window_started_at < ${before.toISOString()}`);
+}

@@ -1,0 +1,63 @@
+import helmet from "@fastify/helmet";
+import fp from "fastify-plugin";
+import { isHttps } from "../config/env.js";
+import { forbidden } from "../http-errors.js";
+
+// Headers (CSP, HSTS over https, frame-ancestors, nosniff, referrer policy) and the CSRF rule:
+// a state-changing request that says it comes from another origin is refused. Requests with no
+// Origin (curl, server-to-server, Stripe webhooks) carry no browser cookies by accident, so they
+// are judged by their credentials alone.
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export default fp(
+  async (app) => {
+    const { env } = app.ctx;
+    const publicOrigin = new URL(env.PUBLIC_URL).origin;
+    const stripe = Boolean(env.STRIPE_PUBLISHABLE_KEY);
+    const s3 = env.S3_ENDPOINT ? new URL(env.S3_ENDPOINT).origin : null;
+
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          scriptSrc: ["'self'", ...(stripe ? ["https://js.stripe.com"] : [])],
+          // Radix's scroll lock injects a <style> element; inline styles cannot run script.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", "data:", "blob:", ...(s3 ? [s3] : [])],
+          fontSrc: ["'self'", "data:"],
+          connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : []), ...(s3 ? [s3] : [])],
+          frameSrc: stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : ["'none'"],
+          workerSrc: ["'self'", "blob:"],
+          manifestSrc: ["'self'"],
+          ...(isHttps(env) ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      hsts: isHttps(env) ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      crossOriginEmbedderPolicy: false,
+    });
+
+    app.addHook("onRequest", async (request) => {
+      if (!STATE_CHANGING.has(request.method)) return;
+      const origin = request.headers.origin;
+      const fetchSite = request.headers["sec-fetch-site"];
+      if (fetchSite === "cross-site") throw forbidden("Cross-site requests are not allowed");
+      if (!origin) return;
+      const host = request.headers.host;
+      let sameHost = false;
+      try {
+        sameHost = host !== undefined && new URL(origin).host === host;
+      } catch {
+        sameHost = false;
+      }
+      if (origin !== publicOrigin && !sameHost) throw forbidden("Cross-origin requests are not allowed");
+    });
+  },
+  { name: "security" },
+);

@@ -1,0 +1,35 @@
+import type { TaskTransitionName } from "../shared/task-lifecycle.js";
+import type { Db } from "./db/client.js";
+import type { tasks } from "./db/schema/tasks.js";
+
+// Features react to task transitions without importing each other: payments refunds on cancel
+// and releases on complete, notifications tell the other party. Handlers run inside the
+// transaction of the transition, so the reaction commits or rolls back with it.
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+export interface TaskTransitionEvent {
+  transition: TaskTransitionName;
+  /** The task as the transition left it. */
+  task: TaskRow;
+  /** Who did it; null for the timer. */
+  actorId: string | null;
+  tx: Db;
+  now: Date;
+}
+
+export type TaskEventHandler = (event: TaskTransitionEvent) => Promise<void>;
+
+export class TaskEvents {
+  private readonly handlers = new Map<TaskTransitionName, TaskEventHandler[]>();
+
+  on(transition: TaskTransitionName, handler: TaskEventHandler): void {
+    const list = this.handlers.get(transition) ?? [];
+    list.push(handler);
+    this.handlers.set(transition, list);
+  }
+
+  async emit(event: TaskTransitionEvent): Promise<void> {
+    for (const handler of this.handlers.get(event.transition) ?? []) await handler(event);
+  }
+}

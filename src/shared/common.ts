@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+/** The one error answer of the API: 4xx messages are for people, 5xx ones are generic. */
+export const errorResponseSchema = z.object({ message: z.string() });
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+export const uuidParamSchema = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
+
+/** Trimmed text with a bound; an empty string after trimming fails `min`. */
+export function text(min: number, max: number, field: string) {
+  return z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(min, { error: min <= 1 ? `${field} is required` : `${field} must be at least ${min} characters` })
+    .max(max, { error: `${field} must be at most ${max} characters` });
+}
+
+export const emailSchema = z
+  .string({ error: "Email is required" })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: "Email must be at most 254 characters" })
+  .pipe(z.email({ error: "Invalid email address" }));
+
+export const latSchema = z.number().min(-90).max(90);
+export const lonSchema = z.number().min(-180).max(180);
+
+/** US state as two letters. */
+export const stateCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, { error: "State must be two letters" });
+
+export const isoDateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO date-time" });
+
+export const pageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(24),
+});

@@ -1,0 +1,75 @@
+// Business constants of the product spec §9 and the enumerations of §3/§4. Pure data: both the
+// server and the web read these, so a rule changes in one place.
+
+export const CATEGORIES = [
+  { value: "errands", label: "Personal Errands" },
+  { value: "delivery", label: "Delivery Services" },
+  { value: "business", label: "Business Support" },
+  { value: "cleaning", label: "Cleaning & Organization" },
+  { value: "moving", label: "Moving & Transport" },
+  { value: "shopping", label: "Shopping & Pickup" },
+  { value: "pet", label: "Pet Care" },
+  { value: "other", label: "Other Services" },
+] as const;
+
+export type Category = (typeof CATEGORIES)[number]["value"];
+export const CATEGORY_VALUES = CATEGORIES.map((c) => c.value) as [Category, ...Category[]];
+
+export function categoryLabel(value: string): string {
+  return CATEGORIES.find((c) => c.value === value)?.label ?? value;
+}
+
+export const TASK_STATUSES = ["open", "claimed", "in_progress", "completed", "cancelled", "payment_expired"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const URGENCIES = ["standard", "urgent"] as const;
+export type Urgency = (typeof URGENCIES)[number];
+
+export const USER_ROLES = ["user", "provider", "both", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const VERIFICATION_STATUSES = ["pending", "under_review", "approved", "rejected"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export const CONTACT_METHODS = ["visit", "call", "text"] as const;
+export type ContactMethod = (typeof CONTACT_METHODS)[number];
+
+/** Money is integer cents everywhere inside; these are cents. */
+export const MIN_BUDGET_CENTS = 2000;
+export const URGENT_SURCHARGE_PERCENT = 15;
+export const SERVICE_FEE_PERCENT = 8;
+export const SERVICE_FEE_FIXED_CENTS = 50;
+export const PROVIDER_SHARE_PERCENT = 85;
+/** At or above this, payout waits for the poster's approval window (spec §9). */
+export const APPROVAL_WINDOW_THRESHOLD_CENTS = 10_000;
+export const APPROVAL_WINDOW_HOURS = 24;
+export const BLIND_REVIEW_DAYS = 14;
+
+export const MAX_STOPS = 10;
+export const STATE_MAX_LENGTH = 2;
+
+export const ID_DOCUMENT_MAX_BYTES = 10_485_760;
+export const PROFILE_PHOTO_MAX_BYTES = 5_242_880;
+
+export const CHAT_MESSAGE_MAX_LENGTH = 2000;
+export const REVIEW_COMMENT_MAX_LENGTH = 1000;
+export const RATING_MIN = 1;
+export const RATING_MAX = 5;
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const FELIX_AUTO_SEND_DELAY_MS = 600;
+export const GEOCODE_MIN_CHARS = 3;
+export const GEOCODE_DEBOUNCE_MS = 500;
+export const GEOCODE_LIMIT = 5;
+
+export const OFFICE = {
+  address: "100 Main Street, Suite 200, Annapolis, MD 21401",
+  phone: "(410) 555-0142",
+  supportEmail: "support@errandly.app",
+  businessEmail: "hello@errandly.app",
+  hours: "Monday to Sunday, 9:00 AM to 6:00 PM",
+} as const;

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { MAX_STOPS } from "./constants.js";
+import { text } from "./common.js";
+import {
+  FELIX_URGENCIES,
+  type BudgetEvaluation,
+  type MarketStats,
+  type PricingBreakdown,
+} from "./felix-pricing.js";
+import { MAX_BUDGET_CENTS, dollarsSchema, formatDollars } from "./money.js";
+
+// API contracts of Ask Felix (spec §3 Felix request/response, POST /api/ask-felix). The context
+// comes from a half-filled form or a task detail, so every field is optional and null is accepted
+// for a field the task does not have.
+
+const optionalText = (max: number, field: string) =>
+  z.string().trim().max(max, { error: `${field} must be at most ${max} characters` }).nullish();
+
+export const felixUrgencySchema = z.enum(FELIX_URGENCIES, { error: "Urgency must be standard, urgent or flexible" });
+
+export const FELIX_MODES = ["recommend", "evaluate"] as const;
+export type FelixMode = (typeof FELIX_MODES)[number];
+
+export const felixStopSchema = z.object({
+  address: text(1, 300, "Stop address"),
+  city: optionalText(100, "Stop city"),
+  // Felix reads states as typed or as the geocoder spells them ("Maryland"), so no two-letter rule.
+  state: optionalText(100, "Stop state"),
+});
+
+export const felixContextSchema = z.object({
+  title: optionalText(120, "Title"),
+  description: optionalText(5000, "Description"),
+  category: optionalText(100, "Category"),
+  startLocation: optionalText(300, "Start location"),
+  endLocation: optionalText(300, "End location"),
+  location: optionalText(300, "Location"),
+  city: optionalText(100, "City"),
+  state: optionalText(100, "State"),
+  startCity: optionalText(100, "Start city"),
+  startState: optionalText(100, "Start state"),
+  endCity: optionalText(100, "End city"),
+  endState: optionalText(100, "End state"),
+  stops: z
+    .array(felixStopSchema)
+    .max(MAX_STOPS, { error: `At most ${MAX_STOPS} stops` })
+    .nullish()
+    .transform((stops) => stops ?? []),
+  urgency: felixUrgencySchema.default("standard"),
+  offeredBudget: dollarsSchema
+    .max(MAX_BUDGET_CENTS / 100, { error: `Offered budget must be at most ${formatDollars(MAX_BUDGET_CENTS)}` })
+    .nullish(),
+});
+export type FelixContext = z.infer<typeof felixContextSchema>;
+
+export const felixRequestSchema = z.object({
+  message: text(1, 1000, "Message"),
+  context: felixContextSchema.default({ stops: [], urgency: "standard" }),
+  mode: z.enum(FELIX_MODES, { error: "Mode must be recommend or evaluate" }),
+});
+export type FelixRequest = z.input<typeof felixRequestSchema>;
+
+export const pricingBreakdownSchema = z.object({
+  distance: z.number(),
+  mileageCost: z.number(),
+  laborHours: z.number(),
+  laborCost: z.number(),
+  urgency: felixUrgencySchema,
+  urgencyMultiplier: z.number(),
+  stopsCost: z.number(),
+  stops: z.number().int(),
+  total: z.number(),
+  suggestedBudget: z.number(),
+}) satisfies z.ZodType<PricingBreakdown>;
+
+export const budgetEvaluationSchema = z.object({
+  status: z.enum(["high", "low", "fair"]),
+  percentDiff: z.number(),
+  offeredBudget: z.number(),
+  fairBudget: z.number(),
+}) satisfies z.ZodType<BudgetEvaluation>;
+
+export const marketStatsSchema = z.object({
+  count: z.number().int(),
+  median: z.number(),
+  p25: z.number(),
+  p75: z.number(),
+}) satisfies z.ZodType<MarketStats>;
+
+export const felixResponseSchema = z.object({
+  reply: z.string(),
+  suggestedBudget: z.number().nullable(),
+  pricingBreakdown: pricingBreakdownSchema.nullable(),
+  evaluation: budgetEvaluationSchema.nullable(),
+  market: marketStatsSchema.nullable(),
+});
+export type FelixResponse = z.infer<typeof felixResponseSchema>;
+
+export const felixChatMessageSchema = z.object({
+  role: z.enum(["assistant", "user"]),
+  content: z.string(),
+});
+export type FelixChatMessage = z.infer<typeof felixChatMessageSchema>;

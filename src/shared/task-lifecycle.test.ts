@@ -1,0 +1,387 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TASK_STATUSES, type TaskStatus } from "./constants.js";
+import {
+  DEFAULT_PAYMENT_WINDOW_MINUTES,
+  TASK_TRANSITIONS,
+  TASK_TRANSITION_NAMES,
+  applyTransition,
+  availableTransitions,
+  evaluateTransition,
+  findTransition,
+  type SystemActor,
+  type TaskLifecycleState,
+  type TaskTransitionName,
+  type TaskViewer,
+  type TransitionResult,
+} from "./task-lifecycle.js";
+
+const NOW = new Date("2026-03-01T12:00:00.000Z");
+const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+
+const POSTER = "00000000-0000-4000-8000-000000000001";
+const ASSIGNED = "00000000-0000-4000-8000-000000000002";
+
+const ACTORS = {
+  poster: { id: POSTER, role: "user", isAdmin: false, providerVerified: false },
+  assignedProvider: { id: ASSIGNED, role: "provider", isAdmin: false, providerVerified: true },
+  otherProvider: { id: "00000000-0000-4000-8000-000000000003", role: "both", isAdmin: false, providerVerified: true },
+  unverifiedUser: { id: "00000000-0000-4000-8000-000000000004", role: "provider", isAdmin: false, providerVerified: false },
+  admin: { id: "00000000-0000-4000-8000-000000000005", role: "admin", isAdmin: true, providerVerified: false },
+  signedOut: null,
+  timer: "timer",
+  paymentSystem: "payment_system",
+} as const satisfies Record<string, TaskViewer | SystemActor | null>;
+type ActorKind = keyof typeof ACTORS;
+const ACTOR_KINDS = Object.keys(ACTORS) as ActorKind[];
+
+const task = (overrides: Partial<TaskLifecycleState>): TaskLifecycleState => ({
+  status: "open",
+  userId: POSTER,
+  providerId: null,
+  paymentCapturedAt: null,
+  paymentDeadline: null,
+  ...overrides,
+});
+
+const TASKS = {
+  open: task({}),
+  claimedUnpaid: task({ status: "claimed", providerId: ASSIGNED, paymentDeadline: minutes(10) }),
+  claimedUnpaidLate: task({ status: "claimed", providerId: ASSIGNED, paymentDeadline: minutes(-1) }),
+  claimedPaid: task({
+    status: "claimed",
+    providerId: ASSIGNED,
+    paymentDeadline: minutes(10),
+    paymentCapturedAt: minutes(-5),
+  }),
+  claimedPaidLate: task({
+    status: "claimed",
+    providerId: ASSIGNED,
+    paymentDeadline: minutes(-1),
+    paymentCapturedAt: minutes(-5),
+  }),
+  inProgress: task({ status: "in_progress", providerId: ASSIGNED, paymentCapturedAt: minutes(-60) }),
+  paymentExpired: task({ status: "payment_expired" }),
+};
+
+const OK: TransitionResult = { ok: true };
+const refused = (status: 401 | 403 | 409, message: string): TransitionResult => ({ ok: false, status, message });
+
+/** Every actor kind not named in `overrides` gets `otherwise`; signed out always gets 401. */
+function matrix(
+  name: TaskTransitionName,
+  otherwise: TransitionResult,
+  overrides: Partial<Record<ActorKind, TransitionResult>>,
+): Record<ActorKind, TransitionResult> {
+  const rows = {} as Record<ActorKind, TransitionResult>;
+  for (const kind of ACTOR_KINDS) rows[kind] = overrides[kind] ?? otherwise;
+  rows.signedOut = refused(401, `Sign in to ${name} this task`);
+  return rows;
+}
+
+const notVerified = refused(403, "Only verified providers can claim tasks");
+const notAssigned = (verb: string) => refused(403, `Only the assigned provider can ${verb} this task`);
+const notOwner = (verb: string) => refused(403, `Only the task owner can ${verb} this task`);
+const notTimer = refused(403, "A claim expires only when its payment window runs out");
+const notPaymentSystem = refused(403, "Payments are recorded only by the payment system");
+
+const CASES: { name: TaskTransitionName; on: keyof typeof TASKS; expected: Record<ActorKind, TransitionResult> }[] = [
+  {
+    name: "claim",
+    on: "open",
+    expected: matrix("claim", notVerified, {
+      poster: refused(403, "You cannot claim your own task"),
+      assignedProvider: OK,
+      otherProvider: OK,
+    }),
+  },
+  {
+    name: "claim",
+    on: "claimedUnpaid",
+    expected: matrix("claim", notVerified, {
+      poster: refused(403, "You cannot claim your own task"),
+      assignedProvider: refused(409, "This task has already been claimed"),
+      otherProvider: refused(409, "This task has already been claimed"),
+    }),
+  },
+  {
+    name: "claim",
+    on: "paymentExpired",
+    expected: matrix("claim", notVerified, {
+      poster: refused(403, "You cannot claim your own task"),
+      otherProvider: refused(409, "This task is not open for claiming"),
+      assignedProvider: refused(409, "This task is not open for claiming"),
+    }),
+  },
+  {
+    name: "pay",
+    on: "claimedUnpaid",
+    expected: matrix("pay", notPaymentSystem, { paymentSystem: OK }),
+  },
+  {
+    name: "pay",
+    on: "claimedPaid",
+    expected: matrix("pay", notPaymentSystem, { paymentSystem: refused(409, "This task has already been paid") }),
+  },
+  {
+    name: "pay",
+    on: "claimedUnpaidLate",
+    expected: matrix("pay", notPaymentSystem, {
+      paymentSystem: refused(409, "The payment window for this task has closed"),
+    }),
+  },
+  {
+    name: "start",
+    on: "claimedPaid",
+    expected: matrix("start", notAssigned("start"), { assignedProvider: OK }),
+  },
+  {
+    name: "start",
+    on: "claimedPaidLate",
+    expected: matrix("start", notAssigned("start"), { assignedProvider: OK }),
+  },
+  {
+    name: "start",
+    on: "claimedUnpaid",
+    expected: matrix("start", notAssigned("start"), {
+      assignedProvider: refused(409, "Waiting for customer payment to start work"),
+    }),
+  },
+  {
+    name: "start",
+    on: "inProgress",
+    expected: matrix("start", notAssigned("start"), {
+      assignedProvider: refused(409, "This task has already been started"),
+    }),
+  },
+  {
+    name: "complete",
+    on: "inProgress",
+    expected: matrix("complete", notAssigned("complete"), { assignedProvider: OK }),
+  },
+  {
+    name: "complete",
+    on: "claimedPaid",
+    expected: matrix("complete", notAssigned("complete"), {
+      assignedProvider: refused(409, "Only a task in progress can be completed"),
+    }),
+  },
+  { name: "cancel", on: "open", expected: matrix("cancel", notOwner("cancel"), { poster: OK }) },
+  { name: "cancel", on: "claimedUnpaid", expected: matrix("cancel", notOwner("cancel"), { poster: OK }) },
+  { name: "cancel", on: "claimedPaid", expected: matrix("cancel", notOwner("cancel"), { poster: OK }) },
+  {
+    name: "cancel",
+    on: "inProgress",
+    expected: matrix("cancel", notOwner("cancel"), {
+      poster: refused(409, "Only an open or claimed task can be cancelled"),
+    }),
+  },
+  { name: "expire", on: "claimedUnpaidLate", expected: matrix("expire", notTimer, { timer: OK }) },
+  {
+    name: "expire",
+    on: "claimedUnpaid",
+    expected: matrix("expire", notTimer, { timer: refused(409, "The payment window is still open") }),
+  },
+  {
+    name: "expire",
+    on: "claimedPaidLate",
+    expected: matrix("expire", notTimer, { timer: refused(409, "A paid claim does not expire") }),
+  },
+  { name: "reactivate", on: "paymentExpired", expected: matrix("reactivate", notOwner("reactivate"), { poster: OK }) },
+  {
+    name: "reactivate",
+    on: "open",
+    expected: matrix("reactivate", notOwner("reactivate"), {
+      poster: refused(409, "Only a task whose payment expired can be reactivated"),
+    }),
+  },
+];
+
+const ROWS = CASES.flatMap(({ name, on, expected }) =>
+  ACTOR_KINDS.map((kind) => ({ name, on, kind, result: expected[kind] })),
+);
+
+describe("evaluateTransition", () => {
+  it.each(ROWS)("$name on $on by $kind", ({ name, on, kind, result }) => {
+    expect(evaluateTransition(name, TASKS[on], ACTORS[kind], NOW)).toEqual(result);
+  });
+
+  it("refuses every transition from every status outside its `from`, even for the right actor", () => {
+    const rightActor = {
+      verified_provider: ACTORS.otherProvider,
+      assigned_provider: ACTORS.assignedProvider,
+      poster: ACTORS.poster,
+      timer: ACTORS.timer,
+      payment_system: ACTORS.paymentSystem,
+    } as const;
+    for (const transition of TASK_TRANSITIONS) {
+      for (const status of TASK_STATUSES) {
+        if ((transition.from as readonly TaskStatus[]).includes(status)) continue;
+        const subject = { ...TASKS.claimedPaidLate, status };
+        const result = evaluateTransition(transition.name, subject, rightActor[transition.actor], NOW);
+        expect(result, `${transition.name} from ${status}`).toMatchObject({ ok: false, status: 409 });
+      }
+    }
+  });
+
+  it("treats the deadline instant as passed", () => {
+    const atDeadline = task({ status: "claimed", providerId: ASSIGNED, paymentDeadline: NOW });
+    expect(evaluateTransition("expire", atDeadline, "timer", NOW)).toEqual(OK);
+    expect(evaluateTransition("pay", atDeadline, "payment_system", NOW)).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("reads ISO strings as well as Dates", () => {
+    const late = task({ status: "claimed", providerId: ASSIGNED, paymentDeadline: minutes(-1).toISOString() });
+    const early = task({ status: "claimed", providerId: ASSIGNED, paymentDeadline: minutes(1).toISOString() });
+    expect(evaluateTransition("expire", late, "timer", NOW)).toEqual(OK);
+    expect(evaluateTransition("expire", early, "timer", NOW).ok).toBe(false);
+    const paid = { ...early, paymentCapturedAt: NOW.toISOString() };
+    expect(evaluateTransition("start", paid, ACTORS.assignedProvider, NOW)).toEqual(OK);
+  });
+});
+
+describe("availableTransitions", () => {
+  it.each([
+    { on: "open", kind: "poster", names: ["cancel"] },
+    { on: "open", kind: "otherProvider", names: ["claim"] },
+    { on: "open", kind: "unverifiedUser", names: [] },
+    { on: "open", kind: "admin", names: [] },
+    { on: "open", kind: "signedOut", names: [] },
+    { on: "claimedUnpaid", kind: "poster", names: ["cancel"] },
+    { on: "claimedUnpaid", kind: "assignedProvider", names: [] },
+    { on: "claimedUnpaid", kind: "paymentSystem", names: ["pay"] },
+    { on: "claimedUnpaidLate", kind: "timer", names: ["expire"] },
+    { on: "claimedPaid", kind: "assignedProvider", names: ["start"] },
+    { on: "claimedPaid", kind: "otherProvider", names: [] },
+    { on: "inProgress", kind: "assignedProvider", names: ["complete"] },
+    { on: "inProgress", kind: "poster", names: [] },
+    { on: "paymentExpired", kind: "poster", names: ["reactivate"] },
+  ] as const)("$kind on $on may $names", ({ on, kind, names }) => {
+    expect(availableTransitions(TASKS[on], ACTORS[kind], NOW)).toEqual(names);
+  });
+});
+
+describe("applyTransition", () => {
+  it("claim assigns the provider and opens the payment window", () => {
+    const result = applyTransition("claim", TASKS.open, ACTORS.otherProvider, NOW);
+    expect(result).toEqual({
+      ok: true,
+      task: {
+        ...TASKS.open,
+        status: "claimed",
+        providerId: ACTORS.otherProvider.id,
+        paymentDeadline: minutes(DEFAULT_PAYMENT_WINDOW_MINUTES),
+      },
+    });
+  });
+
+  it("claim honours a configured payment window", () => {
+    const result = applyTransition("claim", TASKS.open, ACTORS.otherProvider, NOW, 45);
+    expect(result.ok && result.task.paymentDeadline).toEqual(minutes(45));
+  });
+
+  it("pay records the capture and keeps the task claimed", () => {
+    const result = applyTransition("pay", TASKS.claimedUnpaid, "payment_system", NOW);
+    expect(result).toEqual({ ok: true, task: { ...TASKS.claimedUnpaid, paymentCapturedAt: NOW } });
+  });
+
+  it("expire releases the provider and clears the deadline", () => {
+    const result = applyTransition("expire", TASKS.claimedUnpaidLate, "timer", NOW);
+    expect(result).toEqual({
+      ok: true,
+      task: { ...TASKS.claimedUnpaidLate, status: "payment_expired", providerId: null, paymentDeadline: null },
+    });
+  });
+
+  it("keeps fields it does not know about", () => {
+    const row = { ...TASKS.open, id: "t1", title: "Groceries" };
+    const result = applyTransition("cancel", row, ACTORS.poster, NOW);
+    expect(result).toEqual({ ok: true, task: { ...row, status: "cancelled" } });
+  });
+
+  it("returns the refusal unchanged when not allowed", () => {
+    expect(applyTransition("start", TASKS.claimedUnpaid, ACTORS.assignedProvider, NOW)).toEqual(
+      refused(409, "Waiting for customer payment to start work"),
+    );
+  });
+});
+
+describe("the transition table", () => {
+  it("names each transition once", () => {
+    expect(new Set(TASK_TRANSITION_NAMES).size).toBe(TASK_TRANSITIONS.length);
+    for (const name of TASK_TRANSITION_NAMES) expect(findTransition(name).name).toBe(name);
+  });
+
+  it("leaves completed and cancelled without any way out (spec §4)", () => {
+    const exits = TASK_TRANSITIONS.filter((t) =>
+      (t.from as readonly TaskStatus[]).some((s) => s === "completed" || s === "cancelled"),
+    );
+    expect(exits).toEqual([]);
+  });
+});
+
+describe("random sequences of transitions", () => {
+  // Purely random (name, actor) pairs almost always die in "cancel" before reaching payment, so
+  // most steps pick one of the moves allowed right now; the rest stay random to probe refusals.
+  const step = fc.record({
+    guided: fc.boolean(),
+    pick: fc.nat(),
+    name: fc.constantFrom(...TASK_TRANSITION_NAMES),
+    kind: fc.constantFrom(...ACTOR_KINDS),
+    advanceMinutes: fc.integer({ min: 0, max: 40 }),
+  });
+
+  it("follow only edges of the table, keep the row consistent, and availableTransitions agrees", () => {
+    const reached = new Set<TaskStatus>();
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        let current: TaskLifecycleState = task({});
+        let now = NOW;
+        for (const { guided, pick, advanceMinutes, ...random } of steps) {
+          now = new Date(now.getTime() + advanceMinutes * 60_000);
+
+          const allowedMoves: { name: TaskTransitionName; kind: ActorKind }[] = [];
+          for (const k of ACTOR_KINDS) {
+            const available = availableTransitions(current, ACTORS[k], now);
+            const allowed = TASK_TRANSITION_NAMES.filter((n) => evaluateTransition(n, current, ACTORS[k], now).ok);
+            expect(available).toEqual(allowed);
+            allowedMoves.push(...allowed.map((name) => ({ name, kind: k })));
+          }
+
+          const { name, kind } = (guided ? allowedMoves[pick % Math.max(allowedMoves.length, 1)] : undefined) ?? random;
+          const actor = ACTORS[kind];
+          if (actor === null) {
+            expect(evaluateTransition(name, current, actor, now)).toMatchObject({ ok: false, status: 401 });
+            continue;
+          }
+          const result = applyTransition(name, current, actor, now);
+          if (!result.ok) continue;
+
+          const edge = findTransition(name);
+          expect((edge.from as readonly TaskStatus[]).includes(current.status)).toBe(true);
+          expect(result.task.status).toBe(edge.to);
+          current = result.task;
+          reached.add(current.status);
+
+          expect(TASK_STATUSES).toContain(current.status);
+          if (current.status === "open" || current.status === "payment_expired") {
+            expect(current.providerId).toBeNull();
+            expect(current.paymentCapturedAt).toBeNull();
+          }
+          if (current.status === "claimed") {
+            expect(current.providerId).not.toBeNull();
+            expect(current.paymentDeadline).not.toBeNull();
+          }
+          if (current.status === "in_progress" || current.status === "completed") {
+            expect(current.providerId).not.toBeNull();
+            expect(current.paymentCapturedAt).not.toBeNull();
+          }
+          expect(current.providerId).not.toBe(POSTER);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The walk did explore the whole machine, not just open → cancelled.
+    expect([...reached].sort()).toEqual([...TASK_STATUSES].sort());
+  });
+});

@@ -1,0 +1,292 @@
+import type { TaskStatus, UserRole } from "./constants.js";
+
+// The task state machine of spec §4 as one declarative table (docs/decisions/005-task-lifecycle-table.md).
+// Every rule lives in TASK_TRANSITIONS as data: the server turns `from`, the actor and each named
+// condition into the WHERE clause of one conditional UPDATE (so a race loses with 409 instead of
+// double-claiming) and each named effect into a SET clause; the web asks `availableTransitions`
+// which buttons to show. Both read the same rows, so a rule cannot drift between them.
+//
+// "pay" is a transition that keeps the status (claimed → claimed). Its actor is the payment system:
+// only a confirmed capture from the card processor's webhook may set paymentCapturedAt; the poster
+// starting a card payment changes nothing yet. It refuses a capture once the deadline has passed,
+// because from that instant the expiry timer may release the provider, and a capture must never
+// resurrect a claim the provider was told is gone; the payments feature refunds such a capture.
+
+/** Default minutes the poster has to pay after a claim; the server may configure another value. */
+export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
+
+/** Who may perform a transition. The first three are people; the last two are the server itself. */
+export type TransitionActor = "verified_provider" | "assigned_provider" | "poster" | "timer" | "payment_system";
+
+/** The server acting on its own: the payment-deadline job or the card processor's webhook. */
+export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
+
+/**
+ * Named conditions on the task row besides its status. Each has a JS predicate here and an SQL
+ * predicate on the server:
+ * - paid: payment_captured_at IS NOT NULL
+ * - unpaid: payment_captured_at IS NULL
+ * - deadline_passed: payment_deadline IS NOT NULL AND payment_deadline <= now
+ * - deadline_not_passed: payment_deadline IS NULL OR payment_deadline > now
+ */
+export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed";
+
+/**
+ * Named writes a transition makes besides the status:
+ * - assign_provider: providerId = the acting provider
+ * - start_payment_window: paymentDeadline = now + the payment window
+ * - record_payment: paymentCapturedAt = now
+ * - release_provider: providerId = null, paymentDeadline = null
+ */
+export type TaskEffect = "assign_provider" | "start_payment_window" | "record_payment" | "release_provider";
+
+export interface TransitionDefinition {
+  name: string;
+  actor: TransitionActor;
+  from: readonly TaskStatus[];
+  to: TaskStatus;
+  /** Each condition with the message shown when it does not hold. */
+  requires: readonly { condition: TaskCondition; message: string }[];
+  effects: readonly TaskEffect[];
+}
+
+export const TASK_TRANSITIONS = [
+  {
+    name: "claim",
+    actor: "verified_provider",
+    from: ["open"],
+    to: "claimed",
+    requires: [],
+    effects: ["assign_provider", "start_payment_window"],
+  },
+  {
+    name: "pay",
+    actor: "payment_system",
+    from: ["claimed"],
+    to: "claimed",
+    requires: [
+      { condition: "unpaid", message: "This task has already been paid" },
+      { condition: "deadline_not_passed", message: "The payment window for this task has closed" },
+    ],
+    effects: ["record_payment"],
+  },
+  {
+    name: "start",
+    actor: "assigned_provider",
+    from: ["claimed"],
+    to: "in_progress",
+    requires: [{ condition: "paid", message: "Waiting for customer payment to start work" }],
+    effects: [],
+  },
+  {
+    name: "complete",
+    actor: "assigned_provider",
+    from: ["in_progress"],
+    to: "completed",
+    requires: [],
+    effects: [],
+  },
+  {
+    // A paid claimed task may be cancelled too: the payments feature refunds the capture.
+    name: "cancel",
+    actor: "poster",
+    from: ["open", "claimed"],
+    to: "cancelled",
+    requires: [],
+    effects: [],
+  },
+  {
+    name: "expire",
+    actor: "timer",
+    from: ["claimed"],
+    to: "payment_expired",
+    requires: [
+      { condition: "unpaid", message: "A paid claim does not expire" },
+      { condition: "deadline_passed", message: "The payment window is still open" },
+    ],
+    effects: ["release_provider"],
+  },
+  {
+    name: "reactivate",
+    actor: "poster",
+    from: ["payment_expired"],
+    to: "open",
+    requires: [],
+    effects: [],
+  },
+] as const satisfies readonly TransitionDefinition[];
+
+export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
+export type TaskTransitionName = TaskTransition["name"];
+
+export const TASK_TRANSITION_NAMES = TASK_TRANSITIONS.map((t) => t.name);
+
+/** The part of a task the lifecycle reads. Dates may be Date (server) or ISO strings (web). */
+export interface TaskLifecycleState {
+  status: TaskStatus;
+  userId: string;
+  providerId: string | null;
+  paymentCapturedAt: Date | string | null;
+  paymentDeadline: Date | string | null;
+}
+
+/**
+ * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: spec §6 gives admins
+ * no task actions, and claiming depends on approved verification, not on the chosen role.
+ */
+export interface TaskViewer {
+  id: string;
+  role: UserRole;
+  isAdmin: boolean;
+  providerVerified: boolean;
+}
+
+export type TransitionResult = { ok: true } | { ok: false; status: 401 | 403 | 409; message: string };
+
+function toTime(value: Date | string): number {
+  return value instanceof Date ? value.getTime() : Date.parse(value);
+}
+
+function deadlinePassed(task: TaskLifecycleState, now: Date): boolean {
+  return task.paymentDeadline !== null && toTime(task.paymentDeadline) <= now.getTime();
+}
+
+export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, now: Date) => boolean> = {
+  paid: (task) => task.paymentCapturedAt !== null,
+  unpaid: (task) => task.paymentCapturedAt === null,
+  deadline_passed: deadlinePassed,
+  deadline_not_passed: (task, now) => !deadlinePassed(task, now),
+};
+
+export function findTransition(name: TaskTransitionName): TaskTransition {
+  const transition = TASK_TRANSITIONS.find((t) => t.name === name);
+  if (!transition) throw new Error(`Unknown task transition: ${name}`);
+  return transition;
+}
+
+function isSystem(actor: TaskViewer | SystemActor): actor is SystemActor {
+  return typeof actor === "string";
+}
+
+/** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
+function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
+  const verb = transition.name;
+  switch (transition.actor) {
+    case "verified_provider":
+      if (isSystem(actor)) return "Only verified providers can claim tasks";
+      if (actor.id === task.userId) return "You cannot claim your own task";
+      return actor.providerVerified ? null : "Only verified providers can claim tasks";
+    case "assigned_provider":
+      return !isSystem(actor) && task.providerId !== null && actor.id === task.providerId
+        ? null
+        : `Only the assigned provider can ${verb} this task`;
+    case "poster":
+      return !isSystem(actor) && actor.id === task.userId ? null : `Only the task owner can ${verb} this task`;
+    case "timer":
+      return actor === "timer" ? null : "A claim expires only when its payment window runs out";
+    case "payment_system":
+      return actor === "payment_system" ? null : "Payments are recorded only by the payment system";
+  }
+}
+
+function stateRefusal(name: TaskTransitionName, status: TaskStatus): string {
+  switch (name) {
+    case "claim":
+      return status === "claimed" || status === "in_progress" || status === "completed"
+        ? "This task has already been claimed"
+        : "This task is not open for claiming";
+    case "pay":
+      return "Only a claimed task can be paid";
+    case "start":
+      return status === "in_progress" ? "This task has already been started" : "Only a claimed task can be started";
+    case "complete":
+      return status === "completed" ? "This task is already completed" : "Only a task in progress can be completed";
+    case "cancel":
+      return status === "cancelled" ? "This task is already cancelled" : "Only an open or claimed task can be cancelled";
+    case "expire":
+      return "Only a claimed task can expire";
+    case "reactivate":
+      return "Only a task whose payment expired can be reactivated";
+  }
+}
+
+/**
+ * Whether `actor` may perform `name` on `task` at `now`. Checks run from the outside in: signed
+ * in (401), the right actor (403), then the task's status and conditions (409), so a person never
+ * learns about a task's payment state through an action that was never theirs to take.
+ */
+export function evaluateTransition(
+  name: TaskTransitionName,
+  task: TaskLifecycleState,
+  actor: TaskViewer | SystemActor | null,
+  now: Date,
+): TransitionResult {
+  const transition = findTransition(name);
+  if (actor === null) return { ok: false, status: 401, message: `Sign in to ${name} this task` };
+  const notActor = actorRefusal(transition, task, actor);
+  if (notActor !== null) return { ok: false, status: 403, message: notActor };
+  if (!(transition.from as readonly TaskStatus[]).includes(task.status)) {
+    return { ok: false, status: 409, message: stateRefusal(name, task.status) };
+  }
+  for (const { condition, message } of transition.requires) {
+    if (!TASK_CONDITIONS[condition](task, now)) return { ok: false, status: 409, message };
+  }
+  return { ok: true };
+}
+
+/** The transitions `actor` may perform now, in table order; the web shows a button for each. */
+export function availableTransitions(
+  task: TaskLifecycleState,
+  actor: TaskViewer | SystemActor | null,
+  now: Date,
+): TaskTransitionName[] {
+  return TASK_TRANSITION_NAMES.filter((name) => evaluateTransition(name, task, actor, now).ok);
+}
+
+/** Task fields after `effects`, for the server's row write and the web's optimistic update. */
+export function applyEffects<T extends TaskLifecycleState>(
+  task: T,
+  effects: readonly TaskEffect[],
+  actor: TaskViewer | SystemActor,
+  now: Date,
+  paymentWindowMinutes = DEFAULT_PAYMENT_WINDOW_MINUTES,
+): T {
+  const next: T = { ...task };
+  for (const effect of effects) {
+    switch (effect) {
+      case "assign_provider":
+        if (isSystem(actor)) throw new Error("Only a person can be assigned as provider");
+        next.providerId = actor.id;
+        break;
+      case "start_payment_window":
+        next.paymentDeadline = new Date(now.getTime() + paymentWindowMinutes * 60_000);
+        break;
+      case "record_payment":
+        next.paymentCapturedAt = now;
+        break;
+      case "release_provider":
+        next.providerId = null;
+        next.paymentDeadline = null;
+        break;
+    }
+  }
+  return next;
+}
+
+/**
+ * Evaluates and, when allowed, returns the task after the transition (status and effects). The
+ * actor is never null here: callers authenticate first and answer 401 themselves.
+ */
+export function applyTransition<T extends TaskLifecycleState>(
+  name: TaskTransitionName,
+  task: T,
+  actor: TaskViewer | SystemActor,
+  now: Date,
+  paymentWindowMinutes = DEFAULT_PAYMENT_WINDOW_MINUTES,
+): { ok: true; task: T } | Extract<TransitionResult, { ok: false }> {
+  const result = evaluateTransition(name, task, actor, now);
+  if (!result.ok) return result;
+  const transition = findTransition(name);
+  const moved = applyEffects(task, transition.effects, actor, now, paymentWindowMinutes);
+  return { ok: true, task: { ...moved, status: transition.to } };
+}

@@ -1,0 +1,194 @@
+import { z } from "zod";
+import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
+import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
+import { budgetDollarsSchema } from "./money.js";
+
+// API contracts of the tasks feature (spec §3 Task and Stop, §7). Money fields are dollars as
+// JSON numbers (docs/decisions/004-money-in-the-api.md).
+
+const optionalText = (max: number, field: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: `${field} must be at most ${max} characters` })
+    .optional()
+    .nullable()
+    .transform((v) => (v ? v : null));
+
+const optionalState = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((v) => v === "" || /^[A-Z]{2}$/.test(v), { error: "State must be two letters" })
+  .optional()
+  .nullable()
+  .transform((v) => (v ? v : null));
+
+export const stopInputSchema = z.object({
+  address: text(1, 300, "Stop address"),
+  city: optionalText(100, "Stop city"),
+  state: optionalState,
+  notes: optionalText(500, "Stop notes"),
+  lat: latSchema.optional().nullable(),
+  lon: lonSchema.optional().nullable(),
+});
+export type StopInput = z.input<typeof stopInputSchema>;
+
+export const createTaskBodySchema = z
+  .object({
+    title: text(3, 120, "Title"),
+    description: text(1, 5000, "Description"),
+    category: z.enum(CATEGORY_VALUES, { error: "Category must be one of the listed categories" }),
+    budget: budgetDollarsSchema,
+    urgency: z.enum(URGENCIES, { error: "Urgency must be standard or urgent" }).default("standard"),
+    scheduledDate: isoDateTimeSchema.nullable().optional(),
+    location: optionalText(300, "Location"),
+    city: optionalText(100, "City"),
+    state: optionalState,
+    lat: latSchema.optional().nullable(),
+    lon: lonSchema.optional().nullable(),
+    startLocation: optionalText(300, "Start location"),
+    startCity: optionalText(100, "Start city"),
+    startState: optionalState,
+    startLat: latSchema.optional().nullable(),
+    startLon: lonSchema.optional().nullable(),
+    endLocation: optionalText(300, "End location"),
+    endCity: optionalText(100, "End city"),
+    endState: optionalState,
+    endLat: latSchema.optional().nullable(),
+    endLon: lonSchema.optional().nullable(),
+    stops: z
+      .array(stopInputSchema)
+      .max(MAX_STOPS, { error: `At most ${MAX_STOPS} stops` })
+      .nullable()
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    const hasRoute = Boolean(body.startLocation || body.endLocation || (body.stops && body.stops.length > 0));
+    if (!hasRoute && !body.location) {
+      ctx.addIssue({ code: "custom", path: ["location"], message: "Location is required" });
+    }
+    if (hasRoute && (!body.startLocation || !body.endLocation)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [body.startLocation ? "endLocation" : "startLocation"],
+        message: "A route needs a start and an end location",
+      });
+    }
+  });
+export type CreateTaskBody = z.input<typeof createTaskBodySchema>;
+
+export const stopSchema = z.object({
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  notes: z.string().nullable(),
+});
+export type Stop = z.infer<typeof stopSchema>;
+
+export const taskPartySchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  rating: z.number().nullable(),
+  reviewCount: z.number().int(),
+});
+
+/**
+ * What anyone may see of a task. Street addresses are absent by construction: lists use this
+ * schema, so a field not named here can never leave the server.
+ */
+export const taskPublicSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  category: z.enum(CATEGORY_VALUES),
+  urgency: z.enum(URGENCIES),
+  budget: z.number(),
+  urgentFee: z.number(),
+  serviceFee: z.number(),
+  totalAmount: z.number(),
+  scheduledDate: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  startCity: z.string().nullable(),
+  startState: z.string().nullable(),
+  endCity: z.string().nullable(),
+  endState: z.string().nullable(),
+  stopCount: z.number().int(),
+  isRoute: z.boolean(),
+  /** Rounded to 0.01 degree (about a kilometre): enough for distance, not for a doorstep. */
+  approxLat: z.number().nullable(),
+  approxLon: z.number().nullable(),
+  /** Miles from the point given in the query, when one was given and the task has a position. */
+  distanceMiles: z.number().nullable(),
+  status: z.enum(TASK_STATUSES),
+  createdAt: z.string(),
+  userId: z.uuid(),
+  providerId: z.uuid().nullable(),
+  paymentDeadline: z.string().nullable(),
+  paymentCapturedAt: z.string().nullable(),
+  poster: taskPartySchema,
+  provider: taskPartySchema.nullable(),
+});
+export type TaskPublic = z.infer<typeof taskPublicSchema>;
+
+/** The poster, the assigned provider and admins see the addresses too. */
+export const taskPrivateSchema = taskPublicSchema.extend({
+  location: z.string().nullable(),
+  startLocation: z.string().nullable(),
+  endLocation: z.string().nullable(),
+  stops: z.array(stopSchema).nullable(),
+  lat: z.number().nullable(),
+  lon: z.number().nullable(),
+  startLat: z.number().nullable(),
+  startLon: z.number().nullable(),
+  endLat: z.number().nullable(),
+  endLon: z.number().nullable(),
+});
+export type TaskPrivate = z.infer<typeof taskPrivateSchema>;
+
+/** Detail answer: `visibility` tells the client which of the two shapes it got. */
+export const taskDetailSchema = z.discriminatedUnion("visibility", [
+  taskPrivateSchema.extend({ visibility: z.literal("private") }),
+  taskPublicSchema.extend({ visibility: z.literal("public") }),
+]);
+export type TaskDetail = z.infer<typeof taskDetailSchema>;
+
+export const TASK_SORTS = ["newest", "budget_desc", "budget_asc", "distance"] as const;
+
+export const openTasksQuerySchema = z
+  .object({
+    search: z.string().trim().max(200, { error: "search must be at most 200 characters" }).optional(),
+    category: z.enum(CATEGORY_VALUES, { error: "category must be one of the listed categories" }).optional(),
+    sort: z.enum(TASK_SORTS, { error: "sort must be newest, budget_desc, budget_asc or distance" }).default("newest"),
+    lat: z.coerce.number().min(-90).max(90).optional(),
+    lon: z.coerce.number().min(-180).max(180).optional(),
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(30),
+  })
+  .refine((q) => q.sort !== "distance" || (q.lat !== undefined && q.lon !== undefined), {
+    path: ["lat"],
+    error: "sort=distance needs lat and lon",
+  });
+export type OpenTasksQuery = z.input<typeof openTasksQuerySchema>;
+
+export const taskListSchema = z.array(taskPublicSchema);
+export const myTaskListSchema = z.array(taskPrivateSchema);
+
+export const geocodeQuerySchema = z.object({
+  q: z.string().trim().min(3, { error: "q must be at least 3 characters" }).max(200, { error: "q must be at most 200 characters" }),
+});
+
+/** Spec §3 "Address selection result", plus the raw display name. */
+export const geocodeResultSchema = z.object({
+  displayName: z.string(),
+  fullAddress: z.string(),
+  city: z.string(),
+  state: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+});
+export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
+export const geocodeResultsSchema = z.array(geocodeResultSchema);

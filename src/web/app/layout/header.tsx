@@ -1,0 +1,130 @@
+import { LogOut, Menu, Moon, Sun, X } from "lucide-react";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { initials } from "@shared/auth";
+import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { useUser } from "@/features/auth/api/use-user";
+import { NotificationBell } from "@/features/notifications/components/notification-bell";
+import { goToLogin } from "@/lib/api";
+import { useTheme } from "@/lib/theme";
+
+function ThemeToggle() {
+  const { theme, toggle } = useTheme();
+  const next = theme === "dark" ? "light" : "dark";
+  return (
+    <Button variant="ghost" size="icon" onClick={toggle} aria-label={`Switch to ${next} theme`} data-testid="theme-toggle">
+      {theme === "dark" ? <Sun /> : <Moon />}
+    </Button>
+  );
+}
+
+function logout() {
+  window.location.href = "/api/logout";
+}
+
+export function Header() {
+  const { user, isAuthenticated, isLoading } = useUser();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [location] = useLocation();
+  const close = () => setMenuOpen(false);
+
+  const navLink = (href: string, label: string, onClick?: () => void) => (
+    <Link
+      href={href}
+      onClick={onClick}
+      aria-current={location === href ? "page" : undefined}
+      className="rounded-md px-3 py-2 text-sm font-medium text-foreground hover:bg-accent hover:text-accent-foreground aria-[current=page]:text-primary"
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
+        <Link href="/" className="flex items-center gap-2" aria-label="Errandly home">
+          <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
+          <span className="text-lg font-bold tracking-tight">Errandly</span>
+          <Badge variant="secondary" className="hidden sm:inline-flex">
+            Early Access
+          </Badge>
+        </Link>
+
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {navLink("/job-board", "Job Board")}
+          {isAuthenticated && navLink("/dashboard", "Dashboard")}
+        </nav>
+
+        <div className="hidden items-center gap-2 md:flex">
+          <ThemeToggle />
+          {isAuthenticated && user ? (
+            <>
+              <NotificationBell />
+              <Avatar className="size-9" title={`${user.firstName} ${user.lastName}`}>
+                {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
+                <AvatarFallback aria-label={`Signed in as ${user.firstName} ${user.lastName}`}>{initials(user)}</AvatarFallback>
+              </Avatar>
+              <Button variant="outline" size="sm" onClick={logout}>
+                <LogOut /> Logout
+              </Button>
+            </>
+          ) : (
+            !isLoading && (
+              <Button size="sm" onClick={() => goToLogin()} data-testid="sign-in-button">
+                Sign In / Sign Up
+              </Button>
+            )
+          )}
+        </div>
+
+        <div className="flex items-center gap-1 md:hidden">
+          {isAuthenticated && <NotificationBell />}
+          <ThemeToggle />
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? <X /> : <Menu />}
+          </Button>
+        </div>
+      </div>
+
+      {menuOpen && (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-border px-4 pb-4 pt-2 md:hidden">
+          <div className="flex flex-col gap-1">
+            {navLink("/job-board", "Job Board", close)}
+            {isAuthenticated && navLink("/dashboard", "Dashboard", close)}
+            {isAuthenticated && user ? (
+              <div className="mt-2 flex items-center justify-between gap-2 border-t border-border pt-3">
+                <div className="flex items-center gap-2">
+                  <Avatar className="size-9">
+                    {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
+                    <AvatarFallback>{initials(user)}</AvatarFallback>
+                  </Avatar>
+                  <span className="text-sm font-medium">
+                    {user.firstName} {user.lastName}
+                  </span>
+                </div>
+                <Button variant="outline" size="sm" onClick={logout}>
+                  <LogOut /> Logout
+                </Button>
+              </div>
+            ) : (
+              !isLoading && (
+                <Button className="mt-2" onClick={() => goToLogin()}>
+                  Sign In / Sign Up
+                </Button>
+              )
+            )}
+          </div>
+        </nav>
+      )}
+    </header>
+  );
+}

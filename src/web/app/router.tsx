@@ -1,0 +1,74 @@
+import { lazy, Suspense, type ComponentType } from "react";
+import { Route, Switch } from "wouter";
+import { Spinner } from "@/components/ui/spinner";
+
+// Every page is its own chunk, so the landing page loads only what it shows (issue #8 budget).
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+const Landing = page(() => import("./routes/landing"));
+const HowItWorks = page(() => import("./routes/how-it-works"));
+const Services = page(() => import("./routes/services"));
+const Pricing = page(() => import("./routes/pricing"));
+const Faq = page(() => import("./routes/faq"));
+const BecomeProvider = page(() => import("./routes/become-provider"));
+const ProviderBenefits = page(() => import("./routes/provider-benefits"));
+const Requirements = page(() => import("./routes/requirements"));
+const ProviderSupport = page(() => import("./routes/provider-support"));
+const JobBoard = page(() => import("./routes/job-board"));
+const Providers = page(() => import("./routes/providers"));
+const Dashboard = page(() => import("./routes/dashboard"));
+const TaskDetail = page(() => import("./routes/task-detail"));
+const Admin = page(() => import("./routes/admin"));
+const Privacy = page(() => import("./routes/privacy"));
+const Terms = page(() => import("./routes/terms"));
+const Contact = page(() => import("./routes/contact"));
+const BookAppointment = page(() => import("./routes/book-appointment"));
+const SignIn = page(() => import("./routes/sign-in"));
+const Earnings = page(() => import("./routes/earnings"));
+const NotificationSettings = page(() => import("./routes/notification-settings"));
+const SandboxOnboarding = page(() => import("./routes/sandbox-onboarding"));
+const NotFound = page(() => import("./routes/not-found"));
+
+function PageFallback() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center">
+      <Spinner />
+    </div>
+  );
+}
+
+export function Router() {
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <Switch>
+        <Route path="/" component={Landing} />
+        <Route path="/how-it-works" component={HowItWorks} />
+        <Route path="/services" component={Services} />
+        <Route path="/pricing" component={Pricing} />
+        <Route path="/faq" component={Faq} />
+        <Route path="/become-provider" component={BecomeProvider} />
+        <Route path="/benefits" component={ProviderBenefits} />
+        <Route path="/provider-benefits" component={ProviderBenefits} />
+        <Route path="/requirements" component={Requirements} />
+        <Route path="/provider-support" component={ProviderSupport} />
+        <Route path="/support" component={ProviderSupport} />
+        <Route path="/jobs" component={JobBoard} />
+        <Route path="/job-board" component={JobBoard} />
+        <Route path="/providers" component={Providers} />
+        <Route path="/dashboard" component={Dashboard} />
+        <Route path="/task/:id" component={TaskDetail} />
+        <Route path="/tasks/:id" component={TaskDetail} />
+        <Route path="/admin" component={Admin} />
+        <Route path="/privacy" component={Privacy} />
+        <Route path="/terms" component={Terms} />
+        <Route path="/contact" component={Contact} />
+        <Route path="/book-appointment" component={BookAppointment} />
+        <Route path="/sign-in" component={SignIn} />
+        <Route path="/earnings" component={Earnings} />
+        <Route path="/settings/notifications" component={NotificationSettings} />
+        <Route path="/payouts/sandbox-onboarding" component={SandboxOnboarding} />
+        <Route component={NotFound} />
+      </Switch>
+    </Suspense>
+  );
+}

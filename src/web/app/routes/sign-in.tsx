@@ -1,0 +1,39 @@
+import { useSearch } from "wouter";
+import { safeReturnTo } from "@shared/auth";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { SignInForm, SignUpForm } from "@/features/auth/components/auth-forms";
+
+export default function SignInPage() {
+  const params = new URLSearchParams(useSearch());
+  const returnTo = safeReturnTo(params.get("returnTo"));
+  // A full-page navigation, so every cached query starts fresh as the signed-in user.
+  const done = () => window.location.assign(returnTo);
+
+  return (
+    <div className="mx-auto flex max-w-md flex-col px-4 py-12">
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h1 className="text-2xl">Welcome to Errandly</h1>
+          </CardTitle>
+          <CardDescription>Sign in to post tasks, claim jobs and chat with the other side.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Tabs defaultValue={params.get("mode") === "signup" ? "signup" : "signin"}>
+            <TabsList className="mb-6 grid w-full grid-cols-2">
+              <TabsTrigger value="signin">Sign In</TabsTrigger>
+              <TabsTrigger value="signup">Sign Up</TabsTrigger>
+            </TabsList>
+            <TabsContent value="signin">
+              <SignInForm onSignedIn={done} />
+            </TabsContent>
+            <TabsContent value="signup">
+              <SignUpForm onSignedIn={done} />
+            </TabsContent>
+          </Tabs>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

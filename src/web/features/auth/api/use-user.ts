@@ -1,0 +1,19 @@
+import { useQuery } from "@tanstack/react-query";
+import type { User } from "@shared/auth";
+import { getQueryFn } from "@/lib/api";
+
+export const userQueryKey = ["/api/auth/user"] as const;
+
+/** Signed-in status is whether the current-user call returns data (spec §6). */
+export function useUser() {
+  const query = useQuery<User | null>({
+    queryKey: userQueryKey,
+    queryFn: getQueryFn({ on401: "returnNull" }),
+    retry: false,
+  });
+  return {
+    user: query.data ?? null,
+    isLoading: query.isLoading,
+    isAuthenticated: Boolean(query.data),
+  };
+}

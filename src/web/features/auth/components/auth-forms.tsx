@@ -1,0 +1,81 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { loginBodySchema, registerBodySchema, type LoginBody, type RegisterBody, type User } from "@shared/auth";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { apiRequest, errorMessage } from "@/lib/api";
+
+// Sign-in and sign-up share the server's zod schemas, so the form and the API agree on every rule.
+
+interface Props {
+  /** Called after the session cookie is set. */
+  onSignedIn: (user: User) => void;
+}
+
+export function SignInForm({ onSignedIn }: Props) {
+  const form = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: { email: "", password: "" } });
+  const mutation = useMutation({
+    mutationFn: (body: LoginBody) => apiRequest<User>("POST", "/api/auth/login", body),
+    onSuccess: onSignedIn,
+  });
+  const { errors } = form.formState;
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
+      {mutation.isError && (
+        <Alert variant="destructive">
+          <AlertDescription>{errorMessage(mutation.error, "Sign in failed. Please try again.")}</AlertDescription>
+        </Alert>
+      )}
+      <FormField label="Email" required error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...form.register("email")} />
+      </FormField>
+      <FormField label="Password" required error={errors.password?.message}>
+        <Input type="password" autoComplete="current-password" {...form.register("password")} />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={mutation.isPending}>
+        {mutation.isPending ? "Signing in..." : "Sign In"}
+      </Button>
+    </form>
+  );
+}
+
+export function SignUpForm({ onSignedIn }: Props) {
+  const form = useForm<RegisterBody>({
+    resolver: zodResolver(registerBodySchema),
+    defaultValues: { email: "", password: "", firstName: "", lastName: "" },
+  });
+  const mutation = useMutation({
+    mutationFn: (body: RegisterBody) => apiRequest<User>("POST", "/api/auth/register", body),
+    onSuccess: onSignedIn,
+  });
+  const { errors } = form.formState;
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
+      {mutation.isError && (
+        <Alert variant="destructive">
+          <AlertDescription>{errorMessage(mutation.error, "Sign up failed. Please try again.")}</AlertDescription>
+        </Alert>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="First name" required error={errors.firstName?.message}>
+          <Input autoComplete="given-name" {...form.register("firstName")} />
+        </FormField>
+        <FormField label="Last name" required error={errors.lastName?.message}>
+          <Input autoComplete="family-name" {...form.register("lastName")} />
+        </FormField>
+      </div>
+      <FormField label="Email" required error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...form.register("email")} />
+      </FormField>
+      <FormField label="Password" required description="At least 8 characters." error={errors.password?.message}>
+        <Input type="password" autoComplete="new-password" {...form.register("password")} />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={mutation.isPending}>
+        {mutation.isPending ? "Creating account..." : "Create Account"}
+      </Button>
+    </form>
+  );
+}

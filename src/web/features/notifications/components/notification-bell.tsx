@@ -1,0 +1,4 @@
+// Placeholder until the notifications feature lands.
+export function NotificationBell() {
+  return null;
+}

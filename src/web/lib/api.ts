@@ -1,0 +1,83 @@
+import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+
+// The client side of spec §7: every call sends cookies, bodies are JSON, and a non-OK answer
+// throws an Error whose message is "status: body text" (the body's `message` when it is JSON).
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly serverMessage: string,
+  ) {
+    super(`${status}: ${serverMessage}`);
+    this.name = "ApiError";
+  }
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  let message = text;
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (typeof parsed.message === "string") message = parsed.message;
+  } catch {
+    // Not JSON: keep the text.
+  }
+  throw new ApiError(res.status, message);
+}
+
+export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "include",
+  });
+  await throwIfNotOk(res);
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get("content-type") ?? "";
+  return (type.includes("application/json") ? await res.json() : await res.text()) as T;
+}
+
+/** Spec §8: "401: " followed by the server's text; ours says "Unauthorized". */
+export function isUnauthorizedError(error: unknown): boolean {
+  return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
+}
+
+/** The server's own message of an error, for toasts; falls back when there is none. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.serverMessage || fallback;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+type On401 = "returnNull" | "throw";
+
+/** The default query function joins the key's segments with "/" into a GET path (spec §7). */
+export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T> {
+  return async ({ queryKey }) => {
+    const res = await fetch(queryKey.join("/"), { credentials: "include" });
+    if (on401 === "returnNull" && res.status === 401) return null as T;
+    await throwIfNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+/** Spec §9: cached data never stale, no refetch on focus, no polling, no retries. */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      queryFn: getQueryFn({ on401: "throw" }),
+      staleTime: Infinity,
+      refetchInterval: false,
+      refetchOnWindowFocus: false,
+      retry: false,
+    },
+    mutations: { retry: false },
+  },
+});
+
+/** Full-page navigation to sign-in (spec §2), coming back to `returnTo`. */
+export function goToLogin(returnTo: string = window.location.pathname + window.location.search): void {
+  window.location.href = `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
+}

@@ -1,0 +1,16 @@
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+const t=Date.now();
+const db = await PGlite.create({ extensions: { pg_trgm } });
+console.log('boot', Date.now()-t);
+await db.exec("create extension if not exists pg_trgm; create table t(x text); create index on t using gin (x gin_trgm_ops);");
+console.log((await db.query("select gen_random_uuid() as u, similarity('abc','abd') as s")).rows);
+const t2=Date.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now()-t2, dump.size);
+const t3=Date.now();
+const db2 = await PGlite.create({ loadDataDir: dump, extensions: { pg_trgm } });
+console.log('load', Date.now()-t3, (await db2.query("select count(*) from t")).rows);
+const unsub = await db2.listen('ch', (p)=>console.log('got', p));
+await db2.query("select pg_notify('ch','hello')");
+await new Promise(r=>setTimeout(r,50));
