@@ -15,6 +15,8 @@ const envSchema = z
     PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
     DATA_DIR: z.string().min(1).default("./data"),
+    /** Where the built web app is; defaults to dist/web of the project. */
+    WEB_DIST_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// URL" })

@@ -10,11 +10,12 @@ import { WEB_DIST_DIR } from "../paths.js";
 
 export default fp(
   async (app) => {
-    const indexPath = join(WEB_DIST_DIR, "index.html");
+    const webDist = app.ctx.env.WEB_DIST_DIR ?? WEB_DIST_DIR;
+    const indexPath = join(webDist, "index.html");
     const hasBuild = existsSync(indexPath);
     if (hasBuild) {
       await app.register(fastifyStatic, {
-        root: WEB_DIST_DIR,
+        root: webDist,
         wildcard: false,
         index: false,
         setHeaders(reply, path) {

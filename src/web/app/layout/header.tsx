@@ -44,7 +44,7 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link href="/" className="flex items-center gap-2" aria-label="Errandly home">
+        <Link href="/" className="flex items-center gap-2">
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />
           <span className="text-lg font-bold tracking-tight">Errandly</span>
           <Badge variant="secondary" className="hidden sm:inline-flex">

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("accounts", () => {
+  it("signs up, signs out, signs in with returnTo, and refuses a wrong password", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/`);
+    await page.getByTestId("sign-in-button").click();
+    await page.waitForURL(/\/sign-in\?returnTo=%2F/);
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.getByLabel("First name").fill("Erin");
+    await page.getByLabel("Last name").fill("Walker");
+    await page.getByLabel("Email").fill("erin@example.test");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect.poll(() => page.getByText("Password must be at least 8 characters").isVisible()).toBe(true);
+    await page.getByLabel("Password").fill("a long password");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.getByLabel("Signed in as Erin Walker").isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Dashboard" }).first().isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.getByTestId("sign-in-button").isVisible()).toBe(true);
+
+    await page.goto(`${server.url}/api/login?returnTo=${encodeURIComponent("/job-board")}`);
+    await page.getByLabel("Email").fill("erin@example.test");
+    await page.getByLabel("Password").fill("wrong password!");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect.poll(() => page.getByText("Invalid email or password").isVisible()).toBe(true);
+    await page.getByLabel("Password").fill("a long password");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL(`${server.url}/job-board`);
+    page.assertClean([/401 \(Unauthorized\)/]);
+    await context.close();
+  });
+
+  it("sends an absolute returnTo home instead", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await signIn(page, server.url, DEMO.poster, DEMO.password, "/");
+    await page.goto(`${server.url}/api/login?returnTo=${encodeURIComponent("https://evil.example/")}`);
+    await page.waitForURL(/returnTo=%2F$/);
+    await context.close();
+  });
+
+  it("keeps the theme over a reload, without a flash", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/`);
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
+    await page.getByTestId("theme-toggle").first().click();
+    expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+    await page.reload({ waitUntil: "commit" });
+    await page.waitForSelector("html.dark", { state: "attached", timeout: 5000 });
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    await context.close();
+  });
+
+  it("shows the 404 page for an unknown path", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/no/such/page`);
+    await expect.poll(() => page.getByRole("heading", { name: "Page Not Found" }).isVisible()).toBe(true);
+    const violations = await seriousAxeViolations(page);
+    expect(violations, formatViolations(violations)).toEqual([]);
+    await page.getByRole("link", { name: "Go Home" }).click();
+    await page.waitForURL(`${server.url}/`);
+    page.assertClean([/401 \(Unauthorized\)/]);
+    await context.close();
+  });
+});

@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+// Browser journeys run the real server (source through tsx, the built web app from dist/web or
+// E2E_WEB_DIST) on a free port with a fresh data directory, and drive Chromium with playwright-core.
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "errandly-e2e-"));
+  const url = `http://localhost:${port}`;
+  const webDist = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
+  if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npx vite build\` first`);
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/server/main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      WEB_DIST_DIR: webDist,
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "true",
+      DATABASE_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    process: child,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function chromiumPath(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  return undefined; // playwright-core's own download (scripts/ensure-chromium.mjs installs it)
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  return chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+    ],
+  });
+}
+
+/**
+ * A page that records uncaught errors, console errors and CSP violations; `assertClean()` fails
+ * the test if any happened (failed network calls the test expects are filtered by `allow`).
+ */
+export async function newPage(context: BrowserContext): Promise<Page & { problems: string[]; assertClean(allow?: RegExp[]): void }> {
+  const page = (await context.newPage()) as Page & { problems: string[]; assertClean(allow?: RegExp[]): void };
+  page.problems = [];
+  page.on("pageerror", (err) => page.problems.push(`pageerror: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") page.problems.push(`console: ${msg.text()}`);
+  });
+  page.assertClean = (allow: RegExp[] = []) => {
+    const left = page.problems.filter((p) => !allow.some((a) => a.test(p)));
+    if (left.length > 0) throw new Error(`Browser problems:\n${left.join("\n")}`);
+  };
+  return page;
+}
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string }[];
+}
+
+/** axe-core injected through the DevTools protocol (CSP stays on); serious and critical only. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })),
+    }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+export function formatViolations(violations: AxeViolation[]): string {
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join("\n  ")}`).join("\n");
+}
+
+/** Signs in through the real form. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string, returnTo = "/"): Promise<void> {
+  await page.goto(`${baseUrl}/api/login?returnTo=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === returnTo.split("?")[0]);
+}
+
+export const DEMO = {
+  password: "errandly-demo",
+  poster: "poster@errandly.test",
+  provider: "provider@errandly.test",
+  admin: "admin@errandly.test",
+} as const;
