@@ -27,6 +27,11 @@ const SignIn = page(() => import("./routes/sign-in"));
 const Earnings = page(() => import("./routes/earnings"));
 const NotificationSettings = page(() => import("./routes/notification-settings"));
 const SandboxOnboarding = page(() => import("./routes/sandbox-onboarding"));
+const AdminInbox = page(() => import("./routes/admin-inbox"));
+const AdminFinance = page(() => import("./routes/admin-finance"));
+const AdminAudit = page(() => import("./routes/admin-audit"));
+const AdminOutbox = page(() => import("./routes/admin-outbox"));
+const ProviderProfile = page(() => import("./routes/provider-profile"));
 const NotFound = page(() => import("./routes/not-found"));
 
 function PageFallback() {
@@ -59,6 +64,11 @@ export function Router() {
         <Route path="/task/:id" component={TaskDetail} />
         <Route path="/tasks/:id" component={TaskDetail} />
         <Route path="/admin" component={Admin} />
+        <Route path="/admin/inbox" component={AdminInbox} />
+        <Route path="/admin/finance" component={AdminFinance} />
+        <Route path="/admin/audit" component={AdminAudit} />
+        <Route path="/admin/outbox" component={AdminOutbox} />
+        <Route path="/provider/profile" component={ProviderProfile} />
         <Route path="/privacy" component={Privacy} />
         <Route path="/terms" component={Terms} />
         <Route path="/contact" component={Contact} />
