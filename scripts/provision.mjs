@@ -1,0 +1,51 @@
+// Makes sure the machine has what the browser and multi-instance tests need:
+//   Chromium: Debian's `chromium` when root, Playwright's download otherwise (or CHROMIUM_PATH).
+//   PostgreSQL server binaries: Debian's `postgresql` when root (for the cross-instance tests).
+import { execFileSync, execSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+let aptUpdated = false;
+
+function apt(packages) {
+  if (!aptUpdated) {
+    execSync("apt-get update -qq", { stdio: "inherit" });
+    aptUpdated = true;
+  }
+  execSync(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages}`, { stdio: "inherit" });
+}
+
+export function postgresBinDir() {
+  if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
+  const base = "/usr/lib/postgresql";
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base).filter((v) => existsSync(`${base}/${v}/bin/initdb`)).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? `${base}/${versions[0]}/bin` : null;
+}
+
+export function ensureChromium() {
+  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return;
+  if (existsSync("/usr/bin/chromium")) return;
+  if (isRoot) {
+    console.log("provision: installing Debian chromium");
+    apt("chromium");
+    return;
+  }
+  console.log("provision: downloading Playwright's Chromium");
+  execFileSync("npx", ["playwright-core", "install", "chromium"], { stdio: "inherit" });
+}
+
+export function ensurePostgres() {
+  if (postgresBinDir()) return;
+  if (!isRoot) {
+    console.warn("provision: PostgreSQL server binaries are missing and we are not root; set PG_BIN_DIR");
+    return;
+  }
+  console.log("provision: installing Debian postgresql");
+  apt("postgresql");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureChromium();
+  ensurePostgres();
+}
