@@ -1,4 +1,7 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Three suites with different costs: pure unit tests, server integration tests on a copied
 // migrated PGlite image (or a PostgreSQL template database when DATABASE_URL is set), and
@@ -7,6 +10,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias: { "@": here("src/web"), "@shared": here("src/shared") } },
         test: {
           name: "unit",
           include: ["src/shared/**/*.test.ts", "src/web/**/*.test.ts", "src/web/**/*.test.tsx"],

@@ -1,6 +1,82 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema, pageQuerySchema } from "../../../shared/common.js";
+import {
+  appointmentBodySchema,
+  appointmentDateProblem,
+  appointmentPageSchema,
+  contactBodySchema,
+  contactMessagePageSchema,
+  createdResponseSchema,
+} from "../../../shared/site.js";
+import { badRequest } from "../../http-errors.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import {
+  deleteExpiredSiteRecords,
+  insertAppointment,
+  insertContactMessage,
+  listAppointments,
+  listContactMessages,
+} from "./repository.js";
 
-// Placeholder until the site feature lands.
-const siteRoutes: FastifyPluginAsyncZod = async () => {};
+// The public contact form and office-appointment requests (spec §2, §5), and the admin inbox
+// that reads them. Decisions the spec left open: docs/decisions/013-contact-and-appointments.md.
+
+/** Per IP: enough for a person who retries, too few for a script filling the inbox. */
+const SUBMIT_LIMIT = { max: 5, windowMs: 10 * 60_000 } as const;
+
+const siteRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const perIp = (name: string) => rateLimit(ctx.db, ctx.now, { name, ...SUBMIT_LIMIT, key: (r) => r.ip });
+  const writeErrors = { 400: errorResponseSchema, 429: errorResponseSchema };
+  const adminErrors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+
+  app.post(
+    "/api/contact",
+    {
+      config: { auth: "public" },
+      preHandler: perIp("contact:ip"),
+      schema: { tags: ["site"], body: contactBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
+    },
+    async (request, reply) => {
+      const id = await insertContactMessage(ctx.db, request.body, ctx.now());
+      return reply.code(201).send({ ok: true as const, id });
+    },
+  );
+
+  app.post(
+    "/api/appointments",
+    {
+      config: { auth: "public" },
+      preHandler: perIp("appointment:ip"),
+      schema: { tags: ["site"], body: appointmentBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
+    },
+    async (request, reply) => {
+      const problem = appointmentDateProblem(new Date(request.body.appointmentDate), ctx.now());
+      if (problem) throw badRequest(`appointmentDate: ${problem}`);
+      const id = await insertAppointment(ctx.db, request.body, ctx.now());
+      return reply.code(201).send({ ok: true as const, id });
+    },
+  );
+
+  app.get(
+    "/api/admin/contact-messages",
+    {
+      config: { auth: "admin" },
+      schema: { tags: ["site"], querystring: pageQuerySchema, response: { 200: contactMessagePageSchema, ...adminErrors } },
+    },
+    async (request) => listContactMessages(ctx.db, request.query),
+  );
+
+  app.get(
+    "/api/admin/appointments",
+    {
+      config: { auth: "admin" },
+      schema: { tags: ["site"], querystring: pageQuerySchema, response: { 200: appointmentPageSchema, ...adminErrors } },
+    },
+    async (request) => listAppointments(ctx.db, request.query),
+  );
+
+  ctx.scheduler.register("site:retention", () => deleteExpiredSiteRecords(ctx.db, ctx.now()));
+};
 
 export default siteRoutes;

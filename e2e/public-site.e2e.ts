@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const PUBLIC_ROUTES = [
+  "/",
+  "/how-it-works",
+  "/services",
+  "/pricing",
+  "/faq",
+  "/benefits",
+  "/provider-benefits",
+  "/requirements",
+  "/provider-support",
+  "/support",
+  "/privacy",
+  "/terms",
+  "/contact",
+  "/book-appointment",
+  "/providers",
+  "/job-board",
+  "/no/such/page",
+];
+
+// The signed-out visitor's current-user call answers 401; the browser logs that as a console error.
+const EXPECTED = [/401 \(Unauthorized\)/];
+
+async function themedContext(theme: "light" | "dark"): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
+  return context;
+}
+
+describe("public site", () => {
+  for (const theme of ["light", "dark"] as const) {
+    it(`every public page has one h1, a title, and no serious axe violation (${theme})`, async () => {
+      const context = await themedContext(theme);
+      const page = await newPage(context);
+      const failures: string[] = [];
+      for (const route of PUBLIC_ROUTES) {
+        await page.goto(`${server.url}${route}`);
+        await page.locator("h1").first().waitFor({ state: "visible" });
+        // Let lazy sections and queries settle so axe sees the page as a visitor does.
+        await page.waitForLoadState("networkidle");
+        expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
+        const h1s = await page.locator("h1").count();
+        if (h1s !== 1) failures.push(`${route}: ${h1s} h1 elements`);
+        if (!(await page.title())) failures.push(`${route}: empty document.title`);
+        const violations = await seriousAxeViolations(page);
+        if (violations.length > 0) failures.push(`${route}:\n${formatViolations(violations)}`);
+      }
+      expect(failures, failures.join("\n\n")).toEqual([]);
+      page.assertClean(EXPECTED);
+      await context.close();
+    });
+  }
+
+  it("landing: Browse Tasks opens the job board filtered, Post a Task sends a visitor to sign in and opens the dialog when signed in", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("link", { name: "Browse Tasks: Pet Care" }).click();
+    await page.waitForURL(`${server.url}/job-board?category=pet`);
+
+    await page.goto(`${server.url}/`);
+    await page.getByRole("button", { name: "Post a Task" }).click();
+    await page.waitForURL(/\/sign-in\?returnTo=%2F$/);
+
+    await page.goto(`${server.url}/`);
+    await page.getByRole("button", { name: "Become a Provider" }).click();
+    await page.waitForURL(/\/sign-in\?returnTo=%2Fbecome-provider$/);
+
+    await signIn(page, server.url, DEMO.poster, DEMO.password, "/");
+    await page.getByRole("button", { name: "Post a Task" }).click();
+    await expect.poll(() => page.getByRole("dialog").isVisible()).toBe(true);
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+
+  it("contact: a bad e-mail is refused under the field, a valid message is sent and the form resets", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/contact`);
+    await page.getByLabel("Name").fill("Casey Visitor");
+    await page.getByLabel("Email").fill("casey-at-example");
+    await page.getByLabel("Subject").fill("Service area");
+    await page.getByLabel("Message").fill("Do you cover Baltimore?");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    const email = page.getByLabel("Email");
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = (await email.getAttribute("aria-describedby")) ?? "";
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe("Invalid email address");
+    await expect.poll(() => page.getByText("Message Sent!", { exact: true }).count()).toBe(0);
+
+    await email.fill("casey@example.test");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await expect.poll(() => page.getByText("Message Sent!", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText("We've received your message and will get back to you soon.", { exact: true }).isVisible()).toBe(true);
+    for (const label of ["Name", "Email", "Subject", "Message"]) expect(await page.getByLabel(label).inputValue()).toBe("");
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+
+  it("book appointment: a short name is refused, a valid request is submitted and the form resets", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/book-appointment`);
+    const date = page.getByLabel("Appointment Date & Time");
+    const min = (await date.getAttribute("min")) ?? "";
+    expect(min).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    // Two days ahead at 10:00: always after the minimum, whatever the time zone.
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, "0");
+    const when = `${inTwoDays.getFullYear()}-${pad(inTwoDays.getMonth() + 1)}-${pad(inTwoDays.getDate())}T10:00`;
+
+    await page.getByLabel("Full Name").fill("J");
+    await page.getByLabel("Email").fill("jamie@example.test");
+    await page.getByRole("textbox", { name: "Phone", exact: true }).fill("410-555-0199");
+    await date.fill(when);
+    await page.getByRole("radio", { name: "Phone Call" }).click();
+    await page.getByLabel("Reason for Visit").fill("I want help setting up my provider profile.");
+    await page.getByRole("button", { name: "Submit Appointment Request" }).click();
+    await expect.poll(() => page.getByText("Name must be at least 2 characters").isVisible()).toBe(true);
+
+    await page.getByLabel("Full Name").fill("Jamie Rivera");
+    await page.getByRole("button", { name: "Submit Appointment Request" }).click();
+    await expect.poll(() => page.getByText("Appointment Request Submitted!", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Full Name").inputValue()).toBe("");
+    expect(await date.inputValue()).toBe("");
+    expect(await page.getByRole("radio", { name: "Office Visit" }).getAttribute("aria-checked")).toBe("true");
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+
+  it("admin inbox: visitors go to sign in, non-admins are refused, admins read messages and requests", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/admin/inbox`);
+    await page.waitForURL(/\/sign-in\?returnTo=%2Fadmin%2Finbox$/);
+    // Sent through the API from the page, so the request carries the site's own origin.
+    const subject = `Inbox check ${Date.now()}`;
+    const status = await page.evaluate(
+      async (body) => (await fetch("/api/contact", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).status,
+      { name: "Robin Reader", email: "robin@example.test", subject, message: "Is the inbox working?" },
+    );
+    expect(status).toBe(201);
+    const booked = await page.evaluate(
+      async (body) => (await fetch("/api/appointments", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).status,
+      {
+        name: "Quinn Planner",
+        email: "quinn@example.test",
+        phone: "410-555-0123",
+        appointmentDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+        reason: "Setting up a business account.",
+        preferContact: "text",
+      },
+    );
+    expect(booked).toBe(201);
+
+    await signIn(page, server.url, DEMO.poster, DEMO.password, "/admin/inbox");
+    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Access Denied" }).isVisible()).toBe(true);
+    await context.clearCookies();
+
+    await signIn(page, server.url, DEMO.admin, DEMO.password, "/admin/inbox");
+    await expect.poll(() => page.getByRole("cell", { name: subject }).isVisible()).toBe(true);
+    expect(await page.title()).toBe("Inbox | Errandly");
+    const violations = await seriousAxeViolations(page);
+    expect(violations, formatViolations(violations)).toEqual([]);
+    await page.getByRole("tab", { name: "Appointment Requests" }).click();
+    await expect.poll(() => page.getByText("Quinn Planner", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("cell", { name: "Text Message" }).first().isVisible()).toBe(true);
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+});

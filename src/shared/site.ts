@@ -1,0 +1,178 @@
+import { z } from "zod";
+import { emailSchema, isoDateTimeSchema, text } from "./common.js";
+import { CONTACT_METHODS } from "./constants.js";
+
+// Contracts of the public contact form and the office-appointment request (spec §2, §3, §5).
+// The forms validate with these same schemas; the server adds the clock-dependent date rule
+// (docs/decisions/013-contact-and-appointments.md).
+
+export const contactBodySchema = z.object({
+  name: text(1, 100, "Name"),
+  email: emailSchema,
+  subject: text(1, 200, "Subject"),
+  message: text(1, 5000, "Message"),
+});
+export type ContactBody = z.infer<typeof contactBodySchema>;
+
+export const APPOINTMENT_MESSAGES = {
+  name: "Name must be at least 2 characters",
+  phone: "Phone number must be at least 10 digits",
+  tooSoon: "Appointment must be scheduled at least 1 day in advance",
+  tooFar: "Appointment must be within the next 12 months",
+  reason: "Please provide a detailed reason (at least 10 characters)",
+  preferContact: "Please select your preferred contact method",
+} as const;
+
+/** The office is in Maryland: "no same-day appointments" means the office's calendar day. */
+export const OFFICE_TIME_ZONE = "America/New_York";
+/** How far ahead a request may be: a year is as far as the office plans its calendar. */
+export const APPOINTMENT_MAX_AHEAD_DAYS = 365;
+
+export const CONTACT_METHOD_LABELS: Record<(typeof CONTACT_METHODS)[number], string> = {
+  visit: "Office Visit",
+  call: "Phone Call",
+  text: "Text Message",
+};
+
+const phoneSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.phone })
+  .trim()
+  .min(10, { error: APPOINTMENT_MESSAGES.phone })
+  .max(30, { error: "Phone number must be at most 30 characters" })
+  // Ten characters of punctuation are not a phone number; the message already speaks of digits.
+  .refine((v) => v.replace(/\D/g, "").length >= 10, { error: APPOINTMENT_MESSAGES.phone });
+
+const appointmentFields = {
+  name: z
+    .string({ error: APPOINTMENT_MESSAGES.name })
+    .trim()
+    .min(2, { error: APPOINTMENT_MESSAGES.name })
+    .max(100, { error: "Name must be at most 100 characters" }),
+  email: emailSchema,
+  phone: phoneSchema,
+  reason: z
+    .string({ error: APPOINTMENT_MESSAGES.reason })
+    .trim()
+    .min(10, { error: APPOINTMENT_MESSAGES.reason })
+    .max(2000, { error: "Reason must be at most 2000 characters" }),
+  preferContact: z.enum(CONTACT_METHODS, { error: APPOINTMENT_MESSAGES.preferContact }).default("visit"),
+};
+
+/** What POST /api/appointments accepts: the date as an ISO date-time with offset. */
+export const appointmentBodySchema = z.object({ ...appointmentFields, appointmentDate: isoDateTimeSchema });
+export type AppointmentBody = z.infer<typeof appointmentBodySchema>;
+
+/** Midnight at the start of the calendar day after `now`, in the given IANA time zone. */
+export function startOfTomorrowIn(timeZone: string, now: Date): Date {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric" })
+    .formatToParts(now)
+    .reduce<Record<string, number>>((acc, p) => (p.type === "literal" ? acc : { ...acc, [p.type]: Number(p.value) }), {});
+  const wallMidnight = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, (parts.day ?? 1) + 1);
+  // Shift by the zone's offset at that moment; twice, in case the first guess crossed a DST change.
+  let instant = wallMidnight - zoneOffsetMs(timeZone, new Date(wallMidnight));
+  instant = wallMidnight - zoneOffsetMs(timeZone, new Date(instant));
+  return new Date(instant);
+}
+
+/** How far the zone's wall clock is ahead of UTC at `at`, in milliseconds. */
+function zoneOffsetMs(timeZone: string, at: Date): number {
+  const p = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  })
+    .formatToParts(at)
+    .reduce<Record<string, number>>((acc, x) => (x.type === "literal" ? acc : { ...acc, [x.type]: Number(x.value) }), {});
+  const wall = Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/** The start of tomorrow in the runtime's own time zone (the browser's, on the web). */
+export function startOfTomorrowLocal(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+}
+
+/** Server rule: not before the office's tomorrow, not more than a year ahead; null when allowed. */
+export function appointmentDateProblem(date: Date, now: Date): string | null {
+  if (date.getTime() < startOfTomorrowIn(OFFICE_TIME_ZONE, now).getTime()) return APPOINTMENT_MESSAGES.tooSoon;
+  if (date.getTime() > now.getTime() + APPOINTMENT_MAX_AHEAD_DAYS * 86_400_000) return APPOINTMENT_MESSAGES.tooFar;
+  return null;
+}
+
+/**
+ * Earliest moment the form offers: the start of the visitor's tomorrow (spec §5), or the office's
+ * tomorrow when that is later, so the form never accepts what the server refuses.
+ */
+export function earliestAppointment(now: Date): Date {
+  const local = startOfTomorrowLocal(now);
+  const office = startOfTomorrowIn(OFFICE_TIME_ZONE, now);
+  return local.getTime() >= office.getTime() ? local : office;
+}
+
+/**
+ * The form's schema: the date is the `datetime-local` value ("2026-11-22T10:00", local time),
+ * checked against the clock when the form validates. `toAppointmentBody` turns it into the body.
+ */
+export function appointmentFormSchema(now: () => Date) {
+  return z.object({
+    ...appointmentFields,
+    appointmentDate: z
+      .string({ error: APPOINTMENT_MESSAGES.tooSoon })
+      .refine((v) => !Number.isNaN(new Date(v).getTime()), { error: "Please choose a date and time" })
+      .refine((v) => new Date(v).getTime() >= earliestAppointment(now()).getTime(), { error: APPOINTMENT_MESSAGES.tooSoon })
+      .refine((v) => new Date(v).getTime() <= now().getTime() + APPOINTMENT_MAX_AHEAD_DAYS * 86_400_000, {
+        error: APPOINTMENT_MESSAGES.tooFar,
+      }),
+  });
+}
+export type AppointmentFormInput = z.input<ReturnType<typeof appointmentFormSchema>>;
+export type AppointmentFormValues = z.output<ReturnType<typeof appointmentFormSchema>>;
+
+export function toAppointmentBody(values: AppointmentFormValues): AppointmentBody {
+  return { ...values, appointmentDate: new Date(values.appointmentDate).toISOString() };
+}
+
+/** "2026-11-22T00:00" for a `datetime-local` input's min, in the runtime's time zone. */
+export function toDateTimeLocalValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+// Admin lists.
+
+export const contactMessageSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export type ContactMessage = z.infer<typeof contactMessageSchema>;
+
+export const appointmentSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  appointmentDate: z.string(),
+  reason: z.string(),
+  preferContact: z.enum(CONTACT_METHODS),
+  createdAt: z.string(),
+});
+export type Appointment = z.infer<typeof appointmentSchema>;
+
+function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+}
+export const contactMessagePageSchema = pageOf(contactMessageSchema);
+export type ContactMessagePage = z.infer<typeof contactMessagePageSchema>;
+export const appointmentPageSchema = pageOf(appointmentSchema);
+export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
+
+export const createdResponseSchema = z.object({ ok: z.literal(true), id: z.uuid() });
