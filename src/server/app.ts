@@ -55,18 +55,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           },
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
-    disableRequestLogging: env.NODE_ENV === "test",
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const now = options.now ?? (() => new Date());
   const ctx: AppContext = {
     env,
     database,
     db: database.db,
-    now: options.now ?? (() => new Date()),
-    mailer: createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log }),
+    now,
+    mailer: createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log, now }),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),
     log: app.log,

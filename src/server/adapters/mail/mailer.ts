@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.js";
@@ -26,8 +26,19 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(options: { db: Db; smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Mailer {
+/** A row left in "sending" this long was claimed by an instance that died mid-delivery. */
+export const STUCK_SENDING_MS = 10 * 60_000;
+const BATCH = 50;
+
+export function createMailer(options: {
+  db: Db;
+  smtpUrl: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}): Mailer {
   const { db, log } = options;
+  const now = options.now ?? (() => new Date());
   if (!options.smtpUrl) {
     return {
       transport: "outbox",
@@ -49,21 +60,35 @@ export function createMailer(options: { db: Db; smtpUrl: string | undefined; fro
       await tx.insert(emailOutbox).values({ ...mail, status: "queued" });
     },
     async deliverQueued() {
+      // While a row is "sending", sentAt holds when it was claimed (the table has no column of its
+      // own for it); a claim older than STUCK_SENDING_MS goes back to the queue.
+      await db
+        .update(emailOutbox)
+        .set({ status: "queued", sentAt: null })
+        .where(and(eq(emailOutbox.status, "sending"), lt(emailOutbox.sentAt, new Date(now().getTime() - STUCK_SENDING_MS))));
       // Claim rows atomically so two instances never send the same mail twice.
       const claimed = await db
         .update(emailOutbox)
-        .set({ status: "sending" })
-        .where(eq(emailOutbox.status, "queued"))
+        .set({ status: "sending", sentAt: now() })
+        .where(
+          and(
+            eq(emailOutbox.status, "queued"),
+            inArray(
+              emailOutbox.id,
+              sql`(select id from email_outbox where status = 'queued' order by created_at limit ${BATCH} for update skip locked)`,
+            ),
+          ),
+        )
         .returning();
       for (const mail of claimed) {
         try {
           await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
-          await db.update(emailOutbox).set({ status: "sent", sentAt: new Date(), error: null }).where(eq(emailOutbox.id, mail.id));
+          await db.update(emailOutbox).set({ status: "sent", sentAt: now(), error: null }).where(eq(emailOutbox.id, mail.id));
         } catch (err) {
           log.warn({ err, id: mail.id }, "e-mail delivery failed; will retry");
           await db
             .update(emailOutbox)
-            .set({ status: "queued", error: err instanceof Error ? err.message : String(err) })
+            .set({ status: "queued", sentAt: null, error: err instanceof Error ? err.message : String(err) })
             .where(eq(emailOutbox.id, mail.id));
         }
       }

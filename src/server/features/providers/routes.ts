@@ -1,6 +1,57 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { applicationBodySchema, profilePatchSchema, providerProfileSchema } from "../../../shared/providers.js";
+import { createStorage } from "../../adapters/storage/storage.js";
+import { requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import adminRoutes from "./admin-routes.js";
+import directoryRoutes from "./directory-routes.js";
+import objectsRoutes from "./objects-routes.js";
+import { getProfile, submitApplication, updateProfile } from "./profiles.js";
+import { deleteAbandonedUploads } from "./uploads.js";
 
-// Placeholder until the providers feature lands.
-const providersRoutes: FastifyPluginAsyncZod = async () => {};
+// Providers: applications and profiles here; uploads, admin review and the public directory in
+// their own plugins (spec §2 Become-provider, Admin dashboard, Providers directory).
+
+const providersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const storage = createStorage(ctx.env);
+  const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+
+  app.post(
+    "/api/provider/apply",
+    {
+      config: { auth: "user" },
+      preHandler: rateLimit(ctx.db, ctx.now, { name: "provider-apply", max: 10, windowMs: 3_600_000, key: (r) => r.user?.id ?? r.ip }),
+      schema: {
+        tags: ["providers"],
+        body: applicationBodySchema,
+        response: { 201: providerProfileSchema, 429: errorResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await submitApplication(ctx, requireUser(request).id, request.body)),
+  );
+
+  app.get(
+    "/api/provider/profile",
+    { config: { auth: "user" }, schema: { tags: ["providers"], response: { 200: providerProfileSchema, ...errors } } },
+    async (request) => getProfile(ctx.db, requireUser(request).id),
+  );
+
+  app.patch(
+    "/api/provider/profile",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["providers"], body: profilePatchSchema, response: { 200: providerProfileSchema, ...errors } },
+    },
+    async (request) => updateProfile(ctx, requireUser(request).id, request.body),
+  );
+
+  ctx.scheduler.register("uploads:cleanup", () => deleteAbandonedUploads(ctx, storage));
+
+  await app.register(objectsRoutes, { storage });
+  await app.register(adminRoutes);
+  await app.register(directoryRoutes);
+};
 
 export default providersRoutes;

@@ -29,6 +29,8 @@ export function Header() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [location] = useLocation();
   const close = () => setMenuOpen(false);
+  const isProvider = user?.role === "provider" || user?.role === "both";
+  const isAdmin = user?.role === "admin";
 
   const navLink = (href: string, label: string, onClick?: () => void) => (
     <Link
@@ -55,6 +57,9 @@ export function Header() {
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {navLink("/job-board", "Job Board")}
           {isAuthenticated && navLink("/dashboard", "Dashboard")}
+          {isProvider && navLink("/earnings", "Earnings")}
+          {isProvider && navLink("/provider/profile", "My Profile")}
+          {isAdmin && navLink("/admin", "Admin")}
         </nav>
 
         <div className="hidden items-center gap-2 md:flex">
@@ -100,6 +105,9 @@ export function Header() {
           <div className="flex flex-col gap-1">
             {navLink("/job-board", "Job Board", close)}
             {isAuthenticated && navLink("/dashboard", "Dashboard", close)}
+            {isProvider && navLink("/earnings", "Earnings", close)}
+            {isProvider && navLink("/provider/profile", "My Profile", close)}
+            {isAdmin && navLink("/admin", "Admin", close)}
             {isAuthenticated && user ? (
               <div className="mt-2 flex items-center justify-between gap-2 border-t border-border pt-3">
                 <div className="flex items-center gap-2">

@@ -1,4 +1,58 @@
-// Placeholder until its feature lands.
+import { Skeleton } from "@/components/ui/skeleton";
+import { useAuditLog } from "@/features/admin/api/get-audit-log";
+import { AdminGate } from "@/features/admin/components/admin-gate";
+import { AdminNav } from "@/features/admin/components/admin-nav";
+import { useUser } from "@/features/auth/api/use-user";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+
+function AuditTable() {
+  const { data, isLoading } = useAuditLog(true);
+  if (isLoading) return <Skeleton className="h-64 w-full" />;
+  if (!data || data.length === 0) return <p className="py-12 text-center text-muted-foreground">No admin actions yet</p>;
+  return (
+    <div className="overflow-x-auto rounded-md border">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Admin actions, newest first</caption>
+        <thead className="bg-muted">
+          <tr>
+            <th scope="col" className="p-3">When</th>
+            <th scope="col" className="p-3">Who</th>
+            <th scope="col" className="p-3">Action</th>
+            <th scope="col" className="p-3">Target</th>
+            <th scope="col" className="p-3">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.map((entry) => (
+            <tr key={entry.id} className="border-t">
+              <td className="p-3 whitespace-nowrap">{new Date(entry.createdAt).toLocaleString()}</td>
+              <td className="p-3">{entry.actorEmail ?? "(deleted user)"}</td>
+              <td className="p-3">{entry.action}</td>
+              <td className="p-3 font-mono text-xs">
+                {entry.targetType} {entry.targetId}
+              </td>
+              <td className="p-3">{entry.reason ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** /admin/audit: who did what, when and why. */
 export default function AdminAuditPage() {
-  return <h1 className="text-2xl font-bold">AdminAudit</h1>;
+  useDocumentTitle("Audit Log");
+  const { user, isLoading } = useUser();
+  return (
+    <AdminGate user={user} isLoading={isLoading} returnTo="/admin/audit">
+      <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <header className="mb-8 grid gap-4">
+          <h1 className="text-3xl font-bold tracking-tight">Audit Log</h1>
+          <AdminNav current="/admin/audit" />
+        </header>
+        <AuditTable />
+      </div>
+    </AdminGate>
+  );
 }

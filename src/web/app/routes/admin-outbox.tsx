@@ -1,4 +1,57 @@
-// Placeholder until its feature lands.
+import { Badge } from "@/components/ui/badge";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useOutbox } from "@/features/admin/api/get-outbox";
+import { AdminGate } from "@/features/admin/components/admin-gate";
+import { AdminNav } from "@/features/admin/components/admin-nav";
+import { useUser } from "@/features/auth/api/use-user";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+
+const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary"> = {
+  sent: "success",
+  queued: "warning",
+  sending: "info",
+  stored: "secondary",
+};
+
+function OutboxList() {
+  const { data, isLoading } = useOutbox(true);
+  if (isLoading) return <Skeleton className="h-64 w-full" />;
+  if (!data || data.length === 0) return <p className="py-12 text-center text-muted-foreground">No e-mails yet</p>;
+  return (
+    <ul className="grid gap-3">
+      {data.map((mail) => (
+        <li key={mail.id} className="rounded-md border p-4">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 className="font-semibold">{mail.subject}</h2>
+            <Badge variant={STATUS_VARIANT[mail.status] ?? "secondary"}>{mail.status}</Badge>
+          </div>
+          <p className="text-sm text-muted-foreground">
+            To {mail.to} · {mail.kind} · {new Date(mail.createdAt).toLocaleString()}
+          </p>
+          {mail.error ? <p className="mt-1 text-sm text-destructive">Last error: {mail.error}</p> : null}
+          <details className="mt-2 text-sm">
+            <summary className="cursor-pointer">Message</summary>
+            <pre className="mt-2 font-sans whitespace-pre-wrap">{mail.text}</pre>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /admin/outbox: every e-mail the product sent or stored (docs/decisions/011-email-outbox.md). */
 export default function AdminOutboxPage() {
-  return <h1 className="text-2xl font-bold">AdminOutbox</h1>;
+  useDocumentTitle("E-mail Outbox");
+  const { user, isLoading } = useUser();
+  return (
+    <AdminGate user={user} isLoading={isLoading} returnTo="/admin/outbox">
+      <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+        <header className="mb-8 grid gap-4">
+          <h1 className="text-3xl font-bold tracking-tight">E-mail Outbox</h1>
+          <AdminNav current="/admin/outbox" />
+        </header>
+        <OutboxList />
+      </div>
+    </AdminGate>
+  );
 }

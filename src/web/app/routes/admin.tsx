@@ -1,4 +1,149 @@
-// Placeholder until its feature lands.
+import { useState } from "react";
+import type { ProviderProfile } from "@shared/providers";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { toast } from "@/components/ui/use-toast";
+import { useDecideApplication } from "@/features/admin/api/decide-application";
+import { useActiveProviders } from "@/features/admin/api/get-active-providers";
+import { useApplications } from "@/features/admin/api/get-applications";
+import { ActiveProviderCard } from "@/features/admin/components/active-provider-card";
+import { AdminGate } from "@/features/admin/components/admin-gate";
+import { AdminNav } from "@/features/admin/components/admin-nav";
+import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
+import { ApplicationDetailsDialog } from "@/features/admin/components/application-details-dialog";
+import { RejectDialog } from "@/features/admin/components/reject-dialog";
+import { useUser } from "@/features/auth/api/use-user";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+
+function Loading() {
+  return (
+    <div className="grid gap-4 md:grid-cols-2" aria-busy="true" aria-label="Loading">
+      <Skeleton className="h-48 w-full" />
+      <Skeleton className="h-48 w-full" />
+    </div>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return <p className="py-12 text-center text-muted-foreground">{text}</p>;
+}
+
+function AdminDashboard() {
+  const applications = useApplications(true);
+  const active = useActiveProviders(true);
+  const decide = useDecideApplication();
+  const [details, setDetails] = useState<ProviderProfile | null>(null);
+  const [rejecting, setRejecting] = useState<ProviderProfile | null>(null);
+
+  const pending = applications.data?.filter((a) => a.verificationStatus === "pending") ?? [];
+  const underReview = applications.data?.filter((a) => a.verificationStatus === "under_review") ?? [];
+  const providers = active.data ?? [];
+
+  const approve = (userId: string) =>
+    decide.mutate(
+      { userId, action: "approve" },
+      {
+        onSuccess: () => toast({ title: "Application Approved", description: "The provider has been verified and can now accept tasks." }),
+        onError: () => toast({ title: "Error", description: "Failed to approve application. Please try again.", variant: "destructive" }),
+      },
+    );
+  const review = (userId: string) =>
+    decide.mutate(
+      { userId, action: "review" },
+      {
+        onSuccess: () => toast({ title: "Status Updated", description: "Application marked as under review." }),
+        // Spec §8 shows no handler for this failure; a generic one beats silence.
+        onError: () => toast({ title: "Error", description: "Failed to update application status. Please try again.", variant: "destructive" }),
+      },
+    );
+  const reject = (userId: string, reason: string) =>
+    decide.mutate(
+      { userId, action: "reject", reason },
+      {
+        onSuccess: () => {
+          setRejecting(null);
+          toast({ title: "Application Rejected", description: "The provider has been notified of the rejection." });
+        },
+        onError: () => toast({ title: "Error", description: "Failed to reject application. Please try again.", variant: "destructive" }),
+      },
+    );
+
+  const list = (items: ProviderProfile[], empty: string) =>
+    applications.isLoading ? (
+      <Loading />
+    ) : items.length === 0 ? (
+      <Empty text={empty} />
+    ) : (
+      <div className="grid gap-4 md:grid-cols-2">
+        {items.map((application) => (
+          <ApplicationCard
+            key={application.id}
+            application={application}
+            busy={decide.isPending}
+            onView={() => setDetails(application)}
+            onReview={() => review(application.userId)}
+            onReject={() => setRejecting(application)}
+            onApprove={() => approve(application.userId)}
+          />
+        ))}
+      </div>
+    );
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <header className="mb-8 grid gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
+        <p className="text-muted-foreground">Review provider applications and see who is working.</p>
+        <AdminNav current="/admin" />
+      </header>
+      <Tabs defaultValue="pending">
+        <TabsList>
+          <TabsTrigger value="pending">Pending ({pending.length})</TabsTrigger>
+          <TabsTrigger value="under_review">Under Review ({underReview.length})</TabsTrigger>
+          <TabsTrigger value="active">Active Providers ({providers.length})</TabsTrigger>
+        </TabsList>
+        <TabsContent value="pending" className="mt-6">
+          {list(pending, "No pending applications")}
+        </TabsContent>
+        <TabsContent value="under_review" className="mt-6">
+          {list(underReview, "No applications under review")}
+        </TabsContent>
+        <TabsContent value="active" className="mt-6">
+          {active.isLoading ? (
+            <Loading />
+          ) : providers.length === 0 ? (
+            <Empty text="No active providers" />
+          ) : (
+            <div className="grid gap-4 md:grid-cols-2">
+              {providers.map((provider) => (
+                <ActiveProviderCard key={provider.id} provider={provider} />
+              ))}
+            </div>
+          )}
+        </TabsContent>
+      </Tabs>
+      <ApplicationDetailsDialog application={details} onClose={() => setDetails(null)} />
+      <RejectDialog
+        key={rejecting?.id ?? "none"}
+        name={rejecting ? fullName(rejecting) : ""}
+        open={rejecting !== null}
+        pending={decide.isPending}
+        onCancel={() => setRejecting(null)}
+        onConfirm={(reason) => {
+          if (rejecting) reject(rejecting.userId, reason);
+        }}
+      />
+    </div>
+  );
+}
+
+/** Spec §2 Admin dashboard (/admin). */
 export default function AdminPage() {
-  return <h1 className="text-2xl font-bold">Admin</h1>;
+  useDocumentTitle("Admin Dashboard");
+  const { user, isLoading } = useUser();
+  return (
+    <AdminGate user={user} isLoading={isLoading} returnTo="/admin">
+      <AdminDashboard />
+    </AdminGate>
+  );
 }

@@ -1,4 +1,55 @@
-// Placeholder until its feature lands.
+import { useEffect } from "react";
+import { Link } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { useUser } from "@/features/auth/api/use-user";
+import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
+import { ProfileForm } from "@/features/providers/components/profile-form";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { goToLogin } from "@/lib/api";
+
+/** /provider/profile: a provider edits their public profile. */
 export default function ProviderProfilePage() {
-  return <h1 className="text-2xl font-bold">ProviderProfile</h1>;
+  useDocumentTitle("My Provider Profile");
+  const { user, isLoading } = useUser();
+  const profile = useProviderProfile(Boolean(user));
+
+  useEffect(() => {
+    if (!isLoading && !user) goToLogin("/provider/profile");
+  }, [isLoading, user]);
+
+  if (isLoading || !user || profile.isLoading) {
+    return (
+      <div className="flex min-h-[50vh] items-center justify-center">
+        <Spinner iconClassName="size-8" />
+      </div>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6">
+      <h1 className="mb-8 text-3xl font-bold tracking-tight">My Provider Profile</h1>
+      {profile.data ? (
+        <Card>
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Public Profile</h2>
+            </CardTitle>
+            <CardDescription>What customers see in the provider directory once you are verified.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ProfileForm profile={profile.data} />
+          </CardContent>
+        </Card>
+      ) : (
+        <div className="grid justify-items-start gap-4">
+          <p className="text-muted-foreground">You have not applied to become a provider yet.</p>
+          <Button asChild>
+            <Link href="/become-provider">Become a Provider</Link>
+          </Button>
+        </div>
+      )}
+    </div>
+  );
 }

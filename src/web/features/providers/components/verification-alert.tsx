@@ -1,5 +1,54 @@
-// Placeholder until the providers feature lands.
-/** Dashboard verification-status alert (spec §4 verificationStatus). */
+import { BadgeCheck, Clock, Search, XCircle } from "lucide-react";
+import { Link } from "wouter";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { useProviderProfile } from "../api/get-provider-profile";
+
+/** Dashboard verification-status alert (spec §4 verificationStatus); nothing without a profile. */
 export function VerificationAlert() {
-  return null;
+  const { data: profile } = useProviderProfile(true);
+  switch (profile?.verificationStatus) {
+    case "pending":
+      return (
+        <Alert variant="warning" role="status">
+          <Clock aria-hidden="true" />
+          <AlertTitle>Verification Pending</AlertTitle>
+          <AlertDescription>Your provider application has been received. We review applications within 1-2 business days.</AlertDescription>
+        </Alert>
+      );
+    case "under_review":
+      return (
+        <Alert variant="info" role="status">
+          <Search aria-hidden="true" />
+          <AlertTitle>Application Under Review</AlertTitle>
+          <AlertDescription>Our team is reviewing your documents. We will let you know as soon as a decision is made.</AlertDescription>
+        </Alert>
+      );
+    case "approved":
+      return (
+        <Alert variant="success" role="status">
+          <BadgeCheck aria-hidden="true" />
+          <AlertTitle>Verified Provider</AlertTitle>
+          <AlertDescription>You are verified and can claim tasks on the job board.</AlertDescription>
+        </Alert>
+      );
+    case "rejected":
+      return (
+        <Alert variant="destructive" role="status">
+          <XCircle aria-hidden="true" />
+          <AlertTitle>Application Rejected</AlertTitle>
+          <AlertDescription>
+            {profile.rejectionReason ? <p>Reason: {profile.rejectionReason}</p> : null}
+            <p>
+              Please contact support to reapply, or{" "}
+              <Link href="/become-provider" className="font-medium underline underline-offset-4">
+                submit a new application
+              </Link>
+              .
+            </p>
+          </AlertDescription>
+        </Alert>
+      );
+    default:
+      return null;
+  }
 }

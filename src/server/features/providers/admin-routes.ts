@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import {
+  activeProviderSchema,
+  applicationsQuerySchema,
+  auditEntrySchema,
+  outboxEntrySchema,
+  providerProfileSchema,
+  rejectBodySchema,
+} from "../../../shared/providers.js";
+import { requireUser } from "../../plugins/auth.js";
+import { decide, listActiveProviders, listApplications, listAudit, listOutbox } from "./admin.js";
+
+const userParams = z.object({ userId: z.uuid({ error: "userId must be a UUID" }) });
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+
+const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const admin = { auth: "admin" as const };
+
+  // Both open lists by default (the dashboard's two tabs); ?status= narrows to one.
+  app.get(
+    "/api/admin/applications/pending",
+    {
+      config: admin,
+      schema: { tags: ["admin"], querystring: applicationsQuerySchema, response: { 200: z.array(providerProfileSchema), ...errors } },
+    },
+    async (request) => {
+      const { status } = request.query;
+      return listApplications(ctx, status === "all" ? ["pending", "under_review"] : [status]);
+    },
+  );
+
+  app.get(
+    "/api/admin/providers/active",
+    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(activeProviderSchema), ...errors } } },
+    async () => listActiveProviders(ctx),
+  );
+
+  app.post(
+    "/api/admin/applications/:userId/approve",
+    { config: admin, schema: { tags: ["admin"], params: userParams, response: { 200: okResponseSchema, ...errors } } },
+    async (request) => {
+      await decide(ctx, requireUser(request).id, request.params.userId, "approve", null);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/api/admin/applications/:userId/reject",
+    {
+      config: admin,
+      schema: { tags: ["admin"], params: userParams, body: rejectBodySchema, response: { 200: okResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await decide(ctx, requireUser(request).id, request.params.userId, "reject", request.body.reason);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/api/admin/applications/:userId/review",
+    { config: admin, schema: { tags: ["admin"], params: userParams, response: { 200: okResponseSchema, ...errors } } },
+    async (request) => {
+      await decide(ctx, requireUser(request).id, request.params.userId, "review", null);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/api/admin/audit-log",
+    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(auditEntrySchema), ...errors } } },
+    async () => listAudit(ctx),
+  );
+
+  app.get(
+    "/api/admin/outbox",
+    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(outboxEntrySchema), ...errors } } },
+    async () => listOutbox(ctx),
+  );
+};
+
+export default adminRoutes;

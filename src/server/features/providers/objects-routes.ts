@@ -1,0 +1,129 @@
+import type { Readable } from "node:stream";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import {
+  objectPathResponseSchema,
+  setIdDocumentBodySchema,
+  setProfilePhotoBodySchema,
+  UPLOAD_RULES,
+  uploadRequestSchema,
+  uploadUrlResponseSchema,
+} from "../../../shared/providers.js";
+import type { ObjectStorage } from "../../adapters/storage/storage.js";
+import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
+
+const LARGEST = Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes));
+
+/** Reads at most `max` bytes; more than that is "too_large" and nothing is kept. */
+async function readLimited(stream: Readable, max: number): Promise<Buffer | "too_large"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > max) return "too_large";
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  404: errorResponseSchema,
+  410: errorResponseSchema,
+  413: errorResponseSchema,
+  415: errorResponseSchema,
+};
+
+const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (app, { storage }) => {
+  const { ctx } = app;
+
+  app.post(
+    "/api/objects/upload",
+    {
+      config: { auth: "user" },
+      preHandler: rateLimit(ctx.db, ctx.now, { name: "object-upload", max: 40, windowMs: 900_000, key: (r) => r.user?.id ?? r.ip }),
+      schema: {
+        tags: ["providers"],
+        body: uploadRequestSchema.optional(),
+        response: { 200: uploadUrlResponseSchema, 429: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => createUpload(ctx, storage, requireUser(request).id, request.body?.kind ?? null),
+  );
+
+  // The browser's PUT of the file itself (local storage). Any content type is taken as raw bytes:
+  // the declared type is ignored and the bytes are checked instead.
+  const rawBodies: FastifyPluginAsyncZod = async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+    raw.put(
+      "/api/objects/put/:token",
+      {
+        config: { auth: "user" },
+        schema: {
+          tags: ["providers"],
+          params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: "token is invalid" }) }),
+          response: { 200: z.object({ ok: z.literal(true) }), ...errors },
+        },
+      },
+      async (request) => {
+        const declared = Number(request.headers["content-length"] ?? "0");
+        const body = declared > LARGEST ? "too_large" : await readLimited(request.body as Readable, LARGEST);
+        await receiveLocalUpload(ctx, storage, requireUser(request).id, request.params.token, body);
+        return { ok: true as const };
+      },
+    );
+  };
+  await app.register(rawBodies);
+
+  app.put(
+    "/api/provider/set-id-document",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["providers"], body: setIdDocumentBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
+    },
+    async (request) => completeUpload(ctx, storage, requireUser(request).id, request.body.idDocumentURL, "id_document", "idDocumentURL"),
+  );
+
+  app.put(
+    "/api/provider/set-profile-photo",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["providers"], body: setProfilePhotoBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
+    },
+    async (request) =>
+      completeUpload(ctx, storage, requireUser(request).id, request.body.profilePhotoURL, "profile_photo", "profilePhotoURL"),
+  );
+
+  for (const url of ["/objects/:id", "/api/objects/:id"]) {
+    app.get(
+      url,
+      {
+        config: { auth: "public" },
+        schema: { tags: ["providers"], params: z.object({ id: z.uuid({ error: "File not found" }) }) },
+      },
+      async (request, reply) => {
+        const viewer = request.user ? { id: request.user.id, admin: isAdmin(request.user) } : null;
+        const file = await readObject(ctx, storage, request.params.id, viewer);
+        return reply
+          .header("content-type", file.contentType)
+          .header("content-disposition", `${file.disposition}; filename="${request.params.id}.${extension(file.contentType)}"`)
+          .header("x-content-type-options", "nosniff")
+          .header("cache-control", file.cache === "public" ? "public, max-age=300" : "private, no-store")
+          .header("content-security-policy", "default-src 'none'; sandbox")
+          .send(file.body);
+      },
+    );
+  }
+};
+
+function extension(contentType: string): string {
+  return { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "application/pdf": "pdf" }[contentType] ?? "bin";
+}
+
+export default objectsRoutes;

@@ -1,0 +1,210 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { UPLOAD_RULES, UPLOAD_URL_TTL_MS, type UploadKind } from "../../../shared/providers.js";
+import type { ObjectStorage } from "../../adapters/storage/storage.js";
+import { detectFileType } from "../../adapters/storage/file-type.js";
+import type { AppContext } from "../../context.js";
+import { providerProfiles, uploads } from "../../db/schema/providers.js";
+import { badRequest, HttpError, notFound } from "../../http-errors.js";
+
+// Signed upload URLs (one row each, token stored hashed), the checks every file passes before it
+// is kept, and who may read it back (docs/decisions/009-uploads-and-storage.md).
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+const MB = 1_048_576;
+const LARGEST = Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes));
+const ALL_TYPES = new Set(Object.values(UPLOAD_RULES).flatMap((r) => r.types));
+
+const linkGone = () => new HttpError(410, "This upload link has expired or was already used. Please upload the file again.");
+
+export const objectPath = (uploadId: string) => `/objects/${uploadId}`;
+
+function check(kind: UploadKind | null, body: Buffer | "too_large"): { file: Buffer; contentType: string } {
+  const maxBytes = kind ? UPLOAD_RULES[kind].maxBytes : LARGEST;
+  if (body === "too_large" || body.length > maxBytes) throw new HttpError(413, `file: the file is too large (max ${maxBytes / MB} MB)`);
+  if (body.length === 0) throw badRequest("file: the file is empty");
+  const type = detectFileType(body);
+  const allowed = kind ? UPLOAD_RULES[kind].types : [...ALL_TYPES];
+  if (!type || !allowed.includes(type)) {
+    throw new HttpError(415, kind === "profile_photo" ? "file: must be a JPEG, PNG or WebP image" : "file: must be a JPEG, PNG or WebP image or a PDF");
+  }
+  return { file: body, contentType: type };
+}
+
+export async function createUpload(
+  ctx: AppContext,
+  storage: ObjectStorage,
+  ownerId: string,
+  kind: UploadKind | null,
+): Promise<{ uploadURL: string }> {
+  const token = randomBytes(32).toString("base64url");
+  const now = ctx.now();
+  const [row] = await ctx.db
+    .insert(uploads)
+    .values({
+      ownerId,
+      kind,
+      tokenHash: hashToken(token),
+      storageKey: `objects/${randomUUID()}`,
+      expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS),
+    })
+    .returning({ id: uploads.id });
+  if (!row) throw new Error("upload row not created");
+  const uploadURL = await storage.signUpload({ uploadId: row.id, token, expiresInSeconds: UPLOAD_URL_TTL_MS / 1000, now });
+  return { uploadURL };
+}
+
+/** PUT /api/objects/put/{token} (local storage): the link is spent before the body is read. */
+export async function receiveLocalUpload(
+  ctx: AppContext,
+  storage: ObjectStorage,
+  ownerId: string,
+  token: string,
+  body: Buffer | "too_large",
+): Promise<void> {
+  const [row] = await ctx.db
+    .update(uploads)
+    .set({ usedAt: ctx.now() })
+    .where(
+      and(eq(uploads.tokenHash, hashToken(token)), eq(uploads.ownerId, ownerId), isNull(uploads.usedAt), gt(uploads.expiresAt, ctx.now())),
+    )
+    .returning();
+  if (!row) throw linkGone();
+  const { file, contentType } = check(row.kind, body);
+  await storage.put(row.storageKey, file, contentType);
+  await ctx.db.update(uploads).set({ contentType, sizeBytes: file.length }).where(eq(uploads.id, row.id));
+}
+
+/** The upload row an upload URL stands for: our own token, or the S3 incoming key. */
+function uploadRef(uploadUrl: string): { token: string } | { id: string } | null {
+  let path: string;
+  try {
+    path = new URL(uploadUrl, "http://local").pathname;
+  } catch {
+    return null;
+  }
+  const local = /\/api\/objects\/put\/([A-Za-z0-9_-]{20,100})$/.exec(path);
+  if (local?.[1]) return { token: local[1] };
+  const s3 = /\/incoming\/([0-9a-f-]{36})$/.exec(path);
+  if (s3?.[1]) return { id: s3[1] };
+  return null;
+}
+
+/**
+ * set-id-document / set-profile-photo: the caller's finished upload becomes a file of `kind`.
+ * Answers the objectPath the application form sends back.
+ */
+export async function completeUpload(
+  ctx: AppContext,
+  storage: ObjectStorage,
+  ownerId: string,
+  uploadUrl: string,
+  kind: UploadKind,
+  field: string,
+): Promise<{ objectPath: string }> {
+  const ref = uploadRef(uploadUrl);
+  if (!ref) throw badRequest(`${field}: is not an upload URL of ours`);
+  const match = "token" in ref ? eq(uploads.tokenHash, hashToken(ref.token)) : eq(uploads.id, ref.id);
+  const [row] = await ctx.db
+    .select()
+    .from(uploads)
+    .where(and(match, eq(uploads.ownerId, ownerId)))
+    .limit(1);
+  if (!row) throw notFound(`${field}: no such upload`);
+  if (row.kind && row.kind !== kind) throw badRequest(`${field}: this file was uploaded as a different kind`);
+
+  if (row.sizeBytes === null && storage.kind === "s3") {
+    if (row.expiresAt.getTime() <= ctx.now().getTime() && row.usedAt === null) throw linkGone();
+    // Spend the row first so two concurrent completions cannot both copy the file.
+    const [claimed] = await ctx.db
+      .update(uploads)
+      .set({ usedAt: ctx.now() })
+      .where(and(eq(uploads.id, row.id), isNull(uploads.usedAt)))
+      .returning({ id: uploads.id });
+    if (!claimed) throw linkGone();
+    const incoming = await storage.takeIncoming(row.id, UPLOAD_RULES[kind].maxBytes);
+    if (incoming.status === "missing") throw badRequest(`${field}: the file was not uploaded`);
+    const { file, contentType } = check(kind, incoming.status === "ok" ? incoming.body : "too_large");
+    await storage.put(row.storageKey, file, contentType);
+    await ctx.db.update(uploads).set({ kind, contentType, sizeBytes: file.length }).where(eq(uploads.id, row.id));
+    return { objectPath: objectPath(row.id) };
+  }
+
+  if (row.sizeBytes === null || row.contentType === null) throw badRequest(`${field}: the file was not uploaded`);
+  // An upload made without a kind was checked against the widest rule; apply this kind's now.
+  if (row.sizeBytes > UPLOAD_RULES[kind].maxBytes || !UPLOAD_RULES[kind].types.includes(row.contentType)) {
+    const stored = await storage.get(row.storageKey);
+    await storage.delete(row.storageKey);
+    await ctx.db.delete(uploads).where(eq(uploads.id, row.id));
+    check(kind, stored ?? Buffer.alloc(0));
+  }
+  await ctx.db.update(uploads).set({ kind }).where(and(eq(uploads.id, row.id), or(isNull(uploads.kind), eq(uploads.kind, kind))));
+  return { objectPath: objectPath(row.id) };
+}
+
+/** A completed upload of `kind` owned by `ownerId`, named by its objectPath; else a 400 naming the field. */
+export async function assertOwnedUpload(ctx: AppContext, ownerId: string, path: string, kind: UploadKind, field: string): Promise<void> {
+  const id = path.slice("/objects/".length);
+  const [row] = await ctx.db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), eq(uploads.kind, kind), isNotNull(uploads.sizeBytes)))
+    .limit(1);
+  if (!row) throw badRequest(`${field}: must be a file you uploaded as ${kind === "id_document" ? "an ID document" : "a profile photo"}`);
+}
+
+/** Upload URLs never completed within an hour of expiring: the rows go, and any S3 leftovers. */
+export async function deleteAbandonedUploads(ctx: AppContext, storage: ObjectStorage): Promise<number> {
+  const cutoff = new Date(ctx.now().getTime() - 3_600_000);
+  const gone = await ctx.db
+    .delete(uploads)
+    .where(and(isNull(uploads.sizeBytes), lt(uploads.expiresAt, cutoff)))
+    .returning({ id: uploads.id });
+  for (const row of gone) await storage.discardIncoming(row.id);
+  return gone.length;
+}
+
+export interface ServedObject {
+  body: Buffer;
+  contentType: string;
+  disposition: "inline" | "attachment";
+  cache: "public" | "private";
+}
+
+/**
+ * GET /objects/{id}: ID documents (and files not yet attached) only to their owner and admins;
+ * a profile photo is public once it belongs to an approved provider. Others get 404, so a
+ * guessed id tells nothing.
+ */
+export async function readObject(
+  ctx: AppContext,
+  storage: ObjectStorage,
+  id: string,
+  viewer: { id: string; admin: boolean } | null,
+): Promise<ServedObject> {
+  const [row] = await ctx.db
+    .select({
+      ownerId: uploads.ownerId,
+      kind: uploads.kind,
+      storageKey: uploads.storageKey,
+      contentType: uploads.contentType,
+      publicPhoto: sql<boolean>`exists (select 1 from ${providerProfiles} where ${providerProfiles.userId} = ${uploads.ownerId}
+        and ${providerProfiles.verificationStatus} = 'approved' and ${providerProfiles.profilePhotoPath} = ${objectPath(id)})`,
+    })
+    .from(uploads)
+    .where(and(eq(uploads.id, id), isNotNull(uploads.sizeBytes)))
+    .limit(1);
+  if (!row?.contentType) throw notFound("File not found");
+  const privileged = viewer !== null && (viewer.admin || viewer.id === row.ownerId);
+  const publicPhoto = row.kind === "profile_photo" && row.publicPhoto;
+  if (!privileged && !publicPhoto) throw notFound("File not found");
+  const body = await storage.get(row.storageKey);
+  if (!body) throw notFound("File not found");
+  return {
+    body,
+    contentType: row.contentType,
+    disposition: row.kind === "profile_photo" ? "inline" : "attachment",
+    cache: publicPhoto ? "public" : "private",
+  };
+}

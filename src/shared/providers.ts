@@ -1,0 +1,174 @@
+import { z } from "zod";
+import { emailSchema, stateCodeSchema, text } from "./common.js";
+import {
+  CATEGORY_VALUES,
+  ID_DOCUMENT_MAX_BYTES,
+  PROFILE_PHOTO_MAX_BYTES,
+  TASK_STATUSES,
+  VERIFICATION_STATUSES,
+  WEEKDAYS,
+} from "./constants.js";
+import { dollarsSchema } from "./money.js";
+
+// Provider applications, profiles, uploads, admin review and the public directory (spec §3, §5, §7).
+
+export const UPLOAD_KINDS = ["id_document", "profile_photo"] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+/** Detected by magic bytes on the server; the browser's claim is never trusted. */
+export const UPLOAD_RULES: Record<UploadKind, { maxBytes: number; types: readonly string[] }> = {
+  id_document: { maxBytes: ID_DOCUMENT_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp", "application/pdf"] },
+  profile_photo: { maxBytes: PROFILE_PHOTO_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp"] },
+};
+
+export const UPLOAD_URL_TTL_MS = 10 * 60_000;
+
+/** "/objects/<uuid>": what the API hands out and accepts for an uploaded file. */
+export const objectPathSchema = z
+  .string({ error: "is required" })
+  .regex(/^\/objects\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { error: "must be an uploaded file path" });
+
+export const serviceTypesSchema = z
+  .array(z.enum(CATEGORY_VALUES, { error: "must be known service types" }), { error: "must be a list" })
+  .min(1, { error: "Please select at least one service type." })
+  .max(CATEGORY_VALUES.length)
+  .transform((list) => [...new Set(list)]);
+
+export const availabilitySchema = z.partialRecord(z.enum(WEEKDAYS, { error: "must be weekday names" }), z.boolean());
+export type Availability = z.infer<typeof availabilitySchema>;
+
+export const phoneSchema = z
+  .string({ error: "is required" })
+  .trim()
+  .max(30, { error: "must be at most 30 characters" })
+  .refine((v) => v.replace(/\D/g, "").length >= 10, { error: "must have at least 10 digits" });
+
+export const zipCodeSchema = z
+  .string({ error: "is required" })
+  .trim()
+  .regex(/^\d{5}(-\d{4})?$/, { error: "must be 5 digits or 5+4 (12345-6789)" });
+
+export const applicationBodySchema = z.object({
+  fullName: text(1, 120, "fullName"),
+  email: emailSchema,
+  phone: phoneSchema,
+  address: text(1, 200, "address"),
+  city: text(1, 100, "city"),
+  state: stateCodeSchema,
+  zipCode: zipCodeSchema,
+  serviceTypes: serviceTypesSchema,
+  idDocumentUrl: objectPathSchema,
+  profilePhotoUrl: objectPathSchema,
+  availability: availabilitySchema.default({}),
+  bio: text(1, 2000, "bio"),
+  agreeTerms: z.literal(true, { error: "You must agree to the terms" }),
+});
+export type ApplicationBody = z.infer<typeof applicationBodySchema>;
+export type ApplicationInput = z.input<typeof applicationBodySchema>;
+
+export const profilePatchSchema = z
+  .object({
+    bio: text(1, 2000, "bio").optional(),
+    hourlyRate: dollarsSchema.max(10_000, { error: "must be at most 10000" }).nullable().optional(),
+    serviceTypes: serviceTypesSchema.optional(),
+    availability: availabilitySchema.optional(),
+    profilePhotoUrl: objectPathSchema.optional(),
+  })
+  .strict();
+export type ProfilePatch = z.infer<typeof profilePatchSchema>;
+export type ProfilePatchInput = z.input<typeof profilePatchSchema>;
+
+export const verificationStatusSchema = z.enum(VERIFICATION_STATUSES);
+
+export const providerProfileSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  verificationStatus: verificationStatusSchema,
+  fullName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipCode: z.string(),
+  serviceTypes: z.array(z.string()),
+  bio: z.string(),
+  hourlyRate: z.number().nullable(),
+  availability: availabilitySchema,
+  idDocumentUrl: z.string().nullable(),
+  profilePhotoUrl: z.string().nullable(),
+  payoutsEnabled: z.boolean(),
+  stripeOnboardingComplete: z.boolean(),
+  stripeAccountId: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+  submittedAt: z.string(),
+  user: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+});
+export type ProviderProfile = z.infer<typeof providerProfileSchema>;
+
+export const currentTaskSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  budget: z.number(),
+  category: z.string(),
+  status: z.enum(TASK_STATUSES),
+});
+
+export const activeProviderSchema = providerProfileSchema.extend({ currentTask: currentTaskSchema.nullable() });
+export type ActiveProvider = z.infer<typeof activeProviderSchema>;
+
+export const publicProviderSchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  bio: z.string().nullable(),
+  profilePhotoUrl: z.string().nullable(),
+  rating: z.string().nullable(),
+  reviewCount: z.number().int(),
+  serviceTypes: z.array(z.string()),
+  hourlyRate: z.number().nullable(),
+  verificationStatus: verificationStatusSchema,
+});
+export type PublicProvider = z.infer<typeof publicProviderSchema>;
+
+export const uploadRequestSchema = z
+  .object({ kind: z.enum(UPLOAD_KINDS, { error: "must be id_document or profile_photo" }).optional() })
+  .default({});
+export const uploadUrlResponseSchema = z.object({ uploadURL: z.string() });
+export const setIdDocumentBodySchema = z.object({ idDocumentURL: z.string({ error: "is required" }).min(1).max(4000) });
+export const setProfilePhotoBodySchema = z.object({ profilePhotoURL: z.string({ error: "is required" }).min(1).max(4000) });
+export const objectPathResponseSchema = z.object({ objectPath: z.string() });
+
+export const rejectBodySchema = z.object({ reason: text(1, 1000, "reason") });
+
+export const applicationsQuerySchema = z.object({
+  status: z.enum(["pending", "under_review", "all"]).default("all"),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  actorId: z.uuid().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const outboxEntrySchema = z.object({
+  id: z.uuid(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>;

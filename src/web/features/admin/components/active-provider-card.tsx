@@ -1,0 +1,44 @@
+import { categoryLabel } from "@shared/constants";
+import type { ActiveProvider } from "@shared/providers";
+import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { fullName, initialsOf } from "./application-card";
+
+const TASK_STATUS: Record<string, string> = { claimed: "Claimed", in_progress: "In Progress" };
+
+/** An approved provider and what they are working on now. */
+export function ActiveProviderCard({ provider }: { provider: ActiveProvider }) {
+  const name = fullName(provider);
+  const task = provider.currentTask;
+  return (
+    <Card>
+      <CardHeader className="flex flex-row items-center gap-3">
+        <Avatar className="size-12">
+          {provider.profilePhotoUrl ? <AvatarImage src={provider.profilePhotoUrl} alt={name} /> : null}
+          <AvatarFallback>{initialsOf(provider)}</AvatarFallback>
+        </Avatar>
+        <div className="min-w-0">
+          <h3 className="truncate font-semibold">{name}</h3>
+          <p className="truncate text-sm text-muted-foreground">{provider.user.email}</p>
+        </div>
+      </CardHeader>
+      <CardContent className="text-sm">
+        {task ? (
+          <div className="grid gap-1 rounded-md border p-3">
+            <div className="flex items-center justify-between gap-2">
+              <p className="font-medium">{task.title}</p>
+              <Badge variant="info">{TASK_STATUS[task.status] ?? task.status}</Badge>
+            </div>
+            <p className="line-clamp-2 text-muted-foreground">{task.description}</p>
+            <p>
+              ${task.budget.toFixed(2)} · {categoryLabel(task.category)}
+            </p>
+          </div>
+        ) : (
+          <p className="text-muted-foreground">No active tasks - Available for new jobs</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,59 @@
+import { MapPin, Star } from "lucide-react";
+import { categoryLabel } from "@shared/constants";
+import type { PublicProvider } from "@shared/providers";
+import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardHeader } from "@/components/ui/card";
+
+/** One card of the public directory (spec §2 Providers directory). */
+export function ProviderCard({ provider }: { provider: PublicProvider }) {
+  const name = `${provider.firstName} ${provider.lastName}`;
+  const initials = `${provider.firstName.charAt(0)}${provider.lastName.charAt(0)}`.toUpperCase() || "U";
+  return (
+    <Card className="h-full">
+      <CardHeader className="flex flex-row items-center gap-4">
+        <Avatar className="size-16">
+          {provider.profilePhotoUrl ? <AvatarImage src={provider.profilePhotoUrl} alt={name} /> : null}
+          <AvatarFallback className="text-lg">{initials}</AvatarFallback>
+        </Avatar>
+        <div className="min-w-0">
+          <h2 className="truncate text-lg font-semibold">{name}</h2>
+          {provider.city && provider.state ? (
+            <p className="flex items-center gap-1 text-sm text-muted-foreground">
+              <MapPin className="size-4" aria-hidden="true" />
+              {provider.city}, {provider.state}
+            </p>
+          ) : null}
+          {provider.rating ? (
+            <p className="flex items-center gap-1 text-sm">
+              <Star className="size-4 fill-warning text-warning" aria-hidden="true" />
+              <span>{Number(provider.rating).toFixed(1)}</span>
+              <span className="text-muted-foreground">
+                ({provider.reviewCount} {provider.reviewCount === 1 ? "review" : "reviews"})
+              </span>
+            </p>
+          ) : null}
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {provider.bio ? <p className="line-clamp-3 text-sm text-muted-foreground">{provider.bio}</p> : null}
+        <div>
+          <h3 className="mb-2 text-sm font-medium">Services</h3>
+          <div className="flex flex-wrap gap-2">
+            {provider.serviceTypes.map((type) => (
+              <Badge key={type} variant="secondary">
+                {categoryLabel(type)}
+              </Badge>
+            ))}
+          </div>
+        </div>
+        {provider.hourlyRate !== null ? (
+          <div className="flex items-baseline justify-between border-t pt-3">
+            <span className="text-sm text-muted-foreground">Hourly Rate</span>
+            <span className="font-semibold">${provider.hourlyRate.toFixed(2).replace(/\.00$/, "")}/hr</span>
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
