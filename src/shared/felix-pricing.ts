@@ -24,14 +24,15 @@ export const SUGGESTION_STEP = 5;
 /**
  * Great-circle distance understates driving: US road networks average about 1.2 to 1.4 times the
  * straight line, and 1.25 is a middle value that needs no routing service (which would cost money
- * per request and leak addresses to a third party).
+ * per request and leak addresses to a third party). With ROUTING_URL the server measures the roads
+ * instead and keeps this estimate as its fallback.
  */
 export const ROAD_FACTOR = 1.25;
 
 /** Offers within ±15% of the fair budget are fair; see evaluateBudget. */
 export const FAIR_BAND_PERCENT = 15;
 
-/** Fewer open tasks than this in a category say more about chance than about the market. */
+/** Fewer comparable tasks than this in a category say more about chance than about the market. */
 export const MARKET_MIN_SAMPLE = 5;
 
 const EARTH_RADIUS_MILES = 3958.8;

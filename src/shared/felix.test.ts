@@ -40,6 +40,16 @@ describe("felixRequestSchema", () => {
     expect(parsed.context.offeredBudget).toBe(54.5);
   });
 
+  it("keeps optional coordinates of places picked from the autocomplete", () => {
+    const parsed = felixRequestSchema.parse({
+      message: "hi",
+      mode: "recommend",
+      context: { startLat: 38.98, startLon: -76.49, endLat: null, stops: [{ address: "Pharmacy", lat: 39.16, lon: -76.62 }] },
+    });
+    expect(parsed.context).toMatchObject({ startLat: 38.98, startLon: -76.49, endLat: null });
+    expect(parsed.context.stops[0]).toMatchObject({ lat: 39.16, lon: -76.62 });
+  });
+
   it("turns null stops into an empty list", () => {
     expect(felixRequestSchema.parse({ message: "hi", context: { stops: null }, mode: "recommend" }).context.stops).toEqual([]);
   });
@@ -63,6 +73,9 @@ describe("felixRequestSchema", () => {
     ["a negative offer", { message: "hi", context: { offeredBudget: -5 }, mode: "evaluate" }, "must not be negative"],
     ["an offer with 3 decimals", { message: "hi", context: { offeredBudget: 20.001 }, mode: "evaluate" }, "must have at most two decimals"],
     ["an offer above $100,000", { message: "hi", context: { offeredBudget: 100_001 }, mode: "evaluate" }, "Offered budget must be at most $100,000"],
+    ["a latitude above 90", { message: "hi", context: { endLat: 90.5 }, mode: "recommend" }, "End latitude must be between -90 and 90"],
+    ["a longitude below -180", { message: "hi", context: { lon: -181 }, mode: "recommend" }, "Location longitude must be between -180 and 180"],
+    ["a text stop latitude", { message: "hi", context: { stops: [{ address: "1 Main St", lat: "39" }] }, mode: "recommend" }, "Stop latitude must be a number"],
   ])("refuses %s", (_label, input, message) => {
     expect(messagesOf(input)).toContain(message);
   });

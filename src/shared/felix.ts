@@ -21,11 +21,24 @@ export const felixUrgencySchema = z.enum(FELIX_URGENCIES, { error: "Urgency must
 export const FELIX_MODES = ["recommend", "evaluate"] as const;
 export type FelixMode = (typeof FELIX_MODES)[number];
 
+// Coordinates are optional: the web sends them when an address was picked from the autocomplete
+// (or the task has them), and the server geocodes only the places that come without.
+const coordinate = (name: string, limit: number) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .min(-limit, { error: `${name} must be between -${limit} and ${limit}` })
+    .max(limit, { error: `${name} must be between -${limit} and ${limit}` })
+    .nullish();
+const latitude = (field: string) => coordinate(`${field} latitude`, 90);
+const longitude = (field: string) => coordinate(`${field} longitude`, 180);
+
 export const felixStopSchema = z.object({
   address: text(1, 300, "Stop address"),
   city: optionalText(100, "Stop city"),
   // Felix reads states as typed or as the geocoder spells them ("Maryland"), so no two-letter rule.
   state: optionalText(100, "Stop state"),
+  lat: latitude("Stop"),
+  lon: longitude("Stop"),
 });
 
 export const felixContextSchema = z.object({
@@ -41,6 +54,12 @@ export const felixContextSchema = z.object({
   startState: optionalText(100, "Start state"),
   endCity: optionalText(100, "End city"),
   endState: optionalText(100, "End state"),
+  lat: latitude("Location"),
+  lon: longitude("Location"),
+  startLat: latitude("Start"),
+  startLon: longitude("Start"),
+  endLat: latitude("End"),
+  endLon: longitude("End"),
   stops: z
     .array(felixStopSchema)
     .max(MAX_STOPS, { error: `At most ${MAX_STOPS} stops` })

@@ -1,6 +1,49 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
+import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
+import { createGeocoder } from "../../adapters/geocoding/geocoder.js";
+import { createRouter } from "../../adapters/routing/router.js";
+import { requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import { askFelix, type FelixDeps } from "./service.js";
 
-// Placeholder until the felix feature lands.
-const felixRoutes: FastifyPluginAsyncZod = async () => {};
+// POST /api/ask-felix (spec §7). Signed-in users only: posters ask from the Post a Task dialog
+// and providers from job cards, both after signing in; a public route would let anyone spend
+// our geocoding and language-model budget. 20 questions a minute per user is far above a
+// person typing and stops a script (docs/decisions/012-felix-conversation-and-language-model.md).
+
+export const FELIX_RATE_LIMIT = { max: 20, windowMs: 60_000 };
+
+const felixRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const deps: FelixDeps = {
+    db: ctx.db,
+    geocoder: createGeocoder(ctx.env),
+    router: createRouter({ url: ctx.env.ROUTING_URL, log: ctx.log }),
+    phraser: createPhraser({
+      url: ctx.env.FELIX_LLM_URL,
+      model: ctx.env.FELIX_LLM_MODEL,
+      apiKey: ctx.env.FELIX_LLM_API_KEY,
+      timeoutMs: ctx.env.FELIX_LLM_TIMEOUT_MS,
+      log: ctx.log,
+    }),
+    log: ctx.log,
+  };
+
+  app.post(
+    "/api/ask-felix",
+    {
+      config: { auth: "user" },
+      preHandler: rateLimit(ctx.db, ctx.now, { name: "felix:user", ...FELIX_RATE_LIMIT, key: (r) => requireUser(r).id }),
+      schema: {
+        tags: ["felix"],
+        body: felixRequestSchema,
+        response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request) => askFelix(deps, request.body),
+  );
+};
 
 export default felixRoutes;

@@ -1,6 +1,9 @@
+import { Sparkles } from "lucide-react";
+import { useState } from "react";
 import type { FelixContext, FelixMode } from "@shared/felix";
+import { Button } from "@/components/ui/button";
+import { AskFelixDialog } from "./ask-felix-dialog";
 
-// Placeholder until the Felix feature lands; the props are the agreed interface.
 export interface AskFelixButtonProps {
   mode: FelixMode;
   context: FelixContext;
@@ -10,6 +13,15 @@ export interface AskFelixButtonProps {
   size?: "default" | "sm";
 }
 
-export function AskFelixButton(_props: AskFelixButtonProps) {
-  return null;
+export function AskFelixButton({ mode, context, onApplyBudget, size = "default" }: AskFelixButtonProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="outline" size={size} onClick={() => setOpen(true)}>
+        <Sparkles aria-hidden="true" />
+        Ask Felix
+      </Button>
+      <AskFelixDialog mode={mode} context={context} open={open} onOpenChange={setOpen} onApplyBudget={onApplyBudget} />
+    </>
+  );
 }

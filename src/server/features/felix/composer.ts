@@ -1,0 +1,122 @@
+import { categoryLabel, PROVIDER_SHARE_PERCENT, SERVICE_FEE_PERCENT, URGENT_SURCHARGE_PERCENT } from "../../../shared/constants.js";
+import {
+  AVERAGE_SPEED_MPH,
+  BASE_LABOR_HOURS,
+  LABOR_RATE_PER_HOUR,
+  MILEAGE_RATE,
+  MIN_SUGGESTED_TOTAL,
+  STOP_COST,
+  type BudgetEvaluation,
+  type FelixUrgency,
+  type MarketStats,
+  type PricingBreakdown,
+} from "../../../shared/felix-pricing.js";
+import { dollarsToCents, formatDollars, formatDollarsExact, type TaskPrice } from "../../../shared/money.js";
+import { MARKET_RADIUS_MILES } from "./market.js";
+
+// The built-in composer: Felix's words around the engine's figures, with no network. Every
+// amount it writes comes from the engine or the money module, so the language model's answer
+// can be checked against the same figures.
+
+export const usd = (dollars: number) => formatDollars(dollarsToCents(dollars));
+const usdExact = (cents: number) => formatDollarsExact(cents);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const hours = (h: number) => plural(h, "hour");
+const URGENCY_WORDS: Record<FelixUrgency, string> = { standard: "standard", urgent: "urgent", flexible: "flexible" };
+
+function miles(p: PricingBreakdown): string {
+  return p.distance === 0 ? "a single location" : `about ${p.distance} miles`;
+}
+
+export function askForMissing(missing: readonly string[], notFound: readonly string[]): string {
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`To work out a fair budget I still need ${joinAnd(missing)}. Could you add ${missing.length === 1 ? "it" : "them"}?`);
+  if (notFound.length > 0) {
+    parts.push(
+      `I couldn't find ${joinAnd(notFound.map((p) => `"${p}"`))} on the map. Could you add the city and state or a ZIP code, or pick the address from the suggestions?`,
+    );
+  }
+  return parts.join(" ");
+}
+
+export function askForCategory(): string {
+  return "What kind of task is it? Please choose a category (for example Delivery Services or Personal Errands) so I can compare it with similar tasks.";
+}
+
+export function marketSentence(market: MarketStats | null, category: string): string {
+  if (!market) return "";
+  return ` Nearby, ${market.count} completed ${categoryLabel(category)} tasks within ${MARKET_RADIUS_MILES} miles had a median budget of ${usd(market.median)}, and the middle half paid between ${usd(market.p25)} and ${usd(market.p75)}.`;
+}
+
+export function suggestion(p: PricingBreakdown, category: string): string {
+  const stops = p.stops > 0 ? `, ${usd(p.stopsCost)} for ${plural(p.stops, "stop")}` : "";
+  const urgency = p.urgency === "standard" ? "" : ` at the ${URGENCY_WORDS[p.urgency]} rate (×${p.urgencyMultiplier} on labor)`;
+  return `For this ${categoryLabel(category)} task (${miles(p)}) I suggest a budget of ${usd(p.suggestedBudget)}. That covers ${usd(p.mileageCost)} for mileage and ${usd(p.laborCost)} for ${hours(p.laborHours)} of work${urgency}${stops}.`;
+}
+
+export function explanation(p: PricingBreakdown): string {
+  const lines = [
+    `Here is how I got ${usd(p.suggestedBudget)}.`,
+    p.distance === 0
+      ? "It's a single location, so there is no mileage."
+      : `The route is about ${p.distance} miles; at ${usd(MILEAGE_RATE)} a mile (the IRS rate for fuel, wear and insurance) that's ${usd(p.mileageCost)}.`,
+    `Labor is the driving time at ${AVERAGE_SPEED_MPH} mph plus ${BASE_LABOR_HOURS} hour on site: ${hours(p.laborHours)} at ${usd(LABOR_RATE_PER_HOUR)} an hour is ${usd(p.laborCost)}.`,
+  ];
+  if (p.urgencyMultiplier !== 1) lines.push(`Because it's ${URGENCY_WORDS[p.urgency]}, labor is multiplied by ${p.urgencyMultiplier}.`);
+  if (p.stops > 0) lines.push(`${plural(p.stops, "stop")} at ${usd(STOP_COST)} each add ${usd(p.stopsCost)}.`);
+  const raw = p.mileageCost + p.laborCost * p.urgencyMultiplier + p.stopsCost;
+  lines.push(
+    raw < MIN_SUGGESTED_TOTAL
+      ? `That comes to less than the ${usd(MIN_SUGGESTED_TOTAL)} minimum budget, so the total is ${usd(p.total)}, which gives ${usd(p.suggestedBudget)}.`
+      : `The total is ${usd(p.total)}, rounded to the nearest $5: ${usd(p.suggestedBudget)}.`,
+  );
+  return lines.join(" ");
+}
+
+export function urgencyChange(before: PricingBreakdown, after: PricingBreakdown): string {
+  if (before.urgency === after.urgency) return `It's already ${URGENCY_WORDS[after.urgency]}: the suggestion stays at ${usd(after.suggestedBudget)}.`;
+  const fee = after.urgency === "urgent" ? ` Posting it as Urgent also adds the ${URGENT_SURCHARGE_PERCENT}% urgent fee at checkout.` : "";
+  const how =
+    after.urgency === "standard" ? "at the standard rate" : `with labor ×${after.urgencyMultiplier} for ${URGENCY_WORDS[after.urgency]} timing`;
+  return `If it's ${URGENCY_WORDS[after.urgency]}, ${how} the suggestion goes from ${usd(before.suggestedBudget)} to ${usd(after.suggestedBudget)}.${fee}`;
+}
+
+export function stopAdded(before: PricingBreakdown, after: PricingBreakdown): string {
+  return `With one more stop (${plural(after.stops, "stop")} in all) the suggestion goes from ${usd(before.suggestedBudget)} to ${usd(after.suggestedBudget)}: each stop adds ${usd(STOP_COST)}. Add the stop's address to the route and I'll count the extra driving too.`;
+}
+
+export function stopRemoved(before: PricingBreakdown, after: PricingBreakdown | null): string {
+  if (!after) return `There are no stops to remove: the route goes straight from start to end, and the suggestion is ${usd(before.suggestedBudget)}.`;
+  return `Without the last stop (${plural(after.stops, "stop")} left, about ${after.distance} miles) the suggestion goes from ${usd(before.suggestedBudget)} to ${usd(after.suggestedBudget)}.`;
+}
+
+const STATUS_WORDS: Record<BudgetEvaluation["status"], string> = {
+  high: "That's a great opportunity: it pays more than this work usually costs.",
+  low: "That's below market: it may not cover the fuel and time this task takes.",
+  fair: "That's a fair offer for the work involved.",
+};
+
+export function evaluationSentence(e: BudgetEvaluation, p: PricingBreakdown): string {
+  const diff = e.percentDiff === 0 ? "exactly" : `${Math.abs(e.percentDiff)}% ${e.percentDiff > 0 ? "above" : "below"}`;
+  const relation = e.percentDiff === 0 ? "exactly the fair budget" : `${diff} the fair budget`;
+  return `${usd(e.offeredBudget)} is ${relation} of ${usd(e.fairBudget)} for this task (${miles(p)}). ${STATUS_WORDS[e.status]}`;
+}
+
+export function askForOffer(p: PricingBreakdown): string {
+  return `A fair budget for this task (${miles(p)}) is ${usd(p.suggestedBudget)}. What budget does it offer? Ask me "Is $X fair?" and I'll compare.`;
+}
+
+export function takeHome(price: TaskPrice): string {
+  const urgent = price.urgentFeeCents > 0 ? ` plus the ${usdExact(price.urgentFeeCents)} urgent fee` : "";
+  return `On a ${usdExact(price.budgetCents)} budget${urgent}, the provider takes home ${usdExact(price.providerShareCents)} (${PROVIDER_SHARE_PERCENT}%); Errandly keeps ${usdExact(price.platformCommissionCents)} as its commission.`;
+}
+
+export function posterFee(price: TaskPrice): string {
+  const urgent = price.urgentFeeCents > 0 ? ` and the ${usdExact(price.urgentFeeCents)} urgent fee` : "";
+  return `On a ${usdExact(price.budgetCents)} budget${urgent}, the poster pays a service fee of ${usdExact(price.serviceFeeCents)} (${SERVICE_FEE_PERCENT}% plus $0.50, covering processing), so ${usdExact(price.totalCents)} in total. The fee does not come out of the provider's pay.`;
+}
+
+function joinAnd(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1) ?? ""}`;
+}

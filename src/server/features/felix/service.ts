@@ -1,0 +1,170 @@
+import type { FastifyBaseLogger } from "fastify";
+import { MIN_BUDGET_CENTS, SERVICE_FEE_FIXED_CENTS } from "../../../shared/constants.js";
+import type { FelixContext, FelixMode, FelixResponse } from "../../../shared/felix.js";
+import {
+  LABOR_RATE_PER_HOUR,
+  MILEAGE_RATE,
+  STOP_COST,
+  SUGGESTION_STEP,
+  computePricing,
+  evaluateBudget,
+  type BudgetEvaluation,
+  type MarketStats,
+  type PricingBreakdown,
+} from "../../../shared/felix-pricing.js";
+import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
+import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
+import type { Geocoder } from "../../adapters/geocoding/geocoder.js";
+import type { Router } from "../../adapters/routing/router.js";
+import type { Db } from "../../db/client.js";
+import * as compose from "./composer.js";
+import { detectIntent, type FelixIntent } from "./intents.js";
+import { completedMarket } from "./market.js";
+import { resolveRoute } from "./places.js";
+
+// One question to Felix: geocode, price with the engine, compare with the market, word the
+// answer. The figures always come from the engine; only the wording may come from a model.
+
+export interface FelixDeps {
+  db: Db;
+  geocoder: Geocoder;
+  router: Router;
+  phraser: Phraser;
+  log: FastifyBaseLogger;
+}
+
+export interface FelixQuestion {
+  message: string;
+  context: FelixContext;
+  mode: FelixMode;
+}
+
+interface Answer {
+  draft: string;
+  pricing: PricingBreakdown | null;
+  evaluation: BudgetEvaluation | null;
+  market: MarketStats | null;
+  price: TaskPrice | null;
+}
+
+const empty = { pricing: null, evaluation: null, market: null, price: null };
+
+export async function askFelix(deps: FelixDeps, question: FelixQuestion): Promise<FelixResponse> {
+  const intent = detectIntent(question.message);
+  const answer = await answerQuestion(deps, question, intent);
+  const facts = {
+    mode: question.mode,
+    intent: intent.kind,
+    category: question.context.category ?? null,
+    urgency: question.context.urgency,
+    pricing: answer.pricing,
+    evaluation: answer.evaluation,
+    market: answer.market,
+    price: answer.price && {
+      budget: centsToDollars(answer.price.budgetCents),
+      urgentFee: centsToDollars(answer.price.urgentFeeCents),
+      serviceFee: centsToDollars(answer.price.serviceFeeCents),
+      totalPaidByPoster: centsToDollars(answer.price.totalCents),
+      providerTakeHome: centsToDollars(answer.price.providerShareCents),
+      platformCommission: centsToDollars(answer.price.platformCommissionCents),
+    },
+    rates: {
+      mileagePerMile: MILEAGE_RATE,
+      laborPerHour: LABOR_RATE_PER_HOUR,
+      perStop: STOP_COST,
+      minimumBudget: centsToDollars(MIN_BUDGET_CENTS),
+      roundedToNearest: SUGGESTION_STEP,
+      serviceFeeFixed: centsToDollars(SERVICE_FEE_FIXED_CENTS),
+    },
+  };
+  const reply = await deps.phraser.phrase({ question: question.message, draft: answer.draft, facts, figures: numbersIn(facts) });
+  return {
+    reply,
+    suggestedBudget: answer.pricing?.suggestedBudget ?? null,
+    pricingBreakdown: answer.pricing,
+    evaluation: answer.evaluation,
+    market: answer.market,
+  };
+}
+
+/** Every number in the facts, and the labor after the urgency multiplier the explanation names. */
+function numbersIn(value: unknown): number[] {
+  if (typeof value === "number") return [value];
+  if (Array.isArray(value)) return value.flatMap(numbersIn);
+  if (typeof value === "object" && value !== null) {
+    const own = Object.values(value).flatMap(numbersIn);
+    if ("laborCost" in value && "urgencyMultiplier" in value && typeof value.laborCost === "number" && typeof value.urgencyMultiplier === "number") {
+      own.push(Math.round(value.laborCost * value.urgencyMultiplier * 100) / 100);
+    }
+    return own;
+  }
+  return [];
+}
+
+const taskUrgency = (context: FelixContext) => (context.urgency === "urgent" ? "urgent" : "standard");
+
+async function answerQuestion(deps: FelixDeps, { context, mode }: FelixQuestion, intent: FelixIntent): Promise<Answer> {
+  // Take-home and fee questions about a known amount need no route.
+  if ((intent.kind === "take-home" || intent.kind === "fee") && (intent.dollars ?? context.offeredBudget) != null) {
+    const dollars = intent.dollars ?? context.offeredBudget ?? 0;
+    const price = priceTask(dollarsToCents(dollars), taskUrgency(context));
+    return { ...empty, price, draft: intent.kind === "take-home" ? compose.takeHome(price) : compose.posterFee(price) };
+  }
+
+  const resolution = await resolveRoute(context, deps.geocoder, deps.log);
+  const category = context.category?.trim() ?? "";
+  if (!resolution.ok || category === "") {
+    const missing = resolution.ok ? [] : resolution.missing;
+    const notFound = resolution.ok ? [] : resolution.notFound;
+    const parts = [missing.length + notFound.length > 0 ? compose.askForMissing(missing, notFound) : "", category === "" ? compose.askForCategory() : ""];
+    return { ...empty, draft: parts.filter(Boolean).join(" ") };
+  }
+
+  const { route } = resolution;
+  const miles = await deps.router.drivingMiles(route.points);
+  const base = computePricing({ miles, stops: route.stopCount, urgency: context.urgency });
+  const market = route.origin ? await completedMarket(deps.db, category, route.origin) : null;
+  const offered = context.offeredBudget ?? null;
+  const offeredEvaluation = mode === "evaluate" && offered !== null ? evaluateBudget(offered, base.suggestedBudget) : null;
+  const withMarket = (text: string) => text + compose.marketSentence(market, category);
+  const result = (pricing: PricingBreakdown, draft: string, evaluation = offeredEvaluation, price: TaskPrice | null = null): Answer => ({
+    draft,
+    pricing,
+    evaluation,
+    market,
+    price,
+  });
+
+  switch (intent.kind) {
+    case "explain":
+      return result(base, compose.explanation(base));
+    case "urgency": {
+      const after = computePricing({ miles, stops: route.stopCount, urgency: intent.urgency });
+      return result(after, compose.urgencyChange(base, after));
+    }
+    case "add-stop": {
+      const after = computePricing({ miles, stops: route.stopCount + 1, urgency: context.urgency });
+      return result(after, compose.stopAdded(base, after));
+    }
+    case "remove-stop": {
+      if (route.stopCount === 0) return result(base, compose.stopRemoved(base, null));
+      // Drop the last stop: points are start, stops..., end.
+      const points = route.points.filter((_, i) => i !== route.stopCount);
+      const after = computePricing({ miles: await deps.router.drivingMiles(points), stops: route.stopCount - 1, urgency: context.urgency });
+      return result(after, compose.stopRemoved(base, after));
+    }
+    case "is-fair": {
+      const evaluation = evaluateBudget(intent.dollars, base.suggestedBudget);
+      return result(base, withMarket(compose.evaluationSentence(evaluation, base)), evaluation);
+    }
+    case "take-home":
+    case "fee": {
+      const price = priceTask(dollarsToCents(base.suggestedBudget), taskUrgency(context));
+      return result(base, intent.kind === "take-home" ? compose.takeHome(price) : compose.posterFee(price), offeredEvaluation, price);
+    }
+    case "estimate":
+      if (mode === "recommend") return result(base, withMarket(compose.suggestion(base, category)));
+      if (offeredEvaluation) return result(base, withMarket(compose.evaluationSentence(offeredEvaluation, base)));
+      return result(base, withMarket(compose.askForOffer(base)));
+  }
+}

@@ -1,0 +1,197 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { FELIX_AUTO_SEND_DELAY_MS } from "@shared/constants";
+import type { FelixChatMessage, FelixContext, FelixMode, FelixResponse } from "@shared/felix";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Label } from "@/components/ui/label";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/use-toast";
+import { cn } from "@/lib/cn";
+import { useAskFelix } from "../api/ask-felix";
+import { EvaluationCard } from "./evaluation-card";
+import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, usd } from "./felix-copy";
+import { PricingBreakdownDialog } from "./pricing-breakdown-dialog";
+
+export interface AskFelixDialogProps {
+  mode: FelixMode;
+  context: FelixContext;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onApplyBudget?: (dollars: number) => void;
+}
+
+export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudget }: AskFelixDialogProps) {
+  const [messages, setMessages] = useState<FelixChatMessage[]>([]);
+  const [result, setResult] = useState<FelixResponse | null>(null);
+  const [input, setInput] = useState("");
+  const [breakdownOpen, setBreakdownOpen] = useState(false);
+  const ask = useAskFelix();
+  const { mutateAsync, reset } = ask;
+  // A ref, not isPending alone: two Enter presses in one frame must not send twice.
+  const inFlight = useRef(false);
+  const [pending, setPending] = useState(false);
+  // Each opening is a conversation; an answer arriving after the dialog closed is dropped.
+  const conversation = useRef(0);
+  // The latest context for sends and the greeting, without restarting the open effect on each keystroke.
+  const contextRef = useRef(context);
+  useEffect(() => {
+    contextRef.current = context;
+  }, [context]);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const send = useCallback(
+    async (text: string) => {
+      const message = text.trim();
+      if (message === "" || inFlight.current) return;
+      const current = conversation.current;
+      inFlight.current = true;
+      setPending(true);
+      setInput("");
+      setMessages((list) => [...list, { role: "user", content: message }]);
+      try {
+        const response = await mutateAsync({ message, context: contextRef.current, mode });
+        if (current !== conversation.current) return;
+        setMessages((list) => [...list, { role: "assistant", content: response.reply }]);
+        setResult(response);
+      } catch {
+        if (current !== conversation.current) return;
+        setMessages((list) => [...list, { role: "assistant", content: TROUBLE_MESSAGE }]);
+        toast({ title: "Connection Error", description: "Unable to reach Felix. Please try again.", variant: "destructive" });
+      } finally {
+        if (current === conversation.current) {
+          inFlight.current = false;
+          setPending(false);
+        }
+      }
+    },
+    [mode, mutateAsync],
+  );
+
+  // On open: the greeting, then the spec's automatic question after 600 ms when the task has enough.
+  useEffect(() => {
+    if (!open) return;
+    setMessages([{ role: "assistant", content: greeting(mode, contextRef.current) }]);
+    const auto = autoMessage(mode, contextRef.current);
+    if (!auto) return;
+    const timer = window.setTimeout(() => void send(auto), FELIX_AUTO_SEND_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [open, mode, send]);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [messages, pending]);
+
+  const close = (next: boolean) => {
+    if (next) return onOpenChange(true);
+    conversation.current += 1;
+    inFlight.current = false;
+    setPending(false);
+    setMessages([]);
+    setResult(null);
+    setInput("");
+    setBreakdownOpen(false);
+    reset();
+    onOpenChange(false);
+  };
+
+  const apply = (dollars: number) => {
+    onApplyBudget?.(dollars);
+    toast({ title: "Budget Set", description: `Felix's recommendation of ${usd(dollars)} has been applied.` });
+    close(false);
+  };
+
+  const suggestion = result?.suggestedBudget ?? null;
+  const breakdown = result?.pricingBreakdown ?? null;
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>{DIALOG_TITLES[mode]}</DialogTitle>
+          <DialogDescription>{HELPER_TEXTS[mode]}</DialogDescription>
+        </DialogHeader>
+
+        <div
+          ref={listRef}
+          role="log"
+          aria-label="Conversation with Felix"
+          aria-live="polite"
+          // Focusable so keyboard users can scroll a long conversation.
+          tabIndex={0}
+          className="flex max-h-[400px] flex-col gap-3 overflow-y-auto rounded-md border bg-muted/40 p-3 focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          {messages.map((m, i) => (
+            <div
+              key={i}
+              className={cn(
+                "max-w-[85%] rounded-lg px-3 py-2 text-sm whitespace-pre-line",
+                m.role === "user" ? "self-end bg-primary text-primary-foreground" : "self-start border bg-card text-card-foreground",
+              )}
+            >
+              <span className="sr-only">{m.role === "user" ? "You: " : "Felix: "}</span>
+              {m.content}
+            </div>
+          ))}
+          {pending ? (
+            <div role="status" className="self-start rounded-lg border bg-card px-3 py-2 text-sm text-muted-foreground">
+              <span className="inline-flex gap-1" aria-hidden="true">
+                <span className="size-1.5 animate-bounce rounded-full bg-muted-foreground" />
+                <span className="size-1.5 animate-bounce rounded-full bg-muted-foreground [animation-delay:150ms]" />
+                <span className="size-1.5 animate-bounce rounded-full bg-muted-foreground [animation-delay:300ms]" />
+              </span>
+              <span className="ml-2">Felix is typing...</span>
+            </div>
+          ) : null}
+        </div>
+
+        {result?.evaluation ? <EvaluationCard evaluation={result.evaluation} market={result.market} /> : null}
+
+        {breakdown || (mode === "recommend" && suggestion !== null && onApplyBudget) ? (
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            {breakdown ? (
+              <Button variant="link" className="h-auto px-0" onClick={() => setBreakdownOpen(true)}>
+                See how we calculate this
+              </Button>
+            ) : null}
+            {mode === "recommend" && suggestion !== null && onApplyBudget ? (
+              <Button onClick={() => apply(suggestion)}>Use {usd(suggestion)} as My Budget</Button>
+            ) : null}
+          </div>
+        ) : null}
+
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void send(input);
+          }}
+        >
+          <Label htmlFor="felix-message" className="sr-only">
+            Message Felix
+          </Label>
+          <Textarea
+            id="felix-message"
+            rows={2}
+            className="min-h-11 resize-none"
+            placeholder="Ask Felix about the budget..."
+            value={input}
+            maxLength={1000}
+            onChange={(event) => setInput(event.target.value)}
+            onKeyDown={(event) => {
+              // Enter sends; Shift+Enter is a new line; never mid-composition (IME).
+              if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+                event.preventDefault();
+                void send(input);
+              }
+            }}
+          />
+          <Button type="submit" disabled={pending || input.trim() === ""}>
+            Send
+          </Button>
+        </form>
+        {breakdown ? <PricingBreakdownDialog breakdown={breakdown} open={breakdownOpen} onOpenChange={setBreakdownOpen} /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,79 @@
+import { categoryLabel } from "@shared/constants";
+import type { FelixContext, FelixMode } from "@shared/felix";
+import type { BudgetStatus } from "@shared/felix-pricing";
+import { dollarsToCents, formatDollars } from "@shared/money";
+
+// Felix's fixed words in the dialog (spec §2, §4, §8) and the greeting built from the task.
+
+export const DIALOG_TITLES: Record<FelixMode, string> = {
+  recommend: "Ask Felix - Budget Helper",
+  evaluate: "Ask Felix - Budget Evaluator",
+};
+
+export const HELPER_TEXTS: Record<FelixMode, string> = {
+  recommend: "Felix will help you determine a fair budget based on your task details.",
+  evaluate: "Felix will help you evaluate if this task's budget is fair before claiming.",
+};
+
+export const AUTO_MESSAGES: Record<FelixMode, string> = {
+  recommend: "Please calculate the budget for this task.",
+  evaluate: "Please evaluate this task's budget.",
+};
+
+export const TROUBLE_MESSAGE = "I'm having some trouble right now. You can manually enter a budget, or try asking me again.";
+
+export const STATUS_DISPLAY: Record<BudgetStatus, { label: string; tone: "success" | "warning" | "info" }> = {
+  high: { label: "Great Opportunity", tone: "success" },
+  low: { label: "Below Market", tone: "warning" },
+  fair: { label: "Fair Offer", tone: "info" },
+};
+
+export const usd = (dollars: number) => formatDollars(dollarsToCents(dollars));
+
+/** "+12.5%" above, "-8%" below, "0%" on the mark. */
+export function signedPercent(percent: number): string {
+  return `${percent > 0 ? "+" : ""}${percent}%`;
+}
+
+const has = (value: string | null | undefined): value is string => typeof value === "string" && value.trim() !== "";
+
+function place(address: string | null | undefined, city: string | null | undefined, state: string | null | undefined): string | null {
+  const parts = [address, city, state].filter(has).map((p) => p.trim());
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
+/** The spec's auto-send condition: evaluate needs an offer and a category; recommend a start, an end and a category. */
+export function autoMessage(mode: FelixMode, context: FelixContext): string | null {
+  if (!has(context.category)) return null;
+  if (mode === "evaluate") return context.offeredBudget != null ? AUTO_MESSAGES.evaluate : null;
+  return has(context.startLocation) && has(context.endLocation) ? AUTO_MESSAGES.recommend : null;
+}
+
+export function greeting(mode: FelixMode, context: FelixContext): string {
+  const lines: string[] = [];
+  if (has(context.title)) lines.push(`Task: ${context.title.trim()}`);
+  if (has(context.description)) {
+    const description = context.description.trim();
+    lines.push(`Description: ${description.length > 140 ? `${description.slice(0, 140)}…` : description}`);
+  }
+  if (has(context.category)) lines.push(`Category: ${categoryLabel(context.category)}`);
+  const start = place(context.startLocation, context.startCity, context.startState);
+  const end = place(context.endLocation, context.endCity, context.endState);
+  const single = place(context.location, context.city, context.state);
+  if (start) lines.push(`Start: ${start}`);
+  if (end) lines.push(`End: ${end}`);
+  if (!start && !end && single) lines.push(`Location: ${single}`);
+  if (context.offeredBudget != null) lines.push(`Offered budget: ${usd(context.offeredBudget)}`);
+
+  const intro =
+    mode === "recommend"
+      ? "Hi, I'm Felix, your budget helper. I work out a fair budget from the distance, the time and the stops."
+      : "Hi, I'm Felix, your budget evaluator. I check whether a task's budget is fair for the work involved.";
+  const known = lines.length > 0 ? `\n\nHere's what I know so far:\n${lines.join("\n")}` : "";
+  const next = autoMessage(mode, context)
+    ? ""
+    : mode === "recommend"
+      ? "\n\nAdd a category and a start and end location (or one location), then ask me anything about the budget."
+      : "\n\nAsk me whether an amount is fair, what you'd take home, or why a budget is what it is.";
+  return `${intro}${known}${next}`;
+}
