@@ -9,12 +9,15 @@ import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
 import { createSession } from "./sessions.js";
+import oidcRoutes from "./oidc.js";
 import { findUserByEmail, toUserView } from "./users.js";
 
 // Local accounts: register, sign in, sign out, who am I; plus the navigation entry points the
-// web uses (/api/login, /api/auth/login, /api/logout). See docs/decisions/003-sessions-and-sign-in.md.
+// web uses (/api/login, /api/auth/login, /api/logout), and single sign-on when OIDC is configured.
+// See docs/decisions/003-sessions-and-sign-in.md.
 
 const returnToQuery = z.object({ returnTo: z.string().max(2000).optional() });
+const authConfigSchema = z.object({ oidc: z.boolean() });
 
 function emailKey(request: FastifyRequest): string | null {
   const body = request.body as { email?: unknown } | undefined;
@@ -24,6 +27,16 @@ function emailKey(request: FastifyRequest): string | null {
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
+  const { OIDC_ISSUER_URL: issuerUrl, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = ctx.env;
+  // env.ts accepts the three only together; local accounts stay available either way.
+  const oidc = issuerUrl && clientId && clientSecret ? { issuerUrl, clientId, clientSecret } : null;
+  if (oidc) await app.register(oidcRoutes, oidc);
+
+  app.get(
+    "/api/auth/config",
+    { config: { auth: "public" }, schema: { tags: ["auth"], response: { 200: authConfigSchema } } },
+    async () => ({ oidc: oidc !== null }),
+  );
 
   // Per IP and per e-mail: the first stops one client trying many accounts, the second many
   // clients trying one account.

@@ -1,8 +1,10 @@
 import { useSearch } from "wouter";
 import { safeReturnTo } from "@shared/auth";
+import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { SignInForm, SignUpForm } from "@/features/auth/components/auth-forms";
+import { SingleSignOn } from "@/features/auth/components/single-sign-on";
 
 export default function SignInPage() {
   const params = new URLSearchParams(useSearch());
@@ -20,6 +22,14 @@ export default function SignInPage() {
           <CardDescription>Sign in to post tasks, claim jobs and chat with the other side.</CardDescription>
         </CardHeader>
         <CardContent>
+          {params.get("error") === "oidc" && (
+            <Alert variant="destructive" className="mb-6">
+              <AlertDescription>
+                Single sign-on did not work. Please try again, or sign in with your email and password.
+              </AlertDescription>
+            </Alert>
+          )}
+          <SingleSignOn returnTo={returnTo} />
           <Tabs defaultValue={params.get("mode") === "signup" ? "signup" : "signin"}>
             <TabsList className="mb-6 grid w-full grid-cols-2">
               <TabsTrigger value="signin">Sign In</TabsTrigger>
