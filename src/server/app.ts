@@ -11,6 +11,7 @@ import {
 } from "fastify-type-provider-zod";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { createGeocoder } from "./adapters/geocoding/geocoder.js";
 import { createMailer } from "./adapters/mail/mailer.js";
 import type { Env } from "./config/env.js";
 import type { AppContext } from "./context.js";
@@ -67,6 +68,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     db: database.db,
     now,
     mailer: createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log, now }),
+    geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),
     log: app.log,

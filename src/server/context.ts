@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { Geocoder } from "./adapters/geocoding/geocoder.js";
 import type { Mailer } from "./adapters/mail/mailer.js";
 import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
@@ -13,6 +14,8 @@ export interface AppContext {
   /** The one clock; tests replace it to move time. */
   now: () => Date;
   mailer: Mailer;
+  /** One per process, so an external geocoder's 1 request/second queue and cache are shared. */
+  geocoder: Geocoder;
   taskEvents: TaskEvents;
   scheduler: Scheduler;
   log: FastifyBaseLogger;

@@ -62,10 +62,14 @@ export const tasks = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("tasks_status_created_idx").on(t.status, t.createdAt.desc()),
-    index("tasks_status_category_created_idx").on(t.status, t.category, t.createdAt.desc()),
-    index("tasks_user_created_idx").on(t.userId, t.createdAt.desc()),
-    index("tasks_provider_created_idx").on(t.providerId, t.createdAt.desc()),
+    // id is the tie-breaker of the job board's order (created_at desc, id desc): without it in the
+    // index PostgreSQL sorts every open task for each page (bench:jobs, docs/benchmarks.md).
+    // NULLS FIRST is what a plain ORDER BY ... DESC means; drizzle's desc() alone says NULLS LAST,
+    // which the planner would not match to the query.
+    index("tasks_status_created_idx").on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("tasks_status_category_created_idx").on(t.status, t.category, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("tasks_user_created_idx").on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("tasks_provider_created_idx").on(t.providerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The sweeper finds claimed, unpaid tasks past their deadline without scanning the table.
     index("tasks_payment_deadline_idx")
       .on(t.paymentDeadline)

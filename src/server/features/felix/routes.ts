@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
 import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
-import { createGeocoder } from "../../adapters/geocoding/geocoder.js";
 import { createRouter } from "../../adapters/routing/router.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
@@ -19,7 +18,7 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const deps: FelixDeps = {
     db: ctx.db,
-    geocoder: createGeocoder(ctx.env),
+    geocoder: ctx.geocoder,
     router: createRouter({ url: ctx.env.ROUTING_URL, log: ctx.log }),
     phraser: createPhraser({
       url: ctx.env.FELIX_LLM_URL,

@@ -1,0 +1,172 @@
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { dollarsToCents, priceTask } from "../../../shared/money.js";
+import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import type { Db } from "../../db/client.js";
+import { tasks, type StoredStop } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import { badRequest, notFound } from "../../http-errors.js";
+import type { SessionUser } from "./task-transitions.js";
+import { loadParties, privateViews, toPrivateView, toPublicView } from "./task-views.js";
+
+export type CreateTaskInput = z.output<typeof createTaskBodySchema>;
+export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
+
+const HOUR_MS = 3_600_000;
+/** The coarse position strangers see: 0.01 degree, about a kilometre. */
+const approx = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
+
+/**
+ * "Date needed cannot be before today" (spec §5). The server does not know the poster's time
+ * zone, so "today" starts at the earliest local midnight still on today's UTC date anywhere we
+ * serve: 00:00 UTC minus 12 hours (UTC-12). A date a few hours into yesterday is tolerated for
+ * far-east posters; anything older is refused.
+ */
+export function assertNotInThePast(scheduledDate: string | null | undefined, now: Date): Date | null {
+  if (!scheduledDate) return null;
+  const when = new Date(scheduledDate);
+  const startOfUtcDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (when.getTime() < startOfUtcDay - 12 * HOUR_MS) throw badRequest("scheduledDate: Date needed cannot be before today");
+  return when;
+}
+
+/** Stores the task with server-computed fees; a provider who posts becomes "both". */
+export async function createTask(db: Db, user: SessionUser, body: CreateTaskInput, now: Date): Promise<TaskPrivate> {
+  const scheduledDate = assertNotInThePast(body.scheduledDate, now);
+  // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
+  const price = priceTask(dollarsToCents(body.budget), body.urgency);
+  const isRoute = Boolean(body.startLocation);
+  const stops: StoredStop[] | null =
+    isRoute && body.stops && body.stops.length > 0
+      ? body.stops.map((s) => ({ address: s.address, city: s.city, state: s.state, notes: s.notes, lat: s.lat ?? null, lon: s.lon ?? null }))
+      : null;
+  const place = isRoute
+    ? {
+        location: null,
+        city: null,
+        state: null,
+        lat: null,
+        lon: null,
+        startLocation: body.startLocation,
+        startCity: body.startCity,
+        startState: body.startState,
+        startLat: body.startLat ?? null,
+        startLon: body.startLon ?? null,
+        endLocation: body.endLocation,
+        endCity: body.endCity,
+        endState: body.endState,
+        endLat: body.endLat ?? null,
+        endLon: body.endLon ?? null,
+      }
+    : { location: body.location, city: body.city, state: body.state, lat: body.lat ?? null, lon: body.lon ?? null };
+  const firstLat = isRoute ? body.startLat : body.lat;
+  const firstLon = isRoute ? body.startLon : body.lon;
+  const hasPosition = firstLat !== null && firstLat !== undefined && firstLon !== null && firstLon !== undefined;
+
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId: user.id,
+        title: body.title,
+        description: body.description,
+        category: body.category,
+        urgency: body.urgency,
+        budgetCents: price.budgetCents,
+        urgentFeeCents: price.urgentFeeCents,
+        serviceFeeCents: price.serviceFeeCents,
+        totalCents: price.totalCents,
+        scheduledDate,
+        ...place,
+        stops,
+        approxLat: hasPosition ? approx(firstLat) : null,
+        approxLon: hasPosition ? approx(firstLon) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error("task insert returned no row");
+    await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
+    return inserted;
+  });
+  const [view] = await privateViews(db, [row]);
+  if (!view) throw new Error("task view missing");
+  return view;
+}
+
+/** ILIKE pattern for user text: %, _ and the escape character itself match literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const EARTH_RADIUS_MILES = 3958.8;
+
+/** Great-circle miles from a point to the task's coarse position (null without one). */
+function distanceSql(lat: number, lon: number): SQL<number | null> {
+  // Parameters are typed: an untyped $n beside an integer would be read as an integer.
+  const la = sql`${lat}::float8`;
+  const lo = sql`${lon}::float8`;
+  // least() skips NULLs, so a task without a position is caught before it reaches it.
+  return sql<number | null>`(case when ${tasks.approxLat} is null or ${tasks.approxLon} is null then null else ${EARTH_RADIUS_MILES}::float8 * 2 * asin(least(1, sqrt(
+    power(sin(radians(${tasks.approxLat} - ${la}) / 2), 2) +
+    cos(radians(${la})) * cos(radians(${tasks.approxLat})) * power(sin(radians(${tasks.approxLon} - ${lo}) / 2), 2)))) end)`;
+}
+
+/** The job board: open tasks only, public view, newest first unless another sort is asked. */
+export async function listOpenTasks(db: Db, query: OpenTasksInput): Promise<TaskPublic[]> {
+  const conditions: SQL[] = [eq(tasks.status, "open")];
+  if (query.category) conditions.push(eq(tasks.category, query.category));
+  if (query.search) {
+    // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
+    conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${containsPattern(query.search)}`);
+  }
+  const point = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
+  const distance = point ? distanceSql(point.lat, point.lon) : sql<number | null>`null::float8`;
+  const newest = [desc(tasks.createdAt), desc(tasks.id)];
+  const order: SQL[] =
+    query.sort === "budget_desc"
+      ? [desc(tasks.budgetCents), ...newest]
+      : query.sort === "budget_asc"
+        ? [asc(tasks.budgetCents), ...newest]
+        : query.sort === "distance"
+          ? [sql`${distance} asc nulls last`, ...newest]
+          : newest;
+  const rows = await db
+    .select({ task: tasks, distance })
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const parties = await loadParties(
+    db,
+    rows.map((r) => r.task.userId),
+  );
+  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
+}
+
+export async function listPostedBy(db: Db, userId: string): Promise<TaskPrivate[]> {
+  const rows = await db.select().from(tasks).where(eq(tasks.userId, userId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  return privateViews(db, rows);
+}
+
+export async function listAssignedTo(db: Db, providerId: string): Promise<TaskPrivate[]> {
+  const rows = await db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  return privateViews(db, rows);
+}
+
+/** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
+export async function getTaskDetail(db: Db, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
+  const [row] = await db.select().from(tasks).where(eq(tasks.id, id)).limit(1);
+  if (!row) throw notFound("Task not found");
+  const parties = await loadParties(db, row.providerId ? [row.userId, row.providerId] : [row.userId]);
+  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
+  return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
+}
+
+/** The task after a transition, as the actor sees it (always an insider of the task). */
+export async function privateView(db: Db, row: Parameters<typeof toPrivateView>[0]): Promise<TaskPrivate> {
+  const [view] = await privateViews(db, [row]);
+  if (!view) throw new Error("task view missing");
+  return view;
+}
