@@ -2,6 +2,9 @@ import { bigint, bigserial, index, integer, pgTable, text, timestamp, unique, uu
 import { tasks } from "./tasks.js";
 import { users } from "./users.js";
 
+// Money tables of the payments feature (docs/decisions/008-payments-and-ledger.md). The ledger is
+// the truth about money; the other tables track the gateway's side and the escrow's state.
+
 /** One payment per task: the unique key makes creating it idempotent. */
 export const payments = pgTable("payments", {
   id: uuid().primaryKey().defaultRandom(),
@@ -14,22 +17,88 @@ export const payments = pgTable("payments", {
     .references(() => users.id),
   amountCents: integer().notNull(),
   gateway: text().notNull(),
-  gatewayRef: text(),
-  clientSecret: text().notNull(),
+  /** The gateway's id (Stripe PaymentIntent); null until the gateway answered. */
+  gatewayRef: text().unique(),
+  /** Null until the gateway answered; a second create call then fills it from the same idempotency key. */
+  clientSecret: text().unique(),
+  /** requires_payment | processing | failed | captured | refunded */
   status: text().notNull().default("requires_payment"),
   failureMessage: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A balanced group of ledger entries; (task, kind) is unique so money never moves twice. */
+/** Tips go to the provider in full; several per task are allowed. */
+export const tips = pgTable(
+  "tips",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id),
+    posterId: uuid()
+      .notNull()
+      .references(() => users.id),
+    providerId: uuid()
+      .notNull()
+      .references(() => users.id),
+    amountCents: integer().notNull(),
+    gateway: text().notNull(),
+    gatewayRef: text().unique(),
+    clientSecret: text(),
+    /** requires_payment | captured */
+    status: text().notNull().default("requires_payment"),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.taskId)],
+);
+
+/** The escrow of a completed task: held for the approval window, disputed, or settled. */
+export const escrowHolds = pgTable(
+  "escrow_holds",
+  {
+    taskId: uuid()
+      .primaryKey()
+      .references(() => tasks.id),
+    /** holding | disputed | released | refunded */
+    status: text().notNull(),
+    releaseAt: timestamp({ withTimezone: true }).notNull(),
+    disputeReason: text(),
+    disputedAt: timestamp({ withTimezone: true }),
+    resolvedBy: uuid().references(() => users.id),
+    resolutionReason: text(),
+    settledAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.status, t.releaseAt)],
+);
+
+/** Money sent from a provider's balance to their payout account. */
+export const payouts = pgTable(
+  "payouts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    providerId: uuid()
+      .notNull()
+      .references(() => users.id),
+    amountCents: integer().notNull(),
+    /** pending until the gateway confirmed the transfer; retried by the payout job. */
+    status: text().notNull().default("pending"),
+    gatewayRef: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.providerId), index().on(t.status)],
+);
+
+/** A balanced group of ledger entries; (kind, key) is unique so money never moves twice. */
 export const ledgerTransactions = pgTable(
   "ledger_transactions",
   {
     id: uuid().primaryKey().defaultRandom(),
     taskId: uuid().references(() => tasks.id),
     kind: text().notNull(),
-    /** Distinguishes repeatable kinds (tips, payouts); the task id alone for one-off kinds. */
+    /** The task id for one-off kinds (capture, release, refund); the tip or payout id otherwise. */
     idempotencyKey: text().notNull(),
     memo: text(),
     createdBy: uuid().references(() => users.id),
@@ -38,7 +107,7 @@ export const ledgerTransactions = pgTable(
   (t) => [unique().on(t.kind, t.idempotencyKey), index().on(t.taskId)],
 );
 
-/** Entries are only ever inserted; the sum of a transaction's entries is zero. */
+/** Entries are only ever inserted (a trigger refuses UPDATE and DELETE); a transaction sums to zero. */
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {

@@ -1,4 +1,150 @@
-// Placeholder until its feature lands.
+import { format } from "date-fns";
+import { useState } from "react";
+import { Link } from "wouter";
+import { dollarsToCents, formatDollarsExact } from "@shared/money";
+import type { AdminFinance } from "@shared/payments";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/use-toast";
+import { AdminGate } from "@/features/admin/components/admin-gate";
+import { AdminNav } from "@/features/admin/components/admin-nav";
+import { useUser } from "@/features/auth/api/use-user";
+import { useAdminFinance } from "@/features/payments/api/get-admin-finance";
+import { useResolveDispute } from "@/features/payments/api/resolve-dispute";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { errorMessage } from "@/lib/api";
+
+const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
+type Dispute = AdminFinance["disputes"][number];
+
+function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action: "refund" | "release"; onClose: () => void }) {
+  const [reason, setReason] = useState("");
+  const resolve = useResolveDispute();
+  const trimmed = reason.trim();
+  const title = action === "refund" ? "Refund the Customer" : "Release to the Provider";
+
+  function submit() {
+    resolve.mutate(
+      { taskId: dispute.taskId, action, reason: trimmed },
+      {
+        onSuccess: () => {
+          toast({ title: "Dispute Resolved", description: action === "refund" ? "The customer was refunded." : "The provider was paid." });
+          onClose();
+        },
+        onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to resolve the dispute."), variant: "destructive" }),
+      },
+    );
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>
+            {dispute.title}: {money(dispute.total)}. Your reason is kept in the audit log.
+          </DialogDescription>
+        </DialogHeader>
+        <FormField label="Reason" required>
+          <Textarea rows={4} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </FormField>
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button disabled={trimmed.length === 0 || resolve.isPending} onClick={submit}>
+            {resolve.isPending ? "Saving..." : title}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function Finance() {
+  const { data, isLoading } = useAdminFinance(true);
+  const [resolving, setResolving] = useState<{ dispute: Dispute; action: "refund" | "release" } | null>(null);
+  if (isLoading || !data) return <Skeleton className="h-64 w-full" />;
+  const tiles = [
+    { label: "Held in escrow", value: data.escrowHeld },
+    { label: "Platform revenue", value: data.platformRevenue },
+    { label: "Owed to providers", value: data.providerBalances },
+    { label: "Paid out", value: data.paidOut },
+    { label: "Refunded", value: data.refunded },
+  ];
+  return (
+    <div className="grid gap-8">
+      <div className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
+        {tiles.map((tile) => (
+          <Card key={tile.label}>
+            <CardHeader>
+              <CardDescription>{tile.label}</CardDescription>
+              <CardTitle asChild className="text-xl">
+                <p>{money(tile.value)}</p>
+              </CardTitle>
+            </CardHeader>
+          </Card>
+        ))}
+      </div>
+      <section className="grid gap-3" aria-labelledby="open-disputes">
+        <h2 id="open-disputes" className="text-xl font-semibold">
+          Open Disputes ({data.disputes.length})
+        </h2>
+        {data.disputes.length === 0 ? (
+          <p className="py-8 text-center text-muted-foreground">No open disputes</p>
+        ) : (
+          data.disputes.map((dispute) => (
+            <Card key={dispute.taskId}>
+              <CardHeader>
+                <CardTitle asChild className="text-lg">
+                  <h3>
+                    <Link href={`/task/${dispute.taskId}`} className="underline underline-offset-4">
+                      {dispute.title}
+                    </Link>
+                  </h3>
+                </CardTitle>
+                <CardDescription>
+                  {money(dispute.total)} · customer {dispute.posterName} · provider {dispute.providerName} · reported{" "}
+                  {format(new Date(dispute.reportedAt), "MMM d, h:mm a")}
+                </CardDescription>
+              </CardHeader>
+              <CardContent className="grid gap-3">
+                <p className="text-sm">{dispute.reason}</p>
+                <div className="flex flex-wrap gap-2">
+                  <Button size="sm" variant="outline" onClick={() => setResolving({ dispute, action: "refund" })}>
+                    Refund Customer
+                  </Button>
+                  <Button size="sm" onClick={() => setResolving({ dispute, action: "release" })}>
+                    Release to Provider
+                  </Button>
+                </div>
+              </CardContent>
+            </Card>
+          ))
+        )}
+      </section>
+      {resolving && <ResolveDialog dispute={resolving.dispute} action={resolving.action} onClose={() => setResolving(null)} />}
+    </div>
+  );
+}
+
+/** /admin/finance: money held, earned and paid, and the disputes waiting for a decision. */
 export default function AdminFinancePage() {
-  return <h1 className="text-2xl font-bold">AdminFinance</h1>;
+  useDocumentTitle("Finance");
+  const { user, isLoading } = useUser();
+  return (
+    <AdminGate user={user} isLoading={isLoading} returnTo="/admin/finance">
+      <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+        <header className="mb-8 grid gap-4">
+          <h1 className="text-3xl font-bold tracking-tight">Finance</h1>
+          <AdminNav current="/admin/finance" />
+        </header>
+        <Finance />
+      </div>
+    </AdminGate>
+  );
 }

@@ -1,4 +1,53 @@
-// Placeholder until its feature lands.
+import { useLocation } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/use-toast";
+import { useUser } from "@/features/auth/api/use-user";
+import { useCompleteSandboxOnboarding } from "@/features/payments/api/complete-sandbox-onboarding";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { errorMessage, goToLogin } from "@/lib/api";
+
+/** /payouts/sandbox-onboarding: the sandbox's stand-in for Stripe's hosted Express onboarding. */
 export default function SandboxOnboardingPage() {
-  return <h1 className="text-2xl font-bold">SandboxOnboarding</h1>;
+  useDocumentTitle("Set Up Payouts");
+  const { user, isLoading } = useUser();
+  const [, navigate] = useLocation();
+  const complete = useCompleteSandboxOnboarding();
+
+  if (isLoading) return <Spinner className="flex py-24" label="Loading" />;
+  if (!user) {
+    goToLogin("/payouts/sandbox-onboarding");
+    return null;
+  }
+
+  function finish() {
+    complete.mutate(undefined, {
+      onSuccess: () => navigate("/dashboard?setup=success"),
+      onError: (error) => toast({ title: "Error", description: errorMessage(error, "An error occurred."), variant: "destructive" }),
+    });
+  }
+
+  return (
+    <div className="mx-auto max-w-xl px-4 py-12 sm:px-6">
+      <Card>
+        <CardHeader>
+          <CardTitle asChild className="text-2xl">
+            <h1>Set Up Payouts</h1>
+          </CardTitle>
+          <CardDescription>
+            Sandbox mode: no bank details are needed and no real money moves. Confirm to enable payouts to a test account.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-2">
+          <Button onClick={finish} disabled={complete.isPending}>
+            {complete.isPending ? "Enabling..." : "Enable Payouts"}
+          </Button>
+          <Button variant="outline" onClick={() => navigate("/dashboard")}>
+            Cancel
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  );
 }

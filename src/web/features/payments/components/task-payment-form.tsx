@@ -1,7 +1,50 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/use-toast";
+import { useCreatePaymentIntent } from "../api/create-payment-intent";
+import { CardPayment } from "./card-payment";
 
-// Placeholder until its feature lands; the props are the agreed interface.
+// The tasks feature's query keys, refreshed by value so the two features stay independent.
+const taskKey = (id: string) => ["/api/tasks", id] as const;
+const myTasksKey = ["/api/tasks/my-tasks"] as const;
+
 /** The card form inside the Payment Required card (poster, claimed, unpaid). */
-export function TaskPaymentForm(_props: { task: TaskDetail }) {
-  return null;
+export function TaskPaymentForm({ task }: { task: TaskDetail }) {
+  const queryClient = useQueryClient();
+  const createIntent = useCreatePaymentIntent();
+  const [clientSecret, setClientSecret] = useState<string | null>(null);
+  const started = useRef(false);
+  const { mutate } = createIntent;
+
+  useEffect(() => {
+    // Once per mount: the server answers the same secret for a repeat, but one call is enough.
+    if (started.current) return;
+    started.current = true;
+    mutate(
+      { amount: task.totalAmount, taskId: task.id },
+      {
+        onSuccess: (result) => setClientSecret(result.clientSecret),
+        onError: () => toast({ title: "Error", description: "Failed to initialize payment", variant: "destructive" }),
+      },
+    );
+  }, [mutate, task.id, task.totalAmount]);
+
+  function onPaid() {
+    toast({ title: "Payment Successful", description: "Your task has been posted!" });
+    void queryClient.invalidateQueries({ queryKey: taskKey(task.id) });
+    void queryClient.invalidateQueries({ queryKey: myTasksKey });
+  }
+
+  if (createIntent.isError) return <p className="text-sm text-destructive">Failed to initialize payment</p>;
+  if (!clientSecret) return <Spinner label="Preparing payment" />;
+  return (
+    <CardPayment
+      clientSecret={clientSecret}
+      submitLabel={`Pay ${formatDollarsExact(dollarsToCents(task.totalAmount))}`}
+      onPaid={onPaid}
+    />
+  );
 }

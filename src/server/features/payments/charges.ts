@@ -1,0 +1,227 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { formatDollarsExact } from "../../../shared/money.js";
+import { expiryPassed, luhnValid, type SandboxConfirmBody } from "../../../shared/payments.js";
+import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
+import type { GatewayEvent } from "../../adapters/payments/gateway.js";
+import type { Db } from "../../db/client.js";
+import { payments, tips, webhookEvents } from "../../db/schema/payments.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
+import { notifyUser } from "../../notify.js";
+import type { PaymentsDeps } from "./deps.js";
+import { findTask, payTask, recordCapture, refundEscrow } from "./escrow.js";
+import { ACCOUNTS, recordTransaction } from "./ledger.js";
+
+// Taking the poster's money: the payment intent for a claimed task, its confirmation (the sandbox
+// card form, or Stripe's webhook, the only way a Stripe payment becomes captured), and tips.
+
+type PaymentRow = typeof payments.$inferSelect;
+type TipRow = typeof tips.$inferSelect;
+
+/** 402 carries the card network's message; the client shows it under 'Payment Failed'. */
+const paymentRequired = (message: string) => new HttpError(402, message);
+
+export async function createPaymentIntent(
+  deps: PaymentsDeps,
+  userId: string,
+  input: { taskId: string; amountCents: number },
+): Promise<string> {
+  const { ctx, gateway } = deps;
+  const now = ctx.now();
+  const task = await findTask(ctx.db, input.taskId);
+  if (task.userId !== userId) throw forbidden("Only the poster can pay for this task");
+  if (task.paymentCapturedAt) throw conflict("This task has already been paid");
+  if (task.status !== "claimed") throw conflict("Only a claimed task can be paid");
+  if (!task.paymentDeadline || task.paymentDeadline <= now) throw conflict("The payment window for this task has closed");
+  if (input.amountCents !== task.totalCents) {
+    throw badRequest(`amount: must equal the task total of ${formatDollarsExact(task.totalCents)}`);
+  }
+  // One payment per task: a second call finds the first row and returns its secret.
+  const [inserted] = await ctx.db
+    .insert(payments)
+    .values({ taskId: task.id, posterId: userId, amountCents: task.totalCents, gateway: gateway.name })
+    .onConflictDoNothing({ target: payments.taskId })
+    .returning();
+  const payment = inserted ?? (await paymentForTask(ctx.db, task.id));
+  if (payment.status === "captured" || payment.status === "refunded") {
+    throw conflict("This task's payment was already taken");
+  }
+  if (payment.clientSecret) return payment.clientSecret;
+  // Concurrent first calls both reach the gateway with the same key and get the same intent.
+  const intent = await gateway.createIntent({
+    key: `pi-${payment.id}`,
+    amountCents: payment.amountCents,
+    description: `Errandly task: ${task.title}`,
+    metadata: { paymentId: payment.id, taskId: task.id },
+  });
+  await ctx.db
+    .update(payments)
+    .set({ clientSecret: intent.clientSecret, gatewayRef: intent.ref, updatedAt: now })
+    .where(and(eq(payments.id, payment.id), sql`${payments.clientSecret} is null`));
+  return (await paymentForTask(ctx.db, task.id)).clientSecret ?? intent.clientSecret;
+}
+
+async function paymentForTask(db: Db, taskId: string): Promise<PaymentRow> {
+  const [row] = await db.select().from(payments).where(eq(payments.taskId, taskId)).limit(1);
+  if (!row) throw new Error(`Payment for task ${taskId} vanished`);
+  return row;
+}
+
+function checkCard(card: SandboxConfirmBody & { cardNumber: string }, now: Date): void {
+  if (!luhnValid(card.cardNumber)) throw badRequest("cardNumber: Your card number is invalid.");
+  if (expiryPassed(card.expMonth, card.expYear, now)) throw badRequest("expYear: Your card's expiration date is in the past.");
+}
+
+export function sandboxAllowed(deps: PaymentsDeps): boolean {
+  const { env } = deps.ctx;
+  return deps.gateway.name === "sandbox" && (env.NODE_ENV !== "production" || env.SANDBOX_PAYMENTS_IN_PRODUCTION);
+}
+
+/** The sandbox card form's submit: checks the card as a processor would, then captures once. */
+export async function confirmSandboxPayment(
+  deps: PaymentsDeps,
+  userId: string,
+  card: SandboxConfirmBody & { cardNumber: string },
+): Promise<void> {
+  const { ctx } = deps;
+  if (!sandboxAllowed(deps)) throw notFound("Sandbox payments are turned off");
+  const [payment] = await ctx.db.select().from(payments).where(eq(payments.clientSecret, card.clientSecret)).limit(1);
+  if (!payment) throw notFound("Payment not found");
+  if (payment.posterId !== userId) throw forbidden("Only the poster can pay for this task");
+  checkCard(card, ctx.now());
+  // The atomic claim: of two concurrent submits only one moves the payment to processing.
+  const [claimed] = await ctx.db
+    .update(payments)
+    .set({ status: "processing", updatedAt: ctx.now() })
+    .where(and(eq(payments.id, payment.id), inArray(payments.status, ["requires_payment", "failed"])))
+    .returning();
+  if (!claimed) {
+    throw conflict(payment.status === "captured" ? "This task has already been paid" : "This payment is already being processed");
+  }
+  const decline = sandboxCardDecline(card.cardNumber);
+  if (decline) {
+    await ctx.db.update(payments).set({ status: "failed", failureMessage: decline, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
+    throw paymentRequired(decline);
+  }
+  const paid = await ctx.db.transaction(async (tx) => payTask(deps, tx, claimed, ctx.now()));
+  if (!paid) {
+    // Nothing was charged: the sandbox decides after the task check, unlike a real processor.
+    const message = "The payment window for this task has closed";
+    await ctx.db.update(payments).set({ status: "failed", failureMessage: message, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
+    throw conflict(message);
+  }
+}
+
+/** A Stripe event, once per event id; an error rolls back so Stripe redelivers it. */
+export async function handleGatewayEvent(deps: PaymentsDeps, event: GatewayEvent): Promise<void> {
+  const { ctx } = deps;
+  await ctx.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(webhookEvents)
+      .values({ id: event.id, type: event.type, receivedAt: ctx.now() })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh) return;
+    const now = ctx.now();
+    if (event.type === "payment_intent.succeeded" && event.intentId) await intentSucceeded(deps, tx, event.intentId, now);
+    if (event.type === "payment_intent.payment_failed" && event.intentId) {
+      await tx
+        .update(payments)
+        .set({ status: "failed", failureMessage: event.failureMessage, updatedAt: now })
+        .where(and(eq(payments.gatewayRef, event.intentId), inArray(payments.status, ["requires_payment", "processing"])));
+    }
+    if (event.type === "account.updated" && event.account) {
+      await tx
+        .update(providerProfiles)
+        .set({
+          payoutsEnabled: event.account.payoutsEnabled,
+          stripeOnboardingComplete: event.account.detailsSubmitted,
+          updatedAt: now,
+        })
+        .where(eq(providerProfiles.stripeAccountId, event.account.id));
+    }
+  });
+}
+
+async function intentSucceeded(deps: PaymentsDeps, tx: Db, intentId: string, now: Date): Promise<void> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.gatewayRef, intentId)).limit(1);
+  if (payment) {
+    if (payment.status === "captured" || payment.status === "refunded") return;
+    if (await payTask(deps, tx, payment, now)) return;
+    // The money arrived after the task stopped being payable (cancelled, or the deadline passed):
+    // record it and give it straight back (docs/decisions/005, "pay").
+    await recordCapture(tx, payment, "late capture");
+    await tx.update(payments).set({ status: "captured", updatedAt: now }).where(eq(payments.id, payment.id));
+    await refundEscrow(deps, tx, payment.taskId, null, now);
+    return;
+  }
+  const [tip] = await tx.select().from(tips).where(eq(tips.gatewayRef, intentId)).limit(1);
+  if (tip) await captureTip(deps, tx, tip);
+}
+
+async function captureTip(deps: PaymentsDeps, tx: Db, tip: TipRow): Promise<void> {
+  const [captured] = await tx
+    .update(tips)
+    .set({ status: "captured" })
+    .where(and(eq(tips.id, tip.id), eq(tips.status, "requires_payment")))
+    .returning();
+  if (!captured) return;
+  await recordTransaction(tx, {
+    kind: "tip",
+    key: tip.id,
+    taskId: tip.taskId,
+    createdBy: tip.posterId,
+    postings: [
+      { account: ACCOUNTS.posterPayments, amountCents: -tip.amountCents },
+      { account: ACCOUNTS.providerBalance(tip.providerId), amountCents: tip.amountCents },
+    ],
+  });
+  await notifyUser(deps.ctx, tx, {
+    userId: tip.providerId,
+    kind: "payment_received",
+    title: "You received a tip",
+    body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
+    taskId: tip.taskId,
+  });
+}
+
+/**
+ * A tip after completion, 100% to the provider. The sandbox charges it at once (a simulated card on
+ * file); Stripe answers a client secret that the Payment Element confirms, and the webhook credits it.
+ */
+export async function tipTask(
+  deps: PaymentsDeps,
+  taskId: string,
+  userId: string,
+  amountCents: number,
+): Promise<{ status: "succeeded" | "requires_payment"; clientSecret: string | null }> {
+  const { ctx, gateway } = deps;
+  const task = await findTask(ctx.db, taskId);
+  if (task.userId !== userId) throw forbidden("Only the poster can tip");
+  if (task.status !== "completed" || !task.providerId) throw conflict("You can tip once the task is completed");
+  const providerId = task.providerId;
+  if (gateway.name === "sandbox") {
+    if (!sandboxAllowed(deps)) throw notFound("Sandbox payments are turned off");
+    await ctx.db.transaction(async (tx) => {
+      const [tip] = await tx
+        .insert(tips)
+        .values({ taskId, posterId: userId, providerId, amountCents, gateway: gateway.name })
+        .returning();
+      if (tip) await captureTip(deps, tx, tip);
+    });
+    return { status: "succeeded", clientSecret: null };
+  }
+  const [tip] = await ctx.db
+    .insert(tips)
+    .values({ taskId, posterId: userId, providerId, amountCents, gateway: gateway.name })
+    .returning();
+  if (!tip) throw new Error("tip not stored");
+  const intent = await gateway.createIntent({
+    key: `tip-${tip.id}`,
+    amountCents,
+    description: `Errandly tip: ${task.title}`,
+    metadata: { tipId: tip.id, taskId },
+  });
+  await ctx.db.update(tips).set({ gatewayRef: intent.ref, clientSecret: intent.clientSecret }).where(eq(tips.id, tip.id));
+  return { status: "requires_payment", clientSecret: intent.clientSecret };
+}

@@ -1,0 +1,351 @@
+import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { queryRows } from "../../db/client.js";
+import { priceTask } from "../../../shared/money.js";
+import { ACCOUNTS, accountBalances } from "./ledger.js";
+import { insertTask, transition } from "./task-fixtures.js";
+
+// Model-based test: random sequences of task and money actions against the real app, with a
+// plain model of where every cent should be. After each step the ledger must balance, no escrow
+// may be negative, a settled escrow must be empty, and every account must equal the model.
+
+const t = await useTestApp();
+const admin = await createUser(t, { role: "admin" });
+
+const BUDGETS = [2000, 5000, 9999, 10000, 15000] as const;
+const CARD = { expMonth: 12, expYear: 2030, cvc: "123" };
+const HOUR = 3_600_000;
+
+type Status = "open" | "claimed" | "in_progress" | "completed" | "cancelled" | "payment_expired";
+type Hold = "none" | "holding" | "disputed" | "released" | "refunded";
+
+interface ModelTask {
+  id: string;
+  totalCents: number;
+  shareCents: number;
+  needsWindow: boolean;
+  status: Status;
+  paid: boolean;
+  hold: Hold;
+  deadlineMs: number;
+  releaseAtMs: number;
+}
+
+interface Model {
+  nowMs: number;
+  tasks: ModelTask[];
+  provider: number;
+  revenue: number;
+  refunds: number;
+  posterPayments: number;
+}
+
+interface Real {
+  poster: TestUser;
+  provider: TestUser;
+}
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+function pick(m: Model, index: number, predicate: (task: ModelTask) => boolean): ModelTask | undefined {
+  const matching = m.tasks.filter(predicate);
+  return matching.length === 0 ? undefined : matching[index % matching.length];
+}
+
+function taskCommand(
+  label: string,
+  index: number,
+  predicate: (task: ModelTask, m: Model) => boolean,
+  run: (task: ModelTask, m: Model, r: Real) => Promise<void>,
+): Cmd {
+  return {
+    check: (m) => pick(m, index, (task) => predicate(task, m)) !== undefined,
+    async run(m, r) {
+      const task = pick(m, index, (x) => predicate(x, m));
+      if (!task) throw new Error(`${label}: no task`);
+      await run(task, m, r);
+      await checkInvariants(m, r);
+    },
+    toString: () => `${label}(${index})`,
+  };
+}
+
+function releaseInModel(m: Model, task: ModelTask): void {
+  task.hold = "released";
+  m.provider += task.shareCents;
+  m.revenue += task.totalCents - task.shareCents;
+}
+
+function refundInModel(m: Model, task: ModelTask): void {
+  m.refunds += task.totalCents;
+}
+
+/** Moves the clock, runs the sweepers, and expires what the model says has expired. */
+async function advance(m: Model, ms: number): Promise<void> {
+  t.clock.advance(ms);
+  m.nowMs += ms;
+  await t.app.ctx.scheduler.runAll();
+  for (const task of m.tasks) {
+    if (task.hold === "holding" && task.releaseAtMs <= m.nowMs) releaseInModel(m, task);
+    if (task.status === "claimed" && !task.paid && task.deadlineMs <= m.nowMs) {
+      await transition(t, "expire", task.id, null);
+      task.status = "payment_expired";
+    }
+  }
+}
+
+async function payWith(r: Real, task: ModelTask, cardNumber: string) {
+  const intent = await call(t, r.poster, {
+    method: "POST",
+    url: "/api/create-payment-intent",
+    payload: { amount: task.totalCents / 100, taskId: task.id },
+  });
+  expect(intent.statusCode).toBe(200);
+  const { clientSecret } = intent.json<{ clientSecret: string }>();
+  return call(t, r.poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, cardNumber, ...CARD } });
+}
+
+async function checkInvariants(m: Model, r: Real): Promise<void> {
+  const db = t.database.db;
+  expect(await queryRows(db, sql`select transaction_id from ledger_entries group by transaction_id having sum(amount_cents) <> 0`)).toEqual([]);
+  expect(
+    await queryRows(db, sql`select account from ledger_entries where account like 'escrow:%' group by account having sum(amount_cents) < 0`),
+  ).toEqual([]);
+  const balances = await accountBalances(db, [...m.tasks.map((task) => ACCOUNTS.escrow(task.id)), ACCOUNTS.providerBalance(r.provider.id)]);
+  for (const task of m.tasks) {
+    const settled = task.hold === "released" || task.hold === "refunded" || task.status === "cancelled" || !task.paid;
+    expect(balances.get(ACCOUNTS.escrow(task.id)), `escrow of ${task.status}/${task.hold}`).toBe(settled ? 0 : task.totalCents);
+  }
+  expect(balances.get(ACCOUNTS.providerBalance(r.provider.id))).toBe(m.provider);
+  // Shared accounts, counted over this history's tasks only (earlier histories share the database).
+  const ids = m.tasks.map((task) => sql`${task.id}`);
+  const shared = new Map(
+    (
+      await queryRows<{ account: string; total: string }>(
+        db,
+        sql`select e.account, sum(e.amount_cents) as total from ledger_entries e
+            join ledger_transactions x on x.id = e.transaction_id
+            where x.task_id in (${sql.join(ids, sql`, `)}) and e.account not like 'escrow:%' and e.account not like 'provider:%'
+            group by e.account`,
+      )
+    ).map((row) => [row.account, Number(row.total)]),
+  );
+  expect(shared.get(ACCOUNTS.revenue) ?? 0).toBe(m.revenue);
+  expect(shared.get(ACCOUNTS.refunds) ?? 0).toBe(m.refunds);
+  expect(shared.get(ACCOUNTS.posterPayments) ?? 0).toBe(m.posterPayments);
+}
+
+async function postTask(m: Model, r: Real, budget: number, urgent: boolean): Promise<void> {
+  const urgency = urgent ? "urgent" : "standard";
+  const row = await insertTask(t, r.poster.id, budget, urgency);
+  const price = priceTask(budget, urgency);
+  m.tasks.push({
+    id: row.id,
+    totalCents: price.totalCents,
+    shareCents: price.providerShareCents,
+    needsWindow: price.needsApprovalWindow,
+    status: "open",
+    paid: false,
+    hold: "none",
+    deadlineMs: 0,
+    releaseAtMs: 0,
+  });
+}
+
+const taskSpec = fc.record({ budget: fc.constantFrom(...BUDGETS), urgent: fc.boolean() });
+
+const isPayable = (task: ModelTask, m: Model) => task.status === "claimed" && !task.paid && task.deadlineMs > m.nowMs;
+
+interface StepParams {
+  index: number;
+  budget: number;
+  urgent: boolean;
+  action: "refund" | "release";
+  tipCents: number;
+  hours: number;
+}
+
+/** Each action with its weight: the happy path's steps weigh more so histories reach completion. */
+const ACTIONS: [number, (p: StepParams) => Cmd][] = [
+  [
+    2,
+    (p) => ({
+      check: (m) => m.tasks.length < 6,
+      async run(m, r) {
+        await postTask(m, r, p.budget, p.urgent);
+        await checkInvariants(m, r);
+      },
+      toString: () => `post(${p.budget},${p.urgent ? "urgent" : "standard"})`,
+    }),
+  ],
+  [
+    3,
+    (p) =>
+      taskCommand("claim", p.index, (task) => task.status === "open", async (task, m, r) => {
+        expect(await transition(t, "claim", task.id, r.provider.id)).not.toBeNull();
+        task.status = "claimed";
+        task.deadlineMs = m.nowMs + 30 * 60_000;
+      }),
+  ],
+  [
+    4,
+    (p) =>
+      taskCommand("pay", p.index, isPayable, async (task, m, r) => {
+        expect((await payWith(r, task, "4242424242424242")).statusCode).toBe(200);
+        task.paid = true;
+        m.posterPayments -= task.totalCents;
+      }),
+  ],
+  [
+    1,
+    (p) =>
+      taskCommand("decline", p.index, isPayable, async (task, _m, r) => {
+        expect((await payWith(r, task, "4000000000000002")).statusCode).toBe(402);
+      }),
+  ],
+  [
+    1,
+    (p) =>
+      taskCommand("expire", p.index, (task) => task.status === "claimed" && !task.paid, async (task, m) => {
+        await advance(m, Math.max(task.deadlineMs - m.nowMs, 0) + 1000);
+        expect(task.status).toBe("payment_expired");
+      }),
+  ],
+  [
+    1,
+    (p) =>
+      taskCommand("reactivate", p.index, (task) => task.status === "payment_expired", async (task, _m, r) => {
+        expect(await transition(t, "reactivate", task.id, r.poster.id)).not.toBeNull();
+        task.status = "open";
+      }),
+  ],
+  [
+    1,
+    (p) =>
+      taskCommand("cancel", p.index, (task) => task.status === "open" || task.status === "claimed", async (task, m, r) => {
+        expect(await transition(t, "cancel", task.id, r.poster.id)).not.toBeNull();
+        task.status = "cancelled";
+        if (task.paid) refundInModel(m, task);
+      }),
+  ],
+  [
+    4,
+    (p) =>
+      taskCommand("start", p.index, (task) => task.status === "claimed" && task.paid, async (task, _m, r) => {
+        expect(await transition(t, "start", task.id, r.provider.id)).not.toBeNull();
+        task.status = "in_progress";
+      }),
+  ],
+  [
+    4,
+    (p) =>
+      taskCommand("complete", p.index, (task) => task.status === "in_progress", async (task, m, r) => {
+        expect(await transition(t, "complete", task.id, r.provider.id)).not.toBeNull();
+        task.status = "completed";
+        if (task.needsWindow) {
+          task.hold = "holding";
+          task.releaseAtMs = m.nowMs + 24 * HOUR;
+        } else releaseInModel(m, task);
+      }),
+  ],
+  [
+    2,
+    (p) =>
+      taskCommand("approve", p.index, (task) => task.hold === "holding", async (task, m, r) => {
+        expect((await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/approve-release` })).statusCode).toBe(200);
+        releaseInModel(m, task);
+      }),
+  ],
+  [
+    2,
+    (p) =>
+      taskCommand("dispute", p.index, (task) => task.hold === "holding", async (task, _m, r) => {
+        const res = await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/report-problem`, payload: { reason: "Not done" } });
+        expect(res.statusCode).toBe(200);
+        task.hold = "disputed";
+      }),
+  ],
+  [
+    2,
+    (p) =>
+      taskCommand(`resolve-${p.action}`, p.index, (task) => task.hold === "disputed", async (task, m) => {
+        const payload = { action: p.action, reason: "Checked" };
+        expect((await call(t, admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload })).statusCode).toBe(200);
+        if (p.action === "refund") {
+          task.hold = "refunded";
+          refundInModel(m, task);
+        } else releaseInModel(m, task);
+      }),
+  ],
+  [
+    1,
+    (p) =>
+      taskCommand(`tip-${p.tipCents}`, p.index, (task) => task.status === "completed", async (task, m, r) => {
+        const res = await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: p.tipCents / 100 } });
+        expect(res.statusCode).toBe(200);
+        m.provider += p.tipCents;
+        m.posterPayments -= p.tipCents;
+      }),
+  ],
+  [
+    2,
+    (p) => ({
+      check: () => true,
+      async run(m, r) {
+        await advance(m, p.hours * HOUR);
+        await checkInvariants(m, r);
+      },
+      toString: () => `advance(${p.hours}h)`,
+    }),
+  ],
+];
+
+const TOTAL_WEIGHT = ACTIONS.reduce((sum, [weight]) => sum + weight, 0);
+
+function buildStep(roll: number, params: StepParams): Cmd {
+  let rest = roll;
+  for (const [weight, build] of ACTIONS) {
+    if (rest < weight) return build(params);
+    rest -= weight;
+  }
+  throw new Error(`roll ${roll} out of range`);
+}
+
+// One arbitrary picks the action by an integer roll: fc.oneof would favour its first options.
+const step = fc
+  .tuple(
+    fc.integer({ min: 0, max: TOTAL_WEIGHT - 1 }),
+    fc.record({
+      index: fc.nat(),
+      budget: fc.constantFrom(...BUDGETS),
+      urgent: fc.boolean(),
+      action: fc.constantFrom("refund" as const, "release" as const),
+      tipCents: fc.integer({ min: 100, max: 5000 }),
+      hours: fc.constantFrom(1, 25),
+    }),
+  )
+  .map(([roll, params]) => buildStep(roll, params));
+
+it("keeps the ledger balanced and equal to the model over random task histories", async () => {
+  await fc.assert(
+    // Each history starts with two tasks so that early steps have something to act on.
+    fc.asyncProperty(fc.tuple(taskSpec, taskSpec), fc.commands([step], { maxCommands: 25, size: "max" }), async (initial, cmds) => {
+      const poster = await createUser(t);
+      const provider = await createUser(t, { verifiedProvider: true });
+      const real: Real = { poster, provider };
+      const model: Model = { nowMs: t.clock.now().getTime(), tasks: [], provider: 0, revenue: 0, refunds: 0, posterPayments: 0 };
+      for (const spec of initial) await postTask(model, real, spec.budget, spec.urgent);
+      // The second task starts claimed and paid, so short histories still reach the escrow's later states.
+      const paidTask = model.tasks[1];
+      if (!paidTask) throw new Error("no initial task");
+      expect(await transition(t, "claim", paidTask.id, provider.id)).not.toBeNull();
+      expect((await payWith(real, paidTask, "4242424242424242")).statusCode).toBe(200);
+      Object.assign(paidTask, { status: "claimed", paid: true, deadlineMs: model.nowMs + 30 * 60_000 });
+      model.posterPayments -= paidTask.totalCents;
+      await fc.asyncModelRun(() => ({ model, real }), cmds);
+    }),
+    { numRuns: 30, endOnFailure: true },
+  );
+}, 240_000);

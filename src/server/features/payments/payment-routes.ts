@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { dollarsToCents } from "../../../shared/money.js";
+import {
+  clientSecretSchema,
+  createPaymentIntentBodySchema,
+  earningsSchema,
+  paymentConfigSchema,
+  reportProblemBodySchema,
+  sandboxConfirmBodySchema,
+  sandboxConfirmResultSchema,
+  taskEscrowSchema,
+  tipBodySchema,
+  tipResultSchema,
+} from "../../../shared/payments.js";
+import { requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import { confirmSandboxPayment, createPaymentIntent, tipTask } from "./charges.js";
+import type { PaymentsDeps } from "./deps.js";
+import { approveRelease, reportProblem } from "./escrow.js";
+import { earnings, taskEscrow } from "./reports.js";
+
+// The poster's side: pay a claimed task, approve the release or report a problem, tip; and what
+// the poster and provider see about a task's money.
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+
+const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
+  const { ctx } = deps;
+  // Card testing is the abuse to stop here: a few tries per person, enough for typos.
+  const cardLimit = rateLimit(ctx.db, ctx.now, {
+    name: "payments:card",
+    max: 20,
+    windowMs: 15 * 60_000,
+    key: (r) => r.user?.id ?? r.ip,
+  });
+
+  app.get(
+    "/api/payments/config",
+    { config: { auth: "public" }, schema: { tags: ["payments"], response: { 200: paymentConfigSchema } } },
+    async () => ({ gateway: deps.gateway.name, publishableKey: deps.gateway.publishableKey }),
+  );
+
+  app.post(
+    "/api/create-payment-intent",
+    {
+      config: { auth: "user" },
+      preHandler: cardLimit,
+      schema: { tags: ["payments"], body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
+    },
+    async (request) => ({
+      clientSecret: await createPaymentIntent(deps, requireUser(request).id, {
+        taskId: request.body.taskId,
+        amountCents: dollarsToCents(request.body.amount),
+      }),
+    }),
+  );
+
+  app.post(
+    "/api/sandbox/payments/confirm",
+    {
+      config: { auth: "user" },
+      preHandler: cardLimit,
+      schema: {
+        tags: ["payments"],
+        body: sandboxConfirmBodySchema,
+        response: { 200: sandboxConfirmResultSchema, 402: errorResponseSchema, 429: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await confirmSandboxPayment(deps, requireUser(request).id, request.body);
+      return { status: "succeeded" as const };
+    },
+  );
+
+  app.get(
+    "/api/tasks/:id/escrow",
+    { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: taskEscrowSchema, ...errors } } },
+    async (request) => taskEscrow(ctx.db, request.params.id, requireUser(request)),
+  );
+
+  app.post(
+    "/api/tasks/:id/approve-release",
+    { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
+    async (request) => {
+      await approveRelease(deps, request.params.id, requireUser(request).id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/api/tasks/:id/report-problem",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["payments"], params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await reportProblem(deps, request.params.id, requireUser(request).id, request.body.reason);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/api/tasks/:id/tip",
+    {
+      config: { auth: "user" },
+      preHandler: cardLimit,
+      schema: {
+        tags: ["payments"],
+        params: uuidParamSchema,
+        body: tipBodySchema,
+        response: { 200: tipResultSchema, 429: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => tipTask(deps, request.params.id, requireUser(request).id, dollarsToCents(request.body.amount)),
+  );
+
+  app.get(
+    "/api/payments/earnings",
+    { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: earningsSchema, 401: errorResponseSchema } } },
+    async (request) => earnings(ctx.db, requireUser(request).id),
+  );
+};
+
+export default paymentRoutes;

@@ -1,0 +1,314 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { call, createUser, useTestApp, type TestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { queryRows } from "../../db/client.js";
+import { notifications } from "../../db/schema/chat.js";
+import { escrowHolds, payments, payouts, tips } from "../../db/schema/payments.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { auditLog } from "../../db/schema/users.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import { insertTask, transition } from "./task-fixtures.js";
+
+const t = await useTestApp();
+
+const CARD = { cardNumber: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" };
+
+async function claimedTask(budgetCents: number, urgency: "standard" | "urgent" = "standard") {
+  const poster = await createUser(t);
+  const provider = await createUser(t, { verifiedProvider: true });
+  const task = await insertTask(t, poster.id, budgetCents, urgency);
+  await transition(t, "claim", task.id, provider.id);
+  return { poster, provider, task };
+}
+
+async function intent(user: TestUser, taskId: string, amount: number) {
+  return call(t, user, { method: "POST", url: "/api/create-payment-intent", payload: { amount, taskId } });
+}
+
+async function pay(user: TestUser, taskId: string, totalCents: number, card = CARD) {
+  const res = await intent(user, taskId, totalCents / 100);
+  expect(res.statusCode).toBe(200);
+  const { clientSecret } = res.json<{ clientSecret: string }>();
+  return call(t, user, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...card } });
+}
+
+async function paidAndCompleted(budgetCents: number) {
+  const setup = await claimedTask(budgetCents);
+  expect((await pay(setup.poster, setup.task.id, setup.task.totalCents)).statusCode).toBe(200);
+  await transition(t, "start", setup.task.id, setup.provider.id);
+  await transition(t, "complete", setup.task.id, setup.provider.id);
+  return setup;
+}
+
+async function taskRow(id: string) {
+  const [row] = await t.database.db.select().from(tasks).where(eq(tasks.id, id));
+  return row;
+}
+
+const balance = (account: string) => accountBalance(t.database.db, account);
+
+describe("create-payment-intent", () => {
+  it("refuses strangers, wrong states and wrong amounts, storing nothing", async () => {
+    const { poster, provider, task } = await claimedTask(5000);
+    expect((await call(t, null, { method: "POST", url: "/api/create-payment-intent", payload: { amount: 1, taskId: task.id } })).statusCode).toBe(401);
+    const other = await intent(provider, task.id, task.totalCents / 100);
+    expect(other.statusCode).toBe(403);
+    const wrong = await intent(poster, task.id, task.totalCents / 100 + 1);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toMatch(/^amount: must equal the task total of \$54\.50$/);
+    const bad = await intent(poster, task.id, 12.345);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/amount/);
+    const badId = await call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { amount: 1, taskId: "nope" } });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().message).toBe("taskId: taskId must be a UUID");
+    expect(await t.database.db.select().from(payments).where(eq(payments.taskId, task.id))).toHaveLength(0);
+
+    const open = await insertTask(t, poster.id, 5000);
+    expect((await intent(poster, open.id, open.totalCents / 100)).statusCode).toBe(409);
+  });
+
+  it("is idempotent: a second call answers the same client secret", async () => {
+    const { poster, task } = await claimedTask(5000);
+    const first = await intent(poster, task.id, task.totalCents / 100);
+    const second = await intent(poster, task.id, task.totalCents / 100);
+    expect(first.statusCode).toBe(200);
+    expect(second.json().clientSecret).toBe(first.json().clientSecret);
+    expect(await t.database.db.select().from(payments).where(eq(payments.taskId, task.id))).toHaveLength(1);
+  });
+
+  it("refuses once the payment deadline has passed", async () => {
+    const { poster, task } = await claimedTask(5000);
+    t.clock.advance(31 * 60_000);
+    const res = await intent(poster, task.id, task.totalCents / 100);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe("The payment window for this task has closed");
+  });
+});
+
+describe("sandbox card confirmation", () => {
+  it("checks the card like a processor and keeps the task unpaid on a decline", async () => {
+    const { poster, task } = await claimedTask(5000);
+    const cases: [typeof CARD, number, string][] = [
+      [{ ...CARD, cardNumber: "4242 4242 4242 4241" }, 400, "cardNumber: Your card number is invalid."],
+      [{ ...CARD, expMonth: 1, expYear: 2026 }, 400, "expYear: Your card's expiration date is in the past."],
+      [{ ...CARD, cvc: "12" }, 400, "cvc: CVC must be 3 or 4 digits"],
+      [{ ...CARD, cardNumber: "4000 0000 0000 0002" }, 402, "Your card was declined."],
+      [{ ...CARD, cardNumber: "4000 0000 0000 9995" }, 402, "Your card has insufficient funds."],
+    ];
+    for (const [card, status, message] of cases) {
+      const res = await pay(poster, task.id, task.totalCents, card);
+      expect(res.statusCode, message).toBe(status);
+      expect(res.json().message).toBe(message);
+    }
+    expect((await taskRow(task.id))?.paymentCapturedAt).toBeNull();
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+  });
+
+  it("captures a good card into escrow, tells the provider, and refuses a second capture", async () => {
+    const { poster, provider, task } = await claimedTask(5000);
+    const stranger = await createUser(t);
+    const res = await intent(poster, task.id, task.totalCents / 100);
+    const { clientSecret } = res.json<{ clientSecret: string }>();
+    const denied = await call(t, stranger, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } });
+    expect(denied.statusCode).toBe(403);
+    const ok = await call(t, poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } });
+    expect(ok.statusCode).toBe(200);
+    expect((await taskRow(task.id))?.paymentCapturedAt?.toISOString()).toBe(t.clock.now().toISOString());
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, provider.id));
+    expect(notes.map((n) => n.kind)).toContain("payment_received");
+    const again = await call(t, poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } });
+    expect(again.statusCode).toBe(409);
+    expect((await intent(poster, task.id, task.totalCents / 100)).statusCode).toBe(409);
+  });
+
+  it("captures once when the same payment is confirmed twice at the same time", async () => {
+    const { poster, task } = await claimedTask(5000);
+    const { clientSecret } = (await intent(poster, task.id, task.totalCents / 100)).json<{ clientSecret: string }>();
+    const confirm = () => call(t, poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } });
+    const results = await Promise.all([confirm(), confirm(), confirm()]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    const [row] = await queryRows<{ n: string }>(t.database.db, sql`select count(*) as n from ledger_transactions where task_id = ${task.id}`);
+    expect(Number(row?.n)).toBe(1);
+  });
+
+  it("refuses to run in production unless allowed", async () => {
+    const { createTestApp } = await import("../../../../test/create-test-app.js");
+    const prod: TestApp = await createTestApp({ NODE_ENV: "production" });
+    try {
+      const user = await createUser(prod);
+      const res = await call(prod, user, {
+        method: "POST",
+        url: "/api/sandbox/payments/confirm",
+        payload: { clientSecret: "sandbox_x", ...CARD },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe("Sandbox payments are turned off");
+    } finally {
+      await prod.close();
+    }
+  });
+});
+
+describe("release", () => {
+  it("releases a task under $100 at once: 85% to the provider, the rest and the fee to the platform", async () => {
+    const revenueBefore = await balance(ACCOUNTS.revenue);
+    const { provider, task } = await paidAndCompleted(5000);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250);
+    expect((await balance(ACCOUNTS.revenue)) - revenueBefore).toBe(task.totalCents - 4250);
+    const [hold] = await t.database.db.select().from(escrowHolds).where(eq(escrowHolds.taskId, task.id));
+    expect(hold?.status).toBe("released");
+  });
+
+  it("shows a task's money only to its poster, its provider and admins", async () => {
+    const { poster, provider, task } = await paidAndCompleted(5000);
+    const url = `/api/tasks/${task.id}/escrow`;
+    const stranger = await createUser(t);
+    expect((await call(t, stranger, { method: "GET", url })).statusCode).toBe(403);
+    expect((await call(t, null, { method: "GET", url })).statusCode).toBe(401);
+    expect((await call(t, provider, { method: "GET", url })).json()).toMatchObject({ paid: true, status: "released", providerShare: 42.5 });
+    expect((await call(t, poster, { method: "GET", url })).json()).toMatchObject({ total: task.totalCents / 100 });
+  });
+
+  it("holds $100 or more for 24 hours; only the poster approves early", async () => {
+    const { poster, provider, task } = await paidAndCompleted(15000);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    const url = `/api/tasks/${task.id}/approve-release`;
+    expect((await call(t, provider, { method: "POST", url })).statusCode).toBe(403);
+    const admin = await createUser(t, { role: "admin" });
+    expect((await call(t, admin, { method: "POST", url })).statusCode).toBe(403);
+    expect((await call(t, poster, { method: "POST", url })).statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(12750);
+    const again = await call(t, poster, { method: "POST", url });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe("The payment has already been released");
+  });
+
+  it("releases by the sweeper when the window ends", async () => {
+    const { provider, task } = await paidAndCompleted(20000);
+    t.clock.advance(23 * 3_600_000);
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
+    t.clock.advance(3_600_000);
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(17000);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+  });
+
+  it("keeps a disputed task held until an admin resolves it with a reason, logged in the audit log", async () => {
+    const { poster, provider, task } = await paidAndCompleted(15000);
+    const url = `/api/tasks/${task.id}/report-problem`;
+    expect((await call(t, provider, { method: "POST", url, payload: { reason: "x" } })).statusCode).toBe(403);
+    const empty = await call(t, poster, { method: "POST", url, payload: { reason: "   " } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toBe("reason: Reason is required");
+    expect((await call(t, poster, { method: "POST", url, payload: { reason: "Nobody came" } })).statusCode).toBe(200);
+    t.clock.advance(25 * 3_600_000);
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+
+    const resolveUrl = `/api/admin/disputes/${task.id}/resolve`;
+    expect((await call(t, poster, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "ok" } })).statusCode).toBe(403);
+    const admin = await createUser(t, { role: "admin" });
+    const noReason = await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "" } });
+    expect(noReason.statusCode).toBe(400);
+    const finance = await call(t, admin, { method: "GET", url: "/api/admin/finance" });
+    expect(finance.json().disputes.map((d: { taskId: string }) => d.taskId)).toContain(task.id);
+    const ok = await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "Provider did not show up" } });
+    expect(ok.statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
+    const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, task.id));
+    expect(audit).toMatchObject([{ actorId: admin.id, action: "dispute.refund", targetType: "task", reason: "Provider did not show up" }]);
+    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "release", reason: "again" } })).statusCode).toBe(409);
+  });
+});
+
+describe("cancel", () => {
+  it("refunds the poster in full, fee included, when a paid task is cancelled", async () => {
+    const { poster, task } = await claimedTask(4000, "urgent");
+    expect((await pay(poster, task.id, task.totalCents)).statusCode).toBe(200);
+    const refundsBefore = await balance(ACCOUNTS.refunds);
+    await transition(t, "cancel", task.id, poster.id);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    expect((await balance(ACCOUNTS.refunds)) - refundsBefore).toBe(task.totalCents);
+    const [payment] = await t.database.db.select().from(payments).where(eq(payments.taskId, task.id));
+    expect(payment?.status).toBe("refunded");
+  });
+});
+
+describe("tips", () => {
+  it("gives the provider 100% of a tip; only the poster tips a completed task", async () => {
+    const { poster, provider, task } = await paidAndCompleted(5000);
+    const url = `/api/tasks/${task.id}/tip`;
+    expect((await call(t, provider, { method: "POST", url, payload: { amount: 5 } })).statusCode).toBe(403);
+    const small = await call(t, poster, { method: "POST", url, payload: { amount: 0.5 } });
+    expect(small.statusCode).toBe(400);
+    expect(small.json().message).toBe("amount: Tip must be at least $1");
+    expect((await call(t, poster, { method: "POST", url, payload: { amount: 1000.01 } })).statusCode).toBe(400);
+    expect(await t.database.db.select().from(tips).where(eq(tips.taskId, task.id))).toHaveLength(0);
+    const ok = await call(t, poster, { method: "POST", url, payload: { amount: 7.5 } });
+    expect(ok.json()).toEqual({ status: "succeeded", clientSecret: null });
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250 + 750);
+
+    const early = await claimedTask(5000);
+    const refused = await call(t, early.poster, { method: "POST", url: `/api/tasks/${early.task.id}/tip`, payload: { amount: 5 } });
+    expect(refused.statusCode).toBe(409);
+  });
+});
+
+describe("payouts", () => {
+  it("onboards an approved provider, answers 'already exists', and pays out what waited", async () => {
+    const { provider } = await paidAndCompleted(5000);
+    const plain = await createUser(t);
+    expect((await call(t, plain, { method: "POST", url: "/api/stripe/connect/account" })).statusCode).toBe(403);
+    expect((await call(t, provider, { method: "POST", url: "/api/stripe/connect/account-link" })).statusCode).toBe(409);
+    expect((await call(t, provider, { method: "POST", url: "/api/stripe/connect/account" })).statusCode).toBe(201);
+    const again = await call(t, provider, { method: "POST", url: "/api/stripe/connect/account" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toContain("already exists");
+    const link = await call(t, provider, { method: "POST", url: "/api/stripe/connect/account-link" });
+    expect(link.json()).toEqual({ url: "/payouts/sandbox-onboarding" });
+
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250);
+    expect((await call(t, provider, { method: "POST", url: "/api/sandbox/payouts/complete-onboarding" })).statusCode).toBe(200);
+    const [profile] = await t.database.db.select().from(providerProfiles).where(eq(providerProfiles.userId, provider.id));
+    expect(profile).toMatchObject({ payoutsEnabled: true, stripeOnboardingComplete: true });
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
+    const rows = await t.database.db.select().from(payouts).where(eq(payouts.providerId, provider.id));
+    expect(rows).toMatchObject([{ amountCents: 4250, status: "paid" }]);
+
+    const earnings = await call(t, provider, { method: "GET", url: "/api/payments/earnings" });
+    expect(earnings.json()).toMatchObject({ held: 0, available: 0, paidOut: 42.5, payoutsEnabled: true });
+  });
+
+  it("pays out later releases through the payout job", async () => {
+    const { poster, provider, task } = await paidAndCompleted(15000);
+    await call(t, provider, { method: "POST", url: "/api/stripe/connect/account" });
+    await call(t, provider, { method: "POST", url: "/api/sandbox/payouts/complete-onboarding" });
+    const held = await call(t, provider, { method: "GET", url: "/api/payments/earnings" });
+    expect(held.json()).toMatchObject({ held: 127.5, available: 0 });
+    await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/approve-release` });
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.payouts)).toBeGreaterThanOrEqual(12750);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
+  });
+});
+
+describe("ledger guard", () => {
+  it("refuses to change or delete a ledger entry", async () => {
+    await paidAndCompleted(5000);
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => "succeeded",
+        (err: Error) => String((err.cause as Error | undefined)?.message ?? err.message),
+      );
+    expect(await failure(t.database.db.execute(sql`update ledger_entries set amount_cents = 0`))).toBe("ledger entries are append-only");
+    expect(await failure(t.database.db.execute(sql`delete from ledger_entries`))).toBe("ledger entries are append-only");
+  });
+});

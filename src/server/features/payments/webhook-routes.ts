@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { badRequest, notFound } from "../../http-errors.js";
+import { handleGatewayEvent } from "./charges.js";
+import type { PaymentsDeps } from "./deps.js";
+
+// Stripe's webhook. The signature covers the exact bytes Stripe sent, so this plugin (and only
+// this one, being encapsulated) keeps JSON bodies as a raw Buffer instead of parsing them.
+
+const webhookRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  app.post(
+    "/api/stripe/webhook",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["payments"],
+        headers: z.object({ "stripe-signature": z.string().optional() }),
+        response: { 200: z.object({ received: z.literal(true) }), 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      if (deps.gateway.name !== "stripe") throw notFound("Stripe is not configured");
+      const signature = request.headers["stripe-signature"];
+      if (!signature || !Buffer.isBuffer(request.body)) throw badRequest("stripe-signature: a signed JSON body is required");
+      let event;
+      try {
+        event = deps.gateway.parseWebhook(request.body, signature, deps.ctx.now());
+      } catch {
+        throw badRequest("stripe-signature: the signature does not match");
+      }
+      await handleGatewayEvent(deps, event);
+      return { received: true as const };
+    },
+  );
+};
+
+export default webhookRoutes;

@@ -1,0 +1,151 @@
+import { z } from "zod";
+import { text } from "./common.js";
+import { dollarsSchema } from "./money.js";
+
+// Contracts of the payments feature (docs/decisions/008-payments-and-ledger.md). Amounts cross the
+// API as dollars; the server keeps integer cents.
+
+export const PAYMENT_GATEWAYS = ["sandbox", "stripe"] as const;
+export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
+
+export const ESCROW_STATUSES = ["holding", "disputed", "released", "refunded"] as const;
+export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+
+/** Release waits 24 hours for the poster's approval on budgets of $100 or more (spec §9). */
+export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const MIN_TIP_CENTS = 100;
+export const MAX_TIP_CENTS = 100_000;
+
+export const paymentConfigSchema = z.object({
+  gateway: z.enum(PAYMENT_GATEWAYS),
+  publishableKey: z.string().nullable(),
+});
+export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
+
+export const createPaymentIntentBodySchema = z.object({
+  amount: dollarsSchema,
+  taskId: z.uuid({ error: "taskId must be a UUID" }),
+});
+export const clientSecretSchema = z.object({ clientSecret: z.string() });
+
+/** The sandbox card form; the server repeats every check (the form is a convenience). */
+export const sandboxConfirmBodySchema = z.object({
+  clientSecret: z.string({ error: "clientSecret is required" }).min(1, { error: "clientSecret is required" }).max(200),
+  cardNumber: z
+    .string({ error: "Card number is required" })
+    .transform((v) => v.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/, { error: "Card number must be 12 to 19 digits" })),
+  expMonth: z.number({ error: "Expiry month is required" }).int().min(1, { error: "Expiry month must be 1 to 12" }).max(12, {
+    error: "Expiry month must be 1 to 12",
+  }),
+  expYear: z.number({ error: "Expiry year is required" }).int().min(2000, { error: "Expiry year is invalid" }).max(2100, {
+    error: "Expiry year is invalid",
+  }),
+  cvc: z.string({ error: "CVC is required" }).regex(/^\d{3,4}$/, { error: "CVC must be 3 or 4 digits" }),
+});
+export type SandboxConfirmBody = z.input<typeof sandboxConfirmBodySchema>;
+
+export const sandboxConfirmResultSchema = z.object({ status: z.literal("succeeded") });
+
+/** Luhn checksum: catches a mistyped digit before anything is charged. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** "MM/YY" or "MM / YY" as typed into the card form; null when it is not a month and year. */
+export function parseExpiry(value: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!match?.[1] || !match[2]) return null;
+  const month = Number(match[1]);
+  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  if (month < 1 || month > 12) return null;
+  return { month, year };
+}
+
+/** A card is usable through the last day of its expiry month. */
+export function expiryPassed(month: number, year: number, now: Date): boolean {
+  return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
+}
+
+export const tipBodySchema = z.object({
+  amount: dollarsSchema
+    .refine((d) => Math.round(d * 100) >= MIN_TIP_CENTS, { error: "Tip must be at least $1" })
+    .refine((d) => Math.round(d * 100) <= MAX_TIP_CENTS, { error: "Tip must be at most $1,000" }),
+});
+export const tipResultSchema = z.object({
+  status: z.enum(["succeeded", "requires_payment"]),
+  /** Stripe only: the client confirms the tip with the Payment Element. */
+  clientSecret: z.string().nullable(),
+});
+
+export const reportProblemBodySchema = z.object({ reason: text(1, 1000, "Reason") });
+
+export const resolveDisputeBodySchema = z.object({
+  action: z.enum(["refund", "release"], { error: "action must be refund or release" }),
+  reason: text(1, 1000, "Reason"),
+});
+
+/** What the poster and the assigned provider see about a task's money. */
+export const taskEscrowSchema = z.object({
+  paid: z.boolean(),
+  status: z.enum(["none", ...ESCROW_STATUSES]),
+  releaseAt: z.string().nullable(),
+  total: z.number(),
+  providerShare: z.number(),
+  tips: z.number(),
+  disputeReason: z.string().nullable(),
+});
+export type TaskEscrow = z.infer<typeof taskEscrowSchema>;
+
+export const earningsSchema = z.object({
+  held: z.number(),
+  available: z.number(),
+  paidOut: z.number(),
+  payoutsEnabled: z.boolean(),
+  tasks: z.array(
+    z.object({
+      taskId: z.uuid(),
+      title: z.string(),
+      escrowStatus: z.enum(["none", ...ESCROW_STATUSES]),
+      providerShare: z.number(),
+      tips: z.number(),
+      releaseAt: z.string().nullable(),
+      completedAt: z.string().nullable(),
+    }),
+  ),
+});
+export type Earnings = z.infer<typeof earningsSchema>;
+
+export const adminFinanceSchema = z.object({
+  escrowHeld: z.number(),
+  platformRevenue: z.number(),
+  providerBalances: z.number(),
+  paidOut: z.number(),
+  refunded: z.number(),
+  disputes: z.array(
+    z.object({
+      taskId: z.uuid(),
+      title: z.string(),
+      posterName: z.string(),
+      providerName: z.string(),
+      total: z.number(),
+      reason: z.string(),
+      reportedAt: z.string(),
+    }),
+  ),
+});
+export type AdminFinance = z.infer<typeof adminFinanceSchema>;
+
+export const connectAccountSchema = z.object({ accountId: z.string() });
+export const accountLinkSchema = z.object({ url: z.string() });
