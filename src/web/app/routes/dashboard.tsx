@@ -1,4 +1,192 @@
-// Placeholder until its feature lands.
+import { useQueryClient } from "@tanstack/react-query";
+import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation, useSearchParams } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/use-toast";
+import { userQueryKey, useUser } from "@/features/auth/api/use-user";
+import { PayoutAlert } from "@/features/payments/components/payout-alert";
+import { VerificationAlert } from "@/features/providers/components/verification-alert";
+import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
+import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
+import { DashboardTaskCard } from "@/features/tasks/components/dashboard-task-card";
+import {
+  canUseView,
+  initialDashboardView,
+  VIEW_MODE_STORAGE_KEY,
+  type DashboardView,
+} from "@/features/tasks/components/task-format";
+import { PostTaskDialogWithFelix } from "@/app/post-task-dialog";
+
+function storedView(): string | null {
+  try {
+    return window.localStorage.getItem(VIEW_MODE_STORAGE_KEY);
+  } catch {
+    return null; // Storage blocked (private mode): fall back to the role's default.
+  }
+}
+
+/** Spec §2: return from payout onboarding (?setup=success or ?error=...). */
+function usePayoutReturn() {
+  const [params] = useSearchParams();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const handled = useRef(false);
+  const setup = params.get("setup");
+  const error = params.get("error");
+  useEffect(() => {
+    if (handled.current || (setup !== "success" && error === null)) return;
+    handled.current = true;
+    if (setup === "success") {
+      toast({ title: "Payouts Set Up", description: "Your payout account is ready." });
+      void queryClient.invalidateQueries({ queryKey: userQueryKey });
+      void queryClient.invalidateQueries({ queryKey: ["/api/provider/profile"] });
+    } else {
+      toast({
+        title: "Error",
+        description: error === "stripe_error" ? "There was an error setting up your account. Please try again." : "An error occurred.",
+        variant: "destructive",
+      });
+    }
+    // A reload must not repeat the toast.
+    navigate("/dashboard", { replace: true });
+  }, [setup, error, navigate, queryClient]);
+}
+
+function LoadingCards() {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading tasks">
+      {[0, 1, 2].map((n) => (
+        <Skeleton key={n} className="h-56 w-full rounded-lg" />
+      ))}
+    </div>
+  );
+}
+
+/** Spec §2 Dashboard (/dashboard). */
 export default function DashboardPage() {
-  return <h1 className="text-2xl font-bold">Dashboard</h1>;
+  const { user, isLoading } = useUser();
+  const [chosenView, setChosenView] = useState<DashboardView | null>(null);
+  const [posting, setPosting] = useState(false);
+  usePayoutReturn();
+
+  const view = user ? (chosenView ?? initialDashboardView(user.role, storedView())) : "user";
+  const tasks = useMyTasks(Boolean(user) && view === "user");
+  const jobs = useMyJobs(Boolean(user) && view === "provider");
+
+  if (isLoading) {
+    return (
+      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+        <h1 className="mb-6 text-3xl font-bold tracking-tight">My Dashboard</h1>
+        <LoadingCards />
+      </div>
+    );
+  }
+  if (!user) {
+    return (
+      <div className="mx-auto max-w-md px-4 py-16">
+        <Card>
+          <CardHeader>
+            <CardTitle asChild>
+              <h1>Sign In Required</h1>
+            </CardTitle>
+            <CardDescription>Sign in to see your tasks and jobs.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild>
+              <a href="/api/auth/login">Sign In</a>
+            </Button>
+          </CardContent>
+        </Card>
+      </div>
+    );
+  }
+
+  const choose = (next: DashboardView) => {
+    setChosenView(next);
+    if (user.role === "both") {
+      try {
+        window.localStorage.setItem(VIEW_MODE_STORAGE_KEY, next);
+      } catch {
+        // Storage blocked: the choice lasts for this visit only.
+      }
+    }
+  };
+  const list = view === "user" ? tasks : jobs;
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <h1 className="text-3xl font-bold tracking-tight">My Dashboard</h1>
+        <nav aria-label="Dashboard" className="flex gap-2">
+          <Button asChild variant="outline" size="sm">
+            <Link href="/">
+              <Home aria-hidden="true" /> Home
+            </Link>
+          </Button>
+          <Button asChild variant="outline" size="sm">
+            <Link href="/job-board">
+              <Briefcase aria-hidden="true" /> Job Board
+            </Link>
+          </Button>
+        </nav>
+      </div>
+
+      <div className="mt-6 grid gap-4">
+        <VerificationAlert />
+        <PayoutAlert />
+      </div>
+
+      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <div className="inline-flex rounded-md border p-1" role="group" aria-label="Dashboard view">
+          <Button
+            variant={view === "user" ? "default" : "ghost"}
+            size="sm"
+            aria-pressed={view === "user"}
+            disabled={!canUseView(user.role, "user")}
+            onClick={() => choose("user")}
+          >
+            <ClipboardList aria-hidden="true" /> My Tasks
+          </Button>
+          <Button
+            variant={view === "provider" ? "default" : "ghost"}
+            size="sm"
+            aria-pressed={view === "provider"}
+            disabled={!canUseView(user.role, "provider")}
+            onClick={() => choose("provider")}
+          >
+            <Briefcase aria-hidden="true" /> My Jobs
+          </Button>
+        </div>
+        <Button onClick={() => setPosting(true)}>
+          <Plus aria-hidden="true" /> Post a Task
+        </Button>
+      </div>
+
+      <section className="mt-6" aria-labelledby="dashboard-list-title">
+        <h2 id="dashboard-list-title" className="mb-4 text-2xl font-semibold">
+          {view === "user" ? "Tasks I Posted" : "Jobs I'm Working On"}
+        </h2>
+        {list.isLoading ? (
+          <LoadingCards />
+        ) : list.isError ? (
+          <p className="text-destructive">Could not load your tasks. Please refresh the page.</p>
+        ) : (list.data ?? []).length === 0 ? (
+          <p className="rounded-lg border bg-card p-8 text-center text-muted-foreground">
+            {view === "user" ? "You haven't posted any tasks yet" : "You haven't claimed any tasks yet"}
+          </p>
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {(list.data ?? []).map((task) => (
+              <DashboardTaskCard key={task.id} task={task} viewerId={user.id} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <PostTaskDialogWithFelix open={posting} onOpenChange={setPosting} />
+    </div>
+  );
 }

@@ -1,4 +1,172 @@
-// Placeholder until its feature lands.
+import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useLocation, useSearchParams } from "wouter";
+import { CATEGORIES, CATEGORY_VALUES, categoryLabel, type Category } from "@shared/constants";
+import { availableTransitions } from "@shared/task-lifecycle";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
+import { JobCard } from "@/features/tasks/components/job-card";
+import { SortMenu, BOARD_SORTS, type BoardSort } from "@/features/tasks/components/sort-menu";
+import { taskFelixContext } from "@/features/tasks/components/task-format";
+import { useClaimTask } from "@/features/tasks/hooks/use-task-actions";
+import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { cn } from "@/lib/cn";
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+function parseCategory(value: string | null): Category | undefined {
+  return CATEGORY_VALUES.find((c) => c === value);
+}
+
+function parseSort(value: string | null): BoardSort {
+  return BOARD_SORTS.find((s) => s.value === value)?.value ?? "newest";
+}
+
+/** Spec §2 Job board (/jobs and /job-board): search, category filter in the URL, job cards. */
 export default function JobBoardPage() {
-  return <h1 className="text-2xl font-bold">JobBoard</h1>;
+  const [params, setParams] = useSearchParams();
+  const [, navigate] = useLocation();
+  const category = parseCategory(params.get("category"));
+  const search = params.get("search") ?? "";
+  const sort = parseSort(params.get("sort"));
+  const [searchText, setSearchText] = useState(search);
+  const [view, setView] = useState<"list" | "map">("list");
+  const { viewer } = useTaskViewer();
+  const tasks = useOpenTasks({ search, category, sort });
+  const { claim, pendingId } = useClaimTask(viewer !== null);
+
+  // Spec §2: choosing a category sets the URL to /job-board?category={value} (also from /jobs).
+  const setParam = (key: string, value: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    const query = next.toString();
+    navigate(query ? `/job-board?${query}` : "/job-board");
+  };
+
+  // The URL follows the search box after a pause, so each keystroke is not a request.
+  useEffect(() => {
+    const wanted = searchText.trim();
+    if (wanted === search) return;
+    const timer = window.setTimeout(
+      () =>
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current);
+            if (wanted) next.set("search", wanted);
+            else next.delete("search");
+            return next;
+          },
+          { replace: true },
+        ),
+      SEARCH_DEBOUNCE_MS,
+    );
+    return () => window.clearTimeout(timer);
+  }, [searchText, search, setParams]);
+
+  const now = new Date();
+  const isProvider = viewer?.role === "provider" || viewer?.role === "both";
+  const list = uniqueTasks(tasks.data?.pages ?? []);
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight">Job Board</h1>
+      <p className="mt-1 text-muted-foreground">Browse open tasks near you and claim the ones that fit.</p>
+
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <Search className="absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Input
+            type="search"
+            aria-label="Search tasks"
+            placeholder="Search tasks..."
+            className="pl-9"
+            value={searchText}
+            onChange={(event) => setSearchText(event.target.value)}
+          />
+        </div>
+        <div className="flex gap-2">
+          <SortMenu value={sort} onChange={(value) => setParam("sort", value === "newest" ? undefined : value)} />
+          <div className="flex rounded-md border" role="group" aria-label="View">
+            <Button variant={view === "list" ? "secondary" : "ghost"} aria-pressed={view === "list"} onClick={() => setView("list")}>
+              <LayoutGrid aria-hidden="true" /> List
+            </Button>
+            <Button variant={view === "map" ? "secondary" : "ghost"} aria-pressed={view === "map"} onClick={() => setView("map")}>
+              <MapIcon aria-hidden="true" /> Map
+            </Button>
+          </div>
+        </div>
+      </div>
+
+      <div className="mt-4 flex flex-wrap gap-2" role="group" aria-label="Categories">
+        <CategoryButton active={!category} onClick={() => setParam("category", undefined)}>
+          All Categories
+        </CategoryButton>
+        {CATEGORIES.map((c) => (
+          <CategoryButton key={c.value} active={category === c.value} onClick={() => setParam("category", c.value)}>
+            {c.label}
+          </CategoryButton>
+        ))}
+      </div>
+
+      {category && (
+        <Alert role="status" variant="info" className="mt-4 flex items-center justify-between gap-3">
+          <AlertDescription>
+            Showing tasks in <strong>{categoryLabel(category)}</strong>
+          </AlertDescription>
+          <Button variant="outline" size="sm" onClick={() => setParam("category", undefined)}>
+            <X aria-hidden="true" /> Clear Filter
+          </Button>
+        </Alert>
+      )}
+
+      <section aria-label="Open tasks" className="mt-6">
+        {view === "map" ? (
+          <p className="rounded-lg border bg-card p-12 text-center text-muted-foreground">Map view coming soon</p>
+        ) : tasks.isLoading ? (
+          <div role="status" className="flex flex-col items-center gap-3 py-16 text-muted-foreground">
+            <LoaderCircle className="size-6 animate-spin text-primary" aria-hidden="true" />
+            Loading tasks...
+          </div>
+        ) : list.length === 0 ? (
+          <p className="py-16 text-center text-muted-foreground">No tasks available</p>
+        ) : (
+          <div className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", tasks.isPlaceholderData && "opacity-70")}>
+            {list.map((task) => (
+              <JobCard
+                key={task.id}
+                task={task}
+                showClaim={viewer === null || availableTransitions(task, viewer, now).includes("claim")}
+                claiming={pendingId === task.id}
+                onClaim={() => claim(task.id)}
+                evaluate={
+                  isProvider && task.userId !== viewer?.id ? (
+                    <AskFelixButton mode="evaluate" size="sm" context={taskFelixContext(task)} />
+                  ) : undefined
+                }
+              />
+            ))}
+          </div>
+        )}
+        {view === "list" && tasks.hasNextPage && (
+          <div className="mt-6 flex justify-center">
+            <Button variant="outline" onClick={() => void tasks.fetchNextPage()} disabled={tasks.isFetchingNextPage}>
+              {tasks.isFetchingNextPage ? "Loading..." : "Load More Tasks"}
+            </Button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function CategoryButton({ active, onClick, children }: { active: boolean; onClick: () => void; children: string }) {
+  return (
+    <Button variant={active ? "default" : "outline"} size="sm" aria-pressed={active} className="rounded-full" onClick={onClick}>
+      {children}
+    </Button>
+  );
 }

@@ -1,0 +1,47 @@
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
+import type { OpenTasksQuery, TaskPublic } from "@shared/tasks";
+import { apiRequest } from "@/lib/api";
+
+// GET /api/tasks/open: the job board's list, a page at a time. Only set parameters go into the
+// URL, so the key stays stable while a field is empty.
+
+export type OpenTasksParams = Pick<OpenTasksQuery, "search" | "category" | "sort">;
+
+export const OPEN_TASKS_PAGE_SIZE = 30;
+
+export const openTasksBaseKey = ["/api/tasks/open"] as const;
+
+export function openTasksQueryKey(params: OpenTasksParams) {
+  return [...openTasksBaseKey, params] as const;
+}
+
+export function openTasksUrl(params: OpenTasksParams, page: number): string {
+  const query = new URLSearchParams();
+  if (params.search?.trim()) query.set("search", params.search.trim());
+  if (params.category) query.set("category", params.category);
+  if (params.sort && params.sort !== "newest") query.set("sort", params.sort);
+  if (page > 1) query.set("page", String(page));
+  query.set("pageSize", String(OPEN_TASKS_PAGE_SIZE));
+  return `/api/tasks/open?${query.toString()}`;
+}
+
+export function useOpenTasks(params: OpenTasksParams) {
+  return useInfiniteQuery({
+    queryKey: openTasksQueryKey(params),
+    queryFn: ({ pageParam }) => apiRequest<TaskPublic[]>("GET", openTasksUrl(params, pageParam)),
+    initialPageParam: 1,
+    getNextPageParam: (last, all) => (last.length < OPEN_TASKS_PAGE_SIZE ? undefined : all.length + 1),
+    // Typing in the search box must not blank the grid between answers.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Pages are offsets: a task claimed meanwhile shifts the next page, so keep each task once. */
+export function uniqueTasks(pages: readonly TaskPublic[][]): TaskPublic[] {
+  const seen = new Set<string>();
+  return pages.flat().filter((task) => {
+    if (seen.has(task.id)) return false;
+    seen.add(task.id);
+    return true;
+  });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { TaskPrivate } from "@shared/tasks";
+import { userQueryKey } from "@/features/auth/api/use-user";
+import { apiRequest } from "@/lib/api";
+import { openTasksBaseKey } from "./get-open-tasks";
+import { myJobsQueryKey } from "./get-my-jobs";
+import { myTasksQueryKey } from "./get-my-tasks";
+import { tasksBaseKey } from "./get-task";
+
+/** The person-driven transitions of src/shared/task-lifecycle.ts, each a PATCH /api/tasks/{id}/{name}. */
+export type TaskAction = "claim" | "start" | "complete" | "cancel" | "reactivate";
+
+export interface TaskActionInput {
+  id: string;
+  action: TaskAction;
+}
+
+/** Spec §7: after a claim or an update the related task and user caches are refreshed. */
+export function useTaskAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: TaskActionInput) =>
+      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${action}`),
+    onSettled: async () => {
+      // Also after a refusal: a 409 means our copy of the task is out of date.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: tasksBaseKey }),
+        queryClient.invalidateQueries({ queryKey: openTasksBaseKey }),
+        queryClient.invalidateQueries({ queryKey: myTasksQueryKey }),
+        queryClient.invalidateQueries({ queryKey: myJobsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: userQueryKey }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { Clock, MapPin, Star } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "wouter";
+import type { TaskPublic } from "@shared/tasks";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
+import { dollars, publicPlace, relativeTime } from "./task-format";
+
+export interface JobCardProps {
+  task: TaskPublic;
+  /** Whether to offer Claim: signed-out visitors (who are sent to sign in) and viewers who may claim. */
+  showClaim: boolean;
+  claiming: boolean;
+  onClaim: () => void;
+  /** The page puts Felix's budget evaluator here for providers. */
+  evaluate?: ReactNode;
+}
+
+export function PosterRating({ rating, reviewCount }: { rating: number | null; reviewCount: number }) {
+  if (rating === null || reviewCount === 0) return <span>No ratings yet</span>;
+  return (
+    <span className="inline-flex items-center gap-1">
+      <Star className="size-3.5 fill-current text-warning" aria-hidden="true" />
+      {rating.toFixed(1)} ({reviewCount} {reviewCount === 1 ? "review" : "reviews"})
+    </span>
+  );
+}
+
+/** A job board card (spec §2): the whole title links to the task page. */
+export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCardProps) {
+  return (
+    <Card className="flex flex-col" data-testid="job-card">
+      <CardHeader className="gap-3">
+        <div className="flex flex-wrap gap-2">
+          <TaskCategoryBadge category={task.category} />
+          <TaskUrgencyBadge urgency={task.urgency} />
+        </div>
+        <CardTitle asChild className="text-lg leading-snug">
+          <h2>
+            <Link href={`/task/${task.id}`} className="hover:underline">
+              {task.title}
+            </Link>
+          </h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-3 text-sm">
+        <p className="line-clamp-3 text-muted-foreground">{task.description}</p>
+        <p className="text-2xl font-bold text-primary">{dollars(task.budget)}</p>
+        <p className="flex items-center gap-1.5 text-muted-foreground">
+          <MapPin className="size-4 shrink-0" aria-hidden="true" />
+          {publicPlace(task)}
+        </p>
+        <p className="flex items-center gap-1.5 text-muted-foreground">
+          <Clock className="size-4 shrink-0" aria-hidden="true" />
+          {relativeTime(task.createdAt)}
+        </p>
+        <p className="flex flex-wrap items-center gap-x-2 text-muted-foreground">
+          <span>
+            Posted by {task.poster.firstName} {task.poster.lastName.charAt(0)}.
+          </span>
+          <PosterRating rating={task.poster.rating} reviewCount={task.poster.reviewCount} />
+        </p>
+      </CardContent>
+      <CardFooter className="flex flex-wrap gap-2">
+        <Button asChild variant="outline" size="sm">
+          <Link href={`/task/${task.id}`}>
+            View Details<span className="sr-only"> for {task.title}</span>
+          </Link>
+        </Button>
+        {showClaim && (
+          <Button size="sm" onClick={onClaim} disabled={claiming}>
+            {claiming ? "Claiming..." : "Claim Task"}
+            <span className="sr-only"> for {task.title}</span>
+          </Button>
+        )}
+        {evaluate}
+      </CardFooter>
+    </Card>
+  );
+}

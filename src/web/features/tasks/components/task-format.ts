@@ -1,0 +1,123 @@
+import { format, formatDistanceToNow } from "date-fns";
+import type { TaskStatus, UserRole } from "@shared/constants";
+import type { FelixContext } from "@shared/felix";
+import type { TaskDetail, TaskPublic } from "@shared/tasks";
+
+// Display rules shared by the job board, the task page and the dashboard (spec §4, §9).
+
+export type BadgeVariant = "default" | "secondary" | "destructive";
+
+/** Spec §4: open secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
+export function statusBadgeVariant(status: TaskStatus): BadgeVariant {
+  switch (status) {
+    case "open":
+      return "secondary";
+    case "claimed":
+    case "in_progress":
+    case "completed":
+      return "default";
+    case "cancelled":
+    case "payment_expired":
+      return "destructive";
+  }
+}
+
+const STATUS_LABELS: Record<TaskStatus, string> = {
+  open: "Open",
+  claimed: "Claimed",
+  in_progress: "In Progress",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  payment_expired: "Payment Expired",
+};
+
+export function statusLabel(status: TaskStatus): string {
+  return STATUS_LABELS[status];
+}
+
+function place(city: string | null, state: string | null): string | null {
+  const parts = [city, state].filter((part): part is string => Boolean(part));
+  return parts.length > 0 ? parts.join(", ") : null;
+}
+
+/** Where a task happens without its street addresses: "Annapolis, MD" or "Bowie → Annapolis (+1 stop)". */
+export function publicPlace(task: Pick<TaskPublic, "isRoute" | "city" | "state" | "startCity" | "startState" | "endCity" | "endState" | "stopCount">): string {
+  if (!task.isRoute) return place(task.city, task.state) ?? "Location shared after claim";
+  const start = task.startCity ?? place(null, task.startState) ?? "Start";
+  const end = task.endCity ?? place(null, task.endState) ?? "End";
+  const stops = task.stopCount > 0 ? ` (+${task.stopCount} ${task.stopCount === 1 ? "stop" : "stops"})` : "";
+  return `${start} → ${end}${stops}`;
+}
+
+/** Spec §2: a card's time is relative ('x ago'), or 'Recently' without a createdAt. */
+export function relativeTime(createdAt: string | null | undefined, now: Date = new Date()): string {
+  if (!createdAt) return "Recently";
+  const when = new Date(createdAt);
+  if (Number.isNaN(when.getTime())) return "Recently";
+  // A clock a few seconds behind the server's must not print "in less than a minute".
+  return when.getTime() > now.getTime() ? "less than a minute ago" : formatDistanceToNow(when, { addSuffix: true });
+}
+
+/** Spec §9: dashboard 'MMM d, h:mm a'. */
+export function dashboardDate(iso: string): string {
+  return format(new Date(iso), "MMM d, h:mm a");
+}
+
+/** Spec §9: task scheduled date 'MMM d, yyyy at h:mm a'. */
+export function scheduledDateLabel(iso: string): string {
+  return format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
+}
+
+/** Spec §2: minutes and seconds remaining, or 'Expired'. */
+export function countdownLabel(deadline: string, now: Date): string {
+  const left = Math.floor((new Date(deadline).getTime() - now.getTime()) / 1000);
+  if (!(left > 0)) return "Expired";
+  const minutes = Math.floor(left / 60);
+  const seconds = left % 60;
+  return `${minutes}m ${String(seconds).padStart(2, "0")}s`;
+}
+
+export function dollars(amount: number): string {
+  return amount.toLocaleString("en-US", { style: "currency", currency: "USD" });
+}
+
+export type DashboardView = "user" | "provider";
+
+export const VIEW_MODE_STORAGE_KEY = "dashboardViewMode";
+
+/** Spec §4 Dashboard view mode: both starts from the stored choice (default provider). */
+export function initialDashboardView(role: UserRole, stored: string | null): DashboardView {
+  if (role === "both") return stored === "user" ? "user" : "provider";
+  return role === "provider" ? "provider" : "user";
+}
+
+export function canUseView(role: UserRole, view: DashboardView): boolean {
+  return view === "user" ? role === "user" || role === "both" : role === "provider" || role === "both";
+}
+
+/** What Felix's evaluator reads of a task: street addresses only when the viewer may see them. */
+export function taskFelixContext(task: TaskPublic | TaskDetail): FelixContext {
+  const addresses =
+    "visibility" in task && task.visibility === "private"
+      ? {
+          location: task.location,
+          startLocation: task.startLocation,
+          endLocation: task.endLocation,
+          stops: (task.stops ?? []).flatMap((s) => (s.address ? [{ address: s.address, city: s.city, state: s.state }] : [])),
+        }
+      : { stops: [] };
+  return {
+    title: task.title,
+    description: task.description,
+    category: task.category,
+    city: task.city,
+    state: task.state,
+    startCity: task.startCity,
+    startState: task.startState,
+    endCity: task.endCity,
+    endState: task.endState,
+    urgency: task.urgency,
+    offeredBudget: task.budget,
+    ...addresses,
+  };
+}

@@ -1,0 +1,87 @@
+import { CalendarClock, MapPin } from "lucide-react";
+import type { TaskDetail } from "@shared/tasks";
+import { dollars, publicPlace, scheduledDateLabel } from "./task-format";
+
+// The read-only parts of the task page (spec §2 Task detail): location, date and payment box.
+
+function placeLine(address: string | null, city: string | null, state: string | null): string {
+  const town = [city, state].filter(Boolean).join(", ");
+  return [address, town].filter(Boolean).join(", ") || "Not given";
+}
+
+/** Street addresses only when the server sent the private shape (poster, accepted provider, admin). */
+export function TaskLocation({ task }: { task: TaskDetail }) {
+  if (task.visibility === "public") {
+    return (
+      <div className="grid gap-1 text-sm">
+        <p className="flex items-center gap-1.5">
+          <MapPin className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          {publicPlace(task)}
+        </p>
+        <p className="text-muted-foreground">The full address is shown to the accepted provider.</p>
+      </div>
+    );
+  }
+  if (!task.isRoute) {
+    return (
+      <p className="flex items-center gap-1.5 text-sm">
+        <MapPin className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+        {placeLine(task.location, task.city, task.state)}
+      </p>
+    );
+  }
+  const stops = task.stops ?? [];
+  return (
+    <ol className="grid gap-2 text-sm">
+      <li>
+        <span className="font-medium">Start: </span>
+        {placeLine(task.startLocation, task.startCity, task.startState)}
+      </li>
+      {stops.map((stop, index) => (
+        <li key={`${index}-${stop.address ?? ""}`}>
+          <span className="font-medium">Stop {index + 1}: </span>
+          {placeLine(stop.address, stop.city, stop.state)}
+          {stop.notes ? <span className="text-muted-foreground"> ({stop.notes})</span> : null}
+        </li>
+      ))}
+      <li>
+        <span className="font-medium">End: </span>
+        {placeLine(task.endLocation, task.endCity, task.endState)}
+      </li>
+    </ol>
+  );
+}
+
+export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
+  return (
+    <p className="flex items-center gap-1.5 text-sm">
+      <CalendarClock className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+      {scheduledDateLabel(scheduledDate)}
+    </p>
+  );
+}
+
+export function TaskPaymentBox({ task }: { task: TaskDetail }) {
+  return (
+    <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
+      <div className="flex justify-between">
+        <dt>Budget</dt>
+        <dd>{dollars(task.budget)}</dd>
+      </div>
+      {task.urgentFee > 0 && (
+        <div className="flex justify-between">
+          <dt>Urgent fee (15%)</dt>
+          <dd>{dollars(task.urgentFee)}</dd>
+        </div>
+      )}
+      <div className="flex justify-between">
+        <dt>Service Fee (covers processing)</dt>
+        <dd>{dollars(task.serviceFee)}</dd>
+      </div>
+      <div className="flex justify-between border-t pt-1.5 font-semibold">
+        <dt>Total</dt>
+        <dd>{dollars(task.totalAmount)}</dd>
+      </div>
+    </dl>
+  );
+}

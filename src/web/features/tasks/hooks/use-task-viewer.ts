@@ -1,0 +1,15 @@
+import type { TaskViewer } from "@shared/task-lifecycle";
+import { useUser } from "@/features/auth/api/use-user";
+import { useProviderVerified } from "../api/get-provider-verification";
+
+/** The signed-in person as the task lifecycle sees them; null when signed out. */
+export function useTaskViewer(): { viewer: TaskViewer | null; isLoading: boolean } {
+  const { user, isLoading } = useUser();
+  const providerRole = user?.role === "provider" || user?.role === "both";
+  const verification = useProviderVerified(providerRole);
+  if (!user) return { viewer: null, isLoading };
+  return {
+    viewer: { id: user.id, role: user.role, isAdmin: user.isAdmin, providerVerified: verification.data === true },
+    isLoading: isLoading || (providerRole && verification.isLoading),
+  };
+}
