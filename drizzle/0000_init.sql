@@ -31,6 +31,18 @@ CREATE TABLE "notifications" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "escrow_holds" (
+	"task_id" uuid PRIMARY KEY NOT NULL,
+	"status" text NOT NULL,
+	"release_at" timestamp with time zone NOT NULL,
+	"dispute_reason" text,
+	"disputed_at" timestamp with time zone,
+	"resolved_by" uuid,
+	"resolution_reason" text,
+	"settled_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "ledger_entries" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"transaction_id" uuid NOT NULL,
@@ -57,12 +69,38 @@ CREATE TABLE "payments" (
 	"amount_cents" integer NOT NULL,
 	"gateway" text NOT NULL,
 	"gateway_ref" text,
-	"client_secret" text NOT NULL,
+	"client_secret" text,
 	"status" text DEFAULT 'requires_payment' NOT NULL,
 	"failure_message" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "payments_taskId_unique" UNIQUE("task_id")
+	CONSTRAINT "payments_taskId_unique" UNIQUE("task_id"),
+	CONSTRAINT "payments_gatewayRef_unique" UNIQUE("gateway_ref"),
+	CONSTRAINT "payments_clientSecret_unique" UNIQUE("client_secret")
+);
+--> statement-breakpoint
+CREATE TABLE "payouts" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"provider_id" uuid NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"gateway_ref" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"paid_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "tips" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"task_id" uuid NOT NULL,
+	"poster_id" uuid NOT NULL,
+	"provider_id" uuid NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"gateway" text NOT NULL,
+	"gateway_ref" text,
+	"client_secret" text,
+	"status" text DEFAULT 'requires_payment' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "tips_gatewayRef_unique" UNIQUE("gateway_ref")
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_events" (
@@ -249,11 +287,17 @@ ALTER TABLE "messages" ADD CONSTRAINT "messages_sender_id_users_id_fk" FOREIGN K
 ALTER TABLE "messages" ADD CONSTRAINT "messages_recipient_id_users_id_fk" FOREIGN KEY ("recipient_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "escrow_holds" ADD CONSTRAINT "escrow_holds_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "escrow_holds" ADD CONSTRAINT "escrow_holds_resolved_by_users_id_fk" FOREIGN KEY ("resolved_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_transaction_id_ledger_transactions_id_fk" FOREIGN KEY ("transaction_id") REFERENCES "public"."ledger_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_poster_id_users_id_fk" FOREIGN KEY ("poster_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payouts" ADD CONSTRAINT "payouts_provider_id_users_id_fk" FOREIGN KEY ("provider_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tips" ADD CONSTRAINT "tips_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tips" ADD CONSTRAINT "tips_poster_id_users_id_fk" FOREIGN KEY ("poster_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tips" ADD CONSTRAINT "tips_provider_id_users_id_fk" FOREIGN KEY ("provider_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "provider_profiles" ADD CONSTRAINT "provider_profiles_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "provider_profiles" ADD CONSTRAINT "provider_profiles_reviewed_by_users_id_fk" FOREIGN KEY ("reviewed_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "uploads" ADD CONSTRAINT "uploads_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -267,19 +311,23 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY
 CREATE INDEX "messages_task_id_created_at_index" ON "messages" USING btree ("task_id","created_at");--> statement-breakpoint
 CREATE INDEX "messages_recipient_id_read_index" ON "messages" USING btree ("recipient_id","read");--> statement-breakpoint
 CREATE INDEX "notifications_user_id_created_at_index" ON "notifications" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "escrow_holds_status_release_at_index" ON "escrow_holds" USING btree ("status","release_at");--> statement-breakpoint
 CREATE INDEX "ledger_entries_account_index" ON "ledger_entries" USING btree ("account");--> statement-breakpoint
 CREATE INDEX "ledger_entries_transaction_id_index" ON "ledger_entries" USING btree ("transaction_id");--> statement-breakpoint
 CREATE INDEX "ledger_transactions_task_id_index" ON "ledger_transactions" USING btree ("task_id");--> statement-breakpoint
+CREATE INDEX "payouts_provider_id_index" ON "payouts" USING btree ("provider_id");--> statement-breakpoint
+CREATE INDEX "payouts_status_index" ON "payouts" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "tips_task_id_index" ON "tips" USING btree ("task_id");--> statement-breakpoint
 CREATE INDEX "provider_profiles_verification_status_submitted_at_index" ON "provider_profiles" USING btree ("verification_status","submitted_at");--> statement-breakpoint
 CREATE INDEX "uploads_owner_id_index" ON "uploads" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "reviews_reviewed_id_index" ON "reviews" USING btree ("reviewed_id");--> statement-breakpoint
 CREATE INDEX "appointments_created_at_index" ON "appointments" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "contact_messages_created_at_index" ON "contact_messages" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "email_outbox_status_created_at_index" ON "email_outbox" USING btree ("status","created_at");--> statement-breakpoint
-CREATE INDEX "tasks_status_created_idx" ON "tasks" USING btree ("status","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "tasks_status_category_created_idx" ON "tasks" USING btree ("status","category","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "tasks_user_created_idx" ON "tasks" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "tasks_provider_created_idx" ON "tasks" USING btree ("provider_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "tasks_status_created_idx" ON "tasks" USING btree ("status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "tasks_status_category_created_idx" ON "tasks" USING btree ("status","category","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "tasks_user_created_idx" ON "tasks" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "tasks_provider_created_idx" ON "tasks" USING btree ("provider_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_payment_deadline_idx" ON "tasks" USING btree ("payment_deadline") WHERE "tasks"."status" = 'claimed' and "tasks"."payment_captured_at" is null;--> statement-breakpoint
 CREATE INDEX "tasks_search_trgm_idx" ON "tasks" USING gin (("title" || ' ' || "description") gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "audit_log_created_at_index" ON "audit_log" USING btree ("created_at");--> statement-breakpoint
