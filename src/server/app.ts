@@ -9,7 +9,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createGeocoder } from "./adapters/geocoding/geocoder.js";
 import { createMailer } from "./adapters/mail/mailer.js";
@@ -26,6 +25,7 @@ import reviewsRoutes from "./features/reviews/routes.js";
 import siteRoutes from "./features/site/routes.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
+import { promoteAdminEmails } from "./features/auth/users.js";
 import authPlugin from "./plugins/auth.js";
 import errorsPlugin from "./plugins/errors.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
@@ -123,15 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   );
   ctx.scheduler.register("mail:deliver", () => ctx.mailer.deliverQueued());
 
-  // ADMIN_EMAILS: those users are admins from the moment the server starts.
-  if (env.ADMIN_EMAILS.length > 0) {
-    await ctx.db.execute(
-      sql`update users set role = 'admin' where email in (${sql.join(
-        env.ADMIN_EMAILS.map((e) => sql`${e}`),
-        sql`, `,
-      )}) and role <> 'admin'`,
-    );
-  }
+  await promoteAdminEmails(ctx.db, env.ADMIN_EMAILS);
 
   if (options.startScheduler) ctx.scheduler.start(env.SWEEP_INTERVAL_MS);
   app.addHook("onClose", async () => {

@@ -1,7 +1,7 @@
 import helmet from "@fastify/helmet";
 import fp from "fastify-plugin";
 import { isHttps } from "../config/env.js";
-import { forbidden } from "../http-errors.js";
+import { badRequest, forbidden } from "../http-errors.js";
 
 // Headers (CSP, HSTS over https, frame-ancestors, nosniff, referrer policy) and the CSRF rule:
 // a state-changing request that says it comes from another origin is refused. Requests with no
@@ -9,6 +9,18 @@ import { forbidden } from "../http-errors.js";
 // are judged by their credentials alone.
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The path of the first string holding a NUL character, or null. */
+export function findNul(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (depth > 20 || value === null || typeof value !== "object" || Buffer.isBuffer(value)) return null;
+  if (typeof (value as { pipe?: unknown }).pipe === "function") return null; // a raw upload stream
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNul(child, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
 
 export default fp(
   async (app) => {
@@ -41,6 +53,12 @@ export default fp(
       hsts: isHttps(env) ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       crossOriginEmbedderPolicy: false,
+    });
+
+    // PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in a query (a 500).
+    app.addHook("preValidation", async (request) => {
+      const found = findNul(request.query, "querystring") ?? findNul(request.params, "params") ?? findNul(request.body, "body");
+      if (found) throw badRequest(`${found}: must not contain NUL characters`);
     });
 
     app.addHook("onRequest", async (request) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import { users, sessions } from "../../db/schema/users.js";
+import { promoteAdminEmails } from "./users.js";
 import { call, createUser, TEST_ORIGIN, useTestApp } from "../../../../test/create-test-app.js";
 
 const t = await useTestApp({ ADMIN_EMAILS: "boss@example.test" });
@@ -79,9 +80,13 @@ describe("accounts", () => {
     expect(wrong.json()).toEqual(unknown.json());
   });
 
-  it("makes ADMIN_EMAILS users admins", async () => {
+  it("makes ADMIN_EMAILS accounts admins at start, never at sign-up", async () => {
     const res = await register({ email: "boss@example.test", password: "password1", firstName: "B", lastName: "S" });
-    expect(res.json().role).toBe("admin");
+    expect(res.json().role).toBe("user");
+    expect(await promoteAdminEmails(t.database.db, t.env.ADMIN_EMAILS)).toBe(1);
+    const me = await t.app.inject({ url: "/api/auth/user", headers: { cookie: cookieFrom(res) } });
+    expect(me.json().role).toBe("admin");
+    expect(await promoteAdminEmails(t.database.db, t.env.ADMIN_EMAILS)).toBe(0);
   });
 
   it("rate limits sign-in per e-mail", async () => {
@@ -194,5 +199,20 @@ describe("platform", () => {
     const res = await t.app.inject({ url: "/api/docs/json" });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json().paths)).toContain("/api/auth/register");
+  });
+});
+
+describe("NUL characters", () => {
+  it.each([
+    ["GET", "/api/tasks/open?search=%00", undefined, /querystring\.search/],
+    ["POST", "/api/auth/register", { email: "nul@example.test", password: "password1", firstName: "a\u0000b", lastName: "c" }, /body\.firstName/],
+    ["POST", "/api/contact", { name: "N", email: "n@example.test", subject: "s\u0000", message: "m" }, /body\.subject/],
+  ])("%s %s answers 400 naming the field", async (method, url, payload, pattern) => {
+    const [before] = await t.database.db.select({ n: count() }).from(users);
+    const res = await t.app.inject({ method: method as "GET" | "POST", url, payload, headers: { origin: TEST_ORIGIN } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(pattern);
+    const [after] = await t.database.db.select({ n: count() }).from(users);
+    expect(after?.n).toBe(before?.n);
   });
 });

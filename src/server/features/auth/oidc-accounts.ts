@@ -87,7 +87,8 @@ export async function accountForOidcProfile(
       passwordHash: null,
       firstName: profile.firstName,
       lastName: profile.lastName,
-      role: options.adminEmails.includes(profile.email) ? "admin" : "user",
+      // Only an address the identity provider vouches for may claim an ADMIN_EMAILS seat.
+      role: options.adminEmails.includes(profile.email) && profile.emailVerified ? "admin" : "user",
       createdAt: options.now,
       updatedAt: options.now,
     })

@@ -108,8 +108,13 @@ describe("OIDC sign-in", () => {
     expect((await whoAmI(second))?.id).toBe(me?.id);
   });
 
-  it("makes an ADMIN_EMAILS address an admin and falls back to `name`, then the e-mail, for names", async () => {
-    const a = await startFlow("/", { sub: "boss", email: "boss@example.test", name: "Ada  Byron King" });
+  it("makes a verified ADMIN_EMAILS address an admin and falls back to `name`, then the e-mail, for names", async () => {
+    const unverified = await startFlow("/", { sub: "not-boss", email: "boss@example.test", name: "Mal Lory" });
+    expect(await whoAmI(await callback({ code: unverified.code, state: unverified.state }, unverified.flowCookie))).toMatchObject({
+      role: "user",
+    });
+    await t.database.db.delete(users).where(eq(users.email, "boss@example.test"));
+    const a = await startFlow("/", { sub: "boss", email: "boss@example.test", email_verified: true, name: "Ada  Byron King" });
     expect(await whoAmI(await callback({ code: a.code, state: a.state }, a.flowCookie))).toMatchObject({
       role: "admin",
       firstName: "Ada",

@@ -62,10 +62,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
       const passwordHash = await hashPassword(password);
-      const role = ctx.env.ADMIN_EMAILS.includes(email) ? "admin" : "user";
       const [created] = await ctx.db
         .insert(users)
-        .values({ email, passwordHash, firstName, lastName, role })
+        .values({ email, passwordHash, firstName, lastName, role: "user" })
         .onConflictDoNothing({ target: users.email })
         .returning();
       if (!created) throw conflict("An account with this email already exists. Please sign in.");

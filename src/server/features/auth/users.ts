@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { User } from "../../../shared/auth.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
@@ -7,6 +7,21 @@ import type { SessionUser, UserRow } from "./sessions.js";
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   return row ?? null;
+}
+
+/**
+ * ADMIN_EMAILS: accounts with those e-mails become admins when the server starts. Not at sign-up:
+ * nobody proves they own an e-mail address, so whoever registered a listed address first would
+ * otherwise become an admin (docs/decisions/003-sessions-and-sign-in.md).
+ */
+export async function promoteAdminEmails(db: Db, emails: readonly string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const promoted = await db
+    .update(users)
+    .set({ role: "admin", updatedAt: new Date() })
+    .where(and(inArray(users.email, [...emails]), ne(users.role, "admin")))
+    .returning({ id: users.id });
+  return promoted.length;
 }
 
 /** The API's user answer: both spellings of the name (spec §3), never the password hash. */

@@ -103,7 +103,17 @@ export async function confirmSandboxPayment(
     await ctx.db.update(payments).set({ status: "failed", failureMessage: decline, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
     throw paymentRequired(decline);
   }
-  const paid = await ctx.db.transaction(async (tx) => payTask(deps, tx, claimed, ctx.now()));
+  let paid;
+  try {
+    paid = await ctx.db.transaction(async (tx) => payTask(deps, tx, claimed, ctx.now()));
+  } catch (err) {
+    // Nothing was captured (the transaction rolled back): hand the payment back so a retry works.
+    await ctx.db
+      .update(payments)
+      .set({ status: "failed", failureMessage: "The payment could not be completed", updatedAt: ctx.now() })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "processing")));
+    throw err;
+  }
   if (!paid) {
     // Nothing was charged: the sandbox decides after the task check, unlike a real processor.
     const message = "The payment window for this task has closed";

@@ -148,6 +148,12 @@ describe("uploads", () => {
     await put(owner, url, tinyPdf(), "application/pdf");
     expect((await setFile(await createUser(t), "id_document", url)).statusCode).toBe(404);
     expect((await setFile(owner, "id_document", "https://evil.example/x.pdf")).statusCode).toBe(400);
+    // Shaped like an object key but not a UUID: refused as input, never sent to the database.
+    for (const fake of [`/incoming/${"-".repeat(36)}`, `/incoming/${"a".repeat(36)}`]) {
+      const res = await setFile(owner, "id_document", fake);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/idDocumentURL/);
+    }
     expect((await setFile(owner, "profile_photo", url)).statusCode).toBe(400);
     expect((await call(t, null, { method: "POST", url: "/api/objects/upload", payload: {} })).statusCode).toBe(401);
   });

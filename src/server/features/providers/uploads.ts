@@ -86,7 +86,7 @@ function uploadRef(uploadUrl: string): { token: string } | { id: string } | null
   }
   const local = /\/api\/objects\/put\/([A-Za-z0-9_-]{20,100})$/.exec(path);
   if (local?.[1]) return { token: local[1] };
-  const s3 = /\/incoming\/([0-9a-f-]{36})$/.exec(path);
+  const s3 = /\/incoming\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(path);
   if (s3?.[1]) return { id: s3[1] };
   return null;
 }
