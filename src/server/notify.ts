@@ -21,8 +21,14 @@ export interface NotifyInput {
   email?: boolean;
 }
 
-export async function notifyUser(ctx: Pick<AppContext, "mailer" | "env">, tx: Db, input: NotifyInput): Promise<void> {
+export async function notifyUser(
+  ctx: Pick<AppContext, "mailer" | "env"> & Partial<Pick<AppContext, "now">>,
+  tx: Db,
+  input: NotifyInput,
+): Promise<void> {
   await tx.insert(notifications).values({
+    // The app clock, so throttles that compare notice times hold under the tests' clock too.
+    ...(ctx.now ? { createdAt: ctx.now() } : {}),
     userId: input.userId,
     kind: input.kind,
     title: input.title,
@@ -48,4 +54,18 @@ export async function notifyUser(ctx: Pick<AppContext, "mailer" | "env">, tx: Db
   }
   // pg_notify inside the transaction is delivered only if it commits.
   await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ userId: input.userId })})`);
+}
+
+/** Unread in-app notifications of a user: the number on the bell. */
+export async function unreadNotificationCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
+  return Number(row?.n ?? 0);
+}
+
+/** Tells every instance that a user's bell changed (after a read, outside any transaction). */
+export async function announceNotifications(ctx: Pick<AppContext, "database">, userId: string): Promise<void> {
+  await ctx.database.notify(NOTIFICATIONS_CHANNEL, JSON.stringify({ userId }));
 }

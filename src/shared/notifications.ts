@@ -22,3 +22,34 @@ export const notificationSchema = z.object({
   createdAt: z.string(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationListSchema = z.object({
+  notifications: z.array(notificationSchema),
+  unreadCount: z.number().int(),
+});
+export type NotificationList = z.infer<typeof notificationListSchema>;
+
+export const markNotificationsReadBodySchema = z.object({
+  /** Absent: every notification of the caller. */
+  ids: z.array(z.uuid({ error: "ids must be UUIDs" })).max(200).optional(),
+});
+
+/** Per kind: whether e-mail is on. In-app notices are always kept. */
+export const notificationPreferencesSchema = z.object({
+  email: z.record(z.enum(NOTIFICATION_KINDS), z.boolean()),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+
+export const updateNotificationPreferencesSchema = z.object({
+  email: z.partialRecord(z.enum(NOTIFICATION_KINDS, { error: "Unknown notification kind" }), z.boolean()),
+});
+
+export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
+  task_claimed: "A provider claims my task",
+  payment_received: "A payment is received",
+  work_started: "Work starts on my task",
+  work_completed: "Work on my task is completed",
+  chat_message: "A new chat message while I am away",
+  application_decided: "My provider application is decided",
+  payout_released: "A payout is released",
+};

@@ -1,6 +1,89 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  CHAT_RATE_LIMIT_PER_MINUTE,
+  markReadBodySchema,
+  messageListSchema,
+  messageSchema,
+  sendMessageBodySchema,
+} from "../../../shared/chat.js";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { forbidden } from "../../http-errors.js";
+import { requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
+import { ChatHub } from "./hub.js";
+import { ADMIN_READ_ONLY_MESSAGE, chatAccess, insertMessage, listMessages, markRead, NO_PERMISSION_MESSAGE } from "./repository.js";
+import { CHAT_RATE_WINDOW_MS, registerChatSocket } from "./socket.js";
+import { noticeUnseenMessages } from "./unread-notices.js";
 
-// Placeholder until the chat feature lands.
-const chatRoutes: FastifyPluginAsyncZod = async () => {};
+const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+
+const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  const hub = new ChatHub(ctx);
+  await hub.start();
+  app.addHook("onClose", () => hub.stop());
+  registerChatSocket(app, hub);
+  ctx.scheduler.register("chat:unseen-notices", () => noticeUnseenMessages(ctx));
+  ctx.scheduler.register("chat:close-ended-sessions", () => hub.closeEndedSessions());
+
+  app.get(
+    "/api/messages/:taskId",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["chat"], params: taskIdParams, response: { 200: messageListSchema, ...errors } },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const access = await chatAccess(ctx.db, request.params.taskId, user);
+      return listMessages(ctx.db, request.params.taskId, { id: user.id, access });
+    },
+  );
+
+  app.post(
+    "/api/messages",
+    {
+      config: { auth: "user" },
+      preHandler: rateLimit(ctx.db, ctx.now, {
+        name: "chat",
+        max: CHAT_RATE_LIMIT_PER_MINUTE,
+        windowMs: CHAT_RATE_WINDOW_MS,
+        key: (request) => request.user?.id ?? null,
+      }),
+      schema: {
+        tags: ["chat"],
+        body: sendMessageBodySchema,
+        response: { 201: messageSchema, ...errors, 429: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const access = await chatAccess(ctx.db, request.body.taskId, user);
+      if (access === "admin") throw forbidden(ADMIN_READ_ONLY_MESSAGE);
+      const message = await insertMessage(ctx.db, { taskId: request.body.taskId, senderId: user.id, content: request.body.content, now: ctx.now() });
+      if (!message) throw forbidden(NO_PERMISSION_MESSAGE);
+      return reply.code(201).send(message);
+    },
+  );
+
+  app.patch(
+    "/api/messages/:taskId/read",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["chat"],
+        params: taskIdParams,
+        body: markReadBodySchema,
+        response: { 200: z.object({ updated: z.number().int() }), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await chatAccess(ctx.db, request.params.taskId, user);
+      return { updated: await markRead(ctx.db, request.params.taskId, user.id, request.body.ids) };
+    },
+  );
+};
 
 export default chatRoutes;

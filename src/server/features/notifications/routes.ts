@@ -1,6 +1,69 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import {
+  markNotificationsReadBodySchema,
+  notificationListSchema,
+  notificationPreferencesSchema,
+  updateNotificationPreferencesSchema,
+} from "../../../shared/notifications.js";
+import { announceNotifications } from "../../notify.js";
+import { requireUser } from "../../plugins/auth.js";
+import { getPreferences, listNotifications, markNotificationsRead, updatePreferences } from "./repository.js";
+import { registerTaskNotices } from "./task-notices.js";
 
-// Placeholder until the notifications feature lands.
-const notificationsRoutes: FastifyPluginAsyncZod = async () => {};
+const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  registerTaskNotices(ctx);
+
+  app.get(
+    "/api/notifications",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["notifications"], response: { 200: notificationListSchema, 401: errorResponseSchema } },
+    },
+    async (request) => listNotifications(ctx.db, requireUser(request).id),
+  );
+
+  app.post(
+    "/api/notifications/read",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["notifications"],
+        body: markNotificationsReadBodySchema,
+        response: { 200: notificationListSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await markNotificationsRead(ctx.db, user.id, request.body.ids);
+      // The user's other tabs and devices update their bell too.
+      await announceNotifications(ctx, user.id);
+      return listNotifications(ctx.db, user.id);
+    },
+  );
+
+  app.get(
+    "/api/notifications/preferences",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["notifications"], response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
+    },
+    async (request) => getPreferences(ctx.db, requireUser(request).id),
+  );
+
+  app.put(
+    "/api/notifications/preferences",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["notifications"],
+        body: updateNotificationPreferencesSchema,
+        response: { 200: notificationPreferencesSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => updatePreferences(ctx.db, requireUser(request).id, request.body.email),
+  );
+};
 
 export default notificationsRoutes;

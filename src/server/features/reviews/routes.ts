@@ -1,6 +1,52 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { createReviewBodySchema, reviewSchema, taskReviewsSchema, userReviewsSchema } from "../../../shared/reviews.js";
+import { requireUser } from "../../plugins/auth.js";
+import { createReview, reviewsForTask, reviewsOfUser } from "./repository.js";
 
-// Placeholder until the reviews feature lands.
-const reviewsRoutes: FastifyPluginAsyncZod = async () => {};
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+
+const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.post(
+    "/api/reviews",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["reviews"], body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, 409: errorResponseSchema } },
+    },
+    async (request, reply) => {
+      const review = await createReview(ctx.db, { ...request.body, reviewerId: requireUser(request).id, now: ctx.now() });
+      return reply.code(201).send(review);
+    },
+  );
+
+  app.get(
+    "/api/reviews/task/:taskId",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["reviews"],
+        params: z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) }),
+        response: { 200: taskReviewsSchema, ...errors },
+      },
+    },
+    async (request) => reviewsForTask(ctx.db, request.params.taskId, requireUser(request), ctx.now()),
+  );
+
+  app.get(
+    "/api/reviews/user/:userId",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["reviews"],
+        params: z.object({ userId: z.uuid({ error: "userId must be a UUID" }) }),
+        response: { 200: userReviewsSchema, 400: errorResponseSchema },
+      },
+    },
+    async (request) => reviewsOfUser(ctx.db, request.params.userId, ctx.now()),
+  );
+};
 
 export default reviewsRoutes;

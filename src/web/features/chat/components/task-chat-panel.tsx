@@ -1,7 +1,131 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { Message } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
+import { Card, CardHeader, CardTitle } from "@/components/ui/card";
+import { Spinner } from "@/components/ui/spinner";
+import { toast } from "@/components/ui/use-toast";
+import { useUser } from "@/features/auth/api/use-user";
+import { errorMessage } from "@/lib/api";
+import { cn } from "@/lib/cn";
+import { useMessages } from "../api/get-messages";
+import { markMessagesRead } from "../api/mark-messages-read";
+import { useSendMessage } from "../api/send-message";
+import { useBrowserNotifications } from "../hooks/use-browser-notifications";
+import { useChatSocket } from "../hooks/use-chat-socket";
+import { ChatComposer } from "./chat-composer";
+import { ChatMessageList } from "./chat-message-list";
+import { ChatNotificationBanner } from "./chat-notification-banner";
 
-// Placeholder until its feature lands; the props are the agreed interface.
+function usePageVisible(): boolean {
+  const [visible, setVisible] = useState(() => document.visibilityState === "visible");
+  useEffect(() => {
+    const update = () => setVisible(document.visibilityState === "visible");
+    document.addEventListener("visibilitychange", update);
+    return () => document.removeEventListener("visibilitychange", update);
+  }, []);
+  return visible;
+}
+
+function ChatCard({ connected, children }: { connected: boolean; children: ReactNode }) {
+  return (
+    <Card className="flex h-[500px] flex-col">
+      <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
+        <CardTitle asChild className="text-lg">
+          <h2>Task Messages</h2>
+        </CardTitle>
+        <span role="status" className="flex items-center gap-1.5 text-sm text-muted-foreground">
+          <span aria-hidden="true" className={cn("size-2 rounded-full", connected ? "bg-green-600" : "bg-muted-foreground")} />
+          {connected ? "Connected" : "Offline"}
+        </span>
+      </CardHeader>
+      {children}
+    </Card>
+  );
+}
+
+function ChatNotice({ children }: { children: ReactNode }) {
+  return <p className="flex flex-1 items-center justify-center px-6 text-center text-sm text-muted-foreground">{children}</p>;
+}
+
 /** The chat card of spec §2 (500px, Task Messages, Connected/Offline). */
-export function TaskChatPanel(_props: { task: TaskDetail }) {
-  return null;
+export function TaskChatPanel({ task }: { task: TaskDetail }) {
+  const { user } = useUser();
+  const queryClient = useQueryClient();
+  const hasProvider = task.providerId !== null;
+  const isParticipant = user !== null && (user.id === task.userId || user.id === task.providerId);
+  const canChat = hasProvider && isParticipant;
+  const myId = user?.id ?? "";
+
+  const messages = useMessages(task.id, canChat);
+  const send = useSendMessage(task.id);
+  const notifications = useBrowserNotifications();
+  const visible = usePageVisible();
+  const { notify } = notifications;
+
+  const onIncoming = useCallback(
+    (message: Message) => {
+      if (message.senderId !== myId && document.visibilityState === "hidden") notify("New message", message.content);
+    },
+    [myId, notify],
+  );
+  const { connected } = useChatSocket(task.id, canChat, onIncoming);
+
+  useEffect(() => {
+    if (messages.isError) toast({ title: "Error", description: "Failed to fetch messages", variant: "destructive" });
+  }, [messages.isError]);
+
+  // Read flags follow what the reader has actually seen: the list is on screen and the tab visible.
+  const marking = useRef(new Set<string>());
+  useEffect(() => {
+    if (!visible || !messages.data) return;
+    const ids = messages.data.filter((m) => m.recipientId === myId && !m.read && !marking.current.has(m.id)).map((m) => m.id);
+    if (ids.length === 0) return;
+    for (const id of ids) marking.current.add(id);
+    markMessagesRead(queryClient, task.id, ids)
+      .catch(() => undefined)
+      .finally(() => {
+        for (const id of ids) marking.current.delete(id);
+      });
+  }, [messages.data, visible, myId, queryClient, task.id]);
+
+  const onSend = async (content: string): Promise<boolean> => {
+    try {
+      await send.mutateAsync(content);
+      return true;
+    } catch (err) {
+      toast({ title: "Error", description: errorMessage(err, "Failed to send message"), variant: "destructive" });
+      return false;
+    }
+  };
+
+  if (!hasProvider) {
+    return (
+      <ChatCard connected={false}>
+        <ChatNotice>Chat will be available once a provider claims this task</ChatNotice>
+      </ChatCard>
+    );
+  }
+  if (!isParticipant) {
+    return (
+      <ChatCard connected={false}>
+        <ChatNotice>You don&apos;t have permission to view this chat</ChatNotice>
+      </ChatCard>
+    );
+  }
+  return (
+    <ChatCard connected={connected}>
+      {notifications.showPrompt && (
+        <ChatNotificationBanner onEnable={() => void notifications.enable()} onDismiss={notifications.dismiss} />
+      )}
+      {messages.isLoading ? (
+        <div className="flex flex-1 items-center justify-center">
+          <Spinner />
+        </div>
+      ) : (
+        <ChatMessageList messages={messages.data ?? []} myId={myId} />
+      )}
+      <ChatComposer onSend={onSend} sending={send.isPending} />
+    </ChatCard>
+  );
 }

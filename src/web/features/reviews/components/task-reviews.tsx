@@ -1,7 +1,56 @@
+import { useState } from "react";
+import { format } from "date-fns";
 import type { TaskDetail } from "@shared/tasks";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useUser } from "@/features/auth/api/use-user";
+import { useTaskReviews } from "../api/get-task-reviews";
+import { ReviewDialog } from "./review-dialog";
+import { StarRatingDisplay } from "./star-rating";
 
-// Placeholder until its feature lands; the props are the agreed interface.
 /** Rate button and dialog on completed tasks, and the reviews both sides may see. */
-export function TaskReviews(_props: { task: TaskDetail }) {
-  return null;
+export function TaskReviews({ task }: { task: TaskDetail }) {
+  const { user } = useUser();
+  const [open, setOpen] = useState(false);
+  const isPoster = user !== null && user.id === task.userId;
+  const isProvider = user !== null && task.providerId !== null && user.id === task.providerId;
+  const shown = task.status === "completed" && (isPoster || isProvider);
+  const reviews = useTaskReviews(task.id, shown);
+
+  if (!shown || !user) return null;
+  const reviewedId = isPoster ? task.providerId : task.userId;
+  const title = isPoster ? "Rate Provider" : "Rate Customer";
+  const data = reviews.data;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between gap-2 space-y-0">
+        <CardTitle asChild className="text-lg">
+          <h2>Reviews</h2>
+        </CardTitle>
+        {data && !data.reviewedByMe && reviewedId && <Button onClick={() => setOpen(true)}>{title}</Button>}
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {data?.reviews.length === 0 && <p className="text-sm text-muted-foreground">No reviews yet.</p>}
+        {data?.reviews.map((review) => (
+          <div key={review.id} className="space-y-1 border-b pb-3 last:border-b-0 last:pb-0">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium">{review.reviewerId === user.id ? "Your review" : review.reviewerName}</span>
+              <StarRatingDisplay rating={review.rating} />
+              <time dateTime={review.createdAt} className="text-xs text-muted-foreground">
+                {format(new Date(review.createdAt), "MMM d, yyyy")}
+              </time>
+            </div>
+            {review.comment && <p className="whitespace-pre-wrap text-sm">{review.comment}</p>}
+          </div>
+        ))}
+        {data?.revealsAt && (
+          <p className="text-sm text-muted-foreground">
+            The other review stays hidden until you both have reviewed, or until {format(new Date(data.revealsAt), "MMM d, yyyy")}.
+          </p>
+        )}
+      </CardContent>
+      {reviewedId && <ReviewDialog open={open} onOpenChange={setOpen} taskId={task.id} reviewedId={reviewedId} title={title} />}
+    </Card>
+  );
 }

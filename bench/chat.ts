@@ -1,0 +1,233 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import WebSocket from "ws";
+import { buildApp } from "../src/server/app.js";
+import { parseEnv } from "../src/server/config/env.js";
+import { migrateDatabase, openDatabase, queryRows } from "../src/server/db/client.js";
+import { createSession } from "../src/server/features/auth/sessions.js";
+
+// Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
+// task rooms (poster and provider each), sending 500 messages per second for 10 s, measuring the
+// delay from a frame leaving the sender to the message arriving at the other participant's
+// socket. Servers run in child processes so the clients do not share their event loop.
+//
+//   npm run bench:chat                       one instance on PGlite; with DATABASE_URL set also
+//                                            one and two instances on that PostgreSQL (posters on
+//                                            instance A, providers on B: every delivery crosses)
+//   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000
+
+const args = new Map(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith("--"))
+    .map((a) => {
+      const [k, v] = a.slice(2).split("=");
+      return [k ?? "", v ?? "true"] as const;
+    }),
+);
+const RATE = Number(args.get("rate") ?? 500);
+const DURATION_S = Number(args.get("duration") ?? 10);
+const ROOMS = Number(args.get("rooms") ?? 1000);
+
+interface Room {
+  taskId: string;
+  posterCookie: string;
+  providerCookie: string;
+}
+type Ready = { port: number; rooms: Room[] };
+
+// ---- server side (child process) ----
+
+async function serve(): Promise<void> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+  const database = await openDatabase({ databaseUrl, dataDir: "memory://", poolSize: 20 });
+  const seed = process.env.BENCH_SEED === "1";
+  if (seed) await migrateDatabase(database);
+  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1" });
+  const app = await buildApp({ env, database, logger: false });
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const rooms: Room[] = [];
+  if (seed) {
+    const run = randomUUID().slice(0, 8);
+    const users = await queryRows<{ id: string; email: string }>(
+      database.db,
+      sql`insert into users (email, first_name, last_name, role)
+          select 'bench-' || ${run} || '-' || k || g || '@example.test', 'Bench', k, case when k = 'p' then 'provider'::user_role else 'user'::user_role end
+          from generate_series(1, ${ROOMS}) g, (values ('c'), ('p')) v(k)
+          returning id, email`,
+    );
+    // bench-<run>-<c|p><n>@example.test → "c12" / "p12"
+    const byKey = new Map(users.map((u) => [u.email.split("@")[0]?.split("-")[2] ?? "", u.id]));
+    for (let i = 1; i <= ROOMS; i += 1) {
+      const posterId = byKey.get(`c${i}`);
+      const providerId = byKey.get(`p${i}`);
+      if (!posterId || !providerId) throw new Error("seed mismatch");
+      const [task] = await queryRows<{ id: string }>(
+        database.db,
+        sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status)
+            values (${posterId}, ${providerId}, 'Bench task', 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed') returning id`,
+      );
+      if (!task) throw new Error("task not inserted");
+      const policy = { idleDays: 7, absoluteDays: 30 };
+      rooms.push({
+        taskId: task.id,
+        posterCookie: `errandly_session=${await createSession(database.db, posterId, policy, new Date())}`,
+        providerCookie: `errandly_session=${await createSession(database.db, providerId, policy, new Date())}`,
+      });
+    }
+  }
+  const ready: Ready = { port: Number(new URL(address).port), rooms };
+  process.send?.(ready);
+  process.on("message", (msg) => {
+    if (msg === "stop") void app.close().then(() => database.close()).then(() => process.exit(0));
+  });
+}
+
+// ---- client side (parent) ----
+
+function startServer(databaseUrl: string | undefined, seed: boolean): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(new URL(import.meta.url).pathname, ["--serve"], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? "", BENCH_SEED: seed ? "1" : "0" },
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (ready) => resolve({ child, ready: ready as Ready }));
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function connect(port: number, cookie: string, taskId: string, onMessage: (content: string) => void): Promise<WebSocket> {
+  const origin = `http://127.0.0.1:${port}`;
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("error", reject);
+    socket.once("open", () => socket.send(JSON.stringify({ type: "auth", taskId })));
+    socket.on("message", (data: WebSocket.RawData) => {
+      const frame = JSON.parse(String(data)) as { type: string; content?: string; message?: string };
+      if (frame.type === "auth_success") resolve();
+      else if (frame.type === "message" && frame.content) onMessage(frame.content);
+      else if (frame.type === "error") reject(new Error(frame.message));
+    });
+  });
+  return socket;
+}
+
+interface Result {
+  setup: string;
+  sent: number;
+  delivered: number;
+  p50: number;
+  p99: number;
+  max: number;
+  throughput: number;
+}
+
+async function scenario(setup: string, databaseUrl: string | undefined, instances: 1 | 2): Promise<Result> {
+  const a = await startServer(databaseUrl, true);
+  const b = instances === 2 ? await startServer(databaseUrl, false) : a;
+  const rooms = a.ready.rooms;
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let firstSend = 0;
+  let lastDelivery = 0;
+  // Each side counts only what the OTHER side sent: a delivery to the recipient.
+  const receiver = (side: "c" | "p") => (content: string) => {
+    if (!content.startsWith(side === "c" ? "p:" : "c:")) return;
+    const at = sentAt.get(content);
+    if (at === undefined) return;
+    sentAt.delete(content);
+    const now = performance.now();
+    latencies.push(now - at);
+    lastDelivery = now;
+  };
+  const sockets: { poster: WebSocket; provider: WebSocket }[] = [];
+  for (let i = 0; i < rooms.length; i += 100) {
+    const batch = rooms.slice(i, i + 100);
+    sockets.push(
+      ...(await Promise.all(
+        batch.map(async (room) => ({
+          poster: await connect(a.ready.port, room.posterCookie, room.taskId, receiver("c")),
+          provider: await connect(b.ready.port, room.providerCookie, room.taskId, receiver("p")),
+        })),
+      )),
+    );
+  }
+  const total = RATE * DURATION_S;
+  const tickMs = 10;
+  const perTick = RATE / (1000 / tickMs);
+  let sent = 0;
+  firstSend = performance.now();
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const due = Math.min(total, Math.round(((performance.now() - firstSend) / tickMs + 1) * perTick));
+      while (sent < due) {
+        const room = sockets[sent % sockets.length];
+        if (!room) break;
+        const fromPoster = Math.floor(sent / sockets.length) % 2 === 0;
+        const content = `${fromPoster ? "c" : "p"}:${sent}`;
+        sentAt.set(content, performance.now());
+        (fromPoster ? room.poster : room.provider).send(JSON.stringify({ type: "message", content }));
+        sent += 1;
+      }
+      if (sent >= total) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, tickMs);
+  });
+  const drainUntil = performance.now() + 5000;
+  while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+  for (const s of sockets) {
+    s.poster.close();
+    s.provider.close();
+  }
+  for (const server of new Set([a, b])) {
+    server.child.send("stop");
+    await new Promise((r) => server.child.once("exit", r));
+  }
+  latencies.sort((x, y) => x - y);
+  return {
+    setup,
+    sent,
+    delivered: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? NaN,
+    throughput: latencies.length / ((lastDelivery - firstSend) / 1000),
+  };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  const results: Result[] = [await scenario("1 instance, PGlite (embedded)", undefined, 1)];
+  if (databaseUrl) {
+    results.push(await scenario("1 instance, PostgreSQL", databaseUrl, 1));
+    results.push(await scenario("2 instances, PostgreSQL (every delivery crosses instances)", databaseUrl, 2));
+  } else {
+    console.log("DATABASE_URL is not set: only the one-instance PGlite figure is measured.");
+  }
+  console.log(`\n${ROOMS} rooms, ${ROOMS * 2} sockets, ${RATE} msg/s for ${DURATION_S} s\n`);
+  console.log("| Setup | Sent | Delivered | p50 ms | p99 ms | max ms | delivered msg/s |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of results) {
+    console.log(
+      `| ${r.setup} | ${r.sent} | ${r.delivered} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.throughput.toFixed(0)} |`,
+    );
+  }
+}
+
+if (process.argv.includes("--serve")) {
+  void serve();
+} else {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,135 @@
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Message } from "../../../shared/chat.js";
+import { queryRows, type Db } from "../../db/client.js";
+import { messages } from "../../db/schema/chat.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { forbidden, notFound } from "../../http-errors.js";
+
+export const CHAT_CHANNEL = "chat_messages";
+
+/**
+ * NOTIFY payloads are capped at 8000 bytes. A message whose content fits in this many bytes
+ * travels whole (JSON escaping can at most double plain text, plus the envelope); a longer one
+ * travels as {id, taskId} and each instance reads the row.
+ */
+export const INLINE_CONTENT_BYTES = 3500;
+
+export const NO_PROVIDER_MESSAGE = "Chat will be available once a provider claims this task";
+export const NO_PERMISSION_MESSAGE = "You don't have permission to view this chat";
+export const ADMIN_READ_ONLY_MESSAGE = "Admins can read this chat but not write in it";
+
+export type ChatAccess = "participant" | "admin";
+
+/**
+ * Who may see a task's chat: its poster and its assigned provider, once there is one; admins read
+ * it for moderation but cannot write (docs/decisions/010-chat-fanout-and-notifications.md).
+ */
+export async function chatAccess(db: Db, taskId: string, user: { id: string; role: string }): Promise<ChatAccess> {
+  const [task] = await db
+    .select({ userId: tasks.userId, providerId: tasks.providerId })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  if (!task) throw notFound("Task not found");
+  if (user.role === "admin") return "admin";
+  if (!task.providerId) {
+    if (task.userId === user.id) throw forbidden(NO_PROVIDER_MESSAGE);
+    throw forbidden(NO_PERMISSION_MESSAGE);
+  }
+  if (task.userId !== user.id && task.providerId !== user.id) throw forbidden(NO_PERMISSION_MESSAGE);
+  return "participant";
+}
+
+type MessageRow = typeof messages.$inferSelect;
+
+export function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    taskId: row.taskId,
+    senderId: row.senderId,
+    recipientId: row.recipientId,
+    content: row.content,
+    read: row.read,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The chat as the viewer may see it: a participant sees the messages they sent or received (after a
+ * re-claim the new provider does not read the previous provider's conversation); admins see all.
+ */
+export async function listMessages(db: Db, taskId: string, viewer: { id: string; access: ChatAccess }): Promise<Message[]> {
+  const mine = viewer.access === "admin" ? undefined : or(eq(messages.senderId, viewer.id), eq(messages.recipientId, viewer.id));
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.taskId, taskId), mine))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  return rows.map(toMessage);
+}
+
+export async function messageById(db: Db, id: string): Promise<Message | null> {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
+  return row ? toMessage(row) : null;
+}
+
+interface InsertedRow {
+  id: string;
+  task_id: string;
+  sender_id: string;
+  recipient_id: string;
+  content: string;
+  read: boolean;
+  created_at: string | Date;
+}
+
+/**
+ * Stores a message and announces it in ONE statement: the insert only happens while the sender is
+ * still a participant (a released provider loses the chat at once), and pg_notify is delivered
+ * when the statement commits, so no instance can push a message that was not stored.
+ * Returns null when the sender may not write.
+ */
+export async function insertMessage(db: Db, input: { taskId: string; senderId: string; content: string; now: Date }): Promise<Message | null> {
+  const [row] = await queryRows<InsertedRow>(
+    db,
+    sql`with ins as (
+          insert into messages (task_id, sender_id, recipient_id, content, created_at)
+          select t.id, ${input.senderId}::uuid,
+                 case when t.user_id = ${input.senderId}::uuid then t.provider_id else t.user_id end,
+                 ${input.content}, ${input.now.toISOString()}::timestamptz
+          from tasks t
+          where t.id = ${input.taskId}::uuid and t.provider_id is not null
+            and (t.user_id = ${input.senderId}::uuid or t.provider_id = ${input.senderId}::uuid)
+          returning id, task_id, sender_id, recipient_id, content, read, created_at
+        )
+        select ins.*, pg_notify(${CHAT_CHANNEL},
+          case when octet_length(ins.content) <= ${INLINE_CONTENT_BYTES}
+            then json_build_object('id', ins.id, 'taskId', ins.task_id, 'senderId', ins.sender_id,
+                   'recipientId', ins.recipient_id, 'content', ins.content,
+                   'createdAt', to_char(ins.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+            else json_build_object('id', ins.id, 'taskId', ins.task_id)::text
+          end) as notified
+        from ins`,
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    taskId: row.task_id,
+    senderId: row.sender_id,
+    recipientId: row.recipient_id,
+    content: row.content,
+    read: row.read,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Marks messages to the reader as read; only the recipient's own messages can change. */
+export async function markRead(db: Db, taskId: string, readerId: string, ids: string[] | undefined): Promise<number> {
+  const conditions = [eq(messages.taskId, taskId), eq(messages.recipientId, readerId), eq(messages.read, false)];
+  if (ids) {
+    if (ids.length === 0) return 0;
+    conditions.push(inArray(messages.id, ids));
+  }
+  const rows = await db.update(messages).set({ read: true }).where(and(...conditions)).returning({ id: messages.id });
+  return rows.length;
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { CHAT_MESSAGE_MAX_LENGTH } from "./constants.js";
+
+// Contracts of the task chat (spec §3 Message, §7 messages and the realtime connection). The
+// same schemas validate the REST bodies, every socket frame the server receives, and what the
+// browser reads back.
+
+/** Messages per user per minute, on REST and the socket together. */
+export const CHAT_RATE_LIMIT_PER_MINUTE = 30;
+
+export const chatContentSchema = z
+  .string({ error: "content is required" })
+  .trim()
+  .min(1, { error: "content is required" })
+  .max(CHAT_MESSAGE_MAX_LENGTH, { error: `content must be at most ${CHAT_MESSAGE_MAX_LENGTH} characters` });
+
+export const messageSchema = z.object({
+  id: z.uuid(),
+  taskId: z.uuid(),
+  senderId: z.uuid(),
+  recipientId: z.uuid(),
+  content: z.string(),
+  read: z.boolean(),
+  createdAt: z.string(),
+});
+export type Message = z.infer<typeof messageSchema>;
+export const messageListSchema = z.array(messageSchema);
+
+export const sendMessageBodySchema = z.object({
+  taskId: z.uuid({ error: "taskId must be a UUID" }),
+  content: chatContentSchema,
+});
+export type SendMessageBody = z.input<typeof sendMessageBodySchema>;
+
+export const markReadBodySchema = z.object({
+  /** The messages the reader has seen; absent means every message to the reader in this task. */
+  ids: z.array(z.uuid({ error: "ids must be UUIDs" })).max(500).optional(),
+});
+
+/** Frames the browser sends over /ws. */
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("auth"), taskId: z.uuid({ error: "taskId must be a UUID" }) }),
+  z.object({ type: z.literal("message"), content: chatContentSchema }),
+  z.object({ type: z.literal("subscribe_notifications") }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+/** Frames the server sends over /ws. */
+export const serverFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("auth_success") }),
+  z.object({ type: z.literal("error"), message: z.string() }),
+  z.object({
+    type: z.literal("message"),
+    id: z.uuid(),
+    taskId: z.uuid(),
+    senderId: z.uuid(),
+    recipientId: z.uuid(),
+    content: z.string(),
+    createdAt: z.string(),
+  }),
+  z.object({ type: z.literal("notification"), unreadCount: z.number().int() }),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+/** Notification text: the first 60 characters plus an ellipsis (spec §9). */
+export function notificationPreview(content: string, max = 60): string {
+  return content.length > max ? `${content.slice(0, max)}...` : content;
+}

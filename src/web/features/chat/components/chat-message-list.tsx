@@ -1,0 +1,37 @@
+import { useEffect, useRef } from "react";
+import { format } from "date-fns";
+import type { Message } from "@shared/chat";
+import { cn } from "@/lib/cn";
+
+/** The conversation, newest at the bottom; it follows new messages. */
+export function ChatMessageList({ messages, myId }: { messages: readonly Message[]; myId: string }) {
+  const endRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: "end" });
+  }, [messages.length]);
+
+  return (
+    <div role="log" aria-label="Messages" aria-live="polite" tabIndex={0} className="flex-1 space-y-3 overflow-y-auto px-4 py-2">
+      {messages.length === 0 && <p className="py-8 text-center text-sm text-muted-foreground">No messages yet. Say hello!</p>}
+      {messages.map((message) => {
+        const mine = message.senderId === myId;
+        return (
+          <div key={message.id} className={cn("flex", mine ? "justify-end" : "justify-start")}>
+            <div
+              className={cn(
+                "max-w-[70%] rounded-lg px-3 py-2 text-sm",
+                mine ? "bg-primary text-primary-foreground" : "bg-muted text-foreground",
+              )}
+            >
+              <p className="whitespace-pre-wrap break-words">{message.content}</p>
+              <time dateTime={message.createdAt} className="mt-1 block text-right text-xs">
+                {format(new Date(message.createdAt), "h:mm a")}
+              </time>
+            </div>
+          </div>
+        );
+      })}
+      <div ref={endRef} />
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { CreateReviewBody, Review } from "@shared/reviews";
+import { apiRequest } from "@/lib/api";
+import { taskReviewsQueryKey } from "./get-task-reviews";
+
+/** POST /api/reviews. Spec §7: after a review the related task and user caches are refreshed. */
+export function useCreateReview() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateReviewBody) => apiRequest<Review>("POST", "/api/reviews", body),
+    onSuccess: async (_review, body) => {
+      // The task and user keys are named by their paths (the default queryFn's convention), so
+      // this feature refreshes them without importing the tasks or auth features.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(body.taskId) }),
+        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/auth/user"] }),
+      ]);
+    },
+  });
+}

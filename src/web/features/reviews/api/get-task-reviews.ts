@@ -1,0 +1,16 @@
+import { useQuery } from "@tanstack/react-query";
+import type { TaskReviews } from "@shared/reviews";
+import { apiRequest } from "@/lib/api";
+
+/** GET /api/reviews/task/{taskId}: what the viewer may see of the task's reviews. */
+export function taskReviewsQueryKey(taskId: string) {
+  return ["/api/reviews/task", taskId] as const;
+}
+
+export function useTaskReviews(taskId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: taskReviewsQueryKey(taskId),
+    queryFn: () => apiRequest<TaskReviews>("GET", `/api/reviews/task/${encodeURIComponent(taskId)}`),
+    enabled,
+  });
+}

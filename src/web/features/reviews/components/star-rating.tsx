@@ -1,0 +1,44 @@
+import * as RadioGroupPrimitive from "@radix-ui/react-radio-group";
+import { Star } from "lucide-react";
+import { RATING_MAX } from "@shared/constants";
+import { cn } from "@/lib/cn";
+
+const STARS = Array.from({ length: RATING_MAX }, (_, i) => i + 1);
+
+/** 1 to 5 stars as a radio group: arrow keys move, each star is named "N stars". */
+export function StarRatingInput({ value, onChange, labelledBy }: { value: number; onChange: (rating: number) => void; labelledBy: string }) {
+  return (
+    <RadioGroupPrimitive.Root
+      aria-labelledby={labelledBy}
+      orientation="horizontal"
+      value={value > 0 ? String(value) : ""}
+      onValueChange={(v) => onChange(Number(v))}
+      className="flex gap-1"
+    >
+      {STARS.map((star) => (
+        <RadioGroupPrimitive.Item
+          key={star}
+          value={String(star)}
+          aria-label={star === 1 ? "1 star" : `${star} stars`}
+          className="rounded-sm p-1 focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background"
+        >
+          <Star
+            aria-hidden="true"
+            className={cn("size-7", star <= value ? "fill-yellow-400 text-yellow-600" : "text-muted-foreground")}
+          />
+        </RadioGroupPrimitive.Item>
+      ))}
+    </RadioGroupPrimitive.Root>
+  );
+}
+
+/** A read-only rating, named for screen readers. */
+export function StarRatingDisplay({ rating }: { rating: number }) {
+  return (
+    <span role="img" aria-label={`Rated ${rating} out of ${RATING_MAX}`} className="inline-flex">
+      {STARS.map((star) => (
+        <Star key={star} aria-hidden="true" className={cn("size-4", star <= rating ? "fill-yellow-400 text-yellow-600" : "text-muted-foreground")} />
+      ))}
+    </span>
+  );
+}
