@@ -7,7 +7,7 @@ const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/providers",
     { config: { auth: "public" }, schema: { tags: ["providers"], response: { 200: z.array(publicProviderSchema) } } },
-    async () => listPublicProviders(app.ctx.db),
+    async () => listPublicProviders(app.ctx.db, app.ctx.now()),
   );
 };
 

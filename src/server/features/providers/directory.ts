@@ -3,21 +3,23 @@ import type { PublicProvider } from "../../../shared/providers.js";
 import { centsToDollars } from "../../../shared/money.js";
 import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { reviews } from "../../db/schema/reviews.js";
+import { revealedCondition } from "../../db/review-visibility.js";
 import { users } from "../../db/schema/users.js";
 
 // The public directory: approved providers only, and only what a visitor may see (never phone,
 // street address, e-mail, ZIP or the ID document; the response schema filters as a second guard).
 
-export async function listPublicProviders(db: Db): Promise<PublicProvider[]> {
+export async function listPublicProviders(db: Db, now: Date): Promise<PublicProvider[]> {
+  // Only revealed reviews count: a blind one must not show through the average.
   const ratings = db
     .select({
-      reviewedId: reviews.reviewedId,
-      average: sql<string>`round(avg(${reviews.rating})::numeric, 1)::text`.as("average"),
+      reviewedId: sql<string>`r.reviewed_id`.as("reviewed_id"),
+      average: sql<string>`round(avg(r.rating)::numeric, 1)::text`.as("average"),
       count: sql<number>`count(*)::int`.as("count"),
     })
-    .from(reviews)
-    .groupBy(reviews.reviewedId)
+    .from(sql`reviews r join tasks t on t.id = r.task_id`)
+    .where(revealedCondition(now))
+    .groupBy(sql`r.reviewed_id`)
     .as("ratings");
   const rows = await db
     .select({

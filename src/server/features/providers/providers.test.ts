@@ -376,6 +376,8 @@ describe("directory and profile", () => {
         urgentFeeCents: 0,
         serviceFeeCents: 210,
         totalCents: 2210,
+        // Completed over 14 days ago, so its reviews are no longer blind and count in the rating.
+        completedAt: new Date(t.clock.now().getTime() - 15 * 86_400_000),
       })
       .returning();
     if (!task) throw new Error("task not created");

@@ -48,7 +48,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskListSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => listOpenTasks(ctx.db, request.query),
+    async (request) => listOpenTasks(ctx.db, request.query, ctx.now()),
   );
 
   app.get(
@@ -57,7 +57,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
-    async (request) => listPostedBy(ctx.db, requireUser(request).id),
+    async (request) => listPostedBy(ctx.db, requireUser(request).id, ctx.now()),
   );
 
   app.get(
@@ -66,7 +66,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
-    async (request) => listAssignedTo(ctx.db, requireUser(request).id),
+    async (request) => listAssignedTo(ctx.db, requireUser(request).id, ctx.now()),
   );
 
   app.get(
@@ -79,7 +79,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskDetailSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => getTaskDetail(ctx.db, request.params.id, request.user),
+    async (request) => getTaskDetail(ctx.db, request.params.id, request.user, ctx.now()),
   );
 
   for (const name of PERSON_TRANSITIONS) {
@@ -100,7 +100,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      async (request) => privateView(ctx.db, await performTransition(ctx, name, request.params.id, requireUser(request))),
+      async (request) => privateView(ctx.db, await performTransition(ctx, name, request.params.id, requireUser(request)), ctx.now()),
     );
   }
 

@@ -89,7 +89,7 @@ export async function createTask(db: Db, user: SessionUser, body: CreateTaskInpu
     await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
     return inserted;
   });
-  const [view] = await privateViews(db, [row]);
+  const [view] = await privateViews(db, [row], now);
   if (!view) throw new Error("task view missing");
   return view;
 }
@@ -113,7 +113,7 @@ function distanceSql(lat: number, lon: number): SQL<number | null> {
 }
 
 /** The job board: open tasks only, public view, newest first unless another sort is asked. */
-export async function listOpenTasks(db: Db, query: OpenTasksInput): Promise<TaskPublic[]> {
+export async function listOpenTasks(db: Db, query: OpenTasksInput, now: Date): Promise<TaskPublic[]> {
   const conditions: SQL[] = [eq(tasks.status, "open")];
   if (query.category) conditions.push(eq(tasks.category, query.category));
   if (query.search) {
@@ -141,32 +141,33 @@ export async function listOpenTasks(db: Db, query: OpenTasksInput): Promise<Task
   const parties = await loadParties(
     db,
     rows.map((r) => r.task.userId),
+    now,
   );
   return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
 }
 
-export async function listPostedBy(db: Db, userId: string): Promise<TaskPrivate[]> {
+export async function listPostedBy(db: Db, userId: string, now: Date): Promise<TaskPrivate[]> {
   const rows = await db.select().from(tasks).where(eq(tasks.userId, userId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
-  return privateViews(db, rows);
+  return privateViews(db, rows, now);
 }
 
-export async function listAssignedTo(db: Db, providerId: string): Promise<TaskPrivate[]> {
+export async function listAssignedTo(db: Db, providerId: string, now: Date): Promise<TaskPrivate[]> {
   const rows = await db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
-  return privateViews(db, rows);
+  return privateViews(db, rows, now);
 }
 
 /** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
-export async function getTaskDetail(db: Db, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
+export async function getTaskDetail(db: Db, id: string, viewer: SessionUser | null, now: Date): Promise<TaskDetail> {
   const [row] = await db.select().from(tasks).where(eq(tasks.id, id)).limit(1);
   if (!row) throw notFound("Task not found");
-  const parties = await loadParties(db, row.providerId ? [row.userId, row.providerId] : [row.userId]);
+  const parties = await loadParties(db, row.providerId ? [row.userId, row.providerId] : [row.userId], now);
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
   return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
-export async function privateView(db: Db, row: Parameters<typeof toPrivateView>[0]): Promise<TaskPrivate> {
-  const [view] = await privateViews(db, [row]);
+export async function privateView(db: Db, row: Parameters<typeof toPrivateView>[0], now: Date): Promise<TaskPrivate> {
+  const [view] = await privateViews(db, [row], now);
   if (!view) throw new Error("task view missing");
   return view;
 }

@@ -3,6 +3,7 @@ import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import type { TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
 import type { Db } from "../../db/client.js";
+import { revealedCondition } from "../../db/review-visibility.js";
 import { users } from "../../db/schema/users.js";
 import type { TaskRow } from "../../task-events.js";
 
@@ -13,7 +14,8 @@ import type { TaskRow } from "../../task-events.js";
 export type TaskParty = TaskPublic["poster"];
 
 /** Poster and provider cards with their review average (1 decimal) and count, in one query. */
-export async function loadParties(db: Db, ids: readonly string[]): Promise<Map<string, TaskParty>> {
+/** `now` decides which blind reviews are revealed yet (only those count in the average). */
+export async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<Map<string, TaskParty>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db
@@ -23,8 +25,10 @@ export async function loadParties(db: Db, ids: readonly string[]): Promise<Map<s
       lastName: users.lastName,
       profileImageUrl: users.profileImageUrl,
       // Written out in full: inside the subquery an unqualified "id" would be the review's own id.
-      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r where r.reviewed_id = "users"."id")`,
-      reviewCount: sql<number>`(select count(*)::int from reviews r where r.reviewed_id = "users"."id")`,
+      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
     })
     .from(users)
     .where(inArray(users.id, unique));
@@ -103,7 +107,7 @@ export function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>): Ta
 }
 
 /** Parties of many rows at once, then each row's view. */
-export async function privateViews(db: Db, rows: TaskRow[]): Promise<TaskPrivate[]> {
-  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])));
+export async function privateViews(db: Db, rows: TaskRow[], now: Date): Promise<TaskPrivate[]> {
+  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])), now);
   return rows.map((r) => toPrivateView(r, parties));
 }
