@@ -74,7 +74,6 @@ CREATE TABLE "payments" (
 	"failure_message" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "payments_taskId_unique" UNIQUE("task_id"),
 	CONSTRAINT "payments_gatewayRef_unique" UNIQUE("gateway_ref"),
 	CONSTRAINT "payments_clientSecret_unique" UNIQUE("client_secret")
 );
@@ -99,6 +98,7 @@ CREATE TABLE "tips" (
 	"gateway_ref" text,
 	"client_secret" text,
 	"status" text DEFAULT 'requires_payment' NOT NULL,
+	"idempotency_key" uuid NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "tips_gatewayRef_unique" UNIQUE("gateway_ref")
 );
@@ -315,9 +315,11 @@ CREATE INDEX "escrow_holds_status_release_at_index" ON "escrow_holds" USING btre
 CREATE INDEX "ledger_entries_account_index" ON "ledger_entries" USING btree ("account");--> statement-breakpoint
 CREATE INDEX "ledger_entries_transaction_id_index" ON "ledger_entries" USING btree ("transaction_id");--> statement-breakpoint
 CREATE INDEX "ledger_transactions_task_id_index" ON "ledger_transactions" USING btree ("task_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_live_task_id_key" ON "payments" USING btree ("task_id") WHERE status in ('requires_payment', 'processing', 'failed', 'captured');--> statement-breakpoint
 CREATE INDEX "payouts_provider_id_index" ON "payouts" USING btree ("provider_id");--> statement-breakpoint
 CREATE INDEX "payouts_status_index" ON "payouts" USING btree ("status");--> statement-breakpoint
 CREATE INDEX "tips_task_id_index" ON "tips" USING btree ("task_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "tips_poster_id_idempotency_key_index" ON "tips" USING btree ("poster_id","idempotency_key");--> statement-breakpoint
 CREATE INDEX "provider_profiles_verification_status_submitted_at_index" ON "provider_profiles" USING btree ("verification_status","submitted_at");--> statement-breakpoint
 CREATE INDEX "uploads_owner_id_index" ON "uploads" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "reviews_reviewed_id_index" ON "reviews" USING btree ("reviewed_id");--> statement-breakpoint

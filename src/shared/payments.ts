@@ -82,12 +82,16 @@ export const tipBodySchema = z.object({
   amount: dollarsSchema
     .refine((d) => Math.round(d * 100) >= MIN_TIP_CENTS, { error: "Tip must be at least $1" })
     .refine((d) => Math.round(d * 100) <= MAX_TIP_CENTS, { error: "Tip must be at most $1,000" }),
+  /** One per tip dialog opening: a double submit answers the first tip instead of charging twice. */
+  idempotencyKey: z.uuid({ error: "idempotencyKey must be a UUID" }),
 });
+export type TipBody = z.infer<typeof tipBodySchema>;
 export const tipResultSchema = z.object({
   status: z.enum(["succeeded", "requires_payment"]),
   /** Stripe only: the client confirms the tip with the Payment Element. */
   clientSecret: z.string().nullable(),
 });
+export type TipResult = z.infer<typeof tipResultSchema>;
 
 export const reportProblemBodySchema = z.object({ reason: text(1, 1000, "Reason") });
 

@@ -1,34 +1,45 @@
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { tasks } from "./tasks.js";
 import { users } from "./users.js";
 
 // Money tables of the payments feature (docs/decisions/008-payments-and-ledger.md). The ledger is
 // the truth about money; the other tables track the gateway's side and the escrow's state.
 
-/** One payment per task: the unique key makes creating it idempotent. */
-export const payments = pgTable("payments", {
-  id: uuid().primaryKey().defaultRandom(),
-  taskId: uuid()
-    .notNull()
-    .unique()
-    .references(() => tasks.id),
-  posterId: uuid()
-    .notNull()
-    .references(() => users.id),
-  amountCents: integer().notNull(),
-  gateway: text().notNull(),
-  /** The gateway's id (Stripe PaymentIntent); null until the gateway answered. */
-  gatewayRef: text().unique(),
-  /** Null until the gateway answered; a second create call then fills it from the same idempotency key. */
-  clientSecret: text().unique(),
-  /** requires_payment | processing | failed | captured | refunded */
-  status: text().notNull().default("requires_payment"),
-  failureMessage: text(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+/** A payment that still stands for its task; only a refunded one has stepped aside. */
+export const LIVE_PAYMENT = sql`status in ('requires_payment', 'processing', 'failed', 'captured')`;
 
-/** Tips go to the provider in full; several per task are allowed. */
+/**
+ * One live payment per task: the partial unique key makes creating it idempotent. A refunded
+ * payment (a capture that arrived too late) steps aside, so the task can be paid again after a
+ * reactivation; a failed one stays live because the same intent is retried.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id),
+    posterId: uuid()
+      .notNull()
+      .references(() => users.id),
+    amountCents: integer().notNull(),
+    gateway: text().notNull(),
+    /** The gateway's id (Stripe PaymentIntent); null until the gateway answered. */
+    gatewayRef: text().unique(),
+    /** Null until the gateway answered; a second create call then fills it from the same idempotency key. */
+    clientSecret: text().unique(),
+    /** requires_payment | processing | failed | captured | refunded */
+    status: text().notNull().default("requires_payment"),
+    failureMessage: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("payments_live_task_id_key").on(t.taskId).where(LIVE_PAYMENT)],
+);
+
+/** Tips go to the provider in full; several per task are allowed, one per idempotency key. */
 export const tips = pgTable(
   "tips",
   {
@@ -48,9 +59,11 @@ export const tips = pgTable(
     clientSecret: text(),
     /** requires_payment | captured */
     status: text().notNull().default("requires_payment"),
+    /** Chosen by the client once per tip dialog, so a double submit finds the first tip instead of charging again. */
+    idempotencyKey: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.taskId)],
+  (t) => [index().on(t.taskId), uniqueIndex().on(t.posterId, t.idempotencyKey)],
 );
 
 /** The escrow of a completed task: held for the approval window, disputed, or settled. */
@@ -98,7 +111,7 @@ export const ledgerTransactions = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     taskId: uuid().references(() => tasks.id),
     kind: text().notNull(),
-    /** The task id for one-off kinds (capture, release, refund); the tip or payout id otherwise. */
+    /** The task id for a release (once per task); the payment id for capture and refund; the tip or payout id otherwise. */
     idempotencyKey: text().notNull(),
     memo: text(),
     createdBy: uuid().references(() => users.id),

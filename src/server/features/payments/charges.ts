@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { formatDollarsExact } from "../../../shared/money.js";
-import { expiryPassed, luhnValid, type SandboxConfirmBody } from "../../../shared/payments.js";
+import { expiryPassed, luhnValid, type SandboxConfirmBody, type TipResult } from "../../../shared/payments.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
 import type { GatewayEvent } from "../../adapters/payments/gateway.js";
 import type { Db } from "../../db/client.js";
-import { payments, tips, webhookEvents } from "../../db/schema/payments.js";
+import { LIVE_PAYMENT, payments, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
@@ -36,16 +36,15 @@ export async function createPaymentIntent(
   if (input.amountCents !== task.totalCents) {
     throw badRequest(`amount: must equal the task total of ${formatDollarsExact(task.totalCents)}`);
   }
-  // One payment per task: a second call finds the first row and returns its secret.
+  // One live payment per task: a second call finds the first row and returns its secret. A refunded
+  // payment (a capture that came too late) is not live, so the task gets a new payment and intent.
   const [inserted] = await ctx.db
     .insert(payments)
     .values({ taskId: task.id, posterId: userId, amountCents: task.totalCents, gateway: gateway.name })
-    .onConflictDoNothing({ target: payments.taskId })
+    .onConflictDoNothing({ target: payments.taskId, where: LIVE_PAYMENT })
     .returning();
-  const payment = inserted ?? (await paymentForTask(ctx.db, task.id));
-  if (payment.status === "captured" || payment.status === "refunded") {
-    throw conflict("This task's payment was already taken");
-  }
+  const payment = inserted ?? (await livePayment(ctx.db, task.id));
+  if (payment.status === "captured") throw conflict("This task's payment was already taken");
   if (payment.clientSecret) return payment.clientSecret;
   // Concurrent first calls both reach the gateway with the same key and get the same intent.
   const intent = await gateway.createIntent({
@@ -54,16 +53,24 @@ export async function createPaymentIntent(
     description: `Errandly task: ${task.title}`,
     metadata: { paymentId: payment.id, taskId: task.id },
   });
-  await ctx.db
+  const [filled] = await ctx.db
     .update(payments)
     .set({ clientSecret: intent.clientSecret, gatewayRef: intent.ref, updatedAt: now })
-    .where(and(eq(payments.id, payment.id), sql`${payments.clientSecret} is null`));
-  return (await paymentForTask(ctx.db, task.id)).clientSecret ?? intent.clientSecret;
+    .where(and(eq(payments.id, payment.id), sql`${payments.clientSecret} is null`))
+    .returning();
+  return filled?.clientSecret ?? (await paymentById(ctx.db, payment.id)).clientSecret ?? intent.clientSecret;
 }
 
-async function paymentForTask(db: Db, taskId: string): Promise<PaymentRow> {
-  const [row] = await db.select().from(payments).where(eq(payments.taskId, taskId)).limit(1);
-  if (!row) throw new Error(`Payment for task ${taskId} vanished`);
+async function livePayment(db: Db, taskId: string): Promise<PaymentRow> {
+  const [row] = await db.select().from(payments).where(and(eq(payments.taskId, taskId), LIVE_PAYMENT)).limit(1);
+  // The conflicting row was refunded in between: a late capture is being given back right now.
+  if (!row) throw conflict("This task's payment is being refunded; try again");
+  return row;
+}
+
+async function paymentById(db: Db, id: string): Promise<PaymentRow> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
+  if (!row) throw new Error(`Payment ${id} vanished`);
   return row;
 }
 
@@ -169,13 +176,14 @@ async function intentSucceeded(deps: PaymentsDeps, tx: Db, intentId: string, now
   if (tip) await captureTip(deps, tx, tip);
 }
 
-async function captureTip(deps: PaymentsDeps, tx: Db, tip: TipRow): Promise<void> {
+/** Credits the tip once; returns the captured row, or null when it was captured before. */
+async function captureTip(deps: PaymentsDeps, tx: Db, tip: TipRow): Promise<TipRow | null> {
   const [captured] = await tx
     .update(tips)
     .set({ status: "captured" })
     .where(and(eq(tips.id, tip.id), eq(tips.status, "requires_payment")))
     .returning();
-  if (!captured) return;
+  if (!captured) return null;
   await recordTransaction(tx, {
     kind: "tip",
     key: tip.id,
@@ -193,45 +201,73 @@ async function captureTip(deps: PaymentsDeps, tx: Db, tip: TipRow): Promise<void
     body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
     taskId: tip.taskId,
   });
+  return captured;
 }
 
 /**
  * A tip after completion, 100% to the provider. The sandbox charges it at once (a simulated card on
  * file); Stripe answers a client secret that the Payment Element confirms, and the webhook credits it.
+ * The client's idempotency key makes a double submit answer the first tip instead of charging again.
  */
 export async function tipTask(
   deps: PaymentsDeps,
   taskId: string,
   userId: string,
-  amountCents: number,
-): Promise<{ status: "succeeded" | "requires_payment"; clientSecret: string | null }> {
+  input: { amountCents: number; idempotencyKey: string },
+): Promise<TipResult> {
   const { ctx, gateway } = deps;
   const task = await findTask(ctx.db, taskId);
   if (task.userId !== userId) throw forbidden("Only the poster can tip");
   if (task.status !== "completed" || !task.providerId) throw conflict("You can tip once the task is completed");
-  const providerId = task.providerId;
-  if (gateway.name === "sandbox") {
-    if (!sandboxAllowed(deps)) throw notFound("Sandbox payments are turned off");
-    await ctx.db.transaction(async (tx) => {
-      const [tip] = await tx
-        .insert(tips)
-        .values({ taskId, posterId: userId, providerId, amountCents, gateway: gateway.name })
-        .returning();
-      if (tip) await captureTip(deps, tx, tip);
-    });
-    return { status: "succeeded", clientSecret: null };
-  }
-  const [tip] = await ctx.db
-    .insert(tips)
-    .values({ taskId, posterId: userId, providerId, amountCents, gateway: gateway.name })
-    .returning();
-  if (!tip) throw new Error("tip not stored");
+  if (gateway.name === "sandbox" && !sandboxAllowed(deps)) throw notFound("Sandbox payments are turned off");
+  const values = {
+    taskId,
+    posterId: userId,
+    providerId: task.providerId,
+    amountCents: input.amountCents,
+    gateway: gateway.name,
+    idempotencyKey: input.idempotencyKey,
+  };
+  const inserted = await ctx.db.transaction(async (tx) => {
+    // A concurrent twin waits here on the unique key until this transaction ends, then finds the tip.
+    const [tip] = await tx
+      .insert(tips)
+      .values(values)
+      .onConflictDoNothing({ target: [tips.posterId, tips.idempotencyKey] })
+      .returning();
+    if (tip && gateway.name === "sandbox") return captureTip(deps, tx, tip);
+    return tip;
+  });
+  const tip = inserted ?? (await existingTip(ctx.db, values));
+  if (tip.status === "captured") return { status: "succeeded", clientSecret: null };
+  if (tip.clientSecret) return { status: "requires_payment", clientSecret: tip.clientSecret };
+  // A twin that arrives before the first call stored the secret gets the same intent from the same key.
   const intent = await gateway.createIntent({
     key: `tip-${tip.id}`,
-    amountCents,
+    amountCents: tip.amountCents,
     description: `Errandly tip: ${task.title}`,
     metadata: { tipId: tip.id, taskId },
   });
-  await ctx.db.update(tips).set({ gatewayRef: intent.ref, clientSecret: intent.clientSecret }).where(eq(tips.id, tip.id));
+  await ctx.db
+    .update(tips)
+    .set({ gatewayRef: intent.ref, clientSecret: intent.clientSecret })
+    .where(and(eq(tips.id, tip.id), sql`${tips.clientSecret} is null`));
   return { status: "requires_payment", clientSecret: intent.clientSecret };
+}
+
+/** The tip a repeated request refers to; the same key for a different tip is the client's mistake. */
+async function existingTip(
+  db: Db,
+  values: { taskId: string; posterId: string; amountCents: number; idempotencyKey: string },
+): Promise<TipRow> {
+  const [tip] = await db
+    .select()
+    .from(tips)
+    .where(and(eq(tips.posterId, values.posterId), eq(tips.idempotencyKey, values.idempotencyKey)))
+    .limit(1);
+  if (!tip) throw new Error(`Tip ${values.idempotencyKey} vanished`);
+  if (tip.taskId !== values.taskId || tip.amountCents !== values.amountCents) {
+    throw conflict("idempotencyKey: this key was already used for a different tip");
+  }
+  return tip;
 }

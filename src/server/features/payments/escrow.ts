@@ -13,8 +13,9 @@ import { ACCOUNTS, accountBalance, recordTransaction } from "./ledger.js";
 
 // Escrow: the poster's payment is held per task from capture until the work is done, then released
 // to the provider (85% of budget + surcharge) and the platform (the rest and the service fee), or
-// refunded to the poster in full. Each movement is one ledger transaction keyed by the task, so a
-// repeated event, job run or request moves nothing twice.
+// refunded to the poster in full. Each movement is one ledger transaction keyed by the task (the
+// release) or by the payment (capture and refund), so a repeated event, job run or request moves
+// nothing twice, while a second payment of a reactivated task is still recorded.
 
 type PaymentRow = typeof payments.$inferSelect;
 export type HoldRow = typeof escrowHolds.$inferSelect;
@@ -30,11 +31,14 @@ export async function findHold(db: Db, taskId: string): Promise<HoldRow | null> 
   return hold ?? null;
 }
 
-/** The poster's money enters the task's escrow (once per task). */
+/**
+ * The poster's money enters the task's escrow, once per payment: a task whose late capture was
+ * refunded is paid again with a new payment, and that second charge needs its own entry.
+ */
 export async function recordCapture(tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
   await recordTransaction(tx, {
     kind: "capture",
-    key: payment.taskId,
+    key: payment.id,
     taskId: payment.taskId,
     createdBy: payment.posterId,
     ...(memo ? { memo } : {}),
@@ -114,9 +118,16 @@ export async function releaseEscrow(deps: PaymentsDeps, tx: Db, task: TaskRow, a
 export async function refundEscrow(deps: PaymentsDeps, tx: Db, taskId: string, actorId: string | null, now: Date): Promise<boolean> {
   const held = await accountBalance(tx, ACCOUNTS.escrow(taskId));
   if (held <= 0) return false;
+  // Money in escrow always came from the task's one captured payment; the refund is keyed by it.
+  const [payment] = await tx
+    .update(payments)
+    .set({ status: "refunded", updatedAt: now })
+    .where(and(eq(payments.taskId, taskId), eq(payments.status, "captured")))
+    .returning();
+  if (!payment) throw new Error(`Task ${taskId} holds ${held} cents in escrow without a captured payment`);
   const recorded = await recordTransaction(tx, {
     kind: "refund",
-    key: taskId,
+    key: payment.id,
     taskId,
     createdBy: actorId,
     postings: [
@@ -124,15 +135,10 @@ export async function refundEscrow(deps: PaymentsDeps, tx: Db, taskId: string, a
       { account: ACCOUNTS.refunds, amountCents: held },
     ],
   });
-  if (!recorded) return false;
-  const [payment] = await tx
-    .update(payments)
-    .set({ status: "refunded", updatedAt: now })
-    .where(and(eq(payments.taskId, taskId), eq(payments.status, "captured")))
-    .returning();
+  if (!recorded) throw new Error(`Payment ${payment.id} was captured again after its refund`);
   // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
   // poster can retry; the key makes a retry after a rollback the same refund.
-  if (payment?.gatewayRef) await deps.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
+  if (payment.gatewayRef) await deps.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
   return true;
 }
 

@@ -1,9 +1,13 @@
-import { sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { createSandboxGateway } from "../../adapters/payments/sandbox.js";
 import { queryRows } from "../../db/client.js";
+import { payments } from "../../db/schema/payments.js";
 import { priceTask } from "../../../shared/money.js";
+import { handleGatewayEvent } from "./charges.js";
 import { ACCOUNTS, accountBalances } from "./ledger.js";
 import { insertTask, transition } from "./task-fixtures.js";
 
@@ -12,7 +16,9 @@ import { insertTask, transition } from "./task-fixtures.js";
 // may be negative, a settled escrow must be empty, and every account must equal the model.
 
 const t = await useTestApp();
-const admin = await createUser(t, { role: "admin" });
+// Late captures are fed to the webhook's handler directly: the sandbox has no webhooks, and the
+// handler is the same for every gateway.
+const gatewayDeps = { ctx: t.app.ctx, gateway: createSandboxGateway() };
 
 const BUDGETS = [2000, 5000, 9999, 10000, 15000] as const;
 const CARD = { expMonth: 12, expYear: 2030, cvc: "123" };
@@ -42,9 +48,11 @@ interface Model {
   posterPayments: number;
 }
 
+/** Users are made per history: the clock runs on across histories and would end older sessions. */
 interface Real {
   poster: TestUser;
   provider: TestUser;
+  admin: TestUser;
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -214,6 +222,41 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       }),
   ],
   [
+    2,
+    (p) =>
+      // The gateway's "succeeded" arrives after the deadline: recorded and refunded at once. The poster
+      // reactivates and the task is claimed again, so a later "pay" needs a new payment and its own capture.
+      taskCommand("late-capture", p.index, isPayable, async (task, m, r) => {
+        const res = await call(t, r.poster, {
+          method: "POST",
+          url: "/api/create-payment-intent",
+          payload: { amount: task.totalCents / 100, taskId: task.id },
+        });
+        expect(res.statusCode).toBe(200);
+        await advance(m, task.deadlineMs - m.nowMs + 1000);
+        const [payment] = await t.database.db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.taskId, task.id), eq(payments.clientSecret, res.json<{ clientSecret: string }>().clientSecret)));
+        if (!payment?.gatewayRef) throw new Error("late-capture: no intent");
+        await handleGatewayEvent(gatewayDeps, {
+          id: `evt_${randomUUID()}`,
+          type: "payment_intent.succeeded",
+          intentId: payment.gatewayRef,
+          metadata: {},
+          failureMessage: null,
+          account: null,
+        });
+        m.posterPayments -= task.totalCents;
+        m.refunds += task.totalCents;
+        expect(task.status).toBe("payment_expired");
+        expect(await transition(t, "reactivate", task.id, r.poster.id)).not.toBeNull();
+        expect(await transition(t, "claim", task.id, r.provider.id)).not.toBeNull();
+        task.status = "claimed";
+        task.deadlineMs = m.nowMs + 30 * 60_000;
+      }),
+  ],
+  [
     1,
     (p) =>
       taskCommand("reactivate", p.index, (task) => task.status === "payment_expired", async (task, _m, r) => {
@@ -270,9 +313,9 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
   [
     2,
     (p) =>
-      taskCommand(`resolve-${p.action}`, p.index, (task) => task.hold === "disputed", async (task, m) => {
+      taskCommand(`resolve-${p.action}`, p.index, (task) => task.hold === "disputed", async (task, m, r) => {
         const payload = { action: p.action, reason: "Checked" };
-        expect((await call(t, admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload })).statusCode).toBe(200);
+        expect((await call(t, r.admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload })).statusCode).toBe(200);
         if (p.action === "refund") {
           task.hold = "refunded";
           refundInModel(m, task);
@@ -283,7 +326,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     1,
     (p) =>
       taskCommand(`tip-${p.tipCents}`, p.index, (task) => task.status === "completed", async (task, m, r) => {
-        const res = await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: p.tipCents / 100 } });
+        const res = await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: p.tipCents / 100, idempotencyKey: randomUUID() } });
         expect(res.statusCode).toBe(200);
         m.provider += p.tipCents;
         m.posterPayments -= p.tipCents;
@@ -334,7 +377,7 @@ it("keeps the ledger balanced and equal to the model over random task histories"
     fc.asyncProperty(fc.tuple(taskSpec, taskSpec), fc.commands([step], { maxCommands: 25, size: "max" }), async (initial, cmds) => {
       const poster = await createUser(t);
       const provider = await createUser(t, { verifiedProvider: true });
-      const real: Real = { poster, provider };
+      const real: Real = { poster, provider, admin: await createUser(t, { role: "admin" }) };
       const model: Model = { nowMs: t.clock.now().getTime(), tasks: [], provider: 0, revenue: 0, refunds: 0, posterPayments: 0 };
       for (const spec of initial) await postTask(model, real, spec.budget, spec.urgent);
       // The second task starts claimed and paid, so short histories still reach the escrow's later states.

@@ -112,7 +112,11 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
         response: { 200: tipResultSchema, 429: errorResponseSchema, ...errors },
       },
     },
-    async (request) => tipTask(deps, request.params.id, requireUser(request).id, dollarsToCents(request.body.amount)),
+    async (request) =>
+      tipTask(deps, request.params.id, requireUser(request).id, {
+        amountCents: dollarsToCents(request.body.amount),
+        idempotencyKey: request.body.idempotencyKey,
+      }),
   );
 
   app.get(

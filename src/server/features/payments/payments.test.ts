@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -245,19 +246,48 @@ describe("tips", () => {
   it("gives the provider 100% of a tip; only the poster tips a completed task", async () => {
     const { poster, provider, task } = await paidAndCompleted(5000);
     const url = `/api/tasks/${task.id}/tip`;
-    expect((await call(t, provider, { method: "POST", url, payload: { amount: 5 } })).statusCode).toBe(403);
-    const small = await call(t, poster, { method: "POST", url, payload: { amount: 0.5 } });
+    expect((await call(t, provider, { method: "POST", url, payload: { amount: 5, idempotencyKey: randomUUID() } })).statusCode).toBe(403);
+    const small = await call(t, poster, { method: "POST", url, payload: { amount: 0.5, idempotencyKey: randomUUID() } });
     expect(small.statusCode).toBe(400);
     expect(small.json().message).toBe("amount: Tip must be at least $1");
-    expect((await call(t, poster, { method: "POST", url, payload: { amount: 1000.01 } })).statusCode).toBe(400);
+    expect((await call(t, poster, { method: "POST", url, payload: { amount: 1000.01, idempotencyKey: randomUUID() } })).statusCode).toBe(400);
+    const keyless = await call(t, poster, { method: "POST", url, payload: { amount: 5 } });
+    expect(keyless.statusCode).toBe(400);
+    expect(keyless.json().message).toBe("idempotencyKey: idempotencyKey must be a UUID");
+    expect((await call(t, poster, { method: "POST", url, payload: { amount: 5, idempotencyKey: "twice" } })).statusCode).toBe(400);
     expect(await t.database.db.select().from(tips).where(eq(tips.taskId, task.id))).toHaveLength(0);
-    const ok = await call(t, poster, { method: "POST", url, payload: { amount: 7.5 } });
+    const ok = await call(t, poster, { method: "POST", url, payload: { amount: 7.5, idempotencyKey: randomUUID() } });
     expect(ok.json()).toEqual({ status: "succeeded", clientSecret: null });
     expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250 + 750);
 
     const early = await claimedTask(5000);
-    const refused = await call(t, early.poster, { method: "POST", url: `/api/tasks/${early.task.id}/tip`, payload: { amount: 5 } });
+    const refused = await call(t, early.poster, { method: "POST", url: `/api/tasks/${early.task.id}/tip`, payload: { amount: 5, idempotencyKey: randomUUID() } });
     expect(refused.statusCode).toBe(409);
+  });
+
+  it("charges a double-submitted tip once; a new key tips again", async () => {
+    const { poster, provider, task } = await paidAndCompleted(5000);
+    const url = `/api/tasks/${task.id}/tip`;
+    const payload = { amount: 6, idempotencyKey: randomUUID() };
+    const results = await Promise.all([call(t, poster, { method: "POST", url, payload }), call(t, poster, { method: "POST", url, payload })]);
+    expect(results.map((r) => [r.statusCode, r.json()])).toEqual([
+      [200, { status: "succeeded", clientSecret: null }],
+      [200, { status: "succeeded", clientSecret: null }],
+    ]);
+    expect(await t.database.db.select().from(tips).where(eq(tips.taskId, task.id))).toHaveLength(1);
+    const [tipTransactions] = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*) as n from ledger_transactions where task_id = ${task.id} and kind = 'tip'`,
+    );
+    expect(Number(tipTransactions?.n)).toBe(1);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250 + 600);
+
+    const reused = await call(t, poster, { method: "POST", url, payload: { ...payload, amount: 9 } });
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().message).toBe("idempotencyKey: this key was already used for a different tip");
+    const again = await call(t, poster, { method: "POST", url, payload: { amount: 6, idempotencyKey: randomUUID() } });
+    expect(again.statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250 + 1200);
   });
 });
 

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
+import { queryRows } from "../../db/client.js";
 import { payments, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -183,6 +184,47 @@ describe("Stripe gateway", () => {
     expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(0);
   });
 
+  it("takes a new payment after a late capture was refunded and the task was reactivated and claimed again", async () => {
+    const { poster, task } = await claimedTask(5000);
+    const late = await startPayment(poster, task);
+    t.clock.advance(31 * 60_000);
+    expect((await sendWebhook(succeeded(late.intentId))).statusCode).toBe(200);
+    expect(await transition(t, "expire", task.id, null)).not.toBeNull();
+    expect(await transition(t, "reactivate", task.id, poster.id)).not.toBeNull();
+    const second = await createUser(t, { verifiedProvider: true });
+    expect(await transition(t, "claim", task.id, second.id)).not.toBeNull();
+
+    recorded.length = 0;
+    const res = await call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { amount: task.totalCents / 100, taskId: task.id } });
+    expect(res.statusCode).toBe(200);
+    const rows = await t.database.db.select().from(payments).where(eq(payments.taskId, task.id));
+    const fresh = rows.find((row) => row.id !== late.payment.id);
+    expect(rows.find((row) => row.id === late.payment.id)?.status).toBe("refunded");
+    expect(fresh?.clientSecret).toBe(res.json<{ clientSecret: string }>().clientSecret);
+    expect(fresh?.clientSecret).not.toBe(late.clientSecret);
+    expect(recorded.filter((r) => r.path === "/v1/payment_intents").map((r) => r.idempotencyKey)).toEqual([`pi-${fresh?.id}`]);
+
+    expect((await sendWebhook(succeeded(fresh?.gatewayRef ?? ""))).statusCode).toBe(200);
+    const [paid] = await t.database.db.select().from(tasks).where(eq(tasks.id, task.id));
+    expect(paid?.paymentCapturedAt).not.toBeNull();
+    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    // Two captures and one refund, each balanced: the second charge has its own ledger entry.
+    const ledger = await queryRows<{ kind: string; key: string; total: string }>(
+      t.database.db,
+      sql`select x.kind, x.idempotency_key as key, sum(e.amount_cents) as total from ledger_transactions x
+          join ledger_entries e on e.transaction_id = x.id where x.task_id = ${task.id} group by x.id order by x.created_at, x.kind`,
+    );
+    expect(ledger.map((row) => [row.kind, row.key, Number(row.total)]).sort()).toEqual(
+      [
+        ["capture", late.payment.id, 0],
+        ["capture", fresh?.id, 0],
+        ["refund", late.payment.id, 0],
+      ].sort(),
+    );
+    const [fresher] = await t.database.db.select().from(payments).where(eq(payments.id, fresh?.id ?? ""));
+    expect(fresher?.status).toBe("captured");
+  });
+
   it("charges a tip through a PaymentIntent and credits it to the provider only on the webhook", async () => {
     const { poster, provider, task } = await claimedTask(5000);
     const { intentId } = await startPayment(poster, task);
@@ -190,15 +232,22 @@ describe("Stripe gateway", () => {
     await transition(t, "start", task.id, provider.id);
     await transition(t, "complete", task.id, provider.id);
     const before = await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id));
-    const res = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: 12 } });
+    const tip = () =>
+      call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: 12, idempotencyKey: "8d0f1c9e-3f4a-4b7c-9e2d-5a6b7c8d9e0f" } });
+    const res = await tip();
     expect(res.json()).toMatchObject({ status: "requires_payment", clientSecret: expect.stringMatching(/_secret_/) });
-    const create = recorded.filter((r) => r.path === "/v1/payment_intents").at(-1);
+    // A double submit answers the same PaymentIntent: one charge.
+    expect((await tip()).json()).toEqual(res.json());
+    const creates = recorded.filter((r) => r.path === "/v1/payment_intents");
+    expect(creates).toHaveLength(2);
+    const create = creates.at(-1);
     expect(create?.body.get("amount")).toBe("1200");
     expect(create?.idempotencyKey).toMatch(/^tip-[0-9a-f-]{36}$/);
     expect(await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id))).toBe(before);
     const [tipIntent] = await t.database.db.select().from(tips).where(eq(tips.taskId, task.id));
     await sendWebhook(succeeded(tipIntent?.gatewayRef ?? ""));
     expect(await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id))).toBe(before + 1200);
+    expect((await tip()).json()).toEqual({ status: "succeeded", clientSecret: null });
   });
 
   it("onboards with an Express account and an Account Link, then transfers the provider's share at release", async () => {

@@ -1,17 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { TipBody, TipResult } from "@shared/payments";
 import { apiRequest } from "@/lib/api";
 import { taskEscrowQueryKey } from "./get-task-escrow";
 
-export interface TipResult {
-  status: "succeeded" | "requires_payment";
-  clientSecret: string | null;
-}
-
-/** POST /api/tasks/{id}/tip {amount}: 100% to the provider. */
+/** POST /api/tasks/{id}/tip {amount, idempotencyKey}: 100% to the provider; a repeat with the same key charges once. */
 export function useTipTask(taskId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (amount: number) => apiRequest<TipResult>("POST", `/api/tasks/${taskId}/tip`, { amount }),
+    mutationFn: (body: TipBody) => apiRequest<TipResult>("POST", `/api/tasks/${taskId}/tip`, body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: taskEscrowQueryKey(taskId) }),
   });
 }

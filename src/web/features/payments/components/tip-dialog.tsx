@@ -25,7 +25,15 @@ export function TipDialog({ taskId }: { taskId: string }) {
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
+  // One key per opening: a double click or a retry after a lost answer finds the same tip on the
+  // server instead of charging again; the next opening is a new tip.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const tip = useTipTask(taskId);
+
+  function openChange(next: boolean) {
+    if (next) setIdempotencyKey(crypto.randomUUID());
+    setOpen(next);
+  }
 
   function done() {
     toast({ title: "Tip Sent", description: "Thank you! 100% of your tip goes to the provider." });
@@ -39,14 +47,14 @@ export function TipDialog({ taskId }: { taskId: string }) {
     const found = tipError(amount);
     setError(found);
     if (found) return;
-    tip.mutate(Number(amount), {
+    tip.mutate({ amount: Number(amount), idempotencyKey }, {
       onSuccess: (result) => (result.clientSecret ? setClientSecret(result.clientSecret) : done()),
       onError: (err) => toast({ title: "Tip Failed", description: errorMessage(err, "Your tip could not be sent."), variant: "destructive" }),
     });
   }
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog open={open} onOpenChange={openChange}>
       <DialogTrigger asChild>
         <Button variant="secondary">Tip</Button>
       </DialogTrigger>
