@@ -2,6 +2,6 @@
 // exception): applies the stored theme, light by default.
 try {
   if (localStorage.getItem("theme") === "dark") document.documentElement.classList.add("dark");
-} catch (e) {
+} catch {
   // Storage can be unavailable (privacy mode); light theme then.
 }
