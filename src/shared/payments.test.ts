@@ -44,11 +44,14 @@ describe("schemas", () => {
     expect(bad.success).toBe(false);
   });
 
-  it("bounds tips to $1-$1,000 with at most two decimals", () => {
-    expect(tipBodySchema.safeParse({ amount: 1 }).success).toBe(true);
-    expect(tipBodySchema.safeParse({ amount: 1000 }).success).toBe(true);
-    expect(tipBodySchema.safeParse({ amount: 0.99 }).success).toBe(false);
-    expect(tipBodySchema.safeParse({ amount: 1000.01 }).success).toBe(false);
-    expect(tipBodySchema.safeParse({ amount: 5.555 }).success).toBe(false);
+  it("bounds tips to $1-$1,000 with at most two decimals and requires an idempotency key", () => {
+    const tip = (amount: number) => tipBodySchema.safeParse({ amount, idempotencyKey: "3f0c8a2e-9b1d-4c6e-8f7a-2d5b9e1c4a60" }).success;
+    expect(tip(1)).toBe(true);
+    expect(tip(1000)).toBe(true);
+    expect(tip(0.99)).toBe(false);
+    expect(tip(1000.01)).toBe(false);
+    expect(tip(5.555)).toBe(false);
+    expect(tipBodySchema.safeParse({ amount: 5 }).success).toBe(false);
+    expect(tipBodySchema.safeParse({ amount: 5, idempotencyKey: "not-a-uuid" }).success).toBe(false);
   });
 });
