@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { startFakeOidcProvider, type FakeOidcProvider } from "../src/server/features/auth/fake-oidc-provider.js";
+import { startFakeOidcProvider, type FakeOidcProvider } from "../test/fakes/fake-oidc-provider.js";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
 
 // Single sign-on through a real browser: the sign-in page's button, the provider round trip

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { tinyPdf, tinyPng } from "../src/server/features/providers/test-files.js";
+import { tinyPdf, tinyPng } from "../test/fixtures/test-files.js";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Pages are code-split and the machine is small: give lazy chunks time to load.

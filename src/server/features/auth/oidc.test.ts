@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessions, users } from "../../db/schema/users.js";
 import { call, createUser, TEST_ORIGIN, useTestApp } from "../../../../test/create-test-app.js";
-import { EMAIL_ONLY_IN_USERINFO, startFakeOidcProvider, type Claims } from "./fake-oidc-provider.js";
+import { EMAIL_ONLY_IN_USERINFO, startFakeOidcProvider, type Claims } from "../../../../test/fakes/fake-oidc-provider.js";
 
 // The browser's visit to the provider's /authorize is played by the test: it reads the
 // authorization URL and asks the fake provider for a code for the identity it wants.

@@ -9,7 +9,7 @@ import { payments } from "../../db/schema/payments.js";
 import { priceTask } from "../../../shared/money.js";
 import { handleGatewayEvent } from "./charges.js";
 import { ACCOUNTS, accountBalances } from "./ledger.js";
-import { insertTask, transition } from "./task-fixtures.js";
+import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
 
 // Model-based test: random sequences of task and money actions against the real app, with a
 // plain model of where every cent should be. After each step the ledger must balance, no escrow

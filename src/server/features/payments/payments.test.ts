@@ -9,7 +9,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog } from "../../db/schema/users.js";
 import { ACCOUNTS, accountBalance } from "./ledger.js";
-import { insertTask, transition } from "./task-fixtures.js";
+import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
 
 const t = await useTestApp();
 

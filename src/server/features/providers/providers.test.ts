@@ -7,7 +7,7 @@ import { emailOutbox } from "../../db/schema/site.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
-import { tinyPdf, tinyPng } from "./test-files.js";
+import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 
 const t = await useTestApp();
 

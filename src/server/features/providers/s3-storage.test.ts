@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
-import { tinyPdf, tinyPng } from "./test-files.js";
+import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 
 // A fake S3 (path-style bucket, PUT/GET/HEAD/DELETE object). It checks that every request is
 // signed: presigned query parameters for the browser's PUT, an Authorization header otherwise.
