@@ -75,17 +75,19 @@ export function createNominatimGeocoder(options: NominatimOptions): Geocoder {
     for (let wait = lastStart + minInterval - now(); wait > 0; wait = lastStart + minInterval - now()) {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    lastStart = now();
     const url = new URL(options.url);
     url.searchParams.set("q", query);
     url.searchParams.set("format", "json");
     url.searchParams.set("addressdetails", "1");
     url.searchParams.set("countrycodes", "us");
     url.searchParams.set("limit", String(limit));
-    const res = await doFetch(url, {
+    const sending = doFetch(url, {
       headers: { "User-Agent": options.userAgent, Accept: "application/json" },
       signal: AbortSignal.timeout(timeoutMs),
     });
+    // Taken once the request is on its way, so the next one starts a full interval after this one.
+    lastStart = now();
+    const res = await sending;
     if (!res.ok) throw new Error(`geocoder answered ${res.status}`);
     const places = z.array(nominatimPlaceSchema).parse(await res.json());
     return places.filter((p) => Number.isFinite(p.lat) && Number.isFinite(p.lon)).map(toGeocodeResult);
