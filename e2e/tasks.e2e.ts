@@ -219,6 +219,8 @@ describe("tasks", () => {
     await eventually(visible(poster, "Your task is now available for providers to claim again.")).toBe(true);
     await eventually(() => poster.getByText("Open", { exact: true }).first().isVisible()).toBe(true);
     await eventually(() => poster.getByRole("button", { name: "Cancel Task" }).isVisible()).toBe(true);
-    poster.assertClean(EXPECTED_NETWORK);
+    // A card form mounted just before the deadline may ask for a payment intent just after it: the
+    // server refuses that with 409 (the window is closed), which is the behaviour this test wants.
+    poster.assertClean([...EXPECTED_NETWORK, /409 \(Conflict\)/]);
   }, 150_000);
 });

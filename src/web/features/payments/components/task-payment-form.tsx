@@ -18,10 +18,13 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const started = useRef(false);
   const { mutate } = createIntent;
+  // Past the deadline the server refuses a payment; until the sweeper marks the task expired the
+  // page can still show it as claimed, so say so instead of asking for a card.
+  const [deadlinePassed] = useState(() => task.paymentDeadline !== null && new Date(task.paymentDeadline).getTime() <= Date.now());
 
   useEffect(() => {
     // Once per mount: the server answers the same secret for a repeat, but one call is enough.
-    if (started.current) return;
+    if (started.current || deadlinePassed) return;
     started.current = true;
     mutate(
       { amount: task.totalAmount, taskId: task.id },
@@ -30,7 +33,7 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
         onError: () => toast({ title: "Error", description: "Failed to initialize payment", variant: "destructive" }),
       },
     );
-  }, [mutate, task.id, task.totalAmount]);
+  }, [mutate, task.id, task.totalAmount, deadlinePassed]);
 
   function onPaid() {
     toast({ title: "Payment Successful", description: "Your task has been posted!" });
@@ -38,6 +41,7 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
     void queryClient.invalidateQueries({ queryKey: myTasksKey });
   }
 
+  if (deadlinePassed) return <p className="text-sm text-muted-foreground">The payment window has closed.</p>;
   if (createIntent.isError) return <p className="text-sm text-destructive">Failed to initialize payment</p>;
   if (!clientSecret) return <Spinner label="Preparing payment" />;
   return (
