@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { freePort } from "../test/free-port.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
 // E2E_WEB_DIST) on a free port with a fresh data directory, and drive Chromium with playwright-core.
@@ -16,18 +16,6 @@ export interface RunningServer {
   dataDir: string;
   process: ChildProcess;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {

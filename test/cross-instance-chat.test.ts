@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
@@ -11,6 +10,7 @@ import { openDatabase, type Database } from "../src/server/db/client.js";
 import { tasks } from "../src/server/db/schema/tasks.js";
 import { users } from "../src/server/db/schema/users.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
+import { freePort } from "./free-port.js";
 
 // Two real server processes on one PostgreSQL: a message posted to one reaches a socket held by
 // the other, through LISTEN/NOTIFY and nothing else. With DATABASE_URL set it uses a fresh
@@ -18,18 +18,6 @@ import { createSession } from "../src/server/features/auth/sessions.js";
 // (and fails, saying so, when they are not installed).
 
 const ROOT = resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 interface Postgres {
   url: string;
