@@ -123,6 +123,12 @@ export interface AxeViolation {
 
 /** axe-core injected through the DevTools protocol (CSP stays on); serious and critical only. */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  // axe measures colours as painted: a popover still fading in has partial opacity and fails contrast
+  // it meets once shown. Wait for every finite animation (open/close transitions) to settle first.
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+  });
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
