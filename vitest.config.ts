@@ -3,9 +3,10 @@ import { defineConfig } from "vitest/config";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-// Three suites with different costs: pure unit tests, server integration tests on a copied
-// migrated PGlite image (or a PostgreSQL template database when DATABASE_URL is set), and
-// browser journeys against the built app.
+// Four suites with different costs: pure unit tests, server integration tests on a copied
+// migrated PGlite image (or a PostgreSQL template database when DATABASE_URL is set), fault
+// injection against real server processes on a throwaway PostgreSQL, and browser journeys
+// against the built app.
 export default defineConfig({
   test: {
     projects: [
@@ -26,6 +27,18 @@ export default defineConfig({
           setupFiles: ["test/fail-on-console-error.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Fault injection: each file starts its own throwaway PostgreSQL cluster (it stops and
+        // restarts it, and kills server processes), so it runs once, after the server suite.
+        test: {
+          name: "faults",
+          include: ["test/faults/**/*.faults.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, lint, unit, server integration, build, browser end-to-end, in that
+// `npm test`: typecheck, lint, unit, server integration, build, faults, browser end-to-end, in that
 // order (cheapest first), stopping at the first failure. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -32,7 +32,7 @@ const vitest = (project) => [
 function summary() {
   let passed = 0;
   let failed = 0;
-  for (const project of ["unit", "server", "e2e"]) {
+  for (const project of ["unit", "server", "faults", "e2e"]) {
     try {
       const json = JSON.parse(readFileSync(`${results}/${project}.json`, "utf8"));
       passed += json.numPassedTests;
@@ -51,6 +51,7 @@ run("unit", "npx", vitest("unit"));
 ensurePostgres();
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);
+run("faults", "npx", vitest("faults"));
 ensureChromium();
 run("e2e", "npx", vitest("e2e"));
 summary();
