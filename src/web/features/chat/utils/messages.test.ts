@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Message } from "@shared/chat";
-import { mergeMessage, reconnectDelay, socketUrl } from "./messages";
+import { mergeMessage } from "./messages";
 
 const message = (id: string, createdAt: string): Message => ({
   id,
@@ -27,22 +27,5 @@ describe("mergeMessage", () => {
         expect(list.map((m) => m.id)).toEqual(sorted);
       }),
     );
-  });
-});
-
-describe("reconnectDelay", () => {
-  it("doubles from 1 s and stops at 30 s, within the jitter", () => {
-    expect(reconnectDelay(0, () => 0.5)).toBe(1000);
-    expect(reconnectDelay(3, () => 0.5)).toBe(8000);
-    expect(reconnectDelay(20, () => 0.5)).toBe(30_000);
-    expect(reconnectDelay(2, () => 0)).toBe(3000);
-    expect(reconnectDelay(2, () => 1)).toBe(5000);
-  });
-});
-
-describe("socketUrl", () => {
-  it("uses wss on a secure page", () => {
-    expect(socketUrl({ protocol: "https:", host: "errandly.app" })).toBe("wss://errandly.app/ws");
-    expect(socketUrl({ protocol: "http:", host: "localhost:3000" })).toBe("ws://localhost:3000/ws");
   });
 });

@@ -8,14 +8,3 @@ export function mergeMessage(list: readonly Message[], message: Message): Messag
   next.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   return next;
 }
-
-/** Exponential backoff with jitter: 1 s, 2 s, 4 s … capped at 30 s. */
-export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(30_000, 1000 * 2 ** Math.max(0, attempt));
-  return Math.round(base * (0.75 + random() * 0.5));
-}
-
-/** The realtime endpoint on the page's own host, secure when the page is (spec §7). */
-export function socketUrl(location: Pick<Location, "protocol" | "host">): string {
-  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-}
