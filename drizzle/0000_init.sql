@@ -192,6 +192,9 @@ CREATE TABLE "email_outbox" (
 	"kind" text NOT NULL,
 	"status" text DEFAULT 'queued' NOT NULL,
 	"error" text,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone,
+	"claimed_at" timestamp with time zone,
 	"sent_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );

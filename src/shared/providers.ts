@@ -168,6 +168,8 @@ export const outboxEntrySchema = z.object({
   kind: z.string(),
   status: z.string(),
   error: z.string().nullable(),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
   sentAt: z.string().nullable(),
   createdAt: z.string(),
 });

@@ -28,7 +28,14 @@ export interface Mailer {
 
 /** A row left in "sending" this long was claimed by an instance that died mid-delivery. */
 export const STUCK_SENDING_MS = 10 * 60_000;
+/** After this many failed attempts (about 1.5 days of retrying) a mail is marked failed. */
+export const MAIL_MAX_ATTEMPTS = 10;
 const BATCH = 50;
+
+/** Wait before the next attempt after `attempts` failures: 1 min doubling, at most 6 h. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(6 * 3_600_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+}
 
 export function createMailer(options: {
   db: Db;
@@ -60,22 +67,24 @@ export function createMailer(options: {
       await tx.insert(emailOutbox).values({ ...mail, status: "queued" });
     },
     async deliverQueued() {
-      // While a row is "sending", sentAt holds when it was claimed (the table has no column of its
-      // own for it); a claim older than STUCK_SENDING_MS goes back to the queue.
+      // A claim older than STUCK_SENDING_MS belongs to an instance that died mid-send: requeue it.
       await db
         .update(emailOutbox)
-        .set({ status: "queued", sentAt: null })
-        .where(and(eq(emailOutbox.status, "sending"), lt(emailOutbox.sentAt, new Date(now().getTime() - STUCK_SENDING_MS))));
-      // Claim rows atomically so two instances never send the same mail twice.
+        .set({ status: "queued", claimedAt: null })
+        .where(and(eq(emailOutbox.status, "sending"), lt(emailOutbox.claimedAt, new Date(now().getTime() - STUCK_SENDING_MS))));
+      // Claim due rows atomically so two instances never send the same mail twice.
+      const at = now();
       const claimed = await db
         .update(emailOutbox)
-        .set({ status: "sending", sentAt: now() })
+        .set({ status: "sending", claimedAt: at })
         .where(
           and(
             eq(emailOutbox.status, "queued"),
             inArray(
               emailOutbox.id,
-              sql`(select id from email_outbox where status = 'queued' order by created_at limit ${BATCH} for update skip locked)`,
+              sql`(select id from email_outbox where status = 'queued'
+                     and (next_attempt_at is null or next_attempt_at <= ${at.toISOString()})
+                   order by created_at limit ${BATCH} for update skip locked)`,
             ),
           ),
         )
@@ -83,12 +92,23 @@ export function createMailer(options: {
       for (const mail of claimed) {
         try {
           await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
-          await db.update(emailOutbox).set({ status: "sent", sentAt: now(), error: null }).where(eq(emailOutbox.id, mail.id));
-        } catch (err) {
-          log.warn({ err, id: mail.id }, "e-mail delivery failed; will retry");
           await db
             .update(emailOutbox)
-            .set({ status: "queued", sentAt: null, error: err instanceof Error ? err.message : String(err) })
+            .set({ status: "sent", sentAt: now(), claimedAt: null, nextAttemptAt: null, error: null })
+            .where(eq(emailOutbox.id, mail.id));
+        } catch (err) {
+          const attempts = mail.attempts + 1;
+          const giveUp = attempts >= MAIL_MAX_ATTEMPTS;
+          log.warn({ err, id: mail.id, attempts }, giveUp ? "e-mail delivery failed for good" : "e-mail delivery failed; will retry");
+          await db
+            .update(emailOutbox)
+            .set({
+              status: giveUp ? "failed" : "queued",
+              attempts,
+              claimedAt: null,
+              nextAttemptAt: giveUp ? null : new Date(now().getTime() + retryDelayMs(attempts)),
+              error: err instanceof Error ? err.message : String(err),
+            })
             .where(eq(emailOutbox.id, mail.id));
         }
       }

@@ -1,4 +1,4 @@
-import { index, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { CONTACT_METHODS } from "../../../shared/constants.js";
 
 export const contactMethod = pgEnum("contact_method", CONTACT_METHODS);
@@ -40,8 +40,14 @@ export const emailOutbox = pgTable(
     subject: text().notNull(),
     text: text().notNull(),
     kind: text().notNull(),
+    /** stored (no SMTP) | queued | sending | sent | failed (gave up after MAIL_MAX_ATTEMPTS). */
     status: text().notNull().default("queued"),
     error: text(),
+    /** Delivery attempts that failed so far; each failure pushes nextAttemptAt further out. */
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    /** When an instance took the row for sending: a claim this old means that instance died. */
+    claimedAt: timestamp({ withTimezone: true }),
     sentAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -172,6 +172,8 @@ export async function listOutbox(ctx: AppContext): Promise<OutboxEntry[]> {
     kind: r.kind,
     status: r.status,
     error: r.error,
+    attempts: r.attempts,
+    nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
     sentAt: r.sentAt?.toISOString() ?? null,
     createdAt: r.createdAt.toISOString(),
   }));

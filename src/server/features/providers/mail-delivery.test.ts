@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
-import { createMailer, STUCK_SENDING_MS } from "../../adapters/mail/mailer.js";
+import { createMailer, MAIL_MAX_ATTEMPTS, retryDelayMs, STUCK_SENDING_MS } from "../../adapters/mail/mailer.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 
@@ -73,18 +73,39 @@ describe("e-mail over SMTP", () => {
     expect(sent).toMatchObject({ status: "sent", error: null });
   });
 
-  it("leaves a mail queued with the error when the server refuses it, and sends it later", async () => {
+  it("leaves a mail queued with the error when the server refuses it, and retries it after the backoff", async () => {
     refuse = true;
     const user = await rejectedApplicant("Blurry");
     await t.app.ctx.scheduler.runAll();
     const [failed] = await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, user.email));
-    expect(failed?.status).toBe("queued");
+    expect(failed).toMatchObject({ status: "queued", attempts: 1 });
     expect(failed?.error).toMatch(/550|mailbox unavailable/);
+    expect(failed?.nextAttemptAt?.getTime()).toBe(t.app.ctx.now().getTime() + retryDelayMs(1));
     expect(received.some((r) => r.to.includes(user.email))).toBe(false);
 
     refuse = false;
+    // Not due yet: the next pass leaves it alone.
+    await t.app.ctx.scheduler.runAll();
+    expect(received.some((r) => r.to.includes(user.email))).toBe(false);
+    t.clock.advance(retryDelayMs(1));
     await t.app.ctx.scheduler.runAll();
     expect(received.some((r) => r.to.includes(user.email))).toBe(true);
+    const [sent] = await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, user.email));
+    expect(sent).toMatchObject({ status: "sent", attempts: 1, nextAttemptAt: null, error: null });
+  });
+
+  it("gives up after MAIL_MAX_ATTEMPTS failures and marks the mail failed", async () => {
+    refuse = true;
+    const user = await rejectedApplicant("Expired ID");
+    for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt += 1) {
+      await t.app.ctx.scheduler.runAll();
+      t.clock.advance(retryDelayMs(attempt));
+    }
+    const [gaveUp] = await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, user.email));
+    expect(gaveUp).toMatchObject({ status: "failed", attempts: MAIL_MAX_ATTEMPTS, nextAttemptAt: null });
+    refuse = false;
+    await t.app.ctx.scheduler.runAll();
+    expect(received.some((r) => r.to.includes(user.email))).toBe(false);
   });
 
   it("puts a mail stuck in sending for more than 10 minutes back in the queue", async () => {
@@ -92,7 +113,7 @@ describe("e-mail over SMTP", () => {
     const mailer = createMailer({ db: t.database.db, smtpUrl, from: "Errandly <no-reply@errandly.app>", log: t.app.log, now: () => now });
     const [row] = await t.database.db
       .insert(emailOutbox)
-      .values({ to: "stuck@example.test", subject: "Stuck", text: "body", kind: "application_decided", status: "sending", sentAt: now })
+      .values({ to: "stuck@example.test", subject: "Stuck", text: "body", kind: "application_decided", status: "sending", claimedAt: now })
       .returning();
     if (!row) throw new Error("row not inserted");
     now = new Date(now.getTime() + STUCK_SENDING_MS - 1000);

@@ -6,11 +6,12 @@ import { AdminNav } from "@/features/admin/components/admin-nav";
 import { useUser } from "@/features/auth/api/use-user";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
-const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary"> = {
+const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary" | "destructive"> = {
   sent: "success",
   queued: "warning",
   sending: "info",
   stored: "secondary",
+  failed: "destructive",
 };
 
 function OutboxList() {
@@ -28,7 +29,12 @@ function OutboxList() {
           <p className="text-sm text-muted-foreground">
             To {mail.to} · {mail.kind} · {new Date(mail.createdAt).toLocaleString()}
           </p>
-          {mail.error ? <p className="mt-1 text-sm text-destructive">Last error: {mail.error}</p> : null}
+          {mail.error ? (
+            <p className="mt-1 text-sm text-destructive">
+              Last error: {mail.error} ({mail.attempts} {mail.attempts === 1 ? "attempt" : "attempts"}
+              {mail.nextAttemptAt ? `, next try ${new Date(mail.nextAttemptAt).toLocaleString()}` : ""})
+            </p>
+          ) : null}
           <details className="mt-2 text-sm">
             <summary className="cursor-pointer">Message</summary>
             <pre className="mt-2 font-sans whitespace-pre-wrap">{mail.text}</pre>
