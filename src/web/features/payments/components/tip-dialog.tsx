@@ -6,6 +6,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { randomId } from "@/lib/random-id";
 import { useTipTask } from "../api/tip-task";
 import { CardPayment } from "./card-payment";
 
@@ -27,11 +28,11 @@ export function TipDialog({ taskId }: { taskId: string }) {
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   // One key per opening: a double click or a retry after a lost answer finds the same tip on the
   // server instead of charging again; the next opening is a new tip.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const [idempotencyKey, setIdempotencyKey] = useState(() => randomId());
   const tip = useTipTask(taskId);
 
   function openChange(next: boolean) {
-    if (next) setIdempotencyKey(crypto.randomUUID());
+    if (next) setIdempotencyKey(randomId());
     setOpen(next);
   }
 
