@@ -8,7 +8,7 @@ import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
 import { getProfile, submitApplication, updateProfile } from "./profiles.js";
-import { deleteAbandonedUploads } from "./uploads.js";
+import { deleteAbandonedUploads, deleteRetiredIdDocuments } from "./uploads.js";
 
 // Providers: applications and profiles here; uploads, admin review and the public directory in
 // their own plugins (spec §2 Become-provider, Admin dashboard, Providers directory).
@@ -48,6 +48,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   ctx.scheduler.register("uploads:cleanup", () => deleteAbandonedUploads(ctx, storage));
+  ctx.scheduler.register("uploads:id-document-retention", () => deleteRetiredIdDocuments(ctx, storage));
 
   await app.register(objectsRoutes, { storage });
   await app.register(adminRoutes);

@@ -48,6 +48,8 @@ export async function createUpload(
       tokenHash: hashToken(token),
       storageKey: `objects/${randomUUID()}`,
       expiresAt: new Date(now.getTime() + UPLOAD_URL_TTL_MS),
+      // The app's clock, not the database's: retention counts from it.
+      createdAt: now,
     })
     .returning({ id: uploads.id });
   if (!row) throw new Error("upload row not created");
@@ -163,6 +165,43 @@ export async function deleteAbandonedUploads(ctx: AppContext, storage: ObjectSto
     .returning({ id: uploads.id });
   for (const row of gone) await storage.discardIncoming(row.id);
   return gone.length;
+}
+
+/** How long an ID document outlives the application it proved (the privacy policy's promise). */
+export const ID_DOCUMENT_RETENTION_DAYS = 90;
+
+/**
+ * Deletes ID documents the privacy policy says we no longer keep: those of applications rejected
+ * more than 90 days ago, and those no application uses (superseded by a newer upload, or never
+ * submitted) once they are 90 days old. An approved or pending provider's current document stays.
+ * The file goes first: if that fails the row remains and the next pass tries again.
+ */
+export async function deleteRetiredIdDocuments(ctx: AppContext, storage: ObjectStorage): Promise<number> {
+  const cutoff = new Date(ctx.now().getTime() - ID_DOCUMENT_RETENTION_DAYS * 86_400_000);
+  const inUse = sql`${providerProfiles.idDocumentPath} = '/objects/' || ${uploads.id}::text`;
+  const retired = await ctx.db
+    .select({ id: uploads.id, storageKey: uploads.storageKey })
+    .from(uploads)
+    .leftJoin(providerProfiles, eq(providerProfiles.userId, uploads.ownerId))
+    .where(
+      and(
+        eq(uploads.kind, "id_document"),
+        isNotNull(uploads.sizeBytes),
+        or(
+          and(inUse, eq(providerProfiles.verificationStatus, "rejected"), lt(providerProfiles.reviewedAt, cutoff)),
+          and(sql`not coalesce(${inUse}, false)`, lt(uploads.createdAt, cutoff)),
+        ),
+      ),
+    )
+    .limit(100);
+  for (const row of retired) {
+    await storage.delete(row.storageKey);
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(providerProfiles).set({ idDocumentPath: null }).where(eq(providerProfiles.idDocumentPath, objectPath(row.id)));
+      await tx.delete(uploads).where(eq(uploads.id, row.id));
+    });
+  }
+  return retired.length;
 }
 
 export interface ServedObject {

@@ -56,7 +56,9 @@ export function ApplicationDetailsDialog({ application, onClose }: { application
                 <a href={application.idDocumentUrl} className="font-medium text-primary underline underline-offset-4">
                   View ID Document
                 </a>
-              ) : null}
+              ) : (
+                <span className="text-muted-foreground">ID document deleted (kept 90 days after a rejection)</span>
+              )}
               {application.profilePhotoUrl ? (
                 <a
                   href={application.profilePhotoUrl}

@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
+import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
+import { providerProfiles, uploads } from "../../db/schema/providers.js";
+import { ID_DOCUMENT_RETENTION_DAYS } from "./uploads.js";
+
+// The privacy policy promises ID documents are deleted 90 days after an application is rejected;
+// this file moves its own clock by months, so it has an app of its own.
+const t = await useTestApp();
+const DAY = 86_400_000;
+
+async function upload(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+  const url = (await call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind } })).json().uploadURL;
+  const body = kind === "id_document" ? tinyPdf() : tinyPng();
+  expect((await call(t, user, { method: "PUT", url, payload: body, headers: { "content-type": "application/octet-stream" } })).statusCode).toBe(200);
+  const set =
+    kind === "id_document"
+      ? await call(t, user, { method: "PUT", url: "/api/provider/set-id-document", payload: { idDocumentURL: url } })
+      : await call(t, user, { method: "PUT", url: "/api/provider/set-profile-photo", payload: { profilePhotoURL: url } });
+  return set.json().objectPath;
+}
+
+async function apply(user: TestUser): Promise<string> {
+  const idDocumentUrl = await upload(user, "id_document");
+  const res = await call(t, user, {
+    method: "POST",
+    url: "/api/provider/apply",
+    payload: {
+      fullName: "Pat Applicant",
+      email: user.email,
+      phone: "(410) 555-0199",
+      address: "12 Harbor Rd",
+      city: "Annapolis",
+      state: "MD",
+      zipCode: "21401",
+      serviceTypes: ["errands"],
+      idDocumentUrl,
+      profilePhotoUrl: await upload(user, "profile_photo"),
+      availability: { monday: true },
+      bio: "Reliable.",
+      agreeTerms: true,
+    },
+  });
+  expect(res.statusCode).toBe(201);
+  return idDocumentUrl;
+}
+
+const stored = async (path: string) =>
+  (await t.database.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, path.replace("/objects/", "")))).length === 1;
+
+describe("ID document retention", () => {
+  it("deletes rejected applicants' and unused ID documents after 90 days and keeps current ones", async () => {
+    const admin = await createUser(t, { role: "admin" });
+    const rejected = await createUser(t);
+    const approved = await createUser(t);
+    const neverApplied = await createUser(t);
+    const rejectedDoc = await apply(rejected);
+    const approvedDoc = await apply(approved);
+    const unusedDoc = await upload(neverApplied, "id_document");
+    const decide = (user: TestUser, action: "approve" | "reject") =>
+      call(t, admin, { method: "POST", url: `/api/admin/applications/${user.id}/${action}`, payload: action === "reject" ? { reason: "Blurry" } : {} });
+    expect((await decide(rejected, "reject")).statusCode).toBe(200);
+    expect((await decide(approved, "approve")).statusCode).toBe(200);
+
+    t.clock.advance((ID_DOCUMENT_RETENTION_DAYS - 1) * DAY);
+    await t.app.ctx.scheduler.runAll();
+    expect([await stored(rejectedDoc), await stored(approvedDoc), await stored(unusedDoc)]).toEqual([true, true, true]);
+
+    t.clock.advance(2 * DAY);
+    await t.app.ctx.scheduler.runAll();
+    expect([await stored(rejectedDoc), await stored(approvedDoc), await stored(unusedDoc)]).toEqual([false, true, false]);
+    const [profile] = await t.database.db.select().from(providerProfiles).where(eq(providerProfiles.userId, rejected.id));
+    expect(profile).toMatchObject({ verificationStatus: "rejected", idDocumentPath: null });
+
+    // Sessions idle for 91 days have ended: read as a fresh admin. The file itself is gone too.
+    const laterAdmin = await createUser(t, { role: "admin" });
+    expect((await call(t, laterAdmin, { url: rejectedDoc })).statusCode).toBe(404);
+    expect((await call(t, laterAdmin, { url: approvedDoc })).statusCode).toBe(200);
+  });
+});
