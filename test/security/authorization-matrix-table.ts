@@ -1,0 +1,170 @@
+// The authorization matrix: for every route the server registers and every socket frame, what each
+// kind of caller gets. authorization-matrix.test.ts reads the route table of the real app and fails
+// when a route has no row here (or a row names a route that no longer exists), then plays every
+// row for every actor and compares the status.
+//
+// Adding a route:
+//   1. Add a row below: "METHOD /path" exactly as the route declares it (Fastify's :param form),
+//      with the status each actor must get when the request is otherwise valid. Decide the row
+//      from the rule, not from what the code happens to answer.
+//   2. Add a scenario under the same key in authorization-matrix.test.ts (TypeScript refuses to
+//      compile until you do): the task stage it needs, a valid request, and a check that the
+//      answer leaks nothing when the route reads data.
+//   3. Run: npx vitest run --project server test/security/authorization-matrix.test.ts
+//
+// The actors, in column order:
+//   signedOut        no session
+//   user             signed in, no relation to the task (not a provider)
+//   poster           posted the task; for routes about one's own files it is the owner of the file
+//   assignedProvider the verified provider assigned to the task (for claim: the verified provider
+//                    about to claim it, since an open task has no provider yet)
+//   otherProvider    another verified provider, with no relation to the task
+//   admin            signed in with role admin, no relation to the task
+//
+// A write gets a fresh poster, provider and task for each actor, so one actor's success never
+// changes another's answer; a read shares one task among the six. The user, the other provider and
+// the admin are always new. 404 where the product hides existence on purpose: a file that is not
+// yours does not exist.
+
+export const ACTORS = ["signedOut", "user", "poster", "assignedProvider", "otherProvider", "admin"] as const;
+export type Actor = (typeof ACTORS)[number];
+
+/** One status per actor, in ACTORS order. */
+export type Statuses = readonly [signedOut: number, user: number, poster: number, assignedProvider: number, otherProvider: number, admin: number];
+
+const everyone = (status: number): Statuses => [status, status, status, status, status, status];
+const signedIn = (status: number): Statuses => [401, status, status, status, status, status];
+const adminOnly = (status: number): Statuses => [401, 403, 403, 403, 403, status];
+/** The two people of the task, and admins who read it for moderation. */
+const partiesAndAdmin = (status: number): Statuses => [401, 403, status, status, 403, status];
+const posterOnly = (status: number): Statuses => [401, 403, status, 403, 403, 403];
+const assignedOnly = (status: number): Statuses => [401, 403, 403, status, 403, 403];
+/** Approved providers only (payout onboarding). */
+const providersOnly = (status: number): Statuses => [401, 403, 403, status, status, 403];
+
+export const HTTP_MATRIX = {
+  // Platform and accounts: public entry points; only "who am I" needs a session.
+  "GET /api/health": everyone(200),
+  "GET /api/auth/config": everyone(200),
+  "POST /api/auth/register": everyone(201),
+  "POST /api/auth/login": everyone(200),
+  "GET /api/auth/login": everyone(302),
+  "POST /api/auth/logout": everyone(200),
+  "GET /api/auth/user": signedIn(200),
+  "GET /api/login": everyone(302),
+  "GET /api/logout": everyone(302),
+  "GET /api/auth/oidc/start": everyone(302),
+  "GET /api/auth/oidc/callback": everyone(302),
+
+  // Contact form and office appointments: anyone writes, only admins read the inbox.
+  "POST /api/contact": everyone(201),
+  "POST /api/appointments": everyone(201),
+  "GET /api/admin/contact-messages": adminOnly(200),
+  "GET /api/admin/appointments": adminOnly(200),
+
+  // Tasks. Reading is public (street addresses only for the parties and admins); each transition
+  // belongs to one actor of the lifecycle table, and admins have no task actions (spec §6).
+  "POST /api/tasks": signedIn(201),
+  "GET /api/tasks/open": everyone(200),
+  "GET /api/tasks/my-tasks": signedIn(200),
+  "GET /api/tasks/my-jobs": signedIn(200),
+  "GET /api/tasks/:id": everyone(200),
+  "PATCH /api/tasks/:id/claim": [401, 403, 403, 200, 200, 403],
+  "PATCH /api/tasks/:id/start": assignedOnly(200),
+  "PATCH /api/tasks/:id/complete": assignedOnly(200),
+  "PATCH /api/tasks/:id/cancel": posterOnly(200),
+  "PATCH /api/tasks/:id/reactivate": posterOnly(200),
+  "GET /api/geocode": everyone(200),
+
+  // Provider applications and profiles: one's own only. Approved providers have applied already.
+  "POST /api/provider/apply": [401, 201, 201, 409, 409, 201],
+  "GET /api/provider/profile": [401, 404, 404, 200, 200, 404],
+  "PATCH /api/provider/profile": [401, 404, 404, 200, 200, 404],
+
+  // Uploads: the poster's upload link, upload and files. Someone else's link is spent or gone,
+  // someone else's upload does not exist, and an ID document is shown to its owner and admins.
+  "POST /api/objects/upload": signedIn(200),
+  "PUT /api/objects/put/:token": [401, 410, 200, 410, 410, 410],
+  "PUT /api/provider/set-id-document": [401, 404, 200, 404, 404, 404],
+  "PUT /api/provider/set-profile-photo": [401, 404, 200, 404, 404, 404],
+  "GET /objects/:id": [404, 404, 200, 404, 404, 200],
+  "GET /api/objects/:id": [404, 404, 200, 404, 404, 200],
+
+  // Admin review of applications and the admin's lists.
+  "GET /api/admin/applications/pending": adminOnly(200),
+  "GET /api/admin/providers/active": adminOnly(200),
+  "POST /api/admin/applications/:userId/approve": adminOnly(200),
+  "POST /api/admin/applications/:userId/reject": adminOnly(200),
+  "POST /api/admin/applications/:userId/review": adminOnly(200),
+  "GET /api/admin/audit-log": adminOnly(200),
+  "GET /api/admin/outbox": adminOnly(200),
+  "GET /api/providers": everyone(200),
+
+  // Chat: the poster and the assigned provider; admins read but do not write.
+  "GET /api/messages/:taskId": partiesAndAdmin(200),
+  "POST /api/messages": [401, 403, 201, 201, 403, 403],
+  "PATCH /api/messages/:taskId/read": partiesAndAdmin(200),
+  // The socket upgrade (101 Switching Protocols); its frames are in SOCKET_MATRIX.
+  "GET /ws": signedIn(101),
+
+  // Notifications: one's own, by construction (no id in the path).
+  "GET /api/notifications": signedIn(200),
+  "POST /api/notifications/read": signedIn(200),
+  "GET /api/notifications/preferences": signedIn(200),
+  "PUT /api/notifications/preferences": signedIn(200),
+
+  // Reviews: the two parties of a completed task review each other; blind until both have.
+  "POST /api/reviews": [401, 403, 201, 201, 403, 403],
+  "GET /api/reviews/task/:taskId": partiesAndAdmin(200),
+  "GET /api/reviews/user/:userId": everyone(200),
+
+  // Felix spends geocoding and language-model budget: signed-in users only.
+  "POST /api/ask-felix": signedIn(200),
+
+  // Payments: the poster pays, approves, disputes and tips; the parties and admins see the escrow.
+  "GET /api/payments/config": everyone(200),
+  "POST /api/create-payment-intent": posterOnly(200),
+  "POST /api/sandbox/payments/confirm": posterOnly(200),
+  "GET /api/tasks/:id/escrow": partiesAndAdmin(200),
+  "POST /api/tasks/:id/approve-release": posterOnly(200),
+  "POST /api/tasks/:id/report-problem": posterOnly(200),
+  "POST /api/tasks/:id/tip": posterOnly(200),
+  "GET /api/payments/earnings": signedIn(200),
+  "POST /api/stripe/connect/account": providersOnly(201),
+  "POST /api/stripe/connect/account-link": providersOnly(200),
+  "POST /api/sandbox/payouts/complete-onboarding": providersOnly(200),
+  "GET /api/admin/finance": adminOnly(200),
+  "POST /api/admin/disputes/:taskId/resolve": adminOnly(200),
+  // Authenticated by Stripe's signature, not a session. The matrix runs the sandbox gateway, which
+  // has no webhook (404 for everyone); the signature rule is proved in payments/stripe.test.ts.
+  "POST /api/stripe/webhook": everyone(404),
+} as const satisfies Record<string, Statuses>;
+
+export type RouteKey = keyof typeof HTTP_MATRIX;
+
+/**
+ * Socket frames over /ws, on a claimed task's chat: the first frame the server answers with.
+ * "refused" means the upgrade itself was refused (no session), so no frame can be sent.
+ */
+export type FrameOutcome = "refused" | "auth_success" | "error" | "message" | "notification";
+export type FrameOutcomes = readonly [
+  signedOut: FrameOutcome,
+  user: FrameOutcome,
+  poster: FrameOutcome,
+  assignedProvider: FrameOutcome,
+  otherProvider: FrameOutcome,
+  admin: FrameOutcome,
+];
+
+export const SOCKET_MATRIX = {
+  /** {type:"auth", taskId}: joins the task's chat room. */
+  auth: ["refused", "error", "auth_success", "auth_success", "error", "auth_success"],
+  /** {type:"message"} after an auth frame: the parties' message is fanned out (to the sender too). */
+  "message after auth": ["refused", "error", "message", "message", "error", "error"],
+  /** {type:"message"} as the first frame: no room, so nothing is stored. */
+  "message without auth": ["refused", "error", "error", "error", "error", "error"],
+  /** {type:"subscribe_notifications"}: one's own unread count. */
+  subscribe_notifications: ["refused", "notification", "notification", "notification", "notification", "notification"],
+} as const satisfies Record<string, FrameOutcomes>;
+
+export type SocketFrameKey = keyof typeof SOCKET_MATRIX;

@@ -1,0 +1,899 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import type { TaskStatus } from "../../src/shared/constants.js";
+import { messages, notifications } from "../../src/server/db/schema/chat.js";
+import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
+import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
+import { reviews } from "../../src/server/db/schema/reviews.js";
+import { tasks } from "../../src/server/db/schema/tasks.js";
+import type { TaskRow } from "../../src/server/task-events.js";
+import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
+import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
+import { insertTask, transition } from "../fixtures/payment-tasks.js";
+import { tinyPng } from "../fixtures/test-files.js";
+import {
+  ACTORS,
+  HTTP_MATRIX,
+  SOCKET_MATRIX,
+  type Actor,
+  type FrameOutcome,
+  type RouteKey,
+  type SocketFrameKey,
+} from "./authorization-matrix-table.js";
+
+// Plays authorization-matrix-table.ts against the real app: first that the table names exactly the
+// routes the app registers, then every route × actor with a task at the stage the route needs, a
+// valid request (so a 400 cannot hide the authorization decision) and, for reads and refused writes,
+// a check that nothing leaked and nothing changed. How to add a route: see the top of the table file.
+
+const oidc = await startFakeOidcProvider({ id: "errandly", secret: "matrix-secret" });
+afterAll(() => oidc.close());
+
+const t = await useTestApp({
+  // Single sign-on on, so its two routes are registered and in the matrix too.
+  OIDC_ISSUER_URL: oidc.issuer,
+  OIDC_CLIENT_ID: "errandly",
+  OIDC_CLIENT_SECRET: "matrix-secret",
+  // No built web app: the SPA's static files register no routes, so every route left is ours to judge.
+  WEB_DIST_DIR: `/tmp/errandly-no-web-${randomUUID()}`,
+});
+
+const BUDGET_CENTS = 10_000; // $100: completion holds the money for the 24-hour approval window.
+const STREET = "1 Main St"; // insertTask's street address: what strangers must never see.
+const CARD = { cardNumber: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" };
+const LOGIN = { email: `matrix-login-${randomUUID().slice(0, 8)}@example.test`, password: "matrix-password-123" };
+
+let wsUrl = "";
+beforeAll(async () => {
+  wsUrl = (await t.app.listen({ port: 0, host: "127.0.0.1" })).replace("http://", "ws://");
+  await must(call(t, null, { method: "POST", url: "/api/auth/register", payload: { ...LOGIN, firstName: "Lee", lastName: "Login" } }), 201);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The route table, read from Fastify itself.
+
+/**
+ * "METHOD /path" of every route the app registered, parsed from Fastify's route tree (a child line
+ * continues its parent's path). HEAD is dropped where Fastify added it for a GET, and the OpenAPI
+ * viewer under /api/docs is left out: static documentation, public by design (plugins/auth.ts).
+ */
+function registeredRoutes(app: FastifyInstance): string[] {
+  const paths: string[] = [];
+  const found = new Set<string>();
+  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
+    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] ?? "").length / 4;
+    const path = (depth > 0 ? (paths[depth - 1] ?? "") : "") + (match[2] ?? "");
+    paths[depth] = path;
+    paths.length = depth + 1;
+    const methods = (match[3] ?? "").split(", ").filter(Boolean);
+    for (const method of methods) {
+      if (method === "HEAD" && methods.includes("GET")) continue;
+      if (path.startsWith("/api/docs")) continue;
+      found.add(`${method} ${path}`);
+    }
+  }
+  return [...found].sort();
+}
+
+describe("the route table", () => {
+  it("has a matrix row for every registered route, and a route for every row", () => {
+    const routes = registeredRoutes(t.app);
+    const rows = Object.keys(HTTP_MATRIX);
+    expect(routes.length, "no routes parsed from printRoutes").toBeGreaterThan(0);
+    expect({
+      "routes without a row in authorization-matrix-table.ts": routes.filter((r) => !rows.includes(r)),
+      "rows in authorization-matrix-table.ts for routes that do not exist": rows.filter((r) => !routes.includes(r)),
+    }).toEqual({
+      "routes without a row in authorization-matrix-table.ts": [],
+      "rows in authorization-matrix-table.ts for routes that do not exist": [],
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The cast and the task: fresh for every write, one per route for reads.
+
+type Stage = "open" | "claimed" | "paid" | "in_progress" | "completed" | "disputed" | "expired";
+
+const STAGE_STATUS: Record<Stage, TaskStatus> = {
+  open: "open",
+  claimed: "claimed",
+  paid: "claimed",
+  in_progress: "in_progress",
+  completed: "completed",
+  disputed: "completed",
+  expired: "payment_expired",
+};
+
+/** The task's two parties and the task at a stage of its life (none without a stage). */
+interface Scene {
+  poster: TestUser;
+  assigned: TestUser;
+  /** The task; reading it in a scenario without a stage is a mistake in the scenario. */
+  readonly task: TaskRow;
+  /** What the scenario's prepare() made for the request (a file's path), if anything. */
+  prepared: string;
+}
+
+/** A scene as one actor sees it. */
+interface World extends Scene {
+  actorKind: Actor;
+  /** The caller; null when signed out. */
+  actor: TestUser | null;
+  /** Another user the request is about (an applicant under review), when there is one. */
+  subject?: TestUser;
+  /** "<route> as <actor>", for assertion messages. */
+  label: string;
+}
+
+interface Answer {
+  statusCode: number;
+  body: string;
+  headers: Record<string, unknown>;
+}
+
+let ipCounter = 0;
+/** A distinct client address per request: the per-IP rate limits of public forms never interfere. */
+function nextIp(): string {
+  ipCounter += 1;
+  return `10.77.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+}
+
+async function must(response: Promise<Answer>, status: number): Promise<Answer> {
+  const res = await response;
+  if (res.statusCode !== status) throw new Error(`fixture request answered ${res.statusCode}, expected ${status}: ${res.body}`);
+  return res;
+}
+
+const parse = <T>(res: Answer): T => JSON.parse(res.body) as T;
+
+async function taskRow(id: string): Promise<TaskRow> {
+  const [row] = await t.database.db.select().from(tasks).where(eq(tasks.id, id));
+  if (!row) throw new Error(`task ${id} vanished`);
+  return row;
+}
+
+async function moved(step: Promise<TaskRow | null>, name: string): Promise<void> {
+  if (!(await step)) throw new Error(`fixture transition ${name} did not apply`);
+}
+
+async function pay(poster: TestUser, task: TaskRow): Promise<void> {
+  const intent = await must(
+    call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { taskId: task.id, amount: task.totalCents / 100 } }),
+    200,
+  );
+  const { clientSecret } = parse<{ clientSecret: string }>(intent);
+  await must(call(t, poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } }), 200);
+}
+
+/** A task of the poster's, moved to `stage` by the same transitions the routes use. */
+async function taskAt(stage: Stage, poster: TestUser, assigned: TestUser): Promise<TaskRow> {
+  const { id } = await insertTask(t, poster.id, BUDGET_CENTS);
+  if (stage === "open") return taskRow(id);
+  await moved(transition(t, "claim", id, assigned.id), "claim");
+  if (stage === "expired") {
+    await t.database.db
+      .update(tasks)
+      .set({ paymentDeadline: new Date(t.clock.now().getTime() - 60_000) })
+      .where(eq(tasks.id, id));
+    await moved(transition(t, "expire", id, null), "expire");
+    return taskRow(id);
+  }
+  if (stage === "claimed") return taskRow(id);
+  await pay(poster, await taskRow(id));
+  if (stage === "paid") return taskRow(id);
+  await moved(transition(t, "start", id, assigned.id), "start");
+  if (stage === "in_progress") return taskRow(id);
+  await moved(transition(t, "complete", id, assigned.id), "complete");
+  if (stage === "disputed") {
+    await must(call(t, poster, { method: "POST", url: `/api/tasks/${id}/report-problem`, payload: { reason: "The parcel never arrived" } }), 200);
+  }
+  return taskRow(id);
+}
+
+async function buildScene(stage: Stage | null): Promise<Scene> {
+  const poster = await createUser(t);
+  const assigned = await createUser(t, { verifiedProvider: true });
+  const task = stage ? await taskAt(stage, poster, assigned) : null;
+  return {
+    poster,
+    assigned,
+    get task(): TaskRow {
+      if (!task) throw new Error("the scenario reads the task but has no stage");
+      return task;
+    },
+    prepared: "",
+  };
+}
+
+/** The scene with the actor in it: the poster and provider are the scene's, anyone else is new. */
+async function enter(scene: Scene, routeLabel: string, actorKind: Actor): Promise<World> {
+  const actors: Record<Actor, () => Promise<TestUser | null>> = {
+    signedOut: async () => null,
+    user: () => createUser(t),
+    poster: async () => scene.poster,
+    assignedProvider: async () => scene.assigned,
+    otherProvider: () => createUser(t, { verifiedProvider: true }),
+    admin: () => createUser(t, { role: "admin" }),
+  };
+  return {
+    actorKind,
+    actor: await actors[actorKind](),
+    poster: scene.poster,
+    assigned: scene.assigned,
+    get task(): TaskRow {
+      return scene.task;
+    },
+    prepared: scene.prepared,
+    label: `${routeLabel} as ${actorKind}`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture helpers for routes that need more than a task.
+
+async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+  const res = await must(call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind } }), 200);
+  return parse<{ uploadURL: string }>(res).uploadURL;
+}
+
+/** An upload link with the file already sent, not yet attached as a document or photo. */
+async function uploadedUrl(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+  const url = await uploadUrl(user, kind);
+  await must(call(t, user, { method: "PUT", url, payload: tinyPng(), headers: { "content-type": "image/png" } }), 200);
+  return url;
+}
+
+/** A finished file of `kind`: its "/objects/<id>" path. */
+async function uploadedFile(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+  const url = await uploadedUrl(user, kind);
+  const res =
+    kind === "id_document"
+      ? await must(call(t, user, { method: "PUT", url: "/api/provider/set-id-document", payload: { idDocumentURL: url } }), 200)
+      : await must(call(t, user, { method: "PUT", url: "/api/provider/set-profile-photo", payload: { profilePhotoURL: url } }), 200);
+  return parse<{ objectPath: string }>(res).objectPath;
+}
+
+async function posterIdDocument(scene: Scene): Promise<void> {
+  scene.prepared = await uploadedFile(scene.poster, "id_document");
+}
+
+/** A signed-in user with a pending provider application, for the admin review routes. */
+async function pendingApplicant(): Promise<TestUser> {
+  const applicant = await createUser(t);
+  await t.database.db.insert(providerProfiles).values({
+    userId: applicant.id,
+    verificationStatus: "pending",
+    fullName: "Pat Applicant",
+    email: applicant.email,
+    phone: "4105550199",
+    address: "12 Harbor Rd",
+    city: "Annapolis",
+    state: "MD",
+    zipCode: "21401",
+    serviceTypes: ["errands"],
+    bio: "Reliable",
+  });
+  return applicant;
+}
+
+async function applicationStatus(userId: string): Promise<string | undefined> {
+  const [row] = await t.database.db.select({ status: providerProfiles.verificationStatus }).from(providerProfiles).where(eq(providerProfiles.userId, userId));
+  return row?.status;
+}
+
+async function postMessage(from: TestUser, taskId: string, content: string): Promise<string> {
+  const res = await must(call(t, from, { method: "POST", url: "/api/messages", payload: { taskId, content } }), 201);
+  return parse<{ id: string }>(res).id;
+}
+
+async function posterReview(scene: Scene): Promise<void> {
+  await must(
+    call(t, scene.poster, { method: "POST", url: "/api/reviews", payload: { taskId: scene.task.id, reviewedId: scene.assigned.id, rating: 4, comment: "Kind" } }),
+    201,
+  );
+}
+
+async function posterNotificationId(w: World): Promise<string> {
+  const [row] = await t.database.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, w.poster.id));
+  if (!row) throw new Error("the claim left the poster no notification");
+  return row.id;
+}
+
+async function holdStatus(taskId: string): Promise<string | undefined> {
+  const [hold] = await t.database.db.select({ status: escrowHolds.status }).from(escrowHolds).where(eq(escrowHolds.taskId, taskId));
+  return hold?.status;
+}
+
+const isParty = (w: World) => w.actorKind === "poster" || w.actorKind === "assignedProvider";
+const isInsider = (w: World) => isParty(w) || w.actorKind === "admin";
+
+// ---------------------------------------------------------------------------------------------
+// Sockets: the upgrade and the frames.
+
+type Frame = { type: string } & Record<string, unknown>;
+
+interface TestSocket {
+  send(frame: object): void;
+  next(timeoutMs?: number): Promise<Frame>;
+  close(): void;
+}
+
+/** Opens /ws as `user`: the socket, or the HTTP status the upgrade was refused with. */
+async function openSocket(user: TestUser | null): Promise<TestSocket | { refused: number }> {
+  const headers: Record<string, string> = { origin: TEST_ORIGIN };
+  if (user) headers.cookie = user.cookie;
+  const socket = new WebSocket(`${wsUrl}/ws`, { headers });
+  const frames: Frame[] = [];
+  let wake: (() => void) | null = null;
+  socket.on("message", (data: WebSocket.RawData) => {
+    frames.push(JSON.parse(String(data)) as Frame);
+    wake?.();
+  });
+  const opened = await new Promise<true | number>((resolve, reject) => {
+    socket.once("open", () => resolve(true));
+    socket.once("unexpected-response", (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      response.resume();
+      socket.terminate();
+    });
+    // "on", not "once": terminating a refused handshake reports an error too, after the answer.
+    socket.on("error", reject);
+  });
+  if (opened !== true) return { refused: opened };
+  return {
+    send: (frame) => socket.send(JSON.stringify(frame)),
+    async next(timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const frame = frames.shift();
+        if (frame) return frame;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error("no frame from the server in time");
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = null;
+      }
+    },
+    close: () => socket.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One scenario per row of HTTP_MATRIX: what the request needs and what must hold of the answer.
+
+interface Scenario {
+  /** Where the world's task stands when the request is sent; no task without a stage. */
+  stage?: Stage;
+  /** A read that changes nothing: one scene serves all six actors, which keeps the suite fast. */
+  readOnly?: boolean;
+  /** Setup beyond the stage, once per scene (messages, reviews, files). */
+  prepare?(scene: Scene): Promise<void>;
+  /** A valid request, after whatever setup it needs. */
+  request?(w: World): Promise<InjectOptions> | InjectOptions;
+  /** For what inject cannot play (the socket upgrade). */
+  send?(w: World): Promise<Answer>;
+  /** Besides the status: nothing leaked, nothing changed by a refused caller. */
+  check?(w: World, res: Answer): Promise<void> | void;
+}
+
+const get = (url: string): InjectOptions => ({ method: "GET", url });
+const post = (url: string, payload?: object): InjectOptions => ({ method: "POST", url, ...(payload ? { payload } : {}) });
+
+/** A "my tasks" list: the caller's own tasks only, the scene's task exactly when the caller is `owner`. */
+function ownTasks(url: string, field: "userId" | "providerId", owner: Actor): Scenario {
+  return {
+    readOnly: true,
+    stage: "claimed",
+    request: () => get(url),
+    check: (w, res) => {
+      if (!w.actor) return;
+      const list = parse<({ id: string } & Record<typeof field, string | null>)[]>(res);
+      expect(list.filter((task) => task[field] !== w.actor?.id), w.label).toEqual([]);
+      expect(list.some((task) => task.id === w.task.id), w.label).toBe(w.actorKind === owner);
+    },
+  };
+}
+
+/** A person's lifecycle transition from `stage`; a refused one leaves the task where it was. */
+function taskTransition(name: "claim" | "start" | "complete" | "cancel" | "reactivate", stage: Stage): Scenario {
+  return {
+    stage,
+    request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.task.id}/${name}` }),
+    check: async (w, res) => {
+      if (res.statusCode < 300) return;
+      expect((await taskRow(w.task.id)).status, w.label).toBe(STAGE_STATUS[stage]);
+    },
+  };
+}
+
+/** An admin decision on a fresh pending application; a refused caller leaves it pending. */
+function applicationDecision(decision: "approve" | "reject" | "review", payload: object | undefined, decided: string): Scenario {
+  return {
+    request: async (w) => {
+      w.subject = await pendingApplicant();
+      return post(`/api/admin/applications/${w.subject.id}/${decision}`, payload);
+    },
+    check: async (w) => {
+      const applicant = w.subject;
+      if (!applicant) throw new Error(`${w.label}: no applicant`);
+      expect(await applicationStatus(applicant.id), w.label).toBe(w.actorKind === "admin" ? decided : "pending");
+    },
+  };
+}
+
+/** Payout onboarding after the account exists: providers create theirs first, as the page does. */
+function payoutOnboarding(url: string): Scenario {
+  return {
+    request: async (w) => {
+      if (w.actor && (w.actorKind === "assignedProvider" || w.actorKind === "otherProvider")) {
+        await must(call(t, w.actor, { method: "POST", url: "/api/stripe/connect/account" }), 201);
+      }
+      return post(url);
+    },
+  };
+}
+
+const SCENARIOS: Record<RouteKey, Scenario> = {
+  "GET /api/health": { readOnly: true, request: () => get("/api/health") },
+  "GET /api/auth/config": { readOnly: true, request: () => get("/api/auth/config") },
+  "POST /api/auth/register": {
+    request: () => post("/api/auth/register", { email: `new-${randomUUID()}@example.test`, password: "a-long-password", firstName: "New", lastName: "Person" }),
+  },
+  "POST /api/auth/login": { request: () => post("/api/auth/login", LOGIN) },
+  "GET /api/auth/login": { readOnly: true, request: () => get("/api/auth/login?returnTo=/dashboard") },
+  "POST /api/auth/logout": { request: () => post("/api/auth/logout") },
+  "GET /api/auth/user": {
+    readOnly: true,
+    request: () => get("/api/auth/user"),
+    check: (w, res) => {
+      if (w.actor) expect(parse<{ id: string }>(res).id, w.label).toBe(w.actor.id);
+    },
+  },
+  "GET /api/login": { readOnly: true, request: () => get("/api/login?returnTo=/dashboard") },
+  "GET /api/logout": { request: () => get("/api/logout") },
+  "GET /api/auth/oidc/start": {
+    readOnly: true,
+    request: () => get("/api/auth/oidc/start?returnTo=/dashboard"),
+    check: (w, res) => expect(String(res.headers.location), w.label).toMatch(new RegExp(`^${oidc.issuer}`)),
+  },
+  "GET /api/auth/oidc/callback": {
+    readOnly: true,
+    // No flow cookie: nobody, signed in or not, completes a sign-in they did not start here.
+    request: () => get("/api/auth/oidc/callback?code=stolen&state=guess"),
+    check: (w, res) => expect(res.headers.location, w.label).toBe("/sign-in?error=oidc"),
+  },
+
+  "POST /api/contact": {
+    request: () => post("/api/contact", { name: "Sam", email: "sam@example.test", subject: "Hello", message: "A question about fees" }),
+  },
+  "POST /api/appointments": {
+    request: () =>
+      post("/api/appointments", {
+        name: "Sam Visitor",
+        email: "sam@example.test",
+        phone: "410 555 0100",
+        reason: "I would like help setting up my account",
+        preferContact: "call",
+        appointmentDate: new Date(t.clock.now().getTime() + 3 * 86_400_000).toISOString(),
+      }),
+  },
+  "GET /api/admin/contact-messages": { readOnly: true, request: () => get("/api/admin/contact-messages") },
+  "GET /api/admin/appointments": { readOnly: true, request: () => get("/api/admin/appointments") },
+
+  "POST /api/tasks": {
+    request: () =>
+      post("/api/tasks", {
+        title: "Pick up groceries",
+        description: "From the store on Main St",
+        category: "errands",
+        budget: 40,
+        location: "9 Elm St",
+        city: "Annapolis",
+        state: "MD",
+      }),
+  },
+  "GET /api/tasks/open": {
+    readOnly: true,
+    stage: "open",
+    request: () => get("/api/tasks/open?pageSize=50"),
+    check: (w, res) => {
+      expect(parse<unknown[]>(res).length, w.label).toBeGreaterThan(0);
+      expect(res.body, w.label).not.toContain(STREET);
+    },
+  },
+  "GET /api/tasks/my-tasks": ownTasks("/api/tasks/my-tasks", "userId", "poster"),
+  "GET /api/tasks/my-jobs": ownTasks("/api/tasks/my-jobs", "providerId", "assignedProvider"),
+  "GET /api/tasks/:id": {
+    readOnly: true,
+    stage: "claimed",
+    request: (w) => get(`/api/tasks/${w.task.id}`),
+    check: (w, res) => {
+      const detail = parse<{ visibility: string; location?: string }>(res);
+      if (isInsider(w)) {
+        expect(detail, w.label).toMatchObject({ visibility: "private", location: STREET });
+      } else {
+        expect(detail.visibility, w.label).toBe("public");
+        expect(res.body, w.label).not.toContain(STREET);
+      }
+    },
+  },
+  "PATCH /api/tasks/:id/claim": taskTransition("claim", "open"),
+  "PATCH /api/tasks/:id/start": taskTransition("start", "paid"),
+  "PATCH /api/tasks/:id/complete": taskTransition("complete", "in_progress"),
+  "PATCH /api/tasks/:id/cancel": taskTransition("cancel", "paid"),
+  "PATCH /api/tasks/:id/reactivate": taskTransition("reactivate", "expired"),
+  "GET /api/geocode": { readOnly: true, request: () => get("/api/geocode?q=Annapolis") },
+
+  "POST /api/provider/apply": {
+    request: async (w) => ({
+      method: "POST",
+      url: "/api/provider/apply",
+      payload: {
+        fullName: "Pat Applicant",
+        email: "pat@example.test",
+        phone: "(410) 555-0199",
+        address: "12 Harbor Rd",
+        city: "Annapolis",
+        state: "MD",
+        zipCode: "21401",
+        serviceTypes: ["errands"],
+        idDocumentUrl: w.actor ? await uploadedFile(w.actor, "id_document") : `/objects/${randomUUID()}`,
+        profilePhotoUrl: w.actor ? await uploadedFile(w.actor, "profile_photo") : `/objects/${randomUUID()}`,
+        availability: { monday: true },
+        bio: "Reliable and friendly.",
+        agreeTerms: true,
+      },
+    }),
+  },
+  "GET /api/provider/profile": {
+    readOnly: true,
+    request: () => get("/api/provider/profile"),
+    check: (w, res) => {
+      if (res.statusCode === 200) expect(parse<{ userId: string }>(res).userId, w.label).toBe(w.actor?.id);
+    },
+  },
+  "PATCH /api/provider/profile": {
+    request: () => ({ method: "PATCH", url: "/api/provider/profile", payload: { bio: "Now with a van" } }),
+    check: (w, res) => {
+      if (res.statusCode === 200) expect(parse<{ userId: string }>(res).userId, w.label).toBe(w.actor?.id);
+    },
+  },
+
+  "POST /api/objects/upload": { request: () => post("/api/objects/upload", { kind: "profile_photo" }) },
+  "PUT /api/objects/put/:token": {
+    request: async (w) => ({
+      method: "PUT",
+      url: await uploadUrl(w.poster, "id_document"),
+      payload: tinyPng(),
+      headers: { "content-type": "image/png" },
+    }),
+    check: async (w, res) => {
+      if (w.actorKind === "poster") return;
+      // Someone else's request must not spend the poster's link.
+      const rows = await t.database.db.select({ usedAt: uploads.usedAt }).from(uploads).where(eq(uploads.ownerId, w.poster.id));
+      expect(rows, w.label).toEqual([{ usedAt: null }]);
+      expect(res.statusCode, w.label).not.toBe(200);
+    },
+  },
+  "PUT /api/provider/set-id-document": {
+    request: async (w) => ({ method: "PUT", url: "/api/provider/set-id-document", payload: { idDocumentURL: await uploadedUrl(w.poster, "id_document") } }),
+  },
+  "PUT /api/provider/set-profile-photo": {
+    request: async (w) => ({
+      method: "PUT",
+      url: "/api/provider/set-profile-photo",
+      payload: { profilePhotoURL: await uploadedUrl(w.poster, "profile_photo") },
+    }),
+  },
+  "GET /objects/:id": { readOnly: true, prepare: posterIdDocument, request: (w) => get(w.prepared) },
+  "GET /api/objects/:id": { readOnly: true, prepare: posterIdDocument, request: (w) => get(`/api${w.prepared}`) },
+
+  "GET /api/admin/applications/pending": { readOnly: true, request: () => get("/api/admin/applications/pending") },
+  "GET /api/admin/providers/active": { readOnly: true, request: () => get("/api/admin/providers/active") },
+  "POST /api/admin/applications/:userId/approve": applicationDecision("approve", undefined, "approved"),
+  "POST /api/admin/applications/:userId/reject": applicationDecision("reject", { reason: "The ID is unreadable" }, "rejected"),
+  "POST /api/admin/applications/:userId/review": applicationDecision("review", undefined, "under_review"),
+  "GET /api/admin/audit-log": { readOnly: true, request: () => get("/api/admin/audit-log") },
+  "GET /api/admin/outbox": { readOnly: true, request: () => get("/api/admin/outbox") },
+  "GET /api/providers": {
+    readOnly: true,
+    request: () => get("/api/providers"),
+    check: (w, res) => {
+      // createUser's verified providers have this phone and street; the directory shows neither.
+      expect(parse<unknown[]>(res).length, w.label).toBeGreaterThan(0);
+      for (const secret of ["4105550100", "1 Test St", w.assigned.email]) expect(res.body, w.label).not.toContain(secret);
+    },
+  },
+
+  "GET /api/messages/:taskId": {
+    stage: "claimed",
+    readOnly: true,
+    prepare: async (scene) => {
+      await postMessage(scene.poster, scene.task.id, "The gate code is 4321");
+    },
+    request: (w) => get(`/api/messages/${w.task.id}`),
+    check: (w, res) => expect(res.body.includes("4321"), w.label).toBe(isInsider(w)),
+  },
+  "POST /api/messages": {
+    stage: "claimed",
+    request: (w) => post("/api/messages", { taskId: w.task.id, content: "On my way" }),
+    check: async (w) => {
+      const stored = await t.database.db.select().from(messages).where(eq(messages.taskId, w.task.id));
+      expect(stored.length, w.label).toBe(isParty(w) ? 1 : 0);
+    },
+  },
+  "PATCH /api/messages/:taskId/read": {
+    stage: "claimed",
+    request: async (w) => {
+      const id = await postMessage(w.assigned, w.task.id, "Arriving in 5");
+      return { method: "PATCH", url: `/api/messages/${w.task.id}/read`, payload: { ids: [id] } };
+    },
+    check: async (w) => {
+      // Only the recipient's own messages can be marked read.
+      const [message] = await t.database.db.select({ read: messages.read }).from(messages).where(eq(messages.taskId, w.task.id));
+      expect(message?.read, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /ws": {
+    readOnly: true,
+    send: async (w) => {
+      const socket = await openSocket(w.actor);
+      if ("refused" in socket) return { statusCode: socket.refused, body: "", headers: {} };
+      socket.close();
+      return { statusCode: 101, body: "", headers: {} };
+    },
+  },
+
+  "GET /api/notifications": {
+    readOnly: true,
+    stage: "claimed",
+    request: () => get("/api/notifications"),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      const ids = parse<{ notifications: { id: string }[] }>(res).notifications.map((n) => n.id);
+      expect(ids.includes(await posterNotificationId(w)), w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "POST /api/notifications/read": {
+    stage: "claimed",
+    request: async (w) => post("/api/notifications/read", { ids: [await posterNotificationId(w)] }),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ read: notifications.read }).from(notifications).where(eq(notifications.userId, w.poster.id));
+      expect(row?.read, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /api/notifications/preferences": { readOnly: true, request: () => get("/api/notifications/preferences") },
+  "PUT /api/notifications/preferences": {
+    request: () => ({ method: "PUT", url: "/api/notifications/preferences", payload: { email: { chat_message: false } } }),
+  },
+
+  "POST /api/reviews": {
+    stage: "completed",
+    request: (w) =>
+      post("/api/reviews", {
+        taskId: w.task.id,
+        // Outsiders pose as the customer reviewing the provider.
+        reviewedId: w.actorKind === "assignedProvider" ? w.poster.id : w.assigned.id,
+        rating: 5,
+        comment: "Great",
+      }),
+    check: async (w) => {
+      const stored = await t.database.db.select().from(reviews).where(eq(reviews.taskId, w.task.id));
+      expect(stored.length, w.label).toBe(isParty(w) ? 1 : 0);
+    },
+  },
+  "GET /api/reviews/task/:taskId": {
+    stage: "completed",
+    readOnly: true,
+    prepare: posterReview,
+    request: (w) => get(`/api/reviews/task/${w.task.id}`),
+    check: (w, res) => {
+      if (res.statusCode !== 200) return;
+      // Blind: the provider has not reviewed yet, so the poster's review stays hidden from them.
+      const visible = parse<{ reviews: unknown[] }>(res).reviews.length;
+      expect(visible, w.label).toBe(w.actorKind === "assignedProvider" ? 0 : 1);
+    },
+  },
+  "GET /api/reviews/user/:userId": {
+    stage: "completed",
+    readOnly: true,
+    prepare: posterReview,
+    request: (w) => get(`/api/reviews/user/${w.assigned.id}`),
+    check: (w, res) => expect(parse<{ count: number }>(res).count, w.label).toBe(0),
+  },
+
+  "POST /api/ask-felix": {
+    request: () =>
+      post("/api/ask-felix", {
+        message: "Please calculate the budget for this task.",
+        mode: "recommend",
+        context: {
+          startLocation: "1 Main St",
+          startLat: 38.9784,
+          startLon: -76.4922,
+          endLocation: "2 Charles St",
+          endLat: 39.2904,
+          endLon: -76.6122,
+        },
+      }),
+  },
+
+  "GET /api/payments/config": { readOnly: true, request: () => get("/api/payments/config") },
+  "POST /api/create-payment-intent": {
+    stage: "claimed",
+    request: (w) => post("/api/create-payment-intent", { taskId: w.task.id, amount: w.task.totalCents / 100 }),
+    check: async (w) => {
+      const stored = await t.database.db.select().from(payments).where(eq(payments.taskId, w.task.id));
+      expect(stored.length, w.label).toBe(w.actorKind === "poster" ? 1 : 0);
+    },
+  },
+  "POST /api/sandbox/payments/confirm": {
+    stage: "claimed",
+    request: async (w) => {
+      const intent = await must(
+        call(t, w.poster, { method: "POST", url: "/api/create-payment-intent", payload: { taskId: w.task.id, amount: w.task.totalCents / 100 } }),
+        200,
+      );
+      return post("/api/sandbox/payments/confirm", { clientSecret: parse<{ clientSecret: string }>(intent).clientSecret, ...CARD });
+    },
+    check: async (w) => {
+      expect((await taskRow(w.task.id)).paymentCapturedAt !== null, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /api/tasks/:id/escrow": { readOnly: true, stage: "paid", request: (w) => get(`/api/tasks/${w.task.id}/escrow`) },
+  "POST /api/tasks/:id/approve-release": {
+    stage: "completed",
+    request: (w) => post(`/api/tasks/${w.task.id}/approve-release`),
+    check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "poster" ? "released" : "holding"),
+  },
+  "POST /api/tasks/:id/report-problem": {
+    stage: "completed",
+    request: (w) => post(`/api/tasks/${w.task.id}/report-problem`, { reason: "The parcel never arrived" }),
+    check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "poster" ? "disputed" : "holding"),
+  },
+  "POST /api/tasks/:id/tip": {
+    stage: "completed",
+    request: (w) => post(`/api/tasks/${w.task.id}/tip`, { amount: 5, idempotencyKey: randomUUID() }),
+    check: async (w) => {
+      const stored = await t.database.db.select().from(tips).where(eq(tips.taskId, w.task.id));
+      expect(stored.length, w.label).toBe(w.actorKind === "poster" ? 1 : 0);
+    },
+  },
+  "GET /api/payments/earnings": {
+    readOnly: true,
+    stage: "paid",
+    request: () => get("/api/payments/earnings"),
+    check: (w, res) => {
+      if (!w.actor) return;
+      const listed = parse<{ tasks: { taskId: string }[] }>(res).tasks.some((task) => task.taskId === w.task.id);
+      expect(listed, w.label).toBe(w.actorKind === "assignedProvider");
+    },
+  },
+  "POST /api/stripe/connect/account": { request: () => post("/api/stripe/connect/account") },
+  "POST /api/stripe/connect/account-link": payoutOnboarding("/api/stripe/connect/account-link"),
+  "POST /api/sandbox/payouts/complete-onboarding": payoutOnboarding("/api/sandbox/payouts/complete-onboarding"),
+  "GET /api/admin/finance": { readOnly: true, request: () => get("/api/admin/finance") },
+  "POST /api/admin/disputes/:taskId/resolve": {
+    stage: "disputed",
+    request: (w) => post(`/api/admin/disputes/${w.task.id}/resolve`, { action: "refund", reason: "The parcel never arrived" }),
+    check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "admin" ? "refunded" : "disputed"),
+  },
+  "POST /api/stripe/webhook": {
+    request: () => ({
+      method: "POST",
+      url: "/api/stripe/webhook",
+      payload: JSON.stringify({ id: "evt_1", type: "payment_intent.succeeded" }),
+      headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=forged" },
+    }),
+  },
+};
+
+async function newScene(scenario: Scenario): Promise<Scene> {
+  const scene = await buildScene(scenario.stage ?? null);
+  await scenario.prepare?.(scene);
+  return scene;
+}
+
+async function play(key: RouteKey, scene: Scene, actorKind: Actor): Promise<{ world: World; res: Answer }> {
+  const scenario = SCENARIOS[key];
+  const world = await enter(scene, key, actorKind);
+  if (scenario.send) return { world, res: await scenario.send(world) };
+  if (!scenario.request) throw new Error(`${key}: the scenario has neither request nor send`);
+  const options = await scenario.request(world);
+  const res = await call(t, world.actor, { ...options, remoteAddress: nextIp() });
+  return { world, res };
+}
+
+describe("HTTP routes × actors", () => {
+  for (const key of Object.keys(HTTP_MATRIX) as RouteKey[]) {
+    it(key, async () => {
+      const expected = HTTP_MATRIX[key];
+      const got: Partial<Record<Actor, number>> = {};
+      const answers: string[] = [];
+      const shared = SCENARIOS[key].readOnly ? await newScene(SCENARIOS[key]) : null;
+      for (const [index, actor] of ACTORS.entries()) {
+        const { world, res } = await play(key, shared ?? (await newScene(SCENARIOS[key])), actor);
+        got[actor] = res.statusCode;
+        if (res.statusCode !== expected[index]) answers.push(`${actor}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        await SCENARIOS[key].check?.(world, res);
+      }
+      expect(got, answers.join("\n")).toEqual(Object.fromEntries(ACTORS.map((actor, i) => [actor, expected[i]])));
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Socket frames × actors, on a claimed task's chat.
+
+/** The first frame the server answers with, as a table outcome. */
+async function answer(socket: TestSocket, w: World): Promise<FrameOutcome> {
+  const frame = await socket.next();
+  if (frame.type === "notification") {
+    // One's own count: the poster has the claim notice, nobody else has any.
+    expect(frame.unreadCount, w.label).toBe(w.actorKind === "poster" ? 1 : 0);
+  }
+  if (frame.type === "auth_success" || frame.type === "error" || frame.type === "message" || frame.type === "notification") return frame.type;
+  throw new Error(`${w.label}: unexpected frame ${JSON.stringify(frame)}`);
+}
+
+const FRAME_PLAYS: Record<SocketFrameKey, (socket: TestSocket, w: World) => Promise<FrameOutcome>> = {
+  auth: (socket, w) => {
+    socket.send({ type: "auth", taskId: w.task.id });
+    return answer(socket, w);
+  },
+  "message after auth": async (socket, w) => {
+    socket.send({ type: "auth", taskId: w.task.id });
+    await answer(socket, w);
+    socket.send({ type: "message", content: "Hello over the socket" });
+    return answer(socket, w);
+  },
+  "message without auth": (socket, w) => {
+    socket.send({ type: "message", content: "Hello over the socket" });
+    return answer(socket, w);
+  },
+  subscribe_notifications: (socket, w) => {
+    socket.send({ type: "subscribe_notifications" });
+    return answer(socket, w);
+  },
+};
+
+async function frameOutcome(key: SocketFrameKey, actorKind: Actor): Promise<FrameOutcome> {
+  const w = await enter(await buildScene("claimed"), `frame ${key}`, actorKind);
+  const socket = await openSocket(w.actor);
+  if ("refused" in socket) {
+    expect(socket.refused, w.label).toBe(401);
+    return "refused";
+  }
+  let outcome: FrameOutcome;
+  try {
+    outcome = await FRAME_PLAYS[key](socket, w);
+  } finally {
+    socket.close();
+  }
+  // Only a party's message in a room they joined is stored; a refused frame stores nothing.
+  const stored = await t.database.db.select().from(messages).where(eq(messages.taskId, w.task.id));
+  expect(stored.length, w.label).toBe(key === "message after auth" && isParty(w) ? 1 : 0);
+  return outcome;
+}
+
+describe("socket frames × actors", () => {
+  for (const key of Object.keys(SOCKET_MATRIX) as SocketFrameKey[]) {
+    it(key, async () => {
+      const expected = SOCKET_MATRIX[key];
+      const got: Partial<Record<Actor, FrameOutcome>> = {};
+      for (const actor of ACTORS) got[actor] = await frameOutcome(key, actor);
+      expect(got).toEqual(Object.fromEntries(ACTORS.map((actor, i) => [actor, expected[i]])));
+    });
+  }
+});
