@@ -130,7 +130,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => reply.redirect(toSignIn(request.query.returnTo ?? "/dashboard"), 302),
   );
   app.get("/api/logout", { config: { auth: "public" }, schema: { tags: ["auth"] } }, async (request, reply) => {
-    await clearSession(app, request, reply);
+    // A GET that changes state: a link on another site must not sign the person out (logout CSRF).
+    // Our header's link, a bookmark and the address bar send same-origin or none.
+    if (request.headers["sec-fetch-site"] !== "cross-site") await clearSession(app, request, reply);
     return reply.redirect("/", 302);
   });
 };
