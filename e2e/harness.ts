@@ -129,7 +129,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
     await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
   });
-  await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ["violations"] });

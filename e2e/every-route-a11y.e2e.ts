@@ -1,0 +1,248 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request, type APIRequestContext, type Browser, type BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+
+// The single complete accessibility sweep (issue #8): every route of src/web/app/router.tsx, signed
+// out and signed in as each role that sees something of its own there, each in the light and the
+// dark theme, with no serious or critical axe violation. The route list is read from the router,
+// so a new page without a line in PLAN fails here.
+
+type Role = "poster" | "provider" | "admin";
+
+interface Visit {
+  /** null: signed out. */
+  as: Role | null;
+  /** The h1 the visitor must end up on (a redirect to sign in included). */
+  h1: string;
+  /** Another URL for the route pattern (a real task id, a claimed task). */
+  url?: string;
+}
+
+const SIGN_IN = "Welcome to Errandly";
+const DENIED = "Access Denied";
+const OPEN_TASK = "{openTask}";
+const CLAIMED_TASK = "{claimedTask}";
+
+/** Keyed by the router's path; "*" is the catch-all (404). */
+const PLAN: Record<string, Visit[]> = {
+  "/": [
+    { as: null, h1: "Get your errands and tasks done by verified local providers" },
+    { as: "poster", h1: "Get your errands and tasks done by verified local providers" },
+  ],
+  "/how-it-works": [{ as: null, h1: "How It Works" }],
+  "/services": [{ as: null, h1: "Our Services" }],
+  "/pricing": [{ as: null, h1: "Pricing" }],
+  "/faq": [{ as: null, h1: "Frequently Asked Questions" }],
+  "/become-provider": [
+    { as: null, h1: SIGN_IN },
+    { as: "poster", h1: "Turn Your Free Time Into Income" },
+    { as: "provider", h1: "Turn Your Free Time Into Income" },
+  ],
+  "/benefits": [{ as: null, h1: "Provider Benefits" }],
+  "/provider-benefits": [{ as: null, h1: "Provider Benefits" }],
+  "/requirements": [{ as: null, h1: "Provider Requirements" }],
+  "/provider-support": [{ as: null, h1: "Provider Support" }],
+  "/support": [{ as: null, h1: "Provider Support" }],
+  "/jobs": [{ as: null, h1: "Job Board" }],
+  "/job-board": [
+    { as: null, h1: "Job Board" },
+    { as: "provider", h1: "Job Board" },
+  ],
+  "/providers": [
+    { as: null, h1: "Browse Available Providers" },
+    { as: "admin", h1: "Browse Available Providers" },
+  ],
+  "/dashboard": [
+    { as: null, h1: "Sign In Required" },
+    { as: "poster", h1: "My Dashboard" },
+    { as: "provider", h1: "My Dashboard" },
+    { as: "admin", h1: "My Dashboard" },
+  ],
+  "/task/:id": [
+    { as: null, h1: OPEN_TASK, url: `/task/${OPEN_TASK}` },
+    { as: "poster", h1: OPEN_TASK, url: `/task/${OPEN_TASK}` },
+    { as: "provider", h1: OPEN_TASK, url: `/task/${OPEN_TASK}` },
+    { as: "admin", h1: OPEN_TASK, url: `/task/${OPEN_TASK}` },
+  ],
+  // The alias, on a claimed task: the poster's payment card, the provider's chat and wait notice.
+  "/tasks/:id": [
+    { as: null, h1: CLAIMED_TASK, url: `/tasks/${CLAIMED_TASK}` },
+    { as: "poster", h1: CLAIMED_TASK, url: `/tasks/${CLAIMED_TASK}` },
+    { as: "provider", h1: CLAIMED_TASK, url: `/tasks/${CLAIMED_TASK}` },
+  ],
+  "/admin": [
+    { as: null, h1: SIGN_IN },
+    { as: "poster", h1: DENIED },
+    { as: "admin", h1: "Admin Dashboard" },
+  ],
+  "/admin/inbox": [
+    { as: null, h1: SIGN_IN },
+    { as: "poster", h1: DENIED },
+    { as: "admin", h1: "Inbox" },
+  ],
+  "/admin/finance": [
+    { as: null, h1: SIGN_IN },
+    { as: "admin", h1: "Finance" },
+  ],
+  "/admin/audit": [
+    { as: null, h1: SIGN_IN },
+    { as: "admin", h1: "Audit Log" },
+  ],
+  "/admin/outbox": [
+    { as: null, h1: SIGN_IN },
+    { as: "admin", h1: "E-mail Outbox" },
+  ],
+  "/provider/profile": [
+    { as: null, h1: SIGN_IN },
+    { as: "poster", h1: "My Provider Profile" },
+    { as: "provider", h1: "My Provider Profile" },
+  ],
+  "/privacy": [{ as: null, h1: "Privacy Policy" }],
+  "/terms": [{ as: null, h1: "Terms of Service" }],
+  "/contact": [{ as: null, h1: "Contact Us" }],
+  "/book-appointment": [{ as: null, h1: "Schedule an Office Visit" }],
+  "/sign-in": [{ as: null, h1: SIGN_IN }],
+  "/earnings": [
+    { as: null, h1: SIGN_IN },
+    { as: "provider", h1: "Earnings" },
+  ],
+  "/settings/notifications": [
+    { as: null, h1: "Notification settings" },
+    { as: "poster", h1: "Notification settings" },
+  ],
+  "/payouts/sandbox-onboarding": [
+    { as: null, h1: SIGN_IN },
+    { as: "provider", h1: "Set Up Payouts" },
+  ],
+  "*": [
+    { as: null, h1: "Page Not Found", url: "/no/such/page" },
+    { as: "provider", h1: "Page Not Found", url: "/no/such/page" },
+  ],
+};
+
+/** The router's paths, "*" for a route without one. */
+function routerPaths(): string[] {
+  const source = readFileSync(resolve(import.meta.dirname, "../src/web/app/router.tsx"), "utf8");
+  const routes = [...source.matchAll(/<Route\b([^>]*)>/g)].map((m) => m[1] ?? "");
+  expect(routes.length).toBeGreaterThan(10);
+  return routes.map((attrs) => /\bpath="([^"]+)"/.exec(attrs)?.[1] ?? "*");
+}
+
+// Browsers log the signed-out user call (401).
+const EXPECTED_NETWORK = [/401 \(Unauthorized\)/];
+const POLL = { timeout: 20_000, interval: 100 };
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Awaited<ReturnType<typeof newPage>>;
+const sessions = new Map<Role, APIRequestContext>();
+const ids = { openTask: "", openTitle: "", claimedTask: "", claimedTitle: "" };
+/** "role path" of each visit that reached its page. */
+const swept: string[] = [];
+/** Pages already measured, by role, path and theme. */
+const measured = new Set<string>();
+
+async function signInApi(email: string): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
+  const res = await api.post("/api/auth/login", { data: { email, password: DEMO.password } });
+  if (!res.ok()) throw new Error(`sign-in ${email}: ${res.status()}`);
+  return api;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  page = await newPage(context);
+  const poster = await signInApi(DEMO.poster);
+  const provider = await signInApi(DEMO.provider);
+  sessions.set("poster", poster).set("provider", provider).set("admin", await signInApi(DEMO.admin));
+  const tasks = (await (await poster.get("/api/tasks/my-tasks")).json()) as { id: string; title: string; status: string }[];
+  const [open, claimed] = tasks.filter((t) => t.status === "open");
+  if (!open || !claimed) throw new Error("the demo poster needs two open tasks");
+  expect((await provider.patch(`/api/tasks/${claimed.id}/claim`)).ok()).toBe(true);
+  Object.assign(ids, { openTask: open.id, openTitle: open.title, claimedTask: claimed.id, claimedTitle: claimed.title });
+});
+afterAll(async () => {
+  for (const api of sessions.values()) await api.dispose();
+  await browser?.close();
+  await server?.stop();
+});
+
+const fill = (text: string) => text.replace(OPEN_TASK, ids.openTask).replace(CLAIMED_TASK, ids.claimedTask);
+const heading = (text: string) => (text === OPEN_TASK ? ids.openTitle : text === CLAIMED_TASK ? ids.claimedTitle : text);
+
+/** Opens each of the role's visits and measures it in both themes; returns what went wrong. */
+async function sweep(role: Role | null): Promise<string[]> {
+  await context.clearCookies();
+  const api = role ? sessions.get(role) : undefined;
+  if (api) await context.addCookies((await api.storageState()).cookies);
+  const who = role ?? "signed out";
+  const failures: string[] = [];
+  for (const [path, plan] of Object.entries(PLAN)) {
+    for (const visit of plan.filter((v) => v.as === role)) {
+      const url = fill(visit.url ?? path);
+      await page.goto(`${server.url}${url}`);
+      try {
+        await page.getByRole("heading", { level: 1, name: heading(visit.h1), exact: true }).waitFor({ state: "visible", timeout: POLL.timeout });
+        // Loaded: no spinner or skeleton left, so axe sees the page a person reads.
+        await expect.poll(() => page.locator(".animate-spin, .animate-pulse").count(), POLL).toBe(0);
+      } catch (error) {
+        const seen = await page.locator("h1").allInnerTexts();
+        failures.push(`${url} (${who}): expected h1 "${heading(visit.h1)}", saw ${JSON.stringify(seen)} at ${page.url()}: ${String(error)}`);
+        continue;
+      }
+      swept.push(`${who} ${path}`);
+      const h1Count = await page.locator("h1").count();
+      if (h1Count !== 1) failures.push(`${url} (${who}): ${h1Count} h1 elements`);
+      const landed = new URL(page.url()).pathname;
+      // Every protected page sends a visitor to the same sign-in page: measured once per theme.
+      if (landed === "/sign-in" && measured.has(`${who} ${landed} light`) && measured.has(`${who} ${landed} dark`)) continue;
+      for (const round of [1, 2]) {
+        const theme = await page.evaluate(() => (document.documentElement.classList.contains("dark") ? "dark" : "light"));
+        const key = `${who} ${landed} ${theme}`;
+        if (landed !== "/sign-in" || !measured.has(key)) {
+          measured.add(key);
+          const violations = await seriousAxeViolations(page);
+          if (violations.length > 0) failures.push(`${url} (${who}, ${theme}):\n${formatViolations(violations)}`);
+        }
+        if (round === 2) break;
+        // Switch with the header's own toggle, which stores the choice under "theme": the next page
+        // then loads in this theme, so page loads alternate and both themes are also read from storage.
+        await page.getByTestId("theme-toggle").first().click();
+        const next = theme === "dark" ? "light" : "dark";
+        await expect.poll(() => page.evaluate(() => localStorage.getItem("theme")), POLL).toBe(next);
+      }
+    }
+  }
+  return failures;
+}
+
+describe("every route", () => {
+  it("the plan covers exactly the router's routes, each signed out too", () => {
+    const routes = routerPaths();
+    expect([...new Set(routes)].sort()).toEqual(Object.keys(PLAN).sort());
+    for (const [path, visits] of Object.entries(PLAN)) {
+      expect(visits.some((v) => v.as === null), `${path} signed out`).toBe(true);
+    }
+  });
+
+  for (const role of [null, "poster", "provider", "admin"] as const) {
+    it(`no serious axe violation on any route ${role ? `signed in as ${role}` : "signed out"}, light and dark`, async () => {
+      const failures = await sweep(role);
+      expect(failures, failures.join("\n\n")).toEqual([]);
+      page.assertClean(EXPECTED_NETWORK);
+    }, 240_000);
+  }
+
+  it("visited every planned route", () => {
+    expect(swept.sort()).toEqual(
+      Object.entries(PLAN)
+        .flatMap(([path, visits]) => visits.map((v) => `${v.as ?? "signed out"} ${path}`))
+        .sort(),
+    );
+  });
+});
