@@ -22,8 +22,7 @@ beforeAll(async () => {
   provider = await newPage(providerContext);
   await signIn(poster, server.url, DEMO.poster, DEMO.password, "/dashboard");
   await signIn(provider, server.url, DEMO.provider, DEMO.password, "/dashboard");
-  // Signing in logs the signed-out user call (401) and the poster's missing provider profile (404):
-  // not this journey's concern.
+  // Signing in logs the signed-out user call (401): not this journey's concern.
   poster.problems.length = 0;
   provider.problems.length = 0;
 });

@@ -78,7 +78,7 @@ export const HTTP_MATRIX = {
 
   // Provider applications and profiles: one's own only. Approved providers have applied already.
   "POST /api/provider/apply": [401, 201, 201, 409, 409, 201],
-  "GET /api/provider/profile": [401, 404, 404, 200, 200, 404],
+  "GET /api/provider/profile": [401, 200, 200, 200, 200, 200],
   "PATCH /api/provider/profile": [401, 404, 404, 200, 200, 404],
 
   // Uploads: the poster's upload link, upload and files. Someone else's link is spent or gone,

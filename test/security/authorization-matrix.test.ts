@@ -560,7 +560,9 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     readOnly: true,
     request: () => get("/api/provider/profile"),
     check: (w, res) => {
-      if (res.statusCode === 200) expect(parse<{ userId: string }>(res).userId, w.label).toBe(w.actor?.id);
+      // Someone who never applied gets null; a provider gets their own profile and no one else's.
+      const profile = parse<{ userId: string } | null>(res);
+      if (res.statusCode === 200 && profile !== null) expect(profile.userId, w.label).toBe(w.actor?.id);
     },
   },
   "PATCH /api/provider/profile": {

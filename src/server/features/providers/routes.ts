@@ -7,7 +7,7 @@ import { rateLimit } from "../../plugins/rate-limit.js";
 import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
-import { getProfile, submitApplication, updateProfile } from "./profiles.js";
+import { findProfile, submitApplication, updateProfile } from "./profiles.js";
 import { deleteAbandonedUploads, deleteRetiredIdDocuments } from "./uploads.js";
 
 // Providers: applications and profiles here; uploads, admin review and the public directory in
@@ -34,8 +34,13 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/provider/profile",
-    { config: { auth: "user" }, schema: { tags: ["providers"], response: { 200: providerProfileSchema, ...errors } } },
-    async (request) => getProfile(ctx.db, requireUser(request).id),
+    {
+      config: { auth: "user" },
+      // null, not 404, for someone who never applied: every signed-in page asks (the verification
+      // alert), and a 404 there is noise in the console and the logs, not an error.
+      schema: { tags: ["providers"], response: { 200: providerProfileSchema.nullable(), ...errors } },
+    },
+    async (request) => findProfile(ctx.db, requireUser(request).id),
   );
 
   app.patch(

@@ -7,9 +7,10 @@ export const providerProfileQueryKey = ["/api/provider/profile"] as const;
 
 export async function fetchProviderProfile(): Promise<ProviderProfile | null> {
   try {
-    return await apiRequest<ProviderProfile>("GET", "/api/provider/profile");
+    return await apiRequest<ProviderProfile | null>("GET", "/api/provider/profile");
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 401)) return null;
+    // Signed out in another tab: no profile to show rather than an error on every page.
+    if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
 }
