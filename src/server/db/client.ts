@@ -29,6 +29,11 @@ export interface Database {
   /** Subscribes to a LISTEN/NOTIFY channel; returns the unsubscribe function. */
   listen(channel: string, listener: NotifyListener): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `callback` each time the LISTEN connection is back after it was lost (the database
+   * restarted, say): every notification sent in between was missed and nobody will resend it.
+   */
+  onListenerRestored(callback: () => void): void;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball, to copy a migrated image. */
@@ -76,6 +81,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       assertChannel(channel);
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
+    // In-process: the channel cannot be lost while the database is open.
+    onListenerRestored() {},
     async ping() {
       await client.query("select 1");
     },
@@ -90,47 +97,70 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
   // An idle client that dies with the server must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
+  // The pool listens for errors only on idle clients. A client checked out for a transaction when
+  // the server goes away emits "error" with no listener, which throws and kills the process (seen
+  // in test/faults/database-outage.faults.ts). Its queries still fail (503) and the pool drops it
+  // on release, so swallowing the event here loses nothing.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = drizzlePg({ client: pool, casing: "snake_case" }) as unknown as Db;
 
   // LISTEN needs one long-lived connection; it is reopened with backoff when the server goes away.
   const listeners = new Map<string, Set<NotifyListener>>();
+  const restoredCallbacks = new Set<() => void>();
   let listenClient: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
+  let lost = false;
 
   async function connectListener(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: url });
-    await client.connect();
+    client.on("error", () => {
+      // Only the live client's loss matters; a half-opened one is ended by the catch below.
+      if (listenClient === client) listenClient = null;
+      lost = true;
+      void client.end().catch(() => undefined);
+      scheduleReconnect(250);
+    });
     client.on("notification", (msg) => {
       for (const l of listeners.get(msg.channel) ?? []) l(msg.payload ?? "");
     });
-    client.on("error", () => {
-      listenClient = null;
-      void client.end().catch(() => undefined);
-      if (!closed) scheduleReconnect(250);
-    });
-    for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    try {
+      await client.connect();
+      for (const channel of listeners.keys()) await client.query(`LISTEN ${channel}`);
+    } catch (err) {
+      // Not ended, a client that connected but failed to LISTEN would linger beside the next one.
+      await client.end().catch(() => undefined);
+      throw err;
+    }
     listenClient = client;
+    if (lost) {
+      lost = false;
+      for (const callback of restoredCallbacks) callback();
+    }
     return client;
   }
 
-  function scheduleReconnect(delay: number): void {
-    setTimeout(() => {
-      if (closed || listenClient) return;
-      connecting = connectListener().catch(() => {
-        scheduleReconnect(Math.min(delay * 2, 5_000));
-        return Promise.reject(new Error("reconnecting"));
-      });
-      connecting.catch(() => undefined);
-    }, delay).unref();
-  }
-
-  async function ensureListener(): Promise<pg.Client> {
-    if (listenClient) return listenClient;
+  /** One connection attempt at a time, whoever asks: two live clients would deliver every notification twice. */
+  function connectOnce(): Promise<pg.Client> {
     connecting ??= connectListener().finally(() => {
       connecting = null;
     });
     return connecting;
+  }
+
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  function scheduleReconnect(delay: number): void {
+    if (closed || reconnectTimer) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      if (closed || listenClient) return;
+      connectOnce().catch(() => scheduleReconnect(Math.min(delay * 2, 5_000)));
+    }, delay);
+    reconnectTimer.unref();
+  }
+
+  async function ensureListener(): Promise<pg.Client> {
+    return listenClient ?? connectOnce();
   }
 
   return {
@@ -159,11 +189,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       assertChannel(channel);
       await pool.query("select pg_notify($1, $2)", [channel, payload]);
     },
+    onListenerRestored(callback) {
+      restoredCallbacks.add(callback);
+    },
     async ping() {
       await pool.query("select 1");
     },
     async close() {
       closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
       await listenClient?.end().catch(() => undefined);
       await pool.end();
     },

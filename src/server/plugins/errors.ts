@@ -40,8 +40,10 @@ export default fp(
       }
       const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 500;
       if (status >= 500) {
-        request.log.error({ err: error }, "request failed");
         const unavailable = isDatabaseUnavailable(error);
+        // An outage fails every request alike: a warning each, so real errors stand out in the log.
+        if (unavailable) request.log.warn({ err: error }, "service unavailable: a connection failed");
+        else request.log.error({ err: error }, "request failed");
         return reply.code(unavailable ? 503 : 500).send({
           message: unavailable ? "Service temporarily unavailable. Please try again shortly." : "Internal server error",
         });
@@ -53,15 +55,23 @@ export default fp(
   { name: "errors" },
 );
 
-/** Connection failures answer 503 so clients and load balancers know to retry. */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  const causeCode = (error as { cause?: { code?: unknown } }).cause?.code;
-  const codes = new Set(["ECONNREFUSED", "ECONNRESET", "57P01", "57P02", "57P03", "08006", "08001", "08003"]);
-  const message = error instanceof Error ? error.message : "";
-  return (
-    codes.has(String(code)) ||
-    codes.has(String(causeCode)) ||
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/.test(message)
-  );
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "57P03", "53300"]);
+// node-postgres reports a connection lost mid-query or a client broken by it without a code.
+const UNAVAILABLE_MESSAGE = /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|is not queryable/;
+
+/**
+ * Connection failures answer 503 so clients and load balancers know to retry. Drizzle wraps the
+ * driver's error ("Failed query: …") and a failed ROLLBACK can wrap the original, so the whole
+ * cause chain is read (test/faults/database-outage.faults.ts found 500s before it was).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    // SQLSTATE class 08 is "connection exception".
+    if (UNAVAILABLE_CODES.has(String(code)) || /^08/.test(String(code))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message)) return true;
+    current = cause;
+  }
+  return false;
 }

@@ -56,6 +56,7 @@ export class ChatHub {
       await this.ctx.database.listen(CHAT_CHANNEL, (payload) => void this.onChatMessage(payload)),
       await this.ctx.database.listen(NOTIFICATIONS_CHANNEL, (payload) => void this.onNotification(payload)),
     ];
+    this.ctx.database.onListenerRestored(() => this.resync());
     // A peer that vanished without a close frame is dropped after one missed ping.
     this.heartbeat = setInterval(() => this.ping(), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -154,6 +155,19 @@ export class ChatHub {
     } catch (err) {
       this.ctx.log.error({ err }, "notification push failed");
     }
+  }
+
+  /**
+   * The LISTEN connection was lost and is back (the database restarted): messages and notices
+   * stored meanwhile were never pushed. Closing every socket with 1012 (service restart) makes
+   * each client reconnect with its jittered backoff and refetch after re-authenticating, as it
+   * does after any drop, so nothing stays missing (test/faults/database-outage.faults.ts).
+   */
+  private resync(): void {
+    const conns = new Set<Connection>();
+    for (const group of [...this.rooms.values(), ...this.users.values()]) for (const conn of group) conns.add(conn);
+    this.ctx.log.warn({ sockets: conns.size }, "realtime channel restored; asking clients to reconnect");
+    for (const conn of conns) conn.socket.close(1012, "Reconnect to catch up");
   }
 
   /** Closes sockets whose session has ended (logout, expiry) since they were opened; a scheduled job. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { formatDollarsExact } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TipResult } from "../../../shared/payments.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
@@ -127,6 +127,34 @@ export async function confirmSandboxPayment(
     await ctx.db.update(payments).set({ status: "failed", failureMessage: message, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
     throw conflict(message);
   }
+}
+
+/** A sandbox confirm takes milliseconds; one still "processing" after this was cut off. */
+export const STUCK_PROCESSING_MS = 2 * 60_000;
+
+/**
+ * The sweeper for sandbox confirms cut off between "processing" and the capture (the process
+ * killed, the database gone; test/faults/process-kill.faults.ts): such a payment refuses every
+ * retry with 409 and, being live, blocks the task's payment for good. Nothing was captured: the
+ * capture's own transaction sets "captured", and if it commits after this update it still wins
+ * (it waits on the row lock, then overwrites). So the payment goes back to "failed", which a
+ * retry may claim again, as after a decline.
+ */
+export async function failStuckSandboxPayments(deps: PaymentsDeps): Promise<number> {
+  const { ctx } = deps;
+  const now = ctx.now();
+  const stuck = await ctx.db
+    .update(payments)
+    .set({ status: "failed", failureMessage: "The payment could not be completed", updatedAt: now })
+    .where(
+      and(
+        eq(payments.status, "processing"),
+        eq(payments.gateway, "sandbox"),
+        lte(payments.updatedAt, new Date(now.getTime() - STUCK_PROCESSING_MS)),
+      ),
+    )
+    .returning({ id: payments.id });
+  return stuck.length;
 }
 
 /** A Stripe event, once per event id; an error rolls back so Stripe redelivers it. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createPaymentGateway } from "../../adapters/payments/gateway.js";
 import adminRoutes from "./admin-routes.js";
+import { failStuckSandboxPayments } from "./charges.js";
 import type { PaymentsDeps } from "./deps.js";
 import { registerEscrowHandlers, releaseDue } from "./escrow.js";
 import { ensureLedgerGuards } from "./ledger.js";
@@ -17,6 +18,7 @@ const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   registerEscrowHandlers(deps);
   app.ctx.scheduler.register("payments:release-due", () => releaseDue(deps));
   app.ctx.scheduler.register("payments:payout-pending", () => payOutAll(deps));
+  app.ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(deps));
 
   await app.register(paymentRoutes, { deps });
   await app.register(payoutRoutes, { deps });
