@@ -107,7 +107,11 @@ export async function confirmSandboxPayment(
   }
   const decline = sandboxCardDecline(card.cardNumber);
   if (decline) {
-    await ctx.db.update(payments).set({ status: "failed", failureMessage: decline, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
+    // Only from "processing": the stuck-payment sweep may have moved it on already.
+    await ctx.db
+      .update(payments)
+      .set({ status: "failed", failureMessage: decline, updatedAt: ctx.now() })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "processing")));
     throw paymentRequired(decline);
   }
   let paid;
@@ -124,7 +128,10 @@ export async function confirmSandboxPayment(
   if (!paid) {
     // Nothing was charged: the sandbox decides after the task check, unlike a real processor.
     const message = "The payment window for this task has closed";
-    await ctx.db.update(payments).set({ status: "failed", failureMessage: message, updatedAt: ctx.now() }).where(eq(payments.id, payment.id));
+    await ctx.db
+      .update(payments)
+      .set({ status: "failed", failureMessage: message, updatedAt: ctx.now() })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "processing")));
     throw conflict(message);
   }
 }
