@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lt, or } from "drizzle-orm";
+import { and, eq, gt, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 
@@ -61,5 +61,6 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 }
 
 export async function deleteExpiredSessions(db: Db, now: Date): Promise<void> {
-  await db.delete(sessions).where(or(lt(sessions.idleExpiresAt, now), lt(sessions.absoluteExpiresAt, now)));
+  // lte: a session is refused at exactly its expiry time, so it can go at that time too.
+  await db.delete(sessions).where(or(lte(sessions.idleExpiresAt, now), lte(sessions.absoluteExpiresAt, now)));
 }

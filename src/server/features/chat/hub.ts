@@ -1,5 +1,5 @@
 import type { WebSocket } from "ws";
-import { inArray } from "drizzle-orm";
+import { and, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { ServerFrame } from "../../../shared/chat.js";
 import type { AppContext } from "../../context.js";
@@ -176,7 +176,12 @@ export class ChatHub {
     for (const group of [...this.rooms.values(), ...this.users.values()]) for (const conn of group) conns.add(conn);
     if (conns.size === 0) return;
     const ids = [...new Set([...conns].map((c) => c.sessionId))];
-    const live = await this.ctx.db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, ids));
+    // Ended means deleted (logout) or past either expiry, the same rule that refuses it on REST.
+    const now = this.ctx.now();
+    const live = await this.ctx.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(inArray(sessions.id, ids), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now)));
     const alive = new Set(live.map((r) => r.id));
     for (const conn of conns) if (!alive.has(conn.sessionId)) conn.socket.close(1008, "Session ended");
   }
