@@ -76,6 +76,8 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
         }
         const user = await userFromRequest(app, request);
         if (!user) return reply.code(401).send({ message: "Unauthorized" });
+        // A plain HTTP GET would get @fastify/websocket's empty 404; say what is expected instead.
+        if (!request.ws) return reply.code(426).send({ message: "This address only accepts WebSocket connections" });
         sessions.set(request, user);
         return undefined;
       },

@@ -73,7 +73,9 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
       },
       async (request) => {
         const declared = Number(request.headers["content-length"] ?? "0");
-        const body = declared > LARGEST ? "too_large" : await readLimited(request.body as Readable, LARGEST);
+        // A PUT without a body never reaches a content-type parser, so there is no stream: an empty file.
+        const stream = request.body as Readable | undefined;
+        const body = declared > LARGEST ? "too_large" : stream ? await readLimited(stream, LARGEST) : Buffer.alloc(0);
         await receiveLocalUpload(ctx, storage, requireUser(request).id, request.params.token, body);
         return { ok: true as const };
       },
@@ -115,7 +117,7 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
           .header("content-disposition", `${file.disposition}; filename="${request.params.id}.${extension(file.contentType)}"`)
           .header("x-content-type-options", "nosniff")
           .header("cache-control", file.cache === "public" ? "public, max-age=300" : "private, no-store")
-          .header("content-security-policy", "default-src 'none'; sandbox")
+          .header("content-security-policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox")
           .send(file.body);
       },
     );
