@@ -76,7 +76,8 @@ export function chromiumPath(): string | undefined {
   return undefined; // playwright-core's own download (scripts/ensure-chromium.mjs installs it)
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Headless Chromium with the flags this machine needs; `extraArgs` for callers such as Lighthouse. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
   return chromium.launch({
     ...(executablePath ? { executablePath } : {}),
@@ -89,6 +90,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--disable-quic",
+      ...extraArgs,
     ],
   });
 }

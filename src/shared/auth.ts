@@ -48,10 +48,3 @@ export function safeReturnTo(value: unknown): string {
   for (const ch of value) if (ch.charCodeAt(0) < 0x20) return "/";
   return value;
 }
-
-export function initials(user: Pick<User, "firstName" | "lastName"> | null | undefined): string {
-  const first = user?.firstName.trim().charAt(0) ?? "";
-  const last = user?.lastName.trim().charAt(0) ?? "";
-  const both = `${first}${last}`.toUpperCase();
-  return both || "U";
-}

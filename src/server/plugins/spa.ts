@@ -18,6 +18,9 @@ export default fp(
         root: webDist,
         wildcard: false,
         index: false,
+        // The build writes .br and .gz beside every asset (vite.config.ts): served by Accept-Encoding
+        // with Vary, so no CPU goes on compressing the same bytes per request.
+        preCompressed: true,
         setHeaders(reply, path) {
           reply.header("cache-control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
         },

@@ -1,14 +1,27 @@
 import { LogOut, Menu, Moon, Sun, X } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { initials } from "@shared/auth";
+import { initials } from "@shared/names";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useUser } from "@/features/auth/api/use-user";
-import { NotificationBell } from "@/features/notifications/components/notification-bell";
 import { goToLogin } from "@/lib/api";
 import { useTheme } from "@/lib/theme";
+
+// The bell brings the realtime socket, its zod frame contract and date-fns: only a signed-in user
+// sees it, so it loads on demand and a visitor's first load stays within the issue #8 JS budget.
+const NotificationBell = lazy(() =>
+  import("@/features/notifications/components/notification-bell").then((m) => ({ default: m.NotificationBell })),
+);
+
+function LazyNotificationBell() {
+  return (
+    <Suspense fallback={null}>
+      <NotificationBell />
+    </Suspense>
+  );
+}
 
 function ThemeToggle() {
   const { theme, toggle } = useTheme();
@@ -66,7 +79,7 @@ export function Header() {
           <ThemeToggle />
           {isAuthenticated && user ? (
             <>
-              <NotificationBell />
+              <LazyNotificationBell />
               <Avatar className="size-9" title={`${user.firstName} ${user.lastName}`}>
                 {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
                 <AvatarFallback aria-label={`Signed in as ${user.firstName} ${user.lastName}`}>{initials(user)}</AvatarFallback>
@@ -85,7 +98,7 @@ export function Header() {
         </div>
 
         <div className="flex items-center gap-1 md:hidden">
-          {isAuthenticated && <NotificationBell />}
+          {isAuthenticated && <LazyNotificationBell />}
           <ThemeToggle />
           <Button
             variant="ghost"

@@ -1,5 +1,6 @@
 import { CheckCircle, Eye, Search, XCircle } from "lucide-react";
 import { categoryLabel } from "@shared/constants";
+import { initials } from "@shared/names";
 import type { ProviderProfile } from "@shared/providers";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
@@ -12,7 +13,7 @@ export function fullName(profile: ProviderProfile): string {
 }
 
 export function initialsOf(profile: ProviderProfile): string {
-  return `${profile.user.firstName.charAt(0)}${profile.user.lastName.charAt(0)}`.toUpperCase() || "U";
+  return initials(profile.user);
 }
 
 /** An application with its actions (spec §2: up to 2 service types plus '+N'). */

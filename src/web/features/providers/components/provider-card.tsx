@@ -1,5 +1,6 @@
 import { MapPin, Star } from "lucide-react";
 import { categoryLabel } from "@shared/constants";
+import { initials } from "@shared/names";
 import type { PublicProvider } from "@shared/providers";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
@@ -8,13 +9,13 @@ import { Card, CardContent, CardHeader } from "@/components/ui/card";
 /** One card of the public directory (spec §2 Providers directory). */
 export function ProviderCard({ provider }: { provider: PublicProvider }) {
   const name = `${provider.firstName} ${provider.lastName}`;
-  const initials = `${provider.firstName.charAt(0)}${provider.lastName.charAt(0)}`.toUpperCase() || "U";
+  const letters = initials(provider);
   return (
     <Card className="h-full">
       <CardHeader className="flex flex-row items-center gap-4">
         <Avatar className="size-16">
           {provider.profilePhotoUrl ? <AvatarImage src={provider.profilePhotoUrl} alt={name} /> : null}
-          <AvatarFallback className="text-lg">{initials}</AvatarFallback>
+          <AvatarFallback className="text-lg">{letters}</AvatarFallback>
         </Avatar>
         <div className="min-w-0">
           <h2 className="truncate text-lg font-semibold">{name}</h2>
