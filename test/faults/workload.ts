@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../src/server/db/client.js";
+import { CHAT_RATE_LIMIT_PER_MINUTE } from "../../src/shared/chat.js";
+import { CHAT_RATE_WINDOW_MS } from "../../src/server/features/chat/socket.js";
 import { STUCK_PROCESSING_MS } from "../../src/server/features/payments/charges.js";
 import { SANDBOX_CARD, idList, sleep, taskBody, waitFor, type Actor, type Answer, type Traffic } from "./load.js";
 
@@ -41,6 +43,21 @@ export interface Workload {
 
 const RETRY_MS = 150;
 
+/** At most `max` takes per key within any `windowMs`. */
+function slidingBudget(max: number, windowMs: number): { take(key: string): boolean } {
+  const taken = new Map<string, number[]>();
+  return {
+    take(key) {
+      const now = Date.now();
+      const recent = (taken.get(key) ?? []).filter((at) => now - at < windowMs);
+      if (recent.length >= max) return false;
+      recent.push(now);
+      taken.set(key, recent);
+      return true;
+    },
+  };
+}
+
 export function startWorkload(options: WorkloadOptions): Workload {
   const acked: Acknowledged = { tasks: new Map(), claims: new Set(), messages: new Map(), payments: new Set() };
   const unexpected: string[] = [];
@@ -79,7 +96,9 @@ export function startWorkload(options: WorkloadOptions): Workload {
     if (!claimed || !note("claim", claimed, [200, 409]) || claimed.status !== 200) return;
     acked.claims.add(taskId);
 
-    if (stopped) return;
+    // Stay under the chat rate limit (per user per minute): a fast machine would otherwise turn
+    // part of the load into 429s, which say nothing about faults.
+    if (stopped || !chatBudget.take(poster.id)) return;
     const content = `${title}: on my way?`;
     const sentMessage = await step(poster, "POST", "/api/messages", { taskId, content });
     if (!sentMessage || !note("message", sentMessage, [201])) return;
@@ -96,6 +115,7 @@ export function startWorkload(options: WorkloadOptions): Workload {
     if (note("confirm", paid, [200, 409]) && paid.status === 200) acked.payments.add(taskId);
   }
 
+  const chatBudget = slidingBudget(CHAT_RATE_LIMIT_PER_MINUTE - 5, CHAT_RATE_WINDOW_MS);
   const workers = options.posters.map(async (poster, worker) => {
     const payments = { left: options.paymentsPerPoster };
     for (let n = 0; !stopped; n += 1) {
