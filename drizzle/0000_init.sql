@@ -331,6 +331,7 @@ CREATE INDEX "contact_messages_created_at_index" ON "contact_messages" USING btr
 CREATE INDEX "email_outbox_status_created_at_index" ON "email_outbox" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "tasks_status_created_idx" ON "tasks" USING btree ("status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_status_category_created_idx" ON "tasks" USING btree ("status","category","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "tasks_status_budget_created_idx" ON "tasks" USING btree ("status","budget_cents","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_user_created_idx" ON "tasks" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_provider_created_idx" ON "tasks" USING btree ("provider_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "tasks_payment_deadline_idx" ON "tasks" USING btree ("payment_deadline") WHERE "tasks"."status" = 'claimed' and "tasks"."payment_captured_at" is null;--> statement-breakpoint

@@ -798,6 +798,8 @@ const REGRESSIONS: Record<string, (fresh: { providerUploadUrl: string }) => Fuzz
   "PUT /api/objects/put/{token}": (fresh) => [request("provider", "PUT", fresh.providerUploadUrl)],
   // An empty 404 without {message}: a plain GET is not a WebSocket upgrade (chat/socket.ts).
   "GET /ws": () => [request("user", "GET", "/ws", { headers: { origin: TEST_ORIGIN } })],
+  // 500: a subnormal latitude underflowed radians() in the distance sort (task-repository.ts).
+  "GET /api/tasks/open": () => [request("anonymous", "GET", "/api/tasks/open?lat=5e-324&lon=0")],
 };
 
 function seedOf(op: Operation): number {

@@ -10,7 +10,11 @@ export const BLIND_MS = BLIND_REVIEW_DAYS * 86_400_000;
 
 /** SQL true when review `r` (joined with its task as `t`) is revealed at `now` (the app clock). */
 export function revealedCondition(now: Date): SQL {
-  const cutoff = new Date(now.getTime() - BLIND_MS).toISOString();
+  return revealedBy(sql`${new Date(now.getTime() - BLIND_MS).toISOString()}`);
+}
+
+/** The same rule with the cutoff (now minus BLIND_MS) as SQL: a prepared statement's placeholder. */
+export function revealedBy(cutoff: SQL): SQL {
   return sql`(exists (select 1 from reviews o where o.task_id = r.task_id and o.reviewer_id = r.reviewed_id)
     or (t.completed_at is not null and t.completed_at <= ${cutoff}::timestamptz))`;
 }

@@ -14,6 +14,8 @@ export type RouteAuth = "public" | "user" | "admin";
 declare module "fastify" {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** A public answer that is the same for everyone (the job board): no session lookup for it. */
+    sameForEveryone?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -75,6 +77,7 @@ export default fp(
     app.addHook("preHandler", async (request) => {
       const auth = request.routeOptions.config.auth;
       if (!auth) return;
+      if (auth === "public" && request.routeOptions.config.sameForEveryone) return;
       request.user = await userFromRequest(app, request);
       if (auth === "public") return;
       if (!request.user) throw unauthorized();

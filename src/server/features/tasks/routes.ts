@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import type { TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import {
@@ -11,7 +11,7 @@ import {
 } from "../../../shared/tasks.js";
 import { requireUser } from "../../plugins/auth.js";
 import geocodeRoutes from "./geocode-routes.js";
-import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView } from "./task-repository.js";
+import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./task-repository.js";
 import { expireUnpaidClaims, performTransition } from "./task-transitions.js";
 
 // Tasks: post, find, claim and run a task through its life (spec §2 job board and task detail,
@@ -20,8 +20,39 @@ import { expireUnpaidClaims, performTransition } from "./task-transitions.js";
 /** The person-driven transitions, each at PATCH /api/tasks/{id}/{name} with an empty body. */
 const PERSON_TRANSITIONS = ["claim", "start", "complete", "cancel", "reactivate"] as const satisfies readonly TaskTransitionName[];
 
+/**
+ * Identical requests that arrive while one is being answered share its answer. Under load most
+ * visitors ask for the same board page at the same moment, and the board is the same for everyone
+ * who asks. Nothing is kept once the answer is out, so an answer is never older than a query that
+ * was still running when the request arrived: no cache to invalidate across instances
+ * (docs/benchmarks.md, "Mixed load").
+ */
+function sharedWhileRunning<A, R>(run: (arg: A) => Promise<R>, keyOf: (arg: A) => string): (arg: A) => Promise<R> {
+  const running = new Map<string, Promise<R>>();
+  return (arg) => {
+    const key = keyOf(arg);
+    const current = running.get(key);
+    if (current) return current;
+    const started = run(arg).finally(() => running.delete(key));
+    running.set(key, started);
+    return started;
+  };
+}
+
+const boardKey = (q: OpenTasksInput) => JSON.stringify([q.sort, q.category, q.search, q.lat, q.lon, q.page, q.pageSize]);
+
+/**
+ * The route's own response serializer (the one app.ts installs for every route), run once per
+ * shared answer: checked against taskListSchema and written once, then sent to each request.
+ */
+const serializeBoard = serializerCompiler({ schema: taskListSchema, method: "GET", url: "/api/tasks/open" });
+
 const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  const openBoard = sharedWhileRunning(async (query: OpenTasksInput) => {
+    const list = await listOpenTasks(ctx.db, query, ctx.now());
+    return { list, json: serializeBoard(list) };
+  }, boardKey);
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
 
@@ -41,14 +72,19 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/tasks/open",
     {
-      config: { auth: "public" },
+      config: { auth: "public", sameForEveryone: true },
       schema: {
         tags: ["tasks"],
         querystring: openTasksQuerySchema,
         response: { 200: taskListSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => listOpenTasks(ctx.db, request.query, ctx.now()),
+    async (request, reply) => {
+      const { list, json } = await openBoard(request.query);
+      // The shared answer was already serialized with the 200 schema: send those bytes, with the
+      // content type fastify gives serialized JSON (a custom serializer does not set one).
+      return reply.type("application/json; charset=utf-8").serializer(() => json).send(list);
+    },
   );
 
   app.get(

@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, fillPlaceholders, getTableColumns, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
 import { dollarsToCents, priceTask } from "../../../shared/money.js";
 import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
 import type { Db } from "../../db/client.js";
+import { BLIND_MS, revealedBy } from "../../db/review-visibility.js";
 import { tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, notFound } from "../../http-errors.js";
 import type { SessionUser } from "./task-transitions.js";
-import { loadParties, privateViews, toPrivateView, toPublicView } from "./task-views.js";
+import { loadParties, privateViews, toPrivateView, toPublicView, type TaskParty } from "./task-views.js";
 
 export type CreateTaskInput = z.output<typeof createTaskBodySchema>;
 export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
@@ -102,7 +103,7 @@ export function containsPattern(text: string): string {
 const EARTH_RADIUS_MILES = 3958.8;
 
 /** Great-circle miles from a point to the task's coarse position (null without one). */
-function distanceSql(lat: number, lon: number): SQL<number | null> {
+function distanceSql(lat: SQLWrapper, lon: SQLWrapper): SQL<number | null> {
   // Parameters are typed: an untyped $n beside an integer would be read as an integer.
   const la = sql`${lat}::float8`;
   const lo = sql`${lon}::float8`;
@@ -112,36 +113,141 @@ function distanceSql(lat: number, lon: number): SQL<number | null> {
     cos(radians(${la})) * cos(radians(${tasks.approxLat})) * power(sin(radians(${tasks.approxLon} - ${lo}) / 2), 2)))) end)`;
 }
 
-/** The job board: open tasks only, public view, newest first unless another sort is asked. */
-export async function listOpenTasks(db: Db, query: OpenTasksInput, now: Date): Promise<TaskPublic[]> {
+const TASK_COLUMNS = getTableColumns(tasks);
+type TaskColumn = keyof typeof TASK_COLUMNS;
+
+interface SortColumns {
+  budgetCents: SQLWrapper;
+  createdAt: SQLWrapper;
+  id: SQLWrapper;
+  distance: SQLWrapper;
+}
+
+/** The board's order, stated once and applied inside the page subquery and again outside it. */
+function boardOrder(sort: OpenTasksInput["sort"], c: SortColumns): SQL[] {
+  // id breaks ties so that pages never overlap or skip a task.
+  const newest = [desc(c.createdAt), desc(c.id)];
+  if (sort === "budget_desc") return [desc(c.budgetCents), ...newest];
+  if (sort === "budget_asc") return [asc(c.budgetCents), ...newest];
+  if (sort === "distance") return [sql`${c.distance} asc nulls last`, ...newest];
+  return newest;
+}
+
+/** What decides the text of the board's statement; every value is a placeholder. */
+interface BoardShape {
+  sort: OpenTasksInput["sort"];
+  category: boolean;
+  search: boolean;
+  point: boolean;
+}
+
+const boardShape = (query: OpenTasksInput): BoardShape => ({
+  sort: query.sort,
+  category: query.category !== undefined,
+  search: Boolean(query.search),
+  point: query.lat !== undefined && query.lon !== undefined,
+});
+
+/**
+ * A search point rounded to 1e-6° (about 11 cm, finer than any stored position): a subnormal
+ * latitude such as 5e-324 makes PostgreSQL's radians() raise "value out of range: underflow".
+ */
+const coordinate = (value: number | undefined): number | null => (value === undefined ? null : Math.round(value * 1e6) / 1e6);
+
+/** The placeholders' values; those a shape does not use are ignored. */
+const boardValues = (query: OpenTasksInput, now: Date) => ({
+  category: query.category ?? null,
+  pattern: query.search ? containsPattern(query.search) : null,
+  lat: coordinate(query.lat),
+  lon: coordinate(query.lon),
+  limit: query.pageSize,
+  offset: (query.page - 1) * query.pageSize,
+  revealedBefore: new Date(now.getTime() - BLIND_MS).toISOString(),
+});
+
+/**
+ * The job board's page in ONE statement: the page of open tasks (a derived table, so LIMIT and
+ * OFFSET apply before anything else), each poster's name, and their review average and count
+ * (blind reviews excluded) through a lateral join computed for the page's rows only.
+ */
+function boardQuery(db: Db, shape: BoardShape) {
+  const p = sql.placeholder;
   const conditions: SQL[] = [eq(tasks.status, "open")];
-  if (query.category) conditions.push(eq(tasks.category, query.category));
-  if (query.search) {
-    // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
-    conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${containsPattern(query.search)}`);
-  }
-  const point = query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
-  const distance = point ? distanceSql(point.lat, point.lon) : sql<number | null>`null::float8`;
-  const newest = [desc(tasks.createdAt), desc(tasks.id)];
-  const order: SQL[] =
-    query.sort === "budget_desc"
-      ? [desc(tasks.budgetCents), ...newest]
-      : query.sort === "budget_asc"
-        ? [asc(tasks.budgetCents), ...newest]
-        : query.sort === "distance"
-          ? [sql`${distance} asc nulls last`, ...newest]
-          : newest;
-  const rows = await db
-    .select({ task: tasks, distance })
+  if (shape.category) conditions.push(eq(tasks.category, p("category")));
+  // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
+  if (shape.search) conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${p("pattern")}`);
+  const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
+  const page = db
+    .select({ ...TASK_COLUMNS, distance: distance.as("distance") })
     .from(tasks)
     .where(and(...conditions))
-    .orderBy(...order)
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const parties = await loadParties(
-    db,
-    rows.map((r) => r.task.userId),
-    now,
+    .orderBy(...boardOrder(shape.sort, { budgetCents: tasks.budgetCents, createdAt: tasks.createdAt, id: tasks.id, distance }))
+    .limit(p("limit"))
+    .offset(p("offset"))
+    .as("page");
+  // The same rule as every other poster card (task-views.ts loadParties): revealed reviews only.
+  const card = db
+    .select({
+      rating: sql<string | null>`round(avg(r.rating)::numeric, 1)`.as("rating"),
+      reviewCount: sql<number>`count(*)::int`.as("review_count"),
+    })
+    .from(sql`reviews r join tasks t on t.id = r.task_id`)
+    .where(sql`r.reviewed_id = ${page.userId} and ${revealedBy(sql`${p("revealedBefore")}`)}`)
+    .as("card");
+  // Drizzle cannot select a derived table as one nested object: list its task columns one by one.
+  const pageTask = Object.fromEntries((Object.keys(TASK_COLUMNS) as TaskColumn[]).map((k) => [k, page[k]])) as {
+    [K in TaskColumn]: (typeof page)[K];
+  };
+  return db
+    .select({
+      task: pageTask,
+      distance: page.distance,
+      poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, profileImageUrl: users.profileImageUrl },
+      rating: card.rating,
+      reviewCount: card.reviewCount,
+    })
+    .from(page)
+    .innerJoin(users, eq(users.id, page.userId))
+    .leftJoinLateral(card, sql`true`)
+    .orderBy(...boardOrder(shape.sort, { budgetCents: page.budgetCents, createdAt: page.createdAt, id: page.id, distance: page.distance }));
+}
+
+type BoardStatement = ReturnType<ReturnType<typeof boardQuery>["prepare"]>;
+
+/**
+ * Building this statement with drizzle costs more CPU than running it (bench:load, docs/benchmarks.md),
+ * so each shape is built once per database and then only executed. The name makes node-postgres
+ * prepare it once per connection; PostgreSQL still plans each execution for its values, because a
+ * generic plan for an unknown LIMIT costs more than the custom ones.
+ */
+const boardStatements = new WeakMap<Db, Map<string, BoardStatement>>();
+
+function boardStatement(db: Db, shape: BoardShape): BoardStatement {
+  let statements = boardStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    boardStatements.set(db, statements);
+  }
+  const name = `tasks_open_${shape.sort}_${Number(shape.category)}${Number(shape.search)}${Number(shape.point)}`;
+  let statement = statements.get(name);
+  if (!statement) {
+    statement = boardQuery(db, shape).prepare(name);
+    statements.set(name, statement);
+  }
+  return statement;
+}
+
+/** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench). */
+export function openTasksSql(db: Db, query: OpenTasksInput, now: Date): { sql: string; params: unknown[] } {
+  const built = boardQuery(db, boardShape(query)).toSQL();
+  return { sql: built.sql, params: fillPlaceholders(built.params, boardValues(query, now)) };
+}
+
+/** The job board: open tasks only, public view, newest first unless another sort is asked. */
+export async function listOpenTasks(db: Db, query: OpenTasksInput, now: Date): Promise<TaskPublic[]> {
+  const rows = await boardStatement(db, boardShape(query)).execute(boardValues(query, now));
+  const parties = new Map<string, TaskParty>(
+    rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount) }]),
   );
   return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
 }

@@ -1,0 +1,868 @@
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { sql } from "drizzle-orm";
+import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
+import { openTasksSql } from "../src/server/features/tasks/task-repository.js";
+import { CATEGORY_VALUES } from "../src/shared/constants.js";
+import { freePort } from "../test/free-port.js";
+import { testPostgres, type PostgresDatabase } from "../test/postgres-cluster.js";
+
+// Mixed load (docs/benchmarks.md, "Mixed load (bench:load)"): the BUILT server
+// (dist/server/server/main.js, NODE_ENV=production) in a child process, on PostgreSQL and on
+// PGlite, seeded with generate_series (10k users with sessions, a fifth of them approved
+// providers; 100k tasks, mostly open, some in progress with a chat, some completed with reviews),
+// driven by N keep-alive connections in this process for D seconds with the mix of issue 8:
+//   70% job board (browse and search), 15% task detail, 5% post a task,
+//    5% claim -> pay (sandbox card) -> start -> complete, 5% chat (read and send).
+// Beside it, the machine's ceiling: Fastify's hello world through the same load generator, and
+// pgbench running the job board's first-page SQL (bench/job-board-query.sql) on the same data
+// (for PGlite, which has no wire protocol, the same SQL in a loop in one process).
+//
+//   npm run build && npm run bench:load
+//   npm run bench:load -- --duration=60 --connections=100 --databases=postgres,pglite --tasks=100000 --users=10000
+//   other options: --warmup=5 (s, not measured), --timeout=30000 (ms, a timeout is an error),
+//   --ceilings=false (skip hello world and pgbench), --server=path/to/main.js, --timeline (requests
+//   completed each second and the slowest requests, to spot stalls)
+//   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
+//   npm run bench:load -- --seed-only=postgres://...|/pglite/dir   seed that database and keep it (EXPLAIN, profiling)
+//
+// DATABASE_URL set: a throwaway database is created on that server and dropped afterwards.
+// Unset: the tests' throwaway PostgreSQL cluster (test/postgres-cluster.ts: fsync off,
+// max_connections 200) from /usr/lib/postgresql/*/bin.
+
+const ROOT = resolve(import.meta.dirname, "..");
+const QUERY_FILE = join(ROOT, "bench", "job-board-query.sql");
+
+const args = new Map(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith("--"))
+    .map((a) => {
+      const [k, ...v] = a.slice(2).split("=");
+      return [k ?? "", v.length > 0 ? v.join("=") : "true"] as const;
+    }),
+);
+const DURATION_S = Number(args.get("duration") ?? 60);
+const WARMUP_S = Number(args.get("warmup") ?? 5);
+const CONNECTIONS = Number(args.get("connections") ?? 100);
+const TASKS = Number(args.get("tasks") ?? 100_000);
+const USERS = Number(args.get("users") ?? 10_000);
+const TIMEOUT_MS = Number(args.get("timeout") ?? 30_000);
+const DATABASES = (args.get("databases") ?? "postgres,pglite").split(",").filter((d) => d === "postgres" || d === "pglite");
+const CEILINGS = args.get("ceilings") !== "false";
+const SERVER_ENTRY = resolve(ROOT, args.get("server") ?? "dist/server/server/main.js");
+/** A fifth of the users are approved providers: enough distinct claimers that races stay rare. */
+const PROVIDERS = Math.max(2, Math.floor(USERS / 5));
+
+// ---- the world the load generator knows ------------------------------------------------------
+
+interface User {
+  id: string;
+  n: number;
+  cookie: string;
+  provider: boolean;
+}
+interface SeededTask {
+  id: string;
+  userId: string;
+  providerId: string | null;
+  status: string;
+}
+interface World {
+  users: User[];
+  byId: Map<string, User>;
+  providers: User[];
+  tasks: SeededTask[];
+  /** Seeded open tasks, shuffled: claims take from here when a connection has seen no board yet. */
+  openPool: SeededTask[];
+  /** In-progress tasks with a provider: the chats. */
+  chats: SeededTask[];
+  /** Claimed tasks waiting for their next step; any connection may take the next one. */
+  flows: Flow[];
+}
+
+const TITLES = [
+  "Grocery pickup for a neighbour", "Bring a cake to the party", "Clean out the fridge", "Carry a couch upstairs",
+  "Walk two beagles", "Collect dry cleaning", "Queue for concert tickets", "Mount a television",
+  "Ship three packages", "Build a bookshelf", "Collect a prescription", "Tidy the garage",
+  "Rake the leaves", "Paint a fence", "Deliver flowers", "Sort the recycling",
+];
+const DESCRIPTIONS = [
+  "Should take under an hour; tools are in the hallway.", "Keep the receipt, I will reimburse at once.",
+  "A hatchback or larger is needed.", "Third floor, no lift.", "Any time before Friday works.",
+  "The grocery list is on the fridge door.", "Handle with care, some items are glass.", "The doorman has the keys.",
+];
+const SEARCHES = ["grocery", "cake", "couch", "beagles", "tickets", "television", "packages", "bookshelf", "garage", "flowers"];
+const FIRST_NAMES = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun"];
+
+const textArray = (values: readonly string[]) => sql.raw(`array[${values.map((v) => `'${v.replaceAll("'", "''")}'`).join(",")}]`);
+
+/**
+ * Users, approved provider profiles, one session per user (token = prefix + n, so the load
+ * generator can build every cookie without a sign-in), tasks, reviews and chat messages: all with
+ * generate_series (about 25 s at 100k tasks on PostgreSQL on the shared 2-core machine).
+ */
+async function seed(database: Database, tokenPrefix: string): Promise<void> {
+  const db = database.db;
+  await db.execute(sql`insert into users (email, first_name, last_name, role, created_at, updated_at)
+    select 'load-' || g || '@example.test', (${textArray(FIRST_NAMES)})[1 + g % ${FIRST_NAMES.length}], 'L' || g,
+      (case when g <= ${PROVIDERS}::int then 'provider' else 'user' end)::user_role, now() - interval '90 days', now()
+    from generate_series(1, ${USERS}::int) g`);
+  const loadUsers = sql`(select id, role, email, split_part(split_part(email, '@', 1), '-', 2)::int as n
+    from users where email like 'load-%@example.test')`;
+  await db.execute(sql`insert into provider_profiles (user_id, verification_status, full_name, email, phone, address, city,
+      state, zip_code, bio, service_types, reviewed_at, submitted_at)
+    select u.id, 'approved', 'Provider ' || u.n, u.email, '410-555-0100', u.n || ' Main St', 'Annapolis', 'MD', '21401',
+      'Load test provider', array['delivery', 'errands'], now(), now()
+    from ${loadUsers} u where u.role = 'provider'`);
+  await db.execute(sql`insert into sessions (token_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at)
+    select encode(sha256(convert_to(${tokenPrefix}::text || u.n::text, 'UTF8')), 'hex'), u.id, now(), now(),
+      now() + interval '7 days', now() + interval '29 days'
+    from ${loadUsers} u`);
+  // 5% completed long ago (reviewed both ways, so posters have ratings), 2% in progress (paid,
+  // with a chat), the rest open; posters spread (by hash) over every user, providers over the providers.
+  await db.execute(sql`
+    with u as ${loadUsers},
+    g as (
+      select g, 1 + abs(hashtext('poster' || g)::bigint) % ${USERS}::int as poster_n,
+        1 + abs(hashtext('provider' || g)::bigint) % ${PROVIDERS}::int as provider_n,
+        case when g % 20 = 0 then 'completed' when g % 50 = 1 then 'in_progress' else 'open' end as status,
+        2000 + (g * 37) % 20000 as budget
+      from generate_series(1, ${TASKS}::int) g
+    )
+    insert into tasks (user_id, provider_id, title, description, category, urgency, budget_cents, urgent_fee_cents,
+      service_fee_cents, total_cents, location, city, state, lat, lon, approx_lat, approx_lon, status,
+      payment_captured_at, claimed_at, started_at, completed_at, created_at, updated_at)
+    select up.id, pv.id,
+      (${textArray(TITLES)})[1 + g.g % ${TITLES.length}] || ' #' || g.g,
+      (${textArray(DESCRIPTIONS)})[1 + (g.g / 7) % ${DESCRIPTIONS.length}],
+      (${textArray(CATEGORY_VALUES)})[1 + g.g % ${CATEGORY_VALUES.length}],
+      'standard', g.budget, 0, ceil(g.budget * 0.08)::int + 50, g.budget + ceil(g.budget * 0.08)::int + 50,
+      g.g || ' Main St', 'Annapolis', 'MD', 38.9 + (g.g % 100) * 0.01, -76.5 - (g.g % 50) * 0.01,
+      round((38.9 + (g.g % 100) * 0.01)::numeric, 2), round((-76.5 - (g.g % 50) * 0.01)::numeric, 2),
+      g.status::task_status,
+      case when g.status = 'open' then null else now() - interval '50 minutes' end,
+      case when g.status = 'open' then null else now() - interval '1 hour' end,
+      case when g.status = 'open' then null else now() - interval '40 minutes' end,
+      case when g.status = 'completed' then now() - interval '30 days' end,
+      case when g.status = 'open' then now() - g.g * interval '1 minute' else now() - interval '40 days' - g.g * interval '1 minute' end,
+      now()
+    from g join u up on up.n = g.poster_n
+    left join u pv on g.status <> 'open'
+      and pv.n = case when g.provider_n = g.poster_n then 1 + g.provider_n % ${PROVIDERS}::int else g.provider_n end`);
+  const loadTasks = sql`(select t.* from tasks t join users u on u.id = t.user_id where u.email like 'load-%@example.test')`;
+  await db.execute(sql`insert into reviews (task_id, reviewer_id, reviewed_id, rating, comment, created_at)
+    select t.id, t.user_id, t.provider_id, (3 + abs(hashtext(t.id::text)::bigint) % 3)::smallint, 'Great work', t.completed_at
+    from ${loadTasks} t where t.status = 'completed'
+    union all
+    select t.id, t.provider_id, t.user_id, (3 + abs(hashtext(t.id::text || 'p')::bigint) % 3)::smallint, 'Clear instructions', t.completed_at
+    from ${loadTasks} t where t.status = 'completed'`);
+  // Read already: the unseen-message notifier has nothing to catch up on when the server starts.
+  await db.execute(sql`insert into messages (task_id, sender_id, recipient_id, content, read, created_at)
+    select t.id, case when k % 2 = 0 then t.user_id else t.provider_id end, case when k % 2 = 0 then t.provider_id else t.user_id end,
+      'Seeded message ' || k, true, now() - (5 - k) * interval '1 minute'
+    from ${loadTasks} t cross join generate_series(1, 4) k where t.status = 'in_progress'`);
+  await db.execute(sql`analyze`);
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    const a = items[i];
+    const b = items[j];
+    if (a === undefined || b === undefined) continue;
+    items[i] = b;
+    items[j] = a;
+  }
+  return items;
+}
+
+async function loadWorld(database: Database, tokenPrefix: string): Promise<World> {
+  const userRows = await queryRows<{ id: string; email: string; role: string }>(
+    database.db,
+    sql`select id, email, role from users where email like 'load-%@example.test'`,
+  );
+  const users = userRows.map((r) => {
+    const n = Number(r.email.slice("load-".length, r.email.indexOf("@")));
+    return { id: r.id, n, cookie: `errandly_session=${tokenPrefix}${n}`, provider: r.role === "provider" };
+  });
+  const taskRows = await queryRows<{ id: string; user_id: string; provider_id: string | null; status: string }>(
+    database.db,
+    sql`select id, user_id, provider_id, status from tasks`,
+  );
+  const tasks = taskRows.map((r) => ({ id: r.id, userId: r.user_id, providerId: r.provider_id, status: r.status }));
+  return {
+    users,
+    byId: new Map(users.map((u) => [u.id, u])),
+    providers: users.filter((u) => u.provider),
+    tasks,
+    openPool: shuffle(tasks.filter((t) => t.status === "open")),
+    chats: tasks.filter((t) => t.status === "in_progress" && t.providerId !== null),
+    flows: [],
+  };
+}
+
+/** The job board's first page exactly as the app sends it, parameters inlined for pgbench. */
+function jobBoardSql(database: Database): string {
+  const { sql: text, params } = openTasksSql(database.db, { sort: "newest", page: 1, pageSize: 30 }, new Date());
+  const literal = (v: unknown): string => {
+    if (v === null) return "null";
+    if (typeof v === "number") return String(v);
+    return `'${String(v).replaceAll("'", "''")}'`;
+  };
+  // Highest index first, so $1 does not eat the front of $10.
+  let inlined = text;
+  for (let i = params.length; i >= 1; i--) inlined = inlined.replaceAll(`$${i}`, literal(params[i - 1]));
+  return `-- The job board's first page (GET /api/tasks/open), written by \`npm run bench:load -- --write-query\`\n-- from openTasksSql() with its parameters inlined; the timestamp is the blind-review cutoff.\n${inlined};\n`;
+}
+
+/** The file without its timestamps, to tell whether the app's query has changed since it was written. */
+const shapeOf = (text: string) => text.replace(/'\d{4}-\d\d-\d\dT[\d:.]+Z'/g, "'<ts>'");
+
+// ---- PostgreSQL: the tests' throwaway cluster, or a throwaway database on DATABASE_URL ----------
+
+/** pgbench from the same binaries test/postgres-cluster.ts runs (PG_BIN_DIR, else the newest installed). */
+function pgbenchPath(): string {
+  const base = "/usr/lib/postgresql";
+  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pgbench"))) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  const dir = process.env.PG_BIN_DIR ?? (newest ? join(base, newest, "bin") : null);
+  if (!dir) throw new Error("pgbench not found under /usr/lib/postgresql/*/bin: install postgresql, set PG_BIN_DIR, or run with --ceilings=false");
+  return join(dir, "pgbench");
+}
+
+// ---- the server under test --------------------------------------------------------------------
+
+interface Memory {
+  rssMb: number;
+  peakMb: number;
+}
+
+/** VmRSS and VmHWM (peak) of a process, from /proc. */
+function memoryOf(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
+    const up = await fetch(url).then((r) => r.ok, () => false);
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Measuring an old build by mistake is easy: say so when a server source is newer than it. */
+function warnIfStale(): void {
+  const built = statSync(SERVER_ENTRY).mtimeMs;
+  const newer = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" })
+    .filter((f) => /^(server|shared)\/.*\.ts$/.test(f) && !f.endsWith(".test.ts"))
+    .filter((f) => statSync(join(ROOT, "src", f)).mtimeMs > built);
+  if (newer.length > 0) console.log(`warning: ${newer.length} source files are newer than ${SERVER_ENTRY} (e.g. src/${newer[0]}): run \`npm run build\``);
+}
+
+/** The production build, configured only through its environment, as it would be deployed. */
+async function startAppServer(databaseUrl: string | null, dataDir: string): Promise<Server> {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} not found: run \`npm run build\` first`);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+      // The claim flow pays with the sandbox card form; production turns it off unless told.
+      SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  await waitUntilUp(`${url}/api/health`, child, () => output);
+  return {
+    child,
+    port,
+    async stop() {
+      await stopChild(child);
+      const warnings = output.split("\n").filter((l) => l.includes('"level":40') || l.includes('"level":50') || l.includes('"level":60'));
+      if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);
+    },
+  };
+}
+
+async function startHelloWorld(): Promise<Server> {
+  const child = fork(join(ROOT, "bench", "hello-world.ts"), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolvePort, reject) => {
+    child.once("message", (m) => resolvePort((m as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`hello-world exited with ${code}`)));
+  });
+  return { child, port, stop: () => stopChild(child) };
+}
+
+// ---- the load generator -----------------------------------------------------------------------
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+type Outcome = "ok" | "race" | "error";
+
+class RouteStats {
+  latencies: number[] = [];
+  ok = 0;
+  races = 0;
+  errors = 0;
+}
+
+class Results {
+  routes = new Map<string, RouteStats>();
+  errorSamples: string[] = [];
+  /** Completed requests per second of the run, and the slowest requests, to spot stalls (--timeline). */
+  perSecond: number[] = [];
+  slowest: { label: string; startedAtS: number; ms: number }[] = [];
+  private readonly began = performance.now();
+  tick(label: string, started: number, ms: number): void {
+    const second = Math.floor((performance.now() - this.began) / 1000);
+    this.perSecond[second] = (this.perSecond[second] ?? 0) + 1;
+    if (this.slowest.length < 5 || ms > (this.slowest.at(-1)?.ms ?? 0)) {
+      this.slowest = [...this.slowest, { label, startedAtS: (started - this.began) / 1000, ms }].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    }
+  }
+  route(label: string): RouteStats {
+    let s = this.routes.get(label);
+    if (!s) {
+      s = new RouteStats();
+      this.routes.set(label, s);
+    }
+    return s;
+  }
+}
+
+class Client {
+  private agent: http.Agent;
+  constructor(
+    private readonly port: number,
+    connections: number,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+  }
+
+  request(method: string, path: string, cookie: string | null, body?: unknown): Promise<Reply> {
+    const payload = body === undefined ? null : JSON.stringify(body);
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (cookie) headers.cookie = cookie;
+    if (payload !== null) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = String(Buffer.byteLength(payload));
+    }
+    // Same-origin, as the browser sends it: the CSRF check refuses other origins on writes.
+    if (method !== "GET") headers.origin = `http://127.0.0.1:${this.port}`;
+    return new Promise((done, fail) => {
+      const req = http.request({ host: "127.0.0.1", port: this.port, method, path, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", fail);
+      });
+      req.setTimeout(TIMEOUT_MS, () => req.destroy(new Error(`timeout after ${TIMEOUT_MS} ms`)));
+      req.on("error", fail);
+      if (payload !== null) req.write(payload);
+      req.end();
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+const pick = <T>(items: readonly T[]): T => {
+  const item = items[Math.floor(Math.random() * items.length)];
+  if (item === undefined) throw new Error("pick from an empty list");
+  return item;
+};
+
+interface BoardEntry {
+  id: string;
+  userId: string;
+}
+
+interface Flow {
+  step: "intent" | "confirm" | "start" | "complete";
+  taskId: string;
+  total: number;
+  poster: User;
+  provider: User;
+  clientSecret: string;
+}
+
+/** One keep-alive connection's user: picks the next request from the mix and runs it. */
+class VirtualUser {
+  /** Open tasks from the last board page this user saw: claims come from there, like a person's would. */
+  private seen: BoardEntry[] = [];
+
+  constructor(
+    private readonly client: Client,
+    private readonly world: World,
+    private readonly results: Results,
+  ) {}
+
+  private async call(label: string, method: string, path: string, cookie: string | null, body: unknown, judge: (status: number) => Outcome): Promise<Reply | null> {
+    const stats = this.results.route(label);
+    const started = performance.now();
+    let reply: Reply | null = null;
+    let outcome: Outcome;
+    let detail = "";
+    try {
+      reply = await this.client.request(method, path, cookie, body);
+      outcome = judge(reply.status);
+      detail = `${reply.status} ${reply.body.slice(0, 200)}`;
+    } catch (err) {
+      outcome = "error";
+      detail = err instanceof Error ? err.message : String(err);
+    }
+    const ms = performance.now() - started;
+    this.results.tick(label, started, ms);
+    if (outcome === "error") {
+      stats.errors += 1;
+      if (this.results.errorSamples.length < 10) this.results.errorSamples.push(`${method} ${path}: ${detail}`);
+      return null;
+    }
+    stats.latencies.push(ms);
+    if (outcome === "race") stats.races += 1;
+    else stats.ok += 1;
+    return outcome === "ok" ? reply : null;
+  }
+
+  async next(): Promise<void> {
+    const r = Math.random() * 100;
+    if (r < 70) return this.browse();
+    if (r < 85) return this.read();
+    if (r < 90) return this.post();
+    if (r < 95) return this.advanceFlow();
+    return this.chat();
+  }
+
+  private async browse(): Promise<void> {
+    // The web app's board: newest first, a category, a search, more pages, the two budget sorts.
+    const r = Math.random() * 100;
+    const [label, query] =
+      r < 45
+        ? ["newest", ""]
+        : r < 60
+          ? ["category", `category=${pick(CATEGORY_VALUES)}&`]
+          : r < 75
+            ? ["search", `search=${pick(SEARCHES)}&`]
+            : r < 85
+              ? ["pages 2-5", `page=${2 + Math.floor(Math.random() * 4)}&`]
+              : ["budget sort", `sort=${Math.random() < 0.5 ? "budget_desc" : "budget_asc"}&`];
+    // A quarter of visitors are signed in: their request also resolves the session.
+    const cookie = Math.random() < 0.25 ? pick(this.world.users).cookie : null;
+    const reply = await this.call(`GET /api/tasks/open (${label})`, "GET", `/api/tasks/open?${query}pageSize=30`, cookie, undefined, ok200);
+    if (reply) this.seen = (JSON.parse(reply.body) as BoardEntry[]).map(({ id, userId }) => ({ id, userId }));
+  }
+
+  private async read(): Promise<void> {
+    const task = pick(this.world.tasks);
+    const cookie = Math.random() < 0.5 ? pick(this.world.users).cookie : null;
+    await this.call("GET /api/tasks/:id", "GET", `/api/tasks/${task.id}`, cookie, undefined, ok200);
+  }
+
+  private async post(): Promise<void> {
+    const poster = pick(this.world.users);
+    const n = Math.floor(Math.random() * 1_000_000);
+    const body = {
+      title: `${pick(TITLES)} (load ${n})`,
+      description: pick(DESCRIPTIONS),
+      category: pick(CATEGORY_VALUES),
+      budget: 20 + (n % 200),
+      urgency: "standard",
+      location: `${n % 999} Main St`,
+      city: "Annapolis",
+      state: "MD",
+      lat: 38.9 + (n % 100) * 0.001,
+      lon: -76.5 - (n % 50) * 0.001,
+    };
+    await this.call("POST /api/tasks", "POST", "/api/tasks", poster.cookie, body, (s) => (s === 201 ? "ok" : "error"));
+  }
+
+  /** A task to claim: one from the page this user last saw, else a seeded open task nobody here took. */
+  private claimTarget(): BoardEntry | null {
+    while (this.seen.length > 0) {
+      const entry = this.seen.splice(Math.floor(Math.random() * this.seen.length), 1)[0];
+      if (entry) return entry;
+    }
+    const task = this.world.openPool.pop();
+    return task ? { id: task.id, userId: task.userId } : null;
+  }
+
+  /**
+   * One request of a claim -> pay -> start -> complete flow: the next step of a claimed task
+   * waiting in the shared queue, or a new claim when none waits. The mix counts requests, and any
+   * connection can take the next step, so flows finish within seconds like a person's would.
+   */
+  private async advanceFlow(): Promise<void> {
+    const flow = this.world.flows.shift();
+    if (!flow) return this.claim();
+    if (flow.step === "intent") {
+      const reply = await this.call("POST /api/create-payment-intent", "POST", "/api/create-payment-intent", flow.poster.cookie, { taskId: flow.taskId, amount: flow.total }, ok200);
+      if (!reply) return;
+      flow.clientSecret = (JSON.parse(reply.body) as { clientSecret: string }).clientSecret;
+      flow.step = "confirm";
+    } else if (flow.step === "confirm") {
+      const card = { clientSecret: flow.clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: "123" };
+      if (!(await this.call("POST /api/sandbox/payments/confirm", "POST", "/api/sandbox/payments/confirm", flow.poster.cookie, card, ok200))) return;
+      flow.step = "start";
+    } else if (flow.step === "start") {
+      if (!(await this.call("PATCH /api/tasks/:id/start", "PATCH", `/api/tasks/${flow.taskId}/start`, flow.provider.cookie, undefined, ok200))) return;
+      flow.step = "complete";
+    } else {
+      await this.call("PATCH /api/tasks/:id/complete", "PATCH", `/api/tasks/${flow.taskId}/complete`, flow.provider.cookie, undefined, ok200);
+      return;
+    }
+    this.world.flows.push(flow);
+  }
+
+  private async claim(): Promise<void> {
+    const target = this.claimTarget();
+    if (!target) return this.browse();
+    const poster = this.world.byId.get(target.userId);
+    if (!poster) return this.browse(); // a task posted by someone outside the load's users
+    let provider = pick(this.world.providers);
+    while (provider.id === poster.id) provider = pick(this.world.providers);
+    // 409 is the expected answer when another user claimed the task first (see docs/benchmarks.md).
+    const reply = await this.call("PATCH /api/tasks/:id/claim", "PATCH", `/api/tasks/${target.id}/claim`, provider.cookie, undefined, (s) =>
+      s === 200 ? "ok" : s === 409 ? "race" : "error",
+    );
+    if (!reply) return;
+    const task = JSON.parse(reply.body) as { totalAmount: number };
+    this.world.flows.push({ step: "intent", taskId: target.id, total: task.totalAmount, poster, provider, clientSecret: "" });
+  }
+
+  private async chat(): Promise<void> {
+    const task = pick(this.world.chats);
+    const actorId = Math.random() < 0.5 ? task.userId : task.providerId;
+    const actor = actorId ? this.world.byId.get(actorId) : undefined;
+    if (!actor) throw new Error(`chat task ${task.id} has no seeded participant`);
+    if (Math.random() < 0.5) {
+      await this.call("GET /api/messages/:taskId", "GET", `/api/messages/${task.id}`, actor.cookie, undefined, ok200);
+    } else {
+      const body = { taskId: task.id, content: `On my way, ${Math.floor(Math.random() * 60)} minutes out.` };
+      await this.call("POST /api/messages", "POST", "/api/messages", actor.cookie, body, (s) => (s === 201 ? "ok" : "error"));
+    }
+  }
+}
+
+const ok200 = (s: number): Outcome => (s === 200 ? "ok" : "error");
+
+interface LoadReport {
+  results: Results;
+  seconds: number;
+}
+
+/** CONNECTIONS closed loops for `seconds`; each runs one request at a time on its own keep-alive socket. */
+async function runLoad(port: number, seconds: number, step: (client: Client, results: Results) => () => Promise<void>): Promise<LoadReport> {
+  const client = new Client(port, CONNECTIONS);
+  const results = new Results();
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const next = step(client, results);
+      while (performance.now() < until) await next();
+    }),
+  );
+  const elapsed = (performance.now() - began) / 1000;
+  client.close();
+  return { results, seconds: elapsed };
+}
+
+function mixedStep(world: World) {
+  return (client: Client, results: Results) => {
+    const user = new VirtualUser(client, world, results);
+    return () => user.next();
+  };
+}
+
+function helloStep(client: Client, results: Results) {
+  const stats = results.route("GET / (hello world)");
+  return async () => {
+    const started = performance.now();
+    try {
+      const reply = await client.request("GET", "/", null);
+      if (reply.status === 200) {
+        stats.ok += 1;
+        stats.latencies.push(performance.now() - started);
+      } else stats.errors += 1;
+    } catch {
+      stats.errors += 1;
+    }
+  };
+}
+
+// ---- ceilings: pgbench, and the same SQL in a loop on PGlite ------------------------------------
+
+interface QueryCeiling {
+  tps: number;
+  latencyMs: number;
+  detail: string;
+}
+
+function runPgbench(url: string, file: string, seconds: number): Promise<QueryCeiling> {
+  const pgbenchArgs = ["-n", "-c", String(CONNECTIONS), "-j", "2", "-T", String(seconds), "-f", file, url];
+  return new Promise((done, fail) => {
+    const child = spawn(pgbenchPath(), pgbenchArgs, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("exit", (code) => {
+      const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? Number.NaN);
+      const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? Number.NaN);
+      if (code !== 0 || Number.isNaN(tps)) fail(new Error(`pgbench failed (${code}):\n${out}`));
+      else done({ tps, latencyMs: latency, detail: `pgbench -n -c ${CONNECTIONS} -j 2 -T ${seconds} -f bench/job-board-query.sql` });
+    });
+  });
+}
+
+/** PGlite has no server to point pgbench at: the same SQL, back to back, in one process. */
+async function pgliteQueryLoop(dataDir: string, queryText: string, seconds: number): Promise<QueryCeiling> {
+  const child = fork(process.argv[1] ?? "", ["--pglite-loop", `--data-dir=${dataDir}`, `--seconds=${seconds}`], {
+    execArgv: process.execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  child.send(queryText);
+  return new Promise((done, fail) => {
+    child.once("message", (m) => done(m as QueryCeiling));
+    child.once("exit", (code) => fail(new Error(`PGlite query loop exited with ${code}`)));
+  });
+}
+
+async function pgliteLoopChild(dataDir: string, seconds: number): Promise<void> {
+  const queryText = await new Promise<string>((got) => process.once("message", (m) => got(String(m))));
+  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const statement = queryText.replace(/^--.*$/gm, "").trim().replace(/;$/, "");
+  for (let i = 0; i < 50; i++) await client.query(statement); // warm the caches, as pgbench's first seconds do
+  let count = 0;
+  const began = performance.now();
+  const until = began + seconds * 1000;
+  while (performance.now() < until) {
+    await client.query(statement);
+    count += 1;
+  }
+  const elapsed = (performance.now() - began) / 1000;
+  await client.close();
+  process.send?.({ tps: count / elapsed, latencyMs: (elapsed * 1000) / count, detail: "the same SQL back to back through PGlite.query, one process" });
+  process.disconnect();
+}
+
+// ---- report -----------------------------------------------------------------------------------
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+const ms = (v: number) => (Number.isNaN(v) ? "-" : v < 10 ? v.toFixed(1) : v.toFixed(0));
+
+interface RunSummary {
+  kind: string;
+  rps: number;
+  errors: number;
+  races: number;
+  table: string[];
+  memory: { start: Memory; end: Memory } | null;
+  seedSeconds: number;
+  ceiling: QueryCeiling | null;
+}
+
+function summarize(kind: string, report: LoadReport, seedSeconds: number, memory: RunSummary["memory"], ceiling: QueryCeiling | null): RunSummary {
+  const table: string[] = [];
+  let total = 0;
+  let errors = 0;
+  let races = 0;
+  const all: number[] = [];
+  for (const [label, s] of [...report.results.routes.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const sorted = [...s.latencies].sort((a, b) => a - b);
+    const done = s.ok + s.races;
+    total += done;
+    errors += s.errors;
+    races += s.races;
+    for (const v of s.latencies) all.push(v);
+    table.push(`| ${kind} | ${label} | ${done} | ${(done / report.seconds).toFixed(1)} | ${ms(percentile(sorted, 50))} | ${ms(percentile(sorted, 99))} | ${s.races} | ${s.errors} |`);
+  }
+  all.sort((a, b) => a - b);
+  table.push(`| ${kind} | **all** | ${total} | **${(total / report.seconds).toFixed(1)}** | ${ms(percentile(all, 50))} | ${ms(percentile(all, 99))} | ${races} | ${errors} |`);
+  return { kind, rps: total / report.seconds, errors, races, table, memory, seedSeconds, ceiling };
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+async function seedAndLoadWorld(database: Database, tokenPrefix: string): Promise<{ world: World; seconds: number; querySql: string }> {
+  await migrateDatabase(database);
+  const began = performance.now();
+  await seed(database, tokenPrefix);
+  const seconds = (performance.now() - began) / 1000;
+  return { world: await loadWorld(database, tokenPrefix), seconds, querySql: jobBoardSql(database) };
+}
+
+/** The committed pgbench file, unless the app's query has changed since it was written (then a copy in `dir`). */
+function pgbenchFile(querySql: string, dir: string): string {
+  const committed = existsSync(QUERY_FILE) ? readFileSync(QUERY_FILE, "utf8") : "";
+  if (shapeOf(committed) === shapeOf(querySql)) return QUERY_FILE;
+  console.log("bench/job-board-query.sql differs from the app's query: using the current query (run --write-query to update the file)");
+  const file = join(dir, "job-board-query.sql");
+  writeFileSync(file, querySql);
+  return file;
+}
+
+async function runDatabase(kind: "postgres" | "pglite"): Promise<RunSummary> {
+  const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
+  const dataDir = mkdtempSync(join(tmpdir(), "errandly-load-data-"));
+  let postgres: PostgresDatabase | null = null;
+  try {
+    if (kind === "postgres") postgres = await testPostgres();
+    // The server opens PGlite at DATA_DIR/pglite (src/server/main.ts); seed that directory first.
+    const database = await openDatabase(postgres ? { databaseUrl: postgres.url, poolSize: 2 } : { dataDir: join(dataDir, "pglite") });
+    const { world, seconds: seedSeconds, querySql } = await seedAndLoadWorld(database, tokenPrefix).finally(() => database.close());
+    console.log(`${kind}: seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seedSeconds.toFixed(1)} s`);
+
+    const server = await startAppServer(postgres?.url ?? null, dataDir);
+    const pid = server.child.pid ?? 0;
+    const start = memoryOf(pid);
+    let report: LoadReport;
+    let end: Memory;
+    try {
+      if (WARMUP_S > 0) await runLoad(server.port, WARMUP_S, mixedStep(world));
+      console.log(`${kind}: ${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+      report = await runLoad(server.port, DURATION_S, mixedStep(world));
+    } finally {
+      end = memoryOf(pid);
+      await server.stop();
+    }
+    if (report.results.errorSamples.length > 0) console.log(`${kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
+    if (args.has("timeline")) {
+      console.log(`${kind}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
+      for (const r of report.results.slowest) console.log(`${kind}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
+    }
+
+    let ceiling: QueryCeiling | null = null;
+    if (CEILINGS) {
+      ceiling = postgres
+        ? await runPgbench(postgres.url, pgbenchFile(querySql, dataDir), DURATION_S)
+        : await pgliteQueryLoop(join(dataDir, "pglite"), querySql, DURATION_S);
+    }
+    return summarize(kind, report, seedSeconds, { start, end }, ceiling);
+  } finally {
+    await postgres?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function writeQuery(): Promise<void> {
+  const database = await openDatabase({ dataDir: "memory://" });
+  await migrateDatabase(database);
+  writeFileSync(QUERY_FILE, jobBoardSql(database));
+  await database.close();
+  console.log(`wrote ${QUERY_FILE}`);
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  console.log(
+    `bench:load: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Node ${process.version}, ${CONNECTIONS} connections, ` +
+      `${DURATION_S} s per run after ${WARMUP_S} s warm-up, ${TASKS} tasks, ${USERS} users, server ${SERVER_ENTRY}`,
+  );
+  if (existsSync(SERVER_ENTRY) && !args.has("server")) warnIfStale();
+  let hello: RunSummary | null = null;
+  if (CEILINGS) {
+    const server = await startHelloWorld();
+    try {
+      await runLoad(server.port, Math.min(WARMUP_S, 2), helloStep);
+      hello = summarize("hello world", await runLoad(server.port, DURATION_S, helloStep), 0, null, null);
+    } finally {
+      await server.stop();
+    }
+    console.log(`hello world: ${hello.rps.toFixed(0)} req/s`);
+  }
+  const runs: RunSummary[] = [];
+  for (const kind of DATABASES as ("postgres" | "pglite")[]) {
+    const run = await runDatabase(kind);
+    runs.push(run);
+    console.log(run.table.join("\n"));
+  }
+
+  console.log("\n| Database | Route | requests | req/s | p50 ms | p99 ms | 409 lost race | errors |\n|---|---|---|---|---|---|---|---|");
+  for (const run of runs) console.log(run.table.join("\n"));
+  if (hello) console.log(hello.table.join("\n"));
+  console.log(
+    "\n| Database | seed s | req/s (mix) | errors | 409 lost races | RSS start MB | RSS end MB | peak RSS MB | hello world req/s | mix / hello world | job board SQL q/s | mix / SQL |\n|---|---|---|---|---|---|---|---|---|---|---|---|",
+  );
+  for (const run of runs) {
+    const m = run.memory;
+    const helloRps = hello?.rps ?? Number.NaN;
+    const q = run.ceiling?.tps ?? Number.NaN;
+    console.log(
+      `| ${run.kind} | ${run.seedSeconds.toFixed(1)} | ${run.rps.toFixed(1)} | ${run.errors} | ${run.races} | ${m?.start.rssMb.toFixed(0)} | ${m?.end.rssMb.toFixed(0)} | ${m?.end.peakMb.toFixed(0)} | ` +
+        `${helloRps.toFixed(0)} | ${(run.rps / helloRps).toFixed(3)} | ${q.toFixed(0)} | ${(run.rps / q).toFixed(3)} |`,
+    );
+  }
+  for (const run of runs) if (run.ceiling) console.log(`${run.kind} ceiling: ${run.ceiling.detail}: ${run.ceiling.tps.toFixed(0)} q/s, ${run.ceiling.latencyMs.toFixed(2)} ms average`);
+  console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(" ")}; total ${((performance.now() - began) / 1000).toFixed(0)} s`);
+  const errors = runs.reduce((n, r) => n + r.errors, 0) + (hello?.errors ?? 0);
+  if (errors > 0) {
+    console.log(`${errors} errors: the target is 0`);
+    process.exitCode = 1;
+  }
+}
+
+/** Seeds a database you keep (a postgres:// URL, or a PGlite directory) for EXPLAIN and profiling. */
+async function seedOnly(target: string): Promise<void> {
+  const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
+  const database = await openDatabase(target.startsWith("postgres") ? { databaseUrl: target, poolSize: 2 } : { dataDir: target });
+  const { world, seconds } = await seedAndLoadWorld(database, tokenPrefix).finally(() => database.close());
+  console.log(`seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seconds.toFixed(1)} s; cookie of user n: errandly_session=${tokenPrefix}<n>`);
+}
+
+if (args.has("pglite-loop")) {
+  await pgliteLoopChild(args.get("data-dir") ?? "", Number(args.get("seconds") ?? 10));
+} else if (args.has("seed-only")) {
+  await seedOnly(args.get("seed-only") ?? "");
+} else if (args.has("write-query")) {
+  await writeQuery();
+} else {
+  await main();
+}
