@@ -7,6 +7,7 @@ import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, queryRows } from "../src/server/db/client.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
+import { benchArgs } from "./args.js";
 
 // Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
 // task rooms (poster and provider each), sending 500 messages per second for 10 s, measuring the
@@ -18,15 +19,7 @@ import { createSession } from "../src/server/features/auth/sessions.js";
 //                                            instance A, providers on B: every delivery crosses)
 //   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000
 
-const args = new Map(
-  process.argv
-    .slice(2)
-    .filter((a) => a.startsWith("--"))
-    .map((a) => {
-      const [k, v] = a.slice(2).split("=");
-      return [k ?? "", v ?? "true"] as const;
-    }),
-);
+const args = benchArgs();
 const RATE = Number(args.get("rate") ?? 500);
 const DURATION_S = Number(args.get("duration") ?? 10);
 const ROOMS = Number(args.get("rooms") ?? 1000);

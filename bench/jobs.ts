@@ -8,6 +8,7 @@ import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, type Database } from "../src/server/db/client.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
+import { benchArgs } from "./args.js";
 
 // Job board benchmark (docs/benchmarks.md, "Job board (bench:jobs)"): seeds 1k, then 100k open
 // tasks, starts the real app on 127.0.0.1 in a child process (so the load loop does not share
@@ -16,15 +17,7 @@ import { CATEGORY_VALUES } from "../src/shared/constants.js";
 //   npm run bench:jobs                       PGlite, then PostgreSQL too when DATABASE_URL is set
 //   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=pglite,postgres
 
-const args = new Map(
-  process.argv
-    .slice(2)
-    .filter((a) => a.startsWith("--"))
-    .map((a) => {
-      const [k, v] = a.slice(2).split("=");
-      return [k ?? "", v ?? "true"] as const;
-    }),
-);
+const args = benchArgs();
 const DURATION_S = Number(args.get("duration") ?? 10);
 const RUNS = Number(args.get("runs") ?? 3);
 const SIZES = (args.get("sizes") ?? "1000,100000").split(",").map(Number);

@@ -4,6 +4,7 @@ import lighthouse, { desktopConfig, type Result } from "lighthouse";
 import type { Browser } from "playwright-core";
 import { launchBrowser, startServer } from "../e2e/harness.js";
 import { freePort } from "../test/free-port.js";
+import { benchArgs } from "./args.js";
 
 // Lighthouse benchmark (docs/benchmarks.md, "Front end (bench:lighthouse)"): the server in
 // production mode with demo data serving the built web app (e2e/harness.ts startServer: dist/web
@@ -150,8 +151,7 @@ export async function benchPages(baseUrl: string): Promise<{ name: string; url: 
 }
 
 function arg(name: string, fallback: string): string {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return hit ? hit.slice(name.length + 3) : fallback;
+  return benchArgs().get(name) ?? fallback;
 }
 
 async function main(): Promise<void> {

@@ -13,6 +13,7 @@ import { openTasksSql } from "../src/server/features/tasks/task-repository.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
 import { freePort } from "../test/free-port.js";
 import { testPostgres, type PostgresDatabase } from "../test/postgres-cluster.js";
+import { benchArgs } from "./args.js";
 
 // Mixed load (docs/benchmarks.md, "Mixed load (bench:load)"): the BUILT server
 // (dist/server/server/main.js, NODE_ENV=production) in a child process, on PostgreSQL and on
@@ -40,15 +41,7 @@ import { testPostgres, type PostgresDatabase } from "../test/postgres-cluster.js
 const ROOT = resolve(import.meta.dirname, "..");
 const QUERY_FILE = join(ROOT, "bench", "job-board-query.sql");
 
-const args = new Map(
-  process.argv
-    .slice(2)
-    .filter((a) => a.startsWith("--"))
-    .map((a) => {
-      const [k, ...v] = a.slice(2).split("=");
-      return [k ?? "", v.length > 0 ? v.join("=") : "true"] as const;
-    }),
-);
+const args = benchArgs();
 const DURATION_S = Number(args.get("duration") ?? 60);
 const WARMUP_S = Number(args.get("warmup") ?? 5);
 const CONNECTIONS = Number(args.get("connections") ?? 100);
