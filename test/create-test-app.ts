@@ -6,7 +6,7 @@ import { afterAll, inject } from "vitest";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv, type Env } from "../src/server/config/env.js";
 import { openDatabase, type Database } from "../src/server/db/client.js";
-import { providerProfiles } from "../src/server/db/schema/providers.js";
+import { insertApprovedProfile } from "./fixtures/approved-provider.js";
 import { users } from "../src/server/db/schema/users.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import type { UserRole } from "../src/shared/constants.js";
@@ -127,19 +127,7 @@ export async function createUser(
     .returning();
   if (!user) throw new Error("user not created");
   if (overrides.verifiedProvider) {
-    await t.database.db.insert(providerProfiles).values({
-      userId: user.id,
-      verificationStatus: "approved",
-      fullName: `${user.firstName} ${user.lastName}`,
-      email,
-      phone: "4105550100",
-      address: "1 Test St",
-      city: "Annapolis",
-      state: "MD",
-      zipCode: "21401",
-      serviceTypes: ["errands"],
-      bio: "Test provider",
-    });
+    await insertApprovedProfile(t.database.db, { id: user.id, email, fullName: `${user.firstName} ${user.lastName}`, bio: "Test provider" });
   }
   const token = await createSession(t.database.db, user.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now());
   return { id: user.id, email, cookie: `errandly_session=${token}` };

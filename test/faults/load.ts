@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import WebSocket from "ws";
 import { queryRows, type Db } from "../../src/server/db/client.js";
-import { providerProfiles } from "../../src/server/db/schema/providers.js";
+import { insertApprovedProfile } from "../fixtures/approved-provider.js";
 import { users } from "../../src/server/db/schema/users.js";
 import { createSession } from "../../src/server/features/auth/sessions.js";
 
@@ -25,19 +25,7 @@ export async function createActors(db: Db, count: number, kind: "poster" | "prov
       .returning();
     if (!user) throw new Error("user not inserted");
     if (kind === "provider") {
-      await db.insert(providerProfiles).values({
-        userId: user.id,
-        verificationStatus: "approved",
-        fullName: `Pedro ${kind}${i}`,
-        email,
-        phone: "4105550100",
-        address: "1 Test St",
-        city: "Annapolis",
-        state: "MD",
-        zipCode: "21401",
-        serviceTypes: ["errands"],
-        bio: "Fault-test provider",
-      });
+      await insertApprovedProfile(db, { id: user.id, email, fullName: `Pedro ${kind}${i}`, bio: "Fault-test provider" });
     }
     const token = await createSession(db, user.id, { idleDays: 7, absoluteDays: 30 }, new Date());
     actors.push({ id: user.id, cookie: `errandly_session=${token}` });
