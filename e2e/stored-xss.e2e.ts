@@ -485,21 +485,54 @@ describe("stored XSS", () => {
     expect(scriptSrc.trim()).toMatch(/^script-src 'self'/);
     expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|nonce-|sha256-/);
 
-    // Injected the way a rendering bug would: markup from a string, a script element, a link.
-    await page.evaluate(() => {
-      const box = document.createElement("div");
-      box.innerHTML = `<img src=x onerror="window.__xss=(window.__xss||0)+1"><svg onload="window.__xss=1"></svg><a id="xss-link" href="javascript:window.__xss=1">go</a>`;
-      document.body.append(box);
-      const script = document.createElement("script");
-      script.textContent = "window.__xss = 1";
-      document.body.append(script);
-    });
-    await page.locator("#xss-link").click();
+    // Injected the way a rendering bug would: markup from a string, a script element, a link. Each
+    // vector writes its own marker, and each is shown inert by its own effect, not by how many
+    // reports a browser version sends (Chromium 150 sent three for these four).
+    const markers = () => page.evaluate(() => (window as unknown as { __xssBy?: Record<string, true> }).__xssBy ?? {});
     const violations = () => page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations);
-    await expect.poll(async () => (await violations()).map((v) => v.split(" ")[0]).sort(), POLL).toEqual(
-      expect.arrayContaining(["script-src-attr", "script-src-elem"]),
-    );
-    await expect.poll(async () => (await violations()).length, POLL).toBeGreaterThanOrEqual(4);
+    const directives = async () => new Set((await violations()).map((v) => v.split(" ")[0]));
+
+    // Inline <script>: an inline script runs synchronously as it is inserted, so its marker would be set
+    // by the time append() returns.
+    const scriptRan = await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "(window.__xssBy = window.__xssBy || {}).script = true";
+      document.body.append(script);
+      return Boolean((window as unknown as { __xssBy?: Record<string, true> }).__xssBy?.script);
+    });
+    expect(scriptRan, "inline <script> ran").toBe(false);
+
+    // onerror and onload: our own listener (added by script, which CSP allows) proves the event fired;
+    // the attribute handler, which would have run before it, must not have.
+    const fired = await page.evaluate(async () => {
+      const box = document.createElement("div");
+      box.innerHTML =
+        `<img id="xss-error" src="/no-such-image-${Date.now()}.png" onerror="(window.__xssBy = window.__xssBy || {}).onerror = true">` +
+        `<img id="xss-load" src="/favicon.svg" onload="(window.__xssBy = window.__xssBy || {}).onload = true">`;
+      const event = (id: string, type: string) =>
+        new Promise<string>((resolve) => document.getElementById(id)?.addEventListener(type, () => resolve(type), { once: true }));
+      document.body.append(box);
+      return Promise.all([event("xss-error", "error"), event("xss-load", "load")]);
+    });
+    expect(fired).toEqual(["error", "load"]);
+    expect(await markers(), "inline event handlers ran").toEqual({});
+    await expect.poll(async () => (await directives()).has("script-src-attr"), POLL).toBe(true);
+
+    // javascript: link: the browser checks it against script-src-elem when the click navigates. That
+    // report is the sign the navigation was attempted; after it, the marker must still be unset.
+    await page.evaluate(() => {
+      const link = document.createElement("a");
+      link.id = "xss-link";
+      link.href = "javascript:(window.__xssBy = window.__xssBy || {}).link = true";
+      link.textContent = "go";
+      document.body.append(link);
+    });
+    const elemReportsBefore = (await violations()).filter((v) => v.startsWith("script-src-elem")).length;
+    await page.locator("#xss-link").click();
+    await expect
+      .poll(async () => (await violations()).filter((v) => v.startsWith("script-src-elem")).length, POLL)
+      .toBeGreaterThan(elemReportsBefore);
+    expect(await markers(), "javascript: link ran").toEqual({});
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
 

@@ -36,8 +36,8 @@ async function expectNoSeriousAxeViolations(page: Page) {
     const isDark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
     if (isDark !== (theme === "dark")) {
       await page.getByTestId("theme-toggle").first().click();
-      // Buttons animate their colours (transition-colors): measure once the new theme has settled.
-      await page.waitForTimeout(400);
+      // Wait for the theme itself; seriousAxeViolations then waits for the colour transitions it starts.
+      await eventually(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
     }
     const violations = await seriousAxeViolations(page);
     expect(violations, `${theme}: ${formatViolations(violations)}`).toEqual([]);
