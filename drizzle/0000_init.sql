@@ -1,3 +1,4 @@
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 CREATE TYPE "public"."upload_kind" AS ENUM('id_document', 'profile_photo');--> statement-breakpoint
 CREATE TYPE "public"."verification_status" AS ENUM('pending', 'under_review', 'approved', 'rejected');--> statement-breakpoint
 CREATE TYPE "public"."contact_method" AS ENUM('visit', 'call', 'text');--> statement-breakpoint

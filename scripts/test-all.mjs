@@ -2,7 +2,7 @@
 // order (cheapest first), stopping at the first failure. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { ensureChromium, ensurePostgres } from "./provision.mjs";
+import { ensureChromium } from "./provision.mjs";
 
 const results = ".cache/test-results";
 rmSync(results, { recursive: true, force: true });
@@ -48,7 +48,6 @@ run("typecheck", "npx", ["tsc", "-p", "tsconfig.node.json"]);
 run("typecheck web", "npx", ["tsc", "-p", "tsconfig.web.json"]);
 run("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
 run("unit", "npx", vitest("unit"));
-ensurePostgres();
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);
 run("faults", "npx", vitest("faults"));

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { afterAll, inject } from "vitest";
@@ -11,7 +10,7 @@ import { users } from "../src/server/db/schema/users.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import type { UserRole } from "../src/shared/constants.js";
 
-// Each test file gets its own database copied from the migrated image (global-setup.ts) and its
+// Each test file gets its own database cloned from the migrated template (global-setup.ts) and its
 // own app, called through app.inject with no network.
 
 export const TEST_ORIGIN = "http://localhost:3000";
@@ -38,33 +37,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<{ database: Database; url: string | undefined; drop(): Promise<void> }> {
-  const template = inject("postgresTemplate");
-  if (template) {
-    const name = `errandly_test_${randomUUID().replaceAll("-", "")}`;
-    const adminUrl = new URL(template);
-    adminUrl.pathname = "/postgres";
+/** A database of its own for one test file: a clone of the migrated template (global-setup.ts). */
+export async function openTestDatabase(): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
+  const template = new URL(inject("postgresTemplate"));
+  const name = `errandly_test_${randomUUID().replaceAll("-", "")}`;
+  const adminUrl = new URL(template);
+  adminUrl.pathname = "/postgres";
+  const maintenance = async (statement: string) => {
     const admin = new pg.Client({ connectionString: adminUrl.toString() });
     await admin.connect();
-    await admin.query(`create database ${name} template ${new URL(template).pathname.slice(1)}`);
-    await admin.end();
-    const url = new URL(template);
-    url.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
-    return {
-      database,
-      url: url.toString(),
-      async drop() {
-        const a = new pg.Client({ connectionString: adminUrl.toString() });
-        await a.connect();
-        await a.query(`drop database if exists ${name} with (force)`);
-        await a.end();
-      },
-    };
-  }
-  const image = readFileSync(inject("pgliteImage"));
-  const database = await openDatabase({ dataDir: "memory://", loadDataDir: new Blob([image]) });
-  return { database, url: undefined, drop: async () => undefined };
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await maintenance(`create database ${name} template ${template.pathname.slice(1)}`);
+  const url = new URL(template);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  return { database, url: url.toString(), drop: () => maintenance(`drop database if exists ${name} with (force)`) };
 }
 
 export async function createTestApp(envOverrides: Record<string, string> = {}, clock = new TestClock()): Promise<TestApp> {

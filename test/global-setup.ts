@@ -1,49 +1,50 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase, openDatabase } from "../src/server/db/client.js";
-import { PROJECT_ROOT } from "../src/server/paths.js";
+import { migrateDatabase } from "../src/server/db/client.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 
-// Built once per run: a migrated database every test file copies. PGlite: a data-dir dump that
-// each file loads into memory. PostgreSQL (DATABASE_URL set): a template database that each file
-// clones with CREATE DATABASE … TEMPLATE.
+// Built once per run: one PostgreSQL server (the embedded one, or DATABASE_URL's) holding a
+// migrated template database that each test file clones with CREATE DATABASE … TEMPLATE.
 
 declare module "vitest" {
   export interface ProvidedContext {
-    pgliteImage: string;
+    /** URL of the migrated template database; its server's maintenance database is `postgres`. */
     postgresTemplate: string;
   }
 }
 
 export const TEMPLATE_DB = "errandly_test_template";
 
-export default async function setup(project: TestProject): Promise<void> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
-    await admin.query(`create database ${TEMPLATE_DB}`);
-    await admin.end();
-    const templateUrl = new URL(url);
-    templateUrl.pathname = `/${TEMPLATE_DB}`;
-    const database = await openDatabase({ databaseUrl: templateUrl.toString(), poolSize: 1 });
-    await migrateDatabase(database);
-    await database.close();
-    project.provide("postgresTemplate", templateUrl.toString());
-    project.provide("pgliteImage", "");
-    return;
+/**
+ * Settings for a throwaway server: the tests simulate process crashes, never power loss, so the OS
+ * cache is durable enough. Commits stay synchronous: a fault test kills the server right after an
+ * acknowledged commit and expects to find it after the restart.
+ */
+export const THROWAWAY_SETTINGS = { fsync: "off", full_page_writes: "off" };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  let serverUrl = process.env.DATABASE_URL;
+  let teardown = async () => undefined;
+  if (!serverUrl) {
+    const dir = mkdtempSync(join(tmpdir(), "errandly-test-pg-"));
+    const cluster = await openEmbeddedPostgres({ dir, throwaway: true, settings: THROWAWAY_SETTINGS });
+    serverUrl = cluster.adminUrl;
+    teardown = async () => {
+      await cluster.stop("immediate");
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
-  const database = await openDatabase({ dataDir: "memory://" });
-  await migrateDatabase(database);
-  if (!database.dump) throw new Error("PGlite database cannot be dumped");
-  const dump = await database.dump();
-  await database.close();
-  const dir = join(PROJECT_ROOT, ".cache", "test-db");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `pglite-image-${process.pid}.tar`);
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide("pgliteImage", file);
-  project.provide("postgresTemplate", "");
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
+  await admin.query(`create database ${TEMPLATE_DB}`);
+  await admin.end();
+  const templateUrl = new URL(serverUrl);
+  templateUrl.pathname = `/${TEMPLATE_DB}`;
+  await migrateDatabase(templateUrl.toString());
+  project.provide("postgresTemplate", templateUrl.toString());
+  return teardown;
 }

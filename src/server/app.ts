@@ -95,12 +95,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       config: { auth: "public" },
       schema: {
         tags: ["platform"],
-        response: { 200: z.object({ status: z.literal("ok"), database: z.enum(["pglite", "postgres"]) }) },
+        response: { 200: z.object({ status: z.literal("ok") }) },
       },
     },
     async () => {
       await ctx.database.ping();
-      return { status: "ok" as const, database: ctx.database.kind };
+      return { status: "ok" as const };
     },
   );
 

@@ -1,10 +1,13 @@
-import { resolve } from "node:path";
 import { buildApp } from "./app.js";
 import { EnvError, parseEnv } from "./config/env.js";
 import { migrateDatabase, openDatabase } from "./db/client.js";
+import { databaseServer } from "./db/database-server.js";
 import { DEMO_PASSWORD, seedDemoData } from "./seed/demo.js";
 
 // The process entry: configuration, database, migrations, demo data, HTTP, graceful shutdown.
+
+/** Stops an embedded PostgreSQL that this process started, when start-up fails after starting it. */
+let releaseOnFailure: () => Promise<void> = async () => undefined;
 
 async function main(): Promise<void> {
   let env;
@@ -18,8 +21,10 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR, "pglite") });
-  await migrateDatabase(database);
+  const server = await databaseServer(env, "app");
+  releaseOnFailure = () => server.release();
+  await migrateDatabase(server.url);
+  const database = await openDatabase({ databaseUrl: server.url });
   const app = await buildApp({ env, database, startScheduler: true });
 
   if (env.SEED_DEMO) {
@@ -38,6 +43,7 @@ async function main(): Promise<void> {
     app
       .close()
       .then(() => database.close())
+      .then(() => server.release())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         app.log.error({ err }, "shutdown failed");
@@ -49,7 +55,8 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: env.PORT, host: env.HOST });
   const url = env.PUBLIC_URL;
-  console.log(`\nErrandly is running at ${url} (listening on ${address}, database: ${database.kind})`);
+  console.log(`\nErrandly is running at ${url} (listening on ${address})`);
+  console.log(`Database: ${server.description}`);
   if (env.SEED_DEMO) {
     console.log(`Demo logins (password for all: ${DEMO_PASSWORD}):`);
     console.log("  poster    poster@errandly.test");
@@ -58,7 +65,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+main().catch(async (err: unknown) => {
   console.error(err);
+  await releaseOnFailure().catch(() => undefined);
   process.exit(1);
 });

@@ -12,7 +12,8 @@ const ROOT = resolve(import.meta.dirname, "..", "..");
 const BUILT_ENTRY = join(ROOT, "dist/server/server/main.js");
 
 export interface ServerOptions {
-  databaseUrl: string;
+  /** Unset: the embedded PostgreSQL under the data directory, as `npm start` runs it. */
+  databaseUrl?: string;
   /** "built" runs dist/ (run `npm run build` first); "source" runs src/ through tsx. */
   entry?: "built" | "source";
   /** Reuse a port and data directory to restart "the same" server. */
@@ -52,7 +53,8 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       HOST: "127.0.0.1",
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
-      DATABASE_URL: options.databaseUrl,
+      // Instances of one test share a database but not files; none of these tests uploads across them.
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : { DATABASE_URL: "" }),
       LOG_LEVEL: "warn",
       SEED_DEMO: "false",
       ...options.env,

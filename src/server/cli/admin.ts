@@ -1,14 +1,15 @@
-import { resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import { EnvError, parseEnv } from "../config/env.js";
 import { migrateDatabase, openDatabase } from "../db/client.js";
+import { databaseServer } from "../db/database-server.js";
 import { providerProfiles } from "../db/schema/providers.js";
 import { tasks } from "../db/schema/tasks.js";
 import { auditLog, users } from "../db/schema/users.js";
 import type { Db } from "../db/client.js";
 
 // `npm run admin -- grant EMAIL` makes an existing user an admin; `revoke EMAIL` makes them a
-// plain user again. Uses the same configuration as the server (DATABASE_URL or DATA_DIR).
+// plain user again. Uses the same configuration as the server (DATABASE_URL or DATA_DIR); with the
+// embedded database it joins the server's running PostgreSQL, or starts and stops it if none runs.
 
 const USAGE = "Usage: npm run admin -- grant|revoke EMAIL";
 
@@ -33,9 +34,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const email = rawEmail.trim().toLowerCase();
   const env = parseEnv(process.env);
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR, "pglite") });
+  const server = await databaseServer(env, "tool");
+  await migrateDatabase(server.url);
+  const database = await openDatabase({ databaseUrl: server.url, poolSize: 1 });
   try {
-    await migrateDatabase(database);
     const role = command === "grant" ? "admin" : await roleWithoutAdmin(database.db, email);
     const [user] = await database.db.update(users).set({ role, updatedAt: new Date() }).where(eq(users.email, email)).returning();
     if (!user) {
@@ -53,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await database.close();
+    await server.release();
   }
 }
 

@@ -15,6 +15,11 @@ const envSchema = z
     PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
     DATA_DIR: z.string().min(1).default("./data"),
+    /**
+     * Where local uploads live (default DATA_DIR/objects). Required with DATABASE_URL and no S3: every
+     * instance on that database must see the same files, so it must name a directory they all share.
+     */
+    STORAGE_DIR: z.string().min(1).optional(),
     /** Where the built web app is; defaults to dist/web of the project. */
     WEB_DIST_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
@@ -75,6 +80,15 @@ const envSchema = z
       ["S3", ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]],
       ["Felix language model", ["FELIX_LLM_URL", "FELIX_LLM_MODEL"]],
     ];
+    if (env.DATABASE_URL && !env.S3_BUCKET && !env.STORAGE_DIR) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STORAGE_DIR"],
+        message:
+          "is required when DATABASE_URL is set and S3 is not: uploads saved on one instance's disk are invisible to the others. " +
+          "Set S3_* for shared object storage, or STORAGE_DIR to a directory every instance shares (a network mount)",
+      });
+    }
     const record = env as Record<string, unknown>;
     for (const [name, keys] of groups) {
       const set = keys.filter((k) => record[k] !== undefined);

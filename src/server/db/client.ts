@@ -1,21 +1,16 @@
-import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { MIGRATIONS_DIR } from "../paths.js";
 
-// One schema, one query builder, two drivers: embedded PGlite when DATABASE_URL is unset,
-// node-postgres when it is set (docs/decisions/002-pglite-and-postgresql.md).
+// One driver, node-postgres, on every database: the embedded server (db/embedded-postgres.ts) or
+// DATABASE_URL (docs/decisions/017-one-database-driver.md).
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
-/** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
+/** Runs raw SQL and returns its rows. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
@@ -25,7 +20,6 @@ export type NotifyListener = (payload: string) => void;
 
 export interface Database {
   db: Db;
-  kind: "pglite" | "postgres";
   /** Subscribes to a LISTEN/NOTIFY channel; returns the unsubscribe function. */
   listen(channel: string, listener: NotifyListener): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
@@ -36,8 +30,6 @@ export interface Database {
   onListenerRestored(callback: () => void): void;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** PGlite only: the data directory as a tarball, to copy a migrated image. */
-  dump?: () => Promise<Blob>;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -48,49 +40,12 @@ function assertChannel(channel: string): void {
 }
 
 export interface OpenOptions {
-  databaseUrl?: string | undefined;
-  /** PGlite data directory; "memory://" for an in-memory database. */
-  dataDir?: string;
-  /** A PGlite data dump (tarball) to start from: the migrated test image. */
-  loadDataDir?: Blob;
+  databaseUrl: string;
   poolSize?: number;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options);
-}
-
-async function openPglite(options: OpenOptions): Promise<Database> {
-  const dataDir = options.dataDir ?? "memory://";
-  if (!dataDir.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir,
-    extensions: { pg_trgm },
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-  });
-  const db = drizzlePglite({ client, casing: "snake_case" }) as unknown as Db;
-  return {
-    db,
-    kind: "pglite",
-    async listen(channel, listener) {
-      assertChannel(channel);
-      const unsubscribe = await client.listen(channel, listener);
-      return () => unsubscribe();
-    },
-    async notify(channel, payload) {
-      assertChannel(channel);
-      await client.query("select pg_notify($1, $2)", [channel, payload]);
-    },
-    // In-process: the channel cannot be lost while the database is open.
-    onListenerRestored() {},
-    async ping() {
-      await client.query("select 1");
-    },
-    async close() {
-      await client.close();
-    },
-    dump: () => client.dumpDataDir("none"),
-  };
+  return openPostgres(options.databaseUrl, options.poolSize ?? 10);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -102,7 +57,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // in test/faults/database-outage.faults.ts). Its queries still fail (503) and the pool drops it
   // on release, so swallowing the event here loses nothing.
   pool.on("connect", (client) => client.on("error", () => undefined));
-  const db = drizzlePg({ client: pool, casing: "snake_case" }) as unknown as Db;
+  const db = drizzle({ client: pool, casing: "snake_case" }) as unknown as Db;
 
   // LISTEN needs one long-lived connection; it is reopened with backoff when the server goes away.
   const listeners = new Map<string, Set<NotifyListener>>();
@@ -165,7 +120,6 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
 
   return {
     db,
-    kind: "postgres",
     async listen(channel, listener) {
       assertChannel(channel);
       let set = listeners.get(channel);
@@ -204,12 +158,23 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
 }
 
-/** Extensions first (migrations create indexes that need them), then the committed migrations. */
-export async function migrateDatabase(database: Database): Promise<void> {
-  await database.db.execute(sql`create extension if not exists pg_trgm`);
-  if (database.kind === "pglite") {
-    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
-  } else {
-    await migratePg(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+/** Any fixed 64-bit key; every instance of every version takes the same one. */
+const MIGRATION_LOCK = 0x6572_7261_6e64_6c79n; // "errandly"
+
+/**
+ * Applies the committed migrations (drizzle/) on one connection that holds a session advisory lock,
+ * so instances starting at the same moment run them one after the other: the first applies them,
+ * the rest find nothing left to do (docs/decisions/018-migrations-under-a-lock.md).
+ */
+export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
+    await migrate(drizzle({ client, casing: "snake_case" }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    // Ending the session releases the lock even if the unlock is never sent.
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]).catch(() => undefined);
+    await client.end();
   }
 }

@@ -2,9 +2,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { ObjectStorage } from "./storage.js";
 
-/** Files under DATA_DIR/objects; the upload URL points at our own PUT /api/objects/put/{token}. */
-export function createLocalStorage(dataDir: string): ObjectStorage {
-  const root = resolve(dataDir, "objects");
+/** Files under `dir` (STORAGE_DIR, or DATA_DIR/objects); the upload URL points at our own PUT /api/objects/put/{token}. */
+export function createLocalStorage(dir: string): ObjectStorage {
+  const root = resolve(dir);
   // Keys are ours (uuid based), but refuse anything that could climb out of the folder anyway.
   const pathOf = (key: string) => {
     if (!/^[a-z]+\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid storage key ${key}`);

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Env } from "../../config/env.js";
 import { createLocalStorage } from "./local-storage.js";
 import { createS3Storage } from "./s3-storage.js";
@@ -31,5 +32,5 @@ export function createStorage(env: Env): ObjectStorage {
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     });
   }
-  return createLocalStorage(env.DATA_DIR);
+  return createLocalStorage(env.STORAGE_DIR ?? join(env.DATA_DIR, "objects"));
 }

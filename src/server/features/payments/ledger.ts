@@ -5,7 +5,7 @@ import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 
 // Double-entry ledger in integer cents (docs/decisions/008-payments-and-ledger.md). A posting adds
 // its amount to an account's balance; the postings of one transaction sum to zero, so money is
-// only ever moved, never made. Entries are append-only: a trigger refuses UPDATE and DELETE.
+// only ever moved, never made. Entries are append-only: a trigger refuses UPDATE and DELETE (drizzle/0001_ledger_append_only.sql).
 
 export const ACCOUNTS = {
   posterPayments: "external:poster_payments",
@@ -92,23 +92,3 @@ export async function prefixBalance(db: Db, prefix: string): Promise<number> {
   return Number(row?.total ?? 0);
 }
 
-/**
- * The database refuses to change or remove a ledger entry, whoever asks. Created at plugin start
- * rather than in the generated migration because our single migration is regenerated from the
- * schema files; every statement is idempotent, so each instance may run it.
- */
-export async function ensureLedgerGuards(db: Db): Promise<void> {
-  await db.execute(sql`
-    create or replace function ledger_entries_append_only() returns trigger language plpgsql as $$
-    begin
-      raise exception 'ledger entries are append-only';
-    end;
-    $$`);
-  await db.execute(sql`
-    do $$ begin
-      if not exists (select 1 from pg_trigger where tgname = 'ledger_entries_append_only') then
-        create trigger ledger_entries_append_only before update or delete on ledger_entries
-          for each row execute function ledger_entries_append_only();
-      end if;
-    end $$`);
-}

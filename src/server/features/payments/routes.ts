@@ -4,7 +4,6 @@ import adminRoutes from "./admin-routes.js";
 import { failStuckSandboxPayments } from "./charges.js";
 import type { PaymentsDeps } from "./deps.js";
 import { registerEscrowHandlers, releaseDue } from "./escrow.js";
-import { ensureLedgerGuards } from "./ledger.js";
 import paymentRoutes from "./payment-routes.js";
 import { payOutAll } from "./payouts.js";
 import payoutRoutes from "./payout-routes.js";
@@ -14,7 +13,6 @@ import webhookRoutes from "./webhook-routes.js";
 
 const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps: PaymentsDeps = { ctx: app.ctx, gateway: createPaymentGateway(app.ctx.env) };
-  await ensureLedgerGuards(app.ctx.db);
   registerEscrowHandlers(deps);
   app.ctx.scheduler.register("payments:release-due", () => releaseDue(deps));
   app.ctx.scheduler.register("payments:payout-pending", () => payOutAll(deps));

@@ -1,18 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { openDatabase, type Database } from "../src/server/db/client.js";
-import { tasks } from "../src/server/db/schema/tasks.js";
-import { users } from "../src/server/db/schema/users.js";
-import { createSession } from "../src/server/features/auth/sessions.js";
-import { startServer, type ServerProcess } from "./faults/server-process.js";
-import { testPostgres, type PostgresDatabase } from "./postgres-cluster.js";
+import { openDatabase, type Database } from "../../src/server/db/client.js";
+import { tasks } from "../../src/server/db/schema/tasks.js";
+import { users } from "../../src/server/db/schema/users.js";
+import { createSession } from "../../src/server/features/auth/sessions.js";
+import { startServer, type ServerProcess } from "./server-process.js";
+import { testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
 
 // Two real server processes on one PostgreSQL: a message posted to one reaches a socket held by
-// the other, through LISTEN/NOTIFY and nothing else. With DATABASE_URL set it uses a fresh
-// database on that server; without it, it starts a throwaway PostgreSQL from the Debian binaries
-// (and fails, saying so, when they are not installed). The server suite runs before the build,
-// so the servers run from source; the fault suite repeats this on the built server under load.
+// the other, through LISTEN/NOTIFY and nothing else, on a throwaway PostgreSQL from the embedded
+// binaries (a fresh database on DATABASE_URL's server when set).
 
 let postgres: PostgresDatabase | null = null;
 let database: Database | null = null;
@@ -21,8 +19,8 @@ const instances: ServerProcess[] = [];
 beforeAll(async () => {
   postgres = await testPostgres();
   // One after the other: the first one migrates the empty database.
-  instances.push(await startServer({ databaseUrl: postgres.url, entry: "source" }));
-  instances.push(await startServer({ databaseUrl: postgres.url, entry: "source" }));
+  instances.push(await startServer({ databaseUrl: postgres.url }));
+  instances.push(await startServer({ databaseUrl: postgres.url }));
   database = await openDatabase({ databaseUrl: postgres.url, poolSize: 2 });
 }, 180_000);
 
