@@ -12,7 +12,10 @@ export const chatContentSchema = z
   .string({ error: "content is required" })
   .trim()
   .min(1, { error: "content is required" })
-  .max(CHAT_MESSAGE_MAX_LENGTH, { error: `content must be at most ${CHAT_MESSAGE_MAX_LENGTH} characters` });
+  .max(CHAT_MESSAGE_MAX_LENGTH, { error: `content must be at most ${CHAT_MESSAGE_MAX_LENGTH} characters` })
+  // PostgreSQL text cannot hold a NUL; refused here, it is a 400 on REST and an error frame on the
+  // socket instead of a failed insert.
+  .refine((s) => !s.includes("\u0000"), { error: "content cannot contain a null character" });
 
 export const messageSchema = z.object({
   id: z.uuid(),
