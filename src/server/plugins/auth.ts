@@ -74,7 +74,9 @@ export default fp(
       }
     });
 
-    app.addHook("preHandler", async (request) => {
+    // onRequest, before the body is parsed and validated: a signed-out caller of a protected route
+    // learns only that it must sign in (401), not what the route would accept, and costs no parsing.
+    app.addHook("onRequest", async (request) => {
       const auth = request.routeOptions.config.auth;
       if (!auth) return;
       if (auth === "public" && request.routeOptions.config.sameForEveryone) return;

@@ -30,7 +30,8 @@ export default fp(
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split("?")[0] ?? "";
-      if (path.startsWith("/api/") || path === "/api" || request.method !== "GET") {
+      // HEAD answers like GET (monitors and link checkers use it); Fastify sends no body for it.
+      if (path.startsWith("/api/") || path === "/api" || (request.method !== "GET" && request.method !== "HEAD")) {
         return reply.code(404).send({ message: `Not found: ${request.method} ${path}` });
       }
       if (!indexHtml) {

@@ -1,5 +1,5 @@
 import type { WebSocket } from "ws";
-import { and, gt, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { ServerFrame } from "../../../shared/chat.js";
 import type { AppContext } from "../../context.js";
@@ -21,10 +21,20 @@ export interface Connection {
   taskId: string | null;
   access: ChatAccess | null;
   notifications: boolean;
+  /** The unread count last sent on this socket: a repeated subscribe is answered without a query. */
+  lastUnread?: number;
   alive: boolean;
+  /** Fires at the session's expiry to close the socket (see watchExpiry). */
+  expiryTimer?: NodeJS.Timeout;
 }
 
 const HEARTBEAT_MS = 30_000;
+/** Open sockets one user may hold on one instance (a browser opens one per tab). */
+export const MAX_SOCKETS_PER_USER = 10;
+/** Channel the sessions table's delete trigger notifies (drizzle/0002_session_ended_notify.sql). */
+const SESSION_ENDED_CHANNEL = "session_ended";
+/** setTimeout's ceiling is about 24.8 days; a later expiry is re-checked once this has passed. */
+const MAX_TIMER_MS = 3_600_000;
 
 const notifiedMessageSchema = z.object({
   id: z.string(),
@@ -45,7 +55,11 @@ function parseJson(payload: string): unknown {
 
 export class ChatHub {
   private readonly rooms = new Map<string, Set<Connection>>();
+  /** Sockets that asked for notification pushes, by user. */
   private readonly users = new Map<string, Set<Connection>>();
+  /** Every open socket of this instance, joined or not, by user and by session. */
+  private readonly sockets = new Map<string, Set<Connection>>();
+  private readonly bySession = new Map<string, Set<Connection>>();
   private unsubscribers: (() => Promise<void>)[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
 
@@ -55,6 +69,7 @@ export class ChatHub {
     this.unsubscribers = [
       await this.ctx.database.listen(CHAT_CHANNEL, (payload) => void this.onChatMessage(payload)),
       await this.ctx.database.listen(NOTIFICATIONS_CHANNEL, (payload) => void this.onNotification(payload)),
+      await this.ctx.database.listen(SESSION_ENDED_CHANNEL, (sessionId) => this.closeSession(sessionId)),
     ];
     this.ctx.database.onListenerRestored(() => this.resync());
     // A peer that vanished without a close frame is dropped after one missed ping.
@@ -66,6 +81,49 @@ export class ChatHub {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await Promise.all(this.unsubscribers.map((u) => u().catch(() => undefined)));
     this.unsubscribers = [];
+  }
+
+  /** Registers an open socket; false when its user already holds MAX_SOCKETS_PER_USER here. */
+  add(conn: Connection): boolean {
+    const mine = this.sockets.get(conn.userId) ?? new Set<Connection>();
+    if (mine.size >= MAX_SOCKETS_PER_USER) return false;
+    mine.add(conn);
+    this.sockets.set(conn.userId, mine);
+    const session = this.bySession.get(conn.sessionId) ?? new Set<Connection>();
+    session.add(conn);
+    this.bySession.set(conn.sessionId, session);
+    void this.watchExpiry(conn);
+    return true;
+  }
+
+  /**
+   * Closes the socket the moment its session expires, whether or not it ever sent a frame. A
+   * deleted session (sign-out) closes it through the session_ended notification instead; this timer
+   * covers expiry, and re-reads the expiry when it fires because use extends the idle one.
+   */
+  private async watchExpiry(conn: Connection): Promise<void> {
+    try {
+      const [row] = await this.ctx.db
+        .select({ idle: sessions.idleExpiresAt, absolute: sessions.absoluteExpiresAt })
+        .from(sessions)
+        .where(eq(sessions.id, conn.sessionId));
+      if (conn.socket.readyState > 1) return;
+      const endsAt = row ? Math.min(row.idle.getTime(), row.absolute.getTime()) : 0;
+      const delay = endsAt - this.ctx.now().getTime();
+      if (delay <= 0) {
+        conn.socket.close(1008, "Session ended");
+        return;
+      }
+      conn.expiryTimer = setTimeout(() => void this.watchExpiry(conn), Math.min(delay, MAX_TIMER_MS));
+      conn.expiryTimer.unref();
+    } catch (err) {
+      // The database is away: the heartbeat and the session sweep close it later instead.
+      this.ctx.log.warn({ code: (err as { code?: string }).code }, "socket expiry check failed");
+    }
+  }
+
+  private closeSession(sessionId: string): void {
+    for (const conn of this.bySession.get(sessionId) ?? []) conn.socket.close(1008, "Session ended");
   }
 
   joinRoom(conn: Connection, taskId: string, access: ChatAccess): void {
@@ -99,11 +157,21 @@ export class ChatHub {
     set.add(conn);
   }
 
-  remove(conn: Connection): void {
+  /** Forgets a closed socket; false if it was already forgotten (close and error both call it). */
+  remove(conn: Connection): boolean {
+    if (!this.sockets.get(conn.userId)?.has(conn)) return false;
     this.leaveRoom(conn);
-    const set = this.users.get(conn.userId);
-    set?.delete(conn);
-    if (set?.size === 0) this.users.delete(conn.userId);
+    if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
+    for (const [map, key] of [
+      [this.users, conn.userId],
+      [this.sockets, conn.userId],
+      [this.bySession, conn.sessionId],
+    ] as const) {
+      const set = map.get(key);
+      set?.delete(conn);
+      if (set?.size === 0) map.delete(key);
+    }
+    return true;
   }
 
   /** Number of open sockets in task rooms on this instance (for tests and the benchmark). */
@@ -151,7 +219,10 @@ export class ChatHub {
       const conns = this.users.get(parsed.userId);
       if (!conns || conns.size === 0) return;
       const unreadCount = await unreadNotificationCount(this.ctx.db, parsed.userId);
-      for (const conn of conns) send(conn.socket, { type: "notification", unreadCount });
+      for (const conn of conns) {
+        conn.lastUnread = unreadCount;
+        send(conn.socket, { type: "notification", unreadCount });
+      }
     } catch (err) {
       this.ctx.log.error({ err }, "notification push failed");
     }
@@ -164,16 +235,14 @@ export class ChatHub {
    * does after any drop, so nothing stays missing (test/faults/database-outage.faults.ts).
    */
   private resync(): void {
-    const conns = new Set<Connection>();
-    for (const group of [...this.rooms.values(), ...this.users.values()]) for (const conn of group) conns.add(conn);
+    const conns = this.allSockets();
     this.ctx.log.warn({ sockets: conns.size }, "realtime channel restored; asking clients to reconnect");
     for (const conn of conns) conn.socket.close(1012, "Reconnect to catch up");
   }
 
   /** Closes sockets whose session has ended (logout, expiry) since they were opened; a scheduled job. */
   async closeEndedSessions(): Promise<void> {
-    const conns = new Set<Connection>();
-    for (const group of [...this.rooms.values(), ...this.users.values()]) for (const conn of group) conns.add(conn);
+    const conns = this.allSockets();
     if (conns.size === 0) return;
     const ids = [...new Set([...conns].map((c) => c.sessionId))];
     // Ended means deleted (logout) or past either expiry, the same rule that refuses it on REST.
@@ -186,19 +255,20 @@ export class ChatHub {
     for (const conn of conns) if (!alive.has(conn.sessionId)) conn.socket.close(1008, "Session ended");
   }
 
+  private allSockets(): Set<Connection> {
+    const all = new Set<Connection>();
+    for (const group of this.sockets.values()) for (const conn of group) all.add(conn);
+    return all;
+  }
+
   private ping(): void {
-    const seen = new Set<Connection>();
-    for (const group of [...this.rooms.values(), ...this.users.values()]) {
-      for (const conn of group) {
-        if (seen.has(conn)) continue;
-        seen.add(conn);
-        if (!conn.alive) {
-          conn.socket.terminate();
-          continue;
-        }
-        conn.alive = false;
-        conn.socket.ping();
+    for (const conn of this.allSockets()) {
+      if (!conn.alive) {
+        conn.socket.terminate();
+        continue;
       }
+      conn.alive = false;
+      conn.socket.ping();
     }
   }
 }

@@ -3,17 +3,42 @@ import type { RawData, WebSocket } from "ws";
 import { CHAT_RATE_LIMIT_PER_MINUTE, clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
 import { HttpError } from "../../http-errors.js";
 import { unreadNotificationCount } from "../../notify.js";
-import { userFromRequest } from "../../plugins/auth.js";
 import { hit } from "../../plugins/rate-limit.js";
-import { send, type ChatHub, type Connection } from "./hub.js";
+import { MAX_SOCKETS_PER_USER, send, type ChatHub, type Connection } from "./hub.js";
 import { ADMIN_READ_ONLY_MESSAGE, chatAccess, insertMessage, NO_PERMISSION_MESSAGE } from "./repository.js";
 
-// The /ws endpoint of spec §7. The upgrade is refused unless it comes from our own origin (a
-// socket is not covered by CORS, so this is the CSRF check) with a valid session cookie; every
-// frame is then validated and answered, and no frame can crash the process.
+// The realtime socket (/ws). The upgrade is refused unless it comes from our own origin (a socket
+// is not covered by CORS, so this is the CSRF check) with a valid session cookie; every frame is
+// then rate limited, validated and answered, and no frame can crash the process or slow others
+// (docs/decisions/010-chat-fanout-and-notifications.md).
 
 export const CHAT_RATE_WINDOW_MS = 60_000;
 export const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment before sending more.";
+export const TOO_MANY_FRAMES = "Too many messages at once. Slow down, or this connection will be closed.";
+export const TOO_MANY_SOCKETS = "Too many open connections: close another tab and try again.";
+
+/** Frames a socket may send per second, and per user across their sockets on this instance. */
+export const FRAMES_PER_SECOND = { socket: 20, user: 40 };
+/** Over-limit frames tolerated after the warning, within GRACE_MS, before the socket is closed. */
+const OVER_LIMIT_TOLERANCE = 50;
+const GRACE_MS = 10_000;
+
+/** A token bucket: `rate` tokens a second, holding at most one second's worth (the burst). */
+class Bucket {
+  private tokens: number;
+  private at = performance.now();
+  constructor(private readonly rate: number) {
+    this.tokens = rate;
+  }
+  take(): boolean {
+    const now = performance.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
 
 export function originAllowed(request: FastifyRequest, publicUrl: string): boolean {
   const origin = request.headers.origin;
@@ -39,10 +64,17 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
   const { ctx } = app;
   if (frame.type === "subscribe_notifications") {
     hub.subscribeNotifications(conn);
-    send(conn.socket, { type: "notification", unreadCount: await unreadNotificationCount(ctx.db, conn.userId) });
+    // Pushes keep lastUnread current, so only the first subscribe on a socket costs a query.
+    conn.lastUnread ??= await unreadNotificationCount(ctx.db, conn.userId);
+    send(conn.socket, { type: "notification", unreadCount: conn.lastUnread });
     return;
   }
   if (frame.type === "auth") {
+    // Already in that room: access is re-checked by every insert, so a repeat needs no query.
+    if (conn.taskId === frame.taskId) {
+      send(conn.socket, { type: "auth_success" });
+      return;
+    }
     const access = await chatAccess(ctx.db, frame.taskId, { id: conn.userId, role: conn.role });
     hub.joinRoom(conn, frame.taskId, access);
     send(conn.socket, { type: "auth_success" });
@@ -62,6 +94,7 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
 }
 
 export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
+  const userBuckets = new Map<string, { bucket: Bucket; sockets: number }>();
   const sessions = new WeakMap<FastifyRequest, NonNullable<Awaited<ReturnType<typeof userFromRequest>>>>();
 
   app.get(
@@ -74,7 +107,8 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
         if (!originAllowed(request, app.ctx.env.PUBLIC_URL)) {
           return reply.code(403).send({ message: "Cross-origin sockets are not allowed" });
         }
-        const user = await userFromRequest(app, request);
+        // The auth plugin resolved the session in onRequest (the route is public, so it did not refuse).
+        const user = request.user;
         if (!user) return reply.code(401).send({ message: "Unauthorized" });
         // A plain HTTP GET would get @fastify/websocket's empty 404; say what is expected instead.
         if (!request.ws) return reply.code(426).send({ message: "This address only accepts WebSocket connections" });
@@ -98,9 +132,37 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
         notifications: false,
         alive: true,
       };
+      if (!hub.add(conn)) {
+        send(socket, { type: "error", message: TOO_MANY_SOCKETS });
+        socket.close(1008, `At most ${MAX_SOCKETS_PER_USER} connections`);
+        return;
+      }
+      const socketBucket = new Bucket(FRAMES_PER_SECOND.socket);
+      const shared = userBuckets.get(conn.userId) ?? { bucket: new Bucket(FRAMES_PER_SECOND.user), sockets: 0 };
+      shared.sockets += 1;
+      userBuckets.set(conn.userId, shared);
+      let warnedAt = -Infinity;
+      let overSinceWarning = 0;
+      /** Over the limit: the frame is dropped; the first time an error frame says so, and a socket that keeps going is closed. */
+      const overLimit = () => {
+        const now = performance.now();
+        if (now - warnedAt > GRACE_MS) {
+          warnedAt = now;
+          overSinceWarning = 0;
+          send(socket, { type: "error", message: TOO_MANY_FRAMES });
+        } else if (++overSinceWarning > OVER_LIMIT_TOLERANCE) {
+          socket.close(1008, "Too many frames");
+        }
+      };
       // Frames are handled one after another, so a socket's messages are stored in the order sent.
       let queue: Promise<void> = Promise.resolve();
       socket.on("message", (data: RawData) => {
+        // Decided before anything is queued or parsed: a flood costs a counter, not memory or queries.
+        if (socket.readyState !== 1) return;
+        if (!socketBucket.take() || !shared.bucket.take()) {
+          overLimit();
+          return;
+        }
         queue = queue.then(async () => {
           let json: unknown;
           try {
@@ -121,7 +183,8 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
               send(socket, { type: "error", message: err.message });
               return;
             }
-            app.log.error({ err }, "chat frame failed");
+            // Once, at warn, and without the frame or the query: they may hold a user's message text.
+            app.log.warn({ frameType: parsed.data.type, code: (err as { code?: string }).code }, "chat frame failed");
             send(socket, { type: "error", message: "Something went wrong. Please try again." });
           }
         });
@@ -129,8 +192,13 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
       socket.on("pong", () => {
         conn.alive = true;
       });
-      socket.on("close", () => hub.remove(conn));
-      socket.on("error", () => hub.remove(conn));
+      const gone = () => {
+        if (!hub.remove(conn)) return;
+        shared.sockets -= 1;
+        if (shared.sockets === 0) userBuckets.delete(conn.userId);
+      };
+      socket.on("close", gone);
+      socket.on("error", gone);
     },
   );
 }
