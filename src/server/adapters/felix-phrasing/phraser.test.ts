@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { ManualTimers } from "../clock/manual-timers.js";
 import { chatCompletionsUrl, createPhraser, dollarFiguresInCents, onlyKnownFigures } from "./phraser.js";
 
 describe("language model guard", () => {
@@ -23,5 +26,35 @@ describe("language model guard", () => {
   it("keeps the built-in answer without a configured model", async () => {
     const phraser = createPhraser({ timeoutMs: 100 });
     expect(await phraser.phrase({ question: "q", draft: "built-in", facts: {}, figures: [] })).toBe("built-in");
+  });
+});
+
+describe("language model timeout", () => {
+  // A model that reads the question and never answers: only the timeout, on virtual time, ends the call.
+  let arrived: () => void = () => undefined;
+  const server = createServer((req) => {
+    req.resume();
+    req.on("end", () => arrived());
+  });
+  const listening = new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("keeps the built-in answer once the timeout passes without an answer", async () => {
+    await listening;
+    const timers = new ManualTimers();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const phraser = createPhraser({ url, model: "m", timeoutMs: 1_500, timers });
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    let settled = false;
+    const reply = phraser.phrase({ question: "q", draft: "built-in", facts: {}, figures: [] }).finally(() => (settled = true));
+    await received;
+    timers.advance(1_499);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    timers.advance(1);
+    expect(await reply).toBe("built-in");
   });
 });

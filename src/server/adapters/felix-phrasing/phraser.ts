@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { systemTimers, type Timers } from "../clock/timers.js";
 
 // How Felix's answer is worded. The embedded default keeps the built-in composer's text; with
 // FELIX_LLM_URL a language model behind an OpenAI-compatible chat-completions API rewords it.
@@ -28,6 +29,8 @@ export interface PhraserOptions {
   apiKey?: string;
   timeoutMs: number;
   log?: FastifyBaseLogger;
+  /** The request's timeout runs on these; tests pass virtual ones. */
+  timers?: Timers;
 }
 
 export const SYSTEM_PROMPT = [
@@ -64,6 +67,7 @@ export function createPhraser(options: PhraserOptions): Phraser {
   const { url, model } = options;
   if (!url || !model) return { phrase: async ({ draft }) => draft };
   const endpoint = chatCompletionsUrl(url);
+  const timers = options.timers ?? systemTimers;
   return {
     async phrase({ question, draft, facts, figures }) {
       try {
@@ -72,7 +76,7 @@ export function createPhraser(options: PhraserOptions): Phraser {
         const response = await fetch(endpoint, {
           method: "POST",
           headers,
-          signal: AbortSignal.timeout(options.timeoutMs),
+          signal: timers.timeout(options.timeoutMs),
           body: JSON.stringify({
             model,
             temperature: 0.2,

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { ManualTimers } from "../clock/manual-timers.js";
 import { createNominatimGeocoder, toGeocodeResult } from "./nominatim-geocoder.js";
 
-// The real adapter against a local fake of the Nominatim search protocol.
+// The real adapter against a local fake of the Nominatim search protocol; its spacing and cache
+// age run on virtual time.
 
 interface Seen {
   url: URL;
@@ -78,27 +80,37 @@ describe("Nominatim geocoder", () => {
     ]);
   });
 
-  it("spaces requests at least one second apart", async () => {
-    // Measured where the adapter sends, not where the server receives: connection setup would blur it.
+  it("spaces requests one second apart", async () => {
+    const timers = new ManualTimers();
+    // Measured where the adapter sends, in virtual time.
     const sentAt: number[] = [];
     const timedFetch: typeof fetch = (input, init) => {
-      sentAt.push(Date.now());
+      sentAt.push(timers.now());
       return fetch(input, init);
     };
-    const geocoder = createNominatimGeocoder({ url: base, userAgent: "t", fetch: timedFetch });
-    await Promise.all([geocoder.search("Annapolis one", 5), geocoder.search("Annapolis two", 5), geocoder.search("Annapolis three", 5)]);
-    expect(sentAt).toHaveLength(3);
-    for (let i = 1; i < sentAt.length; i++) expect((sentAt[i] ?? 0) - (sentAt[i - 1] ?? 0)).toBeGreaterThanOrEqual(1000);
+    const geocoder = createNominatimGeocoder({ url: base, userAgent: "t", fetch: timedFetch, timers });
+    const searches = Promise.all(["one", "two", "three"].map((n) => geocoder.search(`Annapolis ${n}`, 5)));
+    for (const sent of [1, 2]) {
+      // The next request waits for the interval: a millisecond short of it, nothing more is sent.
+      await timers.untilSleeping();
+      expect(sentAt).toHaveLength(sent);
+      timers.advance(999);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(sentAt).toHaveLength(sent);
+      timers.advance(1);
+    }
+    await searches;
+    expect(sentAt).toEqual([0, 1000, 2000]);
   });
 
   it("caches answers, with a time to live and a size bound", async () => {
-    let clock = 0;
-    const geocoder = createNominatimGeocoder({ url: base, userAgent: "t", minIntervalMs: 0, cacheTtlMs: 1000, cacheSize: 2, now: () => clock });
+    const timers = new ManualTimers();
+    const geocoder = createNominatimGeocoder({ url: base, userAgent: "t", minIntervalMs: 0, cacheTtlMs: 1000, cacheSize: 2, timers });
     const before = seen.length;
     await geocoder.search("Bowie", 5);
     await geocoder.search("  BOWIE ", 5);
     expect(seen.length - before).toBe(1);
-    clock += 1000;
+    timers.advance(1000);
     await geocoder.search("Bowie", 5);
     expect(seen.length - before).toBe(2);
     // Size 2: a third query evicts the least recently used one.
@@ -120,7 +132,7 @@ describe("Nominatim geocoder", () => {
     expect(results).toHaveLength(2);
   });
 
-  it("maps per spec §5: road without number, town before village, unknown state empty", () => {
+  it("maps a road without a number, a town before a village and an unknown state as empty", () => {
     expect(
       toGeocodeResult({ display_name: "Main Street, Laurel, Maryland", lat: 1, lon: 2, address: { road: "Main Street", town: "Laurel", village: "X", state: "Maryland" } }),
     ).toMatchObject({ fullAddress: "Main Street", city: "Laurel", state: "MD" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GeocodeResult } from "../../../shared/tasks.js";
+import { systemTimers, type Timers } from "../clock/timers.js";
 import type { Geocoder } from "./geocoder.js";
 import { stateCode } from "./us-states.js";
 
@@ -24,7 +25,7 @@ const nominatimPlaceSchema = z.object({
 });
 type NominatimPlace = z.infer<typeof nominatimPlaceSchema>;
 
-/** Spec §5: street = house number + road, else the first part of the display name; city falls back to town, then village. */
+/** Street = house number + road, else the first part of the display name; city falls back to town, then village (docs/decisions/007-geocoding.md). */
 export function toGeocodeResult(place: NominatimPlace): GeocodeResult {
   const a = place.address ?? {};
   const street = a.road ? [a.house_number, a.road].filter(Boolean).join(" ") : (place.display_name.split(",")[0] ?? "").trim();
@@ -48,7 +49,8 @@ export interface NominatimOptions {
   cacheTtlMs?: number;
   cacheSize?: number;
   timeoutMs?: number;
-  now?: () => number;
+  /** The spacing, the timeout and the cache's age run on these; tests pass virtual ones. */
+  timers?: Timers;
 }
 
 interface CacheEntry {
@@ -62,7 +64,8 @@ export function createNominatimGeocoder(options: NominatimOptions): Geocoder {
   const ttl = options.cacheTtlMs ?? 24 * 3_600_000;
   const maxEntries = options.cacheSize ?? 1000;
   const timeoutMs = options.timeoutMs ?? 5000;
-  const now = options.now ?? Date.now;
+  const timers = options.timers ?? systemTimers;
+  const now = () => timers.now();
 
   // LRU with TTL: a Map keeps insertion order, so a hit is re-inserted and the oldest is first.
   const cache = new Map<string, CacheEntry>();
@@ -73,7 +76,7 @@ export function createNominatimGeocoder(options: NominatimOptions): Geocoder {
   async function request(query: string, limit: number): Promise<GeocodeResult[]> {
     // A loop, because a timer may fire a millisecond early by the wall clock.
     for (let wait = lastStart + minInterval - now(); wait > 0; wait = lastStart + minInterval - now()) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await timers.sleep(wait);
     }
     const url = new URL(options.url);
     url.searchParams.set("q", query);
@@ -83,7 +86,7 @@ export function createNominatimGeocoder(options: NominatimOptions): Geocoder {
     url.searchParams.set("limit", String(limit));
     const sending = doFetch(url, {
       headers: { "User-Agent": options.userAgent, Accept: "application/json" },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: timers.timeout(timeoutMs),
     });
     // Taken once the request is on its way, so the next one starts a full interval after this one.
     lastStart = now();

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
+import { systemTimers, type Timers } from "../clock/timers.js";
 
 // Driving distance for Felix. The embedded default estimates it offline (great circle × road
 // factor, docs/decisions/006); with ROUTING_URL an OSRM-compatible service measures the roads,
@@ -15,6 +16,8 @@ export interface RouterOptions {
   url?: string;
   timeoutMs?: number;
   log?: FastifyBaseLogger;
+  /** The request's timeout runs on these; tests pass virtual ones. */
+  timers?: Timers;
 }
 
 const METERS_PER_MILE = 1609.344;
@@ -26,13 +29,14 @@ export function createRouter(options: RouterOptions = {}): Router {
   if (!url) return estimate;
   const base = url.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timers = options.timers ?? systemTimers;
   return {
     async drivingMiles(points) {
       if (points.length < 2) return 0;
       const path = points.map((p) => `${p.lon},${p.lat}`).join(";");
       try {
         const response = await fetch(`${base}/route/v1/driving/${path}?overview=false`, {
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: timers.timeout(timeoutMs),
         });
         if (!response.ok) throw new Error(`routing answered ${response.status}`);
         const meters = readDistance(await response.json());

@@ -50,8 +50,7 @@ const t = await useTestApp({
   FELIX_LLM_URL: `${llmUrl}/v1`,
   FELIX_LLM_MODEL: "felix-test-model",
   FELIX_LLM_API_KEY: "test-key",
-  // Generous enough for a busy test machine; the slow answer comes well after it.
-  FELIX_LLM_TIMEOUT_MS: "1500",
+  // The default timeout: no case here waits for it (phraser.test.ts runs the timeout on virtual time).
   ROUTING_URL: routingUrl,
 });
 
@@ -114,12 +113,9 @@ describe("Felix with a language model", () => {
     expect((await ask()).json().reply).toBe(builtIn);
   });
 
-  it("falls back when the model is slower than the timeout", async () => {
-    llmAnswer = (res) => setTimeout(() => json(res, 200, completion("A fair budget is $35.")), 4_000);
-    const started = Date.now();
-    const res = await ask();
-    expect(res.json().reply).toBe(builtIn);
-    expect(Date.now() - started).toBeLessThan(4_000);
+  it("falls back when the model drops the connection without answering", async () => {
+    llmAnswer = (res) => res.destroy();
+    expect((await ask()).json().reply).toBe(builtIn);
   });
 
   it("falls back when the answer has no content", async () => {
