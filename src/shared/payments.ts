@@ -1,18 +1,14 @@
 import { z } from "zod";
 import { text } from "./common.js";
+import { ESCROW_STATUSES } from "./money-lifecycle.js";
 import { dollarsSchema } from "./money.js";
 
 // Contracts of the payments feature (docs/decisions/008-payments-and-ledger.md). Amounts cross the
-// API as dollars; the server keeps integer cents.
+// API as dollars; the server keeps integer cents. The states of the money records and their
+// transitions are in money-lifecycle.ts.
 
 export const PAYMENT_GATEWAYS = ["sandbox", "stripe"] as const;
 export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
-
-export const ESCROW_STATUSES = ["holding", "disputed", "released", "refunded"] as const;
-export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
-
-/** Release waits 24 hours for the poster's approval on budgets of $100 or more (spec §9). */
-export const APPROVAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const MIN_TIP_CENTS = 100;
 export const MAX_TIP_CENTS = 100_000;

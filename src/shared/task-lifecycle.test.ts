@@ -131,6 +131,17 @@ const CASES: { name: TaskTransitionName; on: keyof typeof TASKS; expected: Recor
     }),
   },
   {
+    // Paid, then started: the refusal says it was paid, not only that it is no longer claimed.
+    name: "pay",
+    on: "inProgress",
+    expected: matrix("pay", notPaymentSystem, { paymentSystem: refused(409, "This task has already been paid") }),
+  },
+  {
+    name: "pay",
+    on: "open",
+    expected: matrix("pay", notPaymentSystem, { paymentSystem: refused(409, "Only a claimed task can be paid") }),
+  },
+  {
     name: "start",
     on: "claimedPaid",
     expected: matrix("start", notAssigned("start"), { assignedProvider: OK }),

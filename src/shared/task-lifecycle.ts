@@ -1,6 +1,7 @@
 import type { TaskStatus, UserRole } from "./constants.js";
 
-// The task state machine of spec §4 as one declarative table (docs/decisions/005-task-lifecycle-table.md).
+// The task state machine (docs/product.md, Task states) as one declarative table
+// (docs/decisions/005-task-lifecycle-table.md).
 // Every rule lives in TASK_TRANSITIONS as data: the server turns `from`, the actor and each named
 // condition into the WHERE clause of one conditional UPDATE (so a race loses with 409 instead of
 // double-claiming) and each named effect into a SET clause; the web asks `availableTransitions`
@@ -11,6 +12,8 @@ import type { TaskStatus, UserRole } from "./constants.js";
 // starting a card payment changes nothing yet. It refuses a capture once the deadline has passed,
 // because from that instant the expiry timer may release the provider, and a capture must never
 // resurrect a claim the provider was told is gone; the payments feature refunds such a capture.
+// The payments feature runs "pay" through the server's one transition function, and asks this table
+// why a poster may not start a payment (the money records have their own table: money-lifecycle.ts).
 
 /** Default minutes the poster has to pay after a claim; the server may configure another value. */
 export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
@@ -131,8 +134,8 @@ export interface TaskLifecycleState {
 }
 
 /**
- * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: spec §6 gives admins
- * no task actions, and claiming depends on approved verification, not on the chosen role.
+ * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: admins have no task
+ * actions (docs/product.md, Task states), and claiming depends on approved verification, not on the chosen role.
  */
 export interface TaskViewer {
   id: string;
@@ -189,14 +192,16 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
   }
 }
 
-function stateRefusal(name: TaskTransitionName, status: TaskStatus): string {
+function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): string {
+  const { status } = task;
   switch (name) {
     case "claim":
       return status === "claimed" || status === "in_progress" || status === "completed"
         ? "This task has already been claimed"
         : "This task is not open for claiming";
     case "pay":
-      return "Only a claimed task can be paid";
+      // A task paid before it moved on (started, completed, cancelled) says so first.
+      return task.paymentCapturedAt !== null ? "This task has already been paid" : "Only a claimed task can be paid";
     case "start":
       return status === "in_progress" ? "This task has already been started" : "Only a claimed task can be started";
     case "complete":
@@ -226,7 +231,7 @@ export function evaluateTransition(
   const notActor = actorRefusal(transition, task, actor);
   if (notActor !== null) return { ok: false, status: 403, message: notActor };
   if (!(transition.from as readonly TaskStatus[]).includes(task.status)) {
-    return { ok: false, status: 409, message: stateRefusal(name, task.status) };
+    return { ok: false, status: 409, message: stateRefusal(name, task) };
   }
   for (const { condition, message } of transition.requires) {
     if (!TASK_CONDITIONS[condition](task, now)) return { ok: false, status: 409, message };

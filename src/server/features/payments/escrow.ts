@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { formatDollarsExact, priceTask } from "../../../shared/money.js";
-import { APPROVAL_WINDOW_MS } from "../../../shared/payments.js";
+import { APPROVAL_WINDOW_MS } from "../../../shared/money-lifecycle.js";
 import type { Db } from "../../db/client.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
 import { auditLog } from "../../db/schema/users.js";
