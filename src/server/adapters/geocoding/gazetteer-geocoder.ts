@@ -39,9 +39,11 @@ let index: Index | null = null;
 
 function loadIndex(): Index {
   if (index) return index;
-  // Only the US table (lib/codes.js), not the package index that also loads Canada.
+  // The package's public `codes` (its main module; lib/ is private and may move in any release).
+  // It holds Canada's postal areas too, which the US filter below drops. Loaded on the first
+  // search, not at start-up: it is 5 MB of JavaScript.
   const require = createRequire(import.meta.url);
-  const { codes } = require("zipcodes/lib/codes.js") as { codes: Record<string, ZipEntry> };
+  const { codes } = require("zipcodes") as { codes: Record<string, ZipEntry> };
   const byZip = new Map<string, ZipEntry>();
   const towns = new Map<string, { city: string; state: string; latSum: number; lonSum: number; zips: string[] }>();
   for (const entry of Object.values(codes)) {
