@@ -2,10 +2,10 @@ import type { Env } from "../../config/env.js";
 import { createSandboxGateway } from "./sandbox.js";
 import { createStripeGateway } from "./stripe.js";
 
-// The card processor behind one interface: the sandbox (default, offline, our own card form) and
-// Stripe when its three keys are set. Every call that moves money takes an idempotency key derived
-// from our own record id, so a retry after a timeout or a rolled-back transaction never charges,
-// refunds or transfers twice.
+// The card processor behind one interface: the sandbox (sandbox.ts: default, offline, our own card
+// form) and Stripe (stripe.ts) when its three keys are set; create-payment-gateway.ts picks one.
+// Every call that moves money takes an idempotency key derived from our own record id, so a retry
+// after a timeout or a rolled-back transaction never charges, refunds or transfers twice.
 
 export interface CreateIntentInput {
   /** Our record id ("pi-<payment id>", "tip-<tip id>"): also the idempotency key. */
@@ -41,6 +41,10 @@ export interface PaymentGateway {
   parseWebhook(rawBody: Buffer, signature: string, now: Date): GatewayEvent;
 }
 
+/**
+ * @deprecated Transitional, loads the Stripe SDK eagerly: use create-payment-gateway.ts (async).
+ * Delete this and its three imports once payments/routes.ts imports it from there (issue 12).
+ */
 export function createPaymentGateway(env: Env): PaymentGateway {
   if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET) {
     return createStripeGateway({

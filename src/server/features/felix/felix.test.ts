@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { computePricing, evaluateBudget, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
 import type { FelixContext } from "../../../shared/felix.js";
-import { createGeocoder } from "../../adapters/geocoding/geocoder.js";
+import { createGeocoder } from "../../adapters/geocoding/create-geocoder.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 

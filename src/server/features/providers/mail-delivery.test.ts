@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
-import { createMailer, MAIL_MAX_ATTEMPTS, retryDelayMs, STUCK_SENDING_MS } from "../../adapters/mail/mailer.js";
+import { createMailer } from "../../adapters/mail/create-mailer.js";
+import { MAIL_MAX_ATTEMPTS, retryDelayMs, STUCK_SENDING_MS } from "../../adapters/mail/smtp-mailer.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 
@@ -110,7 +111,7 @@ describe("e-mail over SMTP", () => {
 
   it("puts a mail stuck in sending for more than 10 minutes back in the queue", async () => {
     let now = new Date("2026-06-01T12:00:00.000Z");
-    const mailer = createMailer({ db: t.database.db, smtpUrl, from: "Errandly <no-reply@errandly.app>", log: t.app.log, now: () => now });
+    const mailer = await createMailer({ db: t.database.db, smtpUrl, from: "Errandly <no-reply@errandly.app>", log: t.app.log, now: () => now });
     const [row] = await t.database.db
       .insert(emailOutbox)
       .values({ to: "stuck@example.test", subject: "Stuck", text: "body", kind: "application_decided", status: "sending", claimedAt: now })

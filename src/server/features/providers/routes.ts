@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { applicationBodySchema, profilePatchSchema, providerProfileSchema } from "../../../shared/providers.js";
-import { createStorage } from "../../adapters/storage/storage.js";
+import { createStorage } from "../../adapters/storage/create-storage.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import adminRoutes from "./admin-routes.js";
@@ -15,7 +15,7 @@ import { deleteAbandonedUploads, deleteRetiredIdDocuments } from "./uploads.js";
 
 const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const storage = createStorage(ctx.env);
+  const storage = await createStorage(ctx.env);
   const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 
   app.post(
