@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from "react";
 import { Route, Switch } from "wouter";
 import { Spinner } from "@/components/ui/spinner";
+import { ProtectedRoute } from "./protected-route";
 
 // Every page is its own chunk, so the landing page loads only what it shows (issue #8 budget).
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
@@ -51,7 +52,11 @@ export function Router() {
         <Route path="/services" component={Services} />
         <Route path="/pricing" component={Pricing} />
         <Route path="/faq" component={Faq} />
-        <Route path="/become-provider" component={BecomeProvider} />
+        <Route path="/become-provider">
+          <ProtectedRoute>
+            <BecomeProvider />
+          </ProtectedRoute>
+        </Route>
         <Route path="/benefits" component={ProviderBenefits} />
         <Route path="/provider-benefits" component={ProviderBenefits} />
         <Route path="/requirements" component={Requirements} />
@@ -60,23 +65,65 @@ export function Router() {
         <Route path="/jobs" component={JobBoard} />
         <Route path="/job-board" component={JobBoard} />
         <Route path="/providers" component={Providers} />
-        <Route path="/dashboard" component={Dashboard} />
+        <Route path="/dashboard">
+          <ProtectedRoute signInPrompt={{ title: "Sign In Required", description: "Sign in to see your tasks and jobs." }}>
+            <Dashboard />
+          </ProtectedRoute>
+        </Route>
         <Route path="/task/:id" component={TaskDetail} />
         <Route path="/tasks/:id" component={TaskDetail} />
-        <Route path="/admin" component={Admin} />
-        <Route path="/admin/inbox" component={AdminInbox} />
-        <Route path="/admin/finance" component={AdminFinance} />
-        <Route path="/admin/audit" component={AdminAudit} />
-        <Route path="/admin/outbox" component={AdminOutbox} />
-        <Route path="/provider/profile" component={ProviderProfile} />
+        <Route path="/admin">
+          <ProtectedRoute role="admin">
+            <Admin />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/inbox">
+          <ProtectedRoute role="admin">
+            <AdminInbox />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/finance">
+          <ProtectedRoute role="admin">
+            <AdminFinance />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/audit">
+          <ProtectedRoute role="admin">
+            <AdminAudit />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/outbox">
+          <ProtectedRoute role="admin">
+            <AdminOutbox />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/provider/profile">
+          <ProtectedRoute>
+            <ProviderProfile />
+          </ProtectedRoute>
+        </Route>
         <Route path="/privacy" component={Privacy} />
         <Route path="/terms" component={Terms} />
         <Route path="/contact" component={Contact} />
         <Route path="/book-appointment" component={BookAppointment} />
         <Route path="/sign-in" component={SignIn} />
-        <Route path="/earnings" component={Earnings} />
-        <Route path="/settings/notifications" component={NotificationSettings} />
-        <Route path="/payouts/sandbox-onboarding" component={SandboxOnboarding} />
+        <Route path="/earnings">
+          <ProtectedRoute>
+            <Earnings />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/settings/notifications">
+          <ProtectedRoute
+            signInPrompt={{ title: "Notification settings", description: "Sign in to choose which e-mails you receive." }}
+          >
+            <NotificationSettings />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/payouts/sandbox-onboarding">
+          <ProtectedRoute>
+            <SandboxOnboarding />
+          </ProtectedRoute>
+        </Route>
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -2,6 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import type { User } from "@shared/auth";
 import { getQueryFn } from "@/lib/api";
 
+// Every feature asks who is signed in, so the question lives here at the bottom layer and not in
+// the auth feature: a feature never imports another one (docs/architecture.md).
+
 export const userQueryKey = ["/api/auth/user"] as const;
 
 /** Signed-in status is whether the current-user call returns data (spec §6). */

@@ -5,7 +5,7 @@ import { initials } from "@shared/names";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { goToLogin } from "@/lib/api";
 import { useTheme } from "@/lib/theme";
 

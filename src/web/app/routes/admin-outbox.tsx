@@ -1,9 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useOutbox } from "@/features/admin/api/get-outbox";
-import { AdminGate } from "@/features/admin/components/admin-gate";
 import { AdminNav } from "@/features/admin/components/admin-nav";
-import { useUser } from "@/features/auth/api/use-user";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary" | "destructive"> = {
@@ -48,16 +46,13 @@ function OutboxList() {
 /** /admin/outbox: every e-mail the product sent or stored (docs/decisions/011-email-outbox.md). */
 export default function AdminOutboxPage() {
   useDocumentTitle("E-mail Outbox");
-  const { user, isLoading } = useUser();
   return (
-    <AdminGate user={user} isLoading={isLoading} returnTo="/admin/outbox">
-      <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
-        <header className="mb-8 grid gap-4">
-          <h1 className="text-3xl font-bold tracking-tight">E-mail Outbox</h1>
-          <AdminNav current="/admin/outbox" />
-        </header>
-        <OutboxList />
-      </div>
-    </AdminGate>
+    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <header className="mb-8 grid gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">E-mail Outbox</h1>
+        <AdminNav current="/admin/outbox" />
+      </header>
+      <OutboxList />
+    </div>
   );
 }

@@ -1,15 +1,13 @@
 import { CalendarClock, CheckCircle2, DollarSign, ShieldCheck, TrendingUp } from "lucide-react";
-import { useEffect } from "react";
 import { useLocation } from "wouter";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { useUser } from "@/features/auth/api/use-user";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { ApplicationForm } from "@/features/providers/components/application-form";
 import { ApplicationStatus } from "@/features/providers/components/application-status";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
-import { goToLogin } from "@/lib/api";
+import { useSignedInUser } from "../protected-route";
 
 const BENEFITS = [
   { icon: DollarSign, title: "Set Your Own Rates", text: "You decide what your time is worth." },
@@ -22,15 +20,11 @@ const REQUIREMENTS = ["18 years or older", "Valid government-issued ID", "Reliab
 /** Spec §2 Become-provider page (/become-provider). */
 export default function BecomeProviderPage() {
   useDocumentTitle("Become a Provider");
-  const { user, isLoading } = useUser();
+  const user = useSignedInUser();
   const [, navigate] = useLocation();
-  const profile = useProviderProfile(Boolean(user));
+  const profile = useProviderProfile(true);
 
-  useEffect(() => {
-    if (!isLoading && !user) goToLogin("/become-provider");
-  }, [isLoading, user]);
-
-  if (isLoading || !user || profile.isLoading) {
+  if (profile.isLoading) {
     return (
       <div className="flex min-h-[50vh] items-center justify-center">
         <Spinner iconClassName="size-8" />

@@ -3,11 +3,10 @@ import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/use-toast";
-import { userQueryKey, useUser } from "@/features/auth/api/use-user";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
+import { providerProfileQueryKey } from "@/features/providers/api/get-provider-profile";
 import { VerificationAlert } from "@/features/providers/components/verification-alert";
 import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
@@ -18,7 +17,9 @@ import {
   VIEW_MODE_STORAGE_KEY,
   type DashboardView,
 } from "@/features/tasks/components/task-format";
-import { PostTaskDialogWithFelix } from "@/app/post-task-dialog";
+import { userQueryKey } from "@/lib/current-user";
+import { PostTaskDialogWithFelix } from "../post-task-dialog";
+import { useSignedInUser } from "../protected-route";
 
 function storedView(): string | null {
   try {
@@ -42,7 +43,7 @@ function usePayoutReturn() {
     if (setup === "success") {
       toast({ title: "Payouts Set Up", description: "Your payout account is ready." });
       void queryClient.invalidateQueries({ queryKey: userQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ["/api/provider/profile"] });
+      void queryClient.invalidateQueries({ queryKey: providerProfileQueryKey });
     } else {
       toast({
         title: "Error",
@@ -67,42 +68,14 @@ function LoadingCards() {
 
 /** Spec §2 Dashboard (/dashboard). */
 export default function DashboardPage() {
-  const { user, isLoading } = useUser();
+  const user = useSignedInUser();
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);
   const [posting, setPosting] = useState(false);
   usePayoutReturn();
 
-  const view = user ? (chosenView ?? initialDashboardView(user.role, storedView())) : "user";
-  const tasks = useMyTasks(Boolean(user) && view === "user");
-  const jobs = useMyJobs(Boolean(user) && view === "provider");
-
-  if (isLoading) {
-    return (
-      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-        <h1 className="mb-6 text-3xl font-bold tracking-tight">My Dashboard</h1>
-        <LoadingCards />
-      </div>
-    );
-  }
-  if (!user) {
-    return (
-      <div className="mx-auto max-w-md px-4 py-16">
-        <Card>
-          <CardHeader>
-            <CardTitle asChild>
-              <h1>Sign In Required</h1>
-            </CardTitle>
-            <CardDescription>Sign in to see your tasks and jobs.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <Button asChild>
-              <a href="/api/auth/login">Sign In</a>
-            </Button>
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
+  const view = chosenView ?? initialDashboardView(user.role, storedView());
+  const tasks = useMyTasks(view === "user");
+  const jobs = useMyJobs(view === "provider");
 
   const choose = (next: DashboardView) => {
     setChosenView(next);

@@ -17,7 +17,7 @@ import { Link, useLocation } from "wouter";
 import { CATEGORIES } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";

@@ -1,25 +1,17 @@
-import { useEffect } from "react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { useUser } from "@/features/auth/api/use-user";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { ProfileForm } from "@/features/providers/components/profile-form";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
-import { goToLogin } from "@/lib/api";
 
 /** /provider/profile: a provider edits their public profile. */
 export default function ProviderProfilePage() {
   useDocumentTitle("My Provider Profile");
-  const { user, isLoading } = useUser();
-  const profile = useProviderProfile(Boolean(user));
+  const profile = useProviderProfile(true);
 
-  useEffect(() => {
-    if (!isLoading && !user) goToLogin("/provider/profile");
-  }, [isLoading, user]);
-
-  if (isLoading || !user || profile.isLoading) {
+  if (profile.isLoading) {
     return (
       <div className="flex min-h-[50vh] items-center justify-center">
         <Spinner iconClassName="size-8" />

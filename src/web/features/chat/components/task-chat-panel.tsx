@@ -5,7 +5,7 @@ import type { TaskDetail } from "@shared/tasks";
 import { Card, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
 import { useMessages } from "../api/get-messages";

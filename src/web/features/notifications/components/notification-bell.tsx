@@ -4,7 +4,7 @@ import { Link } from "wouter";
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { cn } from "@/lib/cn";
 import { useNotifications } from "../api/get-notifications";
 import { useMarkNotificationsRead } from "../api/mark-notifications-read";

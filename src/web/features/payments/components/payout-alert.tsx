@@ -3,7 +3,7 @@ import { CheckCircle2, Wallet } from "lucide-react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/use-toast";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { createAccountLink } from "../api/create-account-link";
 import { createConnectAccount } from "../api/create-connect-account";
 import { usePayoutStatus } from "../api/get-payout-status";

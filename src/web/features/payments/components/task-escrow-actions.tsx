@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/use-toast";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
 import { useApproveRelease } from "../api/approve-release";
 import { useTaskEscrow } from "../api/get-task-escrow";

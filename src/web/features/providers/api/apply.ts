@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ApplicationInput, ProviderProfile } from "@shared/providers";
 import { apiRequest } from "@/lib/api";
+import { userQueryKey } from "@/lib/current-user";
 import { providerProfileQueryKey } from "./get-provider-profile";
 
 /** POST /api/provider/apply */
@@ -10,8 +11,8 @@ export function useApply() {
     mutationFn: (body: ApplicationInput) => apiRequest<ProviderProfile>("POST", "/api/provider/apply", body),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: providerProfileQueryKey });
-      // The current user (its role) is the auth feature's query; refreshed by its path.
-      await queryClient.invalidateQueries({ queryKey: ["/api/auth/user"] });
+      // Applying changes the current user's role.
+      await queryClient.invalidateQueries({ queryKey: userQueryKey });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CreateReviewBody, Review } from "@shared/reviews";
 import { apiRequest } from "@/lib/api";
+import { userQueryKey } from "@/lib/current-user";
 import { taskReviewsQueryKey } from "./get-task-reviews";
 
 /** POST /api/reviews. Spec §7: after a review the related task and user caches are refreshed. */
@@ -9,12 +10,12 @@ export function useCreateReview() {
   return useMutation({
     mutationFn: (body: CreateReviewBody) => apiRequest<Review>("POST", "/api/reviews", body),
     onSuccess: async (_review, body) => {
-      // The task and user keys are named by their paths (the default queryFn's convention), so
-      // this feature refreshes them without importing the tasks or auth features.
+      // The task key is named by its path (the default queryFn's convention), so this feature
+      // refreshes it without importing the tasks feature.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(body.taskId) }),
         queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/auth/user"] }),
+        queryClient.invalidateQueries({ queryKey: userQueryKey }),
       ]);
     },
   });

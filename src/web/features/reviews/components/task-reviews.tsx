@@ -3,7 +3,7 @@ import { format } from "date-fns";
 import type { TaskDetail } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { useTaskReviews } from "../api/get-task-reviews";
 import { ReviewDialog } from "./review-dialog";
 import { StarRatingDisplay } from "./star-rating";

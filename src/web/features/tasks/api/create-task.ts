@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Category } from "@shared/constants";
 import type { CreateTaskBody, TaskPrivate } from "@shared/tasks";
-import { userQueryKey } from "@/features/auth/api/use-user";
+import { userQueryKey } from "@/lib/current-user";
 import { apiRequest } from "@/lib/api";
 import { openTasksBaseKey } from "./get-open-tasks";
 import { myTasksQueryKey } from "./get-my-tasks";

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { TaskPrivate } from "@shared/tasks";
-import { userQueryKey } from "@/features/auth/api/use-user";
+import { userQueryKey } from "@/lib/current-user";
 import { apiRequest } from "@/lib/api";
 import { openTasksBaseKey } from "./get-open-tasks";
 import { myJobsQueryKey } from "./get-my-jobs";

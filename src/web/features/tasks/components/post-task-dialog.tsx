@@ -13,7 +13,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { errorMessage, goToLogin, isUnauthorizedError } from "@/lib/api";
 import { useCreateTask } from "../api/create-task";
 import { AddressAutocomplete } from "./address-autocomplete";

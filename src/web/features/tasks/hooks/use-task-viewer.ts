@@ -1,5 +1,5 @@
 import type { TaskViewer } from "@shared/task-lifecycle";
-import { useUser } from "@/features/auth/api/use-user";
+import { useUser } from "@/lib/current-user";
 import { useProviderVerified } from "../api/get-provider-verification";
 
 /** The signed-in person as the task lifecycle sees them; null when signed out. */
