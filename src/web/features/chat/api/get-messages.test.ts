@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Message } from "@shared/chat";
-import { mergeMessage } from "./messages";
+import { mergeMessage } from "./get-messages";
 
 const message = (id: string, createdAt: string): Message => ({
   id,

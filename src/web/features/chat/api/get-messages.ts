@@ -14,3 +14,12 @@ export function useMessages(taskId: string, enabled: boolean) {
     enabled,
   });
 }
+
+/** Adds a message once: the POST answer and the socket echo of the same message are one. */
+export function mergeMessage(list: readonly Message[], message: Message): Message[] {
+  if (list.some((m) => m.id === message.id)) return [...list];
+  const next = [...list, message];
+  // Two instances may deliver in a different order than they stored: keep the stored order.
+  next.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return next;
+}

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Message, SendMessageBody } from "@shared/chat";
 import { apiRequest } from "@/lib/api";
-import { mergeMessage } from "../utils/messages";
-import { messagesQueryKey } from "./get-messages";
+import { mergeMessage, messagesQueryKey } from "./get-messages";
 
 /** POST /api/messages: the answer is appended at once; the socket echo of it is then a no-op. */
 export function useSendMessage(taskId: string) {

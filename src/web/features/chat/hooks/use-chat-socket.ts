@@ -3,8 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@shared/chat";
 import { toast } from "@/components/ui/use-toast";
 import { connectRealtime } from "@/lib/realtime";
-import { messagesQueryKey } from "../api/get-messages";
-import { mergeMessage } from "../utils/messages";
+import { mergeMessage, messagesQueryKey } from "../api/get-messages";
 
 /**
  * The realtime connection of spec §4 "Chat connection": open while the chat is shown and the user

@@ -5,12 +5,32 @@ import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage, goToLogin } from "@/lib/api";
-import { attachUpload, putFile, requestUploadUrl, UploadUrlError } from "../api/upload-file";
+import { putFile } from "../api/put-file";
+import { requestUploadUrl, UploadUrlError } from "../api/request-upload-url";
+import { setIdDocument } from "../api/set-id-document";
+import { setProfilePhoto } from "../api/set-profile-photo";
 
-const COPY: Record<UploadKind, { uploaded: string; accept: string; hint: string }> = {
-  id_document: { uploaded: "ID Document Uploaded", accept: "image/jpeg,image/png,image/webp,application/pdf", hint: "JPEG, PNG, WebP or PDF, up to 10 MB" },
-  profile_photo: { uploaded: "Profile Photo Uploaded", accept: "image/jpeg,image/png,image/webp", hint: "JPEG, PNG or WebP, up to 5 MB" },
+const ATTACH: Record<UploadKind, (uploadURL: string) => Promise<string>> = {
+  id_document: setIdDocument,
+  profile_photo: setProfilePhoto,
 };
+
+const TYPE_NAMES: Record<string, string> = {
+  "image/jpeg": "JPEG",
+  "image/png": "PNG",
+  "image/webp": "WebP",
+  "application/pdf": "PDF",
+};
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+
+/** "JPEG, PNG, WebP or PDF, up to 10 MB", from the rules the server enforces (src/shared/providers.ts). */
+export function uploadHint(kind: UploadKind): string {
+  const { types, maxBytes } = UPLOAD_RULES[kind];
+  const names = types.map((type) => TYPE_NAMES[type] ?? type);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+  return `${list}, up to ${megabytes(maxBytes)}`;
+}
 
 /** Thumbnail preview width of the uploader (spec §9). */
 const PREVIEW_WIDTH = 280;
@@ -22,16 +42,19 @@ export type FileUploadProps = {
   required?: boolean;
   /** Called with the objectPath once the file is stored and attached. */
   onUploaded: (objectPath: string) => void;
+  /** The form's validation message for this file, shown under it. */
+  error?: string;
 };
 
 /** One file, sent straight to storage with a progress bar, then attached (spec §7, §8). */
-export function FileUpload({ kind, label, required = false, onUploaded }: FileUploadProps) {
+export function FileUpload({ kind, label, required = false, onUploaded, error }: FileUploadProps) {
   const inputId = useId();
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
   const inputRef = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [file, setFile] = useState<{ name: string; previewUrl: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
-  const copy = COPY[kind];
 
   useEffect(() => () => {
     if (file?.previewUrl) URL.revokeObjectURL(file.previewUrl);
@@ -39,7 +62,7 @@ export function FileUpload({ kind, label, required = false, onUploaded }: FileUp
 
   async function upload(chosen: File) {
     if (chosen.size > UPLOAD_RULES[kind].maxBytes) {
-      toast({ title: "File Too Large", description: `${label} must be at most ${UPLOAD_RULES[kind].maxBytes / 1_048_576} MB.`, variant: "destructive" });
+      toast({ title: "File Too Large", description: `${label} must be at most ${megabytes(UPLOAD_RULES[kind].maxBytes)}.`, variant: "destructive" });
       return;
     }
     setBusy(true);
@@ -57,10 +80,10 @@ export function FileUpload({ kind, label, required = false, onUploaded }: FileUp
         throw error;
       }
       await putFile(uploadURL, chosen, setProgress);
-      const objectPath = await attachUpload(kind, uploadURL);
+      const objectPath = await ATTACH[kind](uploadURL);
       setFile({ name: chosen.name, previewUrl: chosen.type.startsWith("image/") ? URL.createObjectURL(chosen) : null });
       onUploaded(objectPath);
-      toast({ title: copy.uploaded, description: chosen.name });
+      toast({ title: `${label} Uploaded`, description: chosen.name });
     } catch (error) {
       setProgress(null);
       toast({ title: "Upload Failed", description: errorMessage(error, "Failed to get upload URL"), variant: "destructive" });
@@ -84,9 +107,11 @@ export function FileUpload({ kind, label, required = false, onUploaded }: FileUp
         ref={inputRef}
         id={inputId}
         type="file"
-        accept={copy.accept}
+        accept={UPLOAD_RULES[kind].types.join(",")}
         className="sr-only"
         aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${hintId} ${errorId}` : hintId}
         onChange={(event) => {
           const chosen = event.target.files?.[0];
           if (chosen) void upload(chosen);
@@ -97,7 +122,9 @@ export function FileUpload({ kind, label, required = false, onUploaded }: FileUp
           <Upload aria-hidden="true" />
           {file ? `Replace ${label}` : `Upload ${label}`}
         </Button>
-        <span className="text-sm text-muted-foreground">{copy.hint}</span>
+        <span id={hintId} className="text-sm text-muted-foreground">
+          {uploadHint(kind)}
+        </span>
       </div>
       {progress !== null ? (
         <div
@@ -120,6 +147,11 @@ export function FileUpload({ kind, label, required = false, onUploaded }: FileUp
             {file.name}
           </p>
         )
+      ) : null}
+      {error ? (
+        <p id={errorId} className="text-sm font-medium text-destructive">
+          {error}
+        </p>
       ) : null}
     </div>
   );
