@@ -1,7 +1,97 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+const root = import.meta.dirname;
+const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
+
+// The boundaries of docs/architecture.md as lint rules: a boundary that is only written in a doc
+// is broken within weeks (nine cross-feature imports appeared before these rules existed).
+const ARCHITECTURE = "docs/architecture.md";
+
+/** Every web feature gets a zone that forbids the other features; a new feature is covered by existing. */
+const webFeatures = readdirSync(join(root, "src/web/features"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const boundaryZones = [
+  {
+    target: "./src/shared",
+    from: ["./src/server", "./src/web"],
+    message: `src/shared is pure and imports nothing of the server or the web (${ARCHITECTURE}).`,
+  },
+  { target: "./src/web", from: "./src/server", message: `The web never imports the server; share through src/shared (${ARCHITECTURE}).` },
+  { target: "./src/server", from: "./src/web", message: `The server never imports the web; share through src/shared (${ARCHITECTURE}).` },
+  {
+    target: ["./src/web/components", "./src/web/lib"],
+    from: ["./src/web/features", "./src/web/app"],
+    message: `components/ui and lib are the bottom layer: they never import features or app (${ARCHITECTURE}).`,
+  },
+  {
+    target: "./src/web/features",
+    from: "./src/web/app",
+    message: `Features are composed by src/web/app, never the other way round (${ARCHITECTURE}).`,
+  },
+  ...webFeatures.map((feature) => ({
+    target: `./src/web/features/${feature}`,
+    from: "./src/web/features",
+    except: [`./${feature}`],
+    message: `A feature never imports another feature: compose them in src/web/app, or move what both need to src/web/lib (${ARCHITECTURE}).`,
+  })),
+];
+
+/**
+ * The entry points each installed package declares public in its package.json `exports`
+ * ("drizzle-orm/pg-core", "@hookform/resolvers/zod"). Anything else below a package name
+ * ("zipcodes/lib/codes.js") is a private file that may move or vanish in any release, so
+ * import-x/no-internal-modules refuses it. A package without an `exports` map has only its name.
+ */
+function publicPackageSubpaths() {
+  const manifest = readJson(join(root, "package.json"));
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies, ...manifest.optionalDependencies });
+  const allowed = [];
+  for (const name of names) {
+    let exportsMap;
+    try {
+      exportsMap = readJson(join(root, "node_modules", name, "package.json")).exports;
+    } catch {
+      continue; // An optional dependency for another platform is not installed.
+    }
+    if (!exportsMap || typeof exportsMap !== "object" || Array.isArray(exportsMap)) continue;
+    for (const key of Object.keys(exportsMap)) {
+      if (key.startsWith("./") && key !== "./package.json") allowed.push(`${name}/${key.slice(2).replaceAll("*", "**")}`);
+    }
+  }
+  return allowed;
+}
+
+const internalModulesAllow = [
+  // Our own files: the web's path aliases and anything that resolves inside the repository.
+  "@/**",
+  "@shared/**",
+  `${root}/*`,
+  `${root}/!(node_modules)/**`,
+  ...publicPackageSubpaths(),
+];
+
+/** Tests, e2e journeys, benches, scripts and tool configs may use devDependencies; the server's code may not. */
+const devOnlyFiles = [
+  "**/*.test.ts",
+  "**/*.test.tsx",
+  "test/**",
+  "e2e/**",
+  "bench/**",
+  "scripts/**",
+  "*.config.ts",
+  "*.config.js",
+  // The web is bundled at build time: its packages are build-time inputs, kept in devDependencies.
+  "src/web/**",
+].map((glob) => `${root}/${glob}`);
 
 export default tseslint.config(
   { ignores: ["dist/**", "data/**", "drizzle/**", "node_modules/**", ".cache/**"] },
@@ -10,7 +100,7 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node, ...globals.browser },
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: root },
     },
     rules: {
       "@typescript-eslint/consistent-type-imports": "error",
@@ -22,19 +112,72 @@ export default tseslint.config(
     },
   },
   {
+    files: ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.mjs"],
+    plugins: { "import-x": importX },
+    settings: {
+      // Parse TypeScript modules too when following imports (no-cycle reads every file it reaches).
+      "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
+      "import-x/external-module-folders": importX.flatConfigs.typescript.settings["import-x/external-module-folders"],
+      "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: [join(root, "tsconfig.web.json"), join(root, "tsconfig.node.json")],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: root, zones: boundaryZones }],
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-internal-modules": ["error", { allow: internalModulesAllow }],
+      "import-x/no-extraneous-dependencies": [
+        "error",
+        { packageDir: root, devDependencies: devOnlyFiles, optionalDependencies: false, peerDependencies: false },
+      ],
+    },
+  },
+  {
     files: ["src/web/**/*.tsx", "src/web/**/*.ts"],
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ["**/*.js", "**/*.mjs"],
-    ...tseslint.configs.disableTypeChecked,
+    // Both run in the browser: no Node built-ins outside tests.
+    files: ["src/shared/**/*.ts", "src/web/**/*.ts", "src/web/**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: { "import-x/no-nodejs-modules": "error" },
   },
   {
-    // Features never import each other; pages in app/ compose them (see docs/architecture.md).
     files: ["src/shared/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["**/server/**", "**/web/**", "react", "fastify", "drizzle-orm*"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: [
+                "react",
+                "react-*",
+                "@radix-ui/*",
+                "@tanstack/*",
+                "wouter",
+                "fastify",
+                "fastify-*",
+                "@fastify/*",
+                "drizzle-orm",
+                "drizzle-kit",
+                "pg",
+                "ws",
+              ],
+              message: `src/shared is read by the server and the browser: no UI, server or database package (${ARCHITECTURE}).`,
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -1,0 +1,185 @@
+import { ESLint, type Linter } from "eslint";
+import tseslint from "typescript-eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// The import boundaries of docs/architecture.md are lint rules (eslint.config.js). Each rule is
+// shown to fail here on a planted violation at a realistic path, so a config change that quietly
+// turns one off fails this test instead of letting the boundary erode again. The snippets are linted
+// in memory (lintText), never written to disk; the files they import are the real ones.
+
+// The repository root without a trailing slash: the import resolver matches file paths against
+// the tsconfig programs, and "//src/web/…" matches none.
+const root = decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "");
+const fromRoot = (path: string) => `${root}/${path}`;
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: fromRoot("eslint.config.js"),
+    // The boundary rules need no type information; skipping the type-aware parse keeps this fast
+    // and lets a planted path that exists in no tsconfig program be linted at all.
+    overrideConfig: [tseslint.configs.disableTypeChecked],
+  });
+});
+
+async function lint(filePath: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath: fromRoot(filePath) });
+  if (!result) throw new Error(`no lint result for ${filePath}`);
+  const fatal = result.messages.filter((m) => m.fatal);
+  expect(fatal, `parse errors in the snippet for ${filePath}`).toEqual([]);
+  return result.messages;
+}
+
+const ruleIds = (messages: Linter.LintMessage[]) => messages.map((m) => m.ruleId);
+
+describe("lint boundaries", { timeout: 60_000 }, () => {
+  it.each([
+    {
+      what: "shared importing the server",
+      file: "src/shared/planted.ts",
+      code: `import "../server/app.js";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "shared importing the web",
+      file: "src/shared/planted.ts",
+      code: `import "../web/lib/cn";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "shared importing react",
+      file: "src/shared/planted.ts",
+      code: `import "react";\n`,
+      rule: "no-restricted-imports",
+    },
+    {
+      what: "shared importing drizzle",
+      file: "src/shared/planted.ts",
+      code: `import "drizzle-orm/pg-core";\n`,
+      rule: "no-restricted-imports",
+    },
+    {
+      what: "the web importing the server",
+      file: "src/web/lib/planted.ts",
+      code: `import "../../server/app";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "the server importing the web",
+      file: "src/server/planted.ts",
+      code: `import "../web/lib/cn.js";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "a web feature importing another feature",
+      file: "src/web/features/chat/components/planted.tsx",
+      code: `import "@/features/tasks/api/get-task";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "a web feature importing another feature by a relative path",
+      file: "src/web/features/payments/components/planted.tsx",
+      code: `import "../../tasks/components/task-format";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "a web feature importing app",
+      file: "src/web/features/tasks/components/planted.tsx",
+      code: `import "@/app/post-task-dialog";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "lib importing a feature",
+      file: "src/web/lib/planted.ts",
+      code: `import "@/features/tasks/api/get-task";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      what: "the design system importing app",
+      file: "src/web/components/ui/planted.tsx",
+      code: `import "@/app/protected-route";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
+      // task-format.ts is imported by job-card.tsx; planting an import back closes the loop.
+      what: "an import cycle",
+      file: "src/web/features/tasks/components/task-format.ts",
+      code: `import "./job-card";\n`,
+      rule: "import-x/no-cycle",
+    },
+    {
+      what: "a package that is installed but not declared in package.json",
+      file: "src/web/lib/planted.ts",
+      code: `import "minimatch";\n`,
+      rule: "import-x/no-extraneous-dependencies",
+    },
+    {
+      what: "server code importing a devDependency",
+      file: "src/server/planted.ts",
+      code: `import "date-fns";\n`,
+      rule: "import-x/no-extraneous-dependencies",
+    },
+    {
+      what: "a package's private file through require()",
+      file: "src/server/adapters/geocoding/planted.ts",
+      code: `import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);\nexport const codes: unknown = require("zipcodes/lib/codes.js");\n`,
+      rule: "import-x/no-internal-modules",
+    },
+    {
+      what: "a package's private file through import",
+      file: "src/server/adapters/geocoding/planted.ts",
+      code: `import "zipcodes/lib/codes.js";\n`,
+      rule: "import-x/no-internal-modules",
+    },
+    {
+      what: "a Node built-in in browser code",
+      file: "src/web/lib/planted.ts",
+      code: `import "node:fs";\n`,
+      rule: "import-x/no-nodejs-modules",
+    },
+  ])("fails on $what", async ({ file, code, rule }) => {
+    expect(ruleIds(await lint(file, code))).toContain(rule);
+  });
+
+  it("passes a feature that imports its own files, lib, the design system, shared and a package's public entry", async () => {
+    const messages = await lint(
+      "src/web/features/tasks/components/planted.tsx",
+      [
+        `export { zodResolver } from "@hookform/resolvers/zod";`,
+        `export { TASK_TRANSITIONS } from "@shared/task-lifecycle";`,
+        `export { Button } from "@/components/ui/button";`,
+        `export { useUser } from "@/lib/current-user";`,
+        `export { useTask } from "../api/get-task";`,
+        `export { relativeTime } from "./task-format";`,
+        "",
+      ].join("\n"),
+    );
+    expect(messages).toEqual([]);
+  });
+
+  it("passes a page in app that composes two features", async () => {
+    const messages = await lint(
+      "src/web/app/routes/planted.tsx",
+      [`export { TaskChatPanel } from "@/features/chat/components/task-chat-panel";`, `export { useTask } from "@/features/tasks/api/get-task";`, ""].join(
+        "\n",
+      ),
+    );
+    expect(messages).toEqual([]);
+  });
+
+  it("passes server code that imports shared, its own files and declared dependencies", async () => {
+    const messages = await lint(
+      "src/server/features/tasks/planted.ts",
+      [
+        `export { sql } from "drizzle-orm";`,
+        `export { pgTable } from "drizzle-orm/pg-core";`,
+        `export { evaluateTransition } from "../../../shared/task-lifecycle.js";`,
+        `export type { AppContext } from "../../context.js";`,
+        "",
+      ].join("\n"),
+    );
+    expect(messages).toEqual([]);
+  });
+});
