@@ -49,7 +49,9 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
       preHandler: rateLimit(ctx.db, ctx.now, { name: "object-upload", max: 40, windowMs: 900_000, key: (r) => r.user?.id ?? r.ip }),
       schema: {
         tags: ["providers"],
-        body: uploadRequestSchema.optional(),
+        // The contract takes no body; a POST without one reaches validation as null. {} and
+        // {kind} are accepted too (docs/decisions/009-uploads-and-storage.md).
+        body: uploadRequestSchema.nullish(),
         response: { 200: uploadUrlResponseSchema, 429: errorResponseSchema, ...errors },
       },
     },

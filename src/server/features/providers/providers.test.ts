@@ -133,6 +133,16 @@ describe("uploads", () => {
     expect(rows.map((r) => `/objects/${r.id}`)).toEqual([kept]);
   });
 
+  it("gives an upload URL for a POST with no body at all, as for {} and {kind}", async () => {
+    const owner = await createUser(t);
+    const res = await call(t, owner, { method: "POST", url: "/api/objects/upload" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().uploadURL).toMatch(/^\/api\/objects\/put\//);
+    const [row] = await t.database.db.select().from(uploads).where(eq(uploads.ownerId, owner.id));
+    expect(row?.kind).toBeNull();
+    expect((await call(t, owner, { method: "POST", url: "/api/objects/upload", payload: { kind: "passport" } })).statusCode).toBe(400);
+  });
+
   it("applies the kind's rules to an upload made without a kind", async () => {
     const owner = await createUser(t);
     const url = await uploadUrl(owner);
