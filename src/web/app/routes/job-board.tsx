@@ -2,7 +2,6 @@ import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-reac
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { CATEGORIES, CATEGORY_VALUES, categoryLabel, type Category } from "@shared/constants";
-import { availableTransitions } from "@shared/task-lifecycle";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -10,8 +9,9 @@ import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { JobCard } from "@/features/tasks/components/job-card";
 import { SortMenu, BOARD_SORTS, type BoardSort } from "@/features/tasks/components/sort-menu";
+import { taskActionButtons } from "@/features/tasks/components/task-actions";
 import { taskFelixContext } from "@/features/tasks/components/task-format";
-import { useClaimTask } from "@/features/tasks/hooks/use-task-actions";
+import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { cn } from "@/lib/cn";
 
@@ -36,7 +36,7 @@ export default function JobBoardPage() {
   const [view, setView] = useState<"list" | "map">("list");
   const { viewer } = useTaskViewer();
   const tasks = useOpenTasks({ search, category, sort });
-  const { claim, pendingId } = useClaimTask(viewer !== null);
+  const { run, pending } = useTaskActions();
 
   // Spec §2: choosing a category sets the URL to /job-board?category={value} (also from /jobs).
   const setParam = (key: string, value: string | undefined) => {
@@ -135,20 +135,26 @@ export default function JobBoardPage() {
           <p className="py-16 text-center text-muted-foreground">No tasks available</p>
         ) : (
           <div className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", tasks.isPlaceholderData && "opacity-70")}>
-            {list.map((task) => (
-              <JobCard
-                key={task.id}
-                task={task}
-                showClaim={viewer === null || availableTransitions(task, viewer, now).includes("claim")}
-                claiming={pendingId === task.id}
-                onClaim={() => claim(task.id)}
-                evaluate={
-                  isProvider && task.userId !== viewer?.id ? (
-                    <AskFelixButton mode="evaluate" size="sm" context={taskFelixContext(task)} />
-                  ) : undefined
-                }
-              />
-            ))}
+            {list.map((task) => {
+              // Claim is offered where the shared table lets this viewer claim (or sends a visitor to sign in).
+              const claim = taskActionButtons(task, viewer, now).find((b) => b.name === "claim" && b.enabled);
+              return (
+                <JobCard
+                  key={task.id}
+                  task={task}
+                  showClaim={claim !== undefined}
+                  claiming={pending?.id === task.id}
+                  onClaim={() => {
+                    if (claim) run(task.id, claim);
+                  }}
+                  evaluate={
+                    isProvider && task.userId !== viewer?.id ? (
+                      <AskFelixButton mode="evaluate" size="sm" context={taskFelixContext(task)} />
+                    ) : undefined
+                  }
+                />
+              );
+            })}
           </div>
         )}
         {view === "list" && tasks.hasNextPage && (

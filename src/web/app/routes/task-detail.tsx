@@ -1,6 +1,5 @@
 import { ArrowLeft, Clock, CreditCard, RotateCcw } from "lucide-react";
 import { Link, useParams } from "wouter";
-import { availableTransitions } from "@shared/task-lifecycle";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -14,9 +13,10 @@ import { useTask } from "@/features/tasks/api/get-task";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
 import { TaskCategoryBadge, TaskStatusBadge, TaskUrgencyBadge } from "@/features/tasks/components/task-badges";
+import { posterOwesPayment, taskActionButtons } from "@/features/tasks/components/task-actions";
 import { relativeTime, taskFelixContext } from "@/features/tasks/components/task-format";
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
-import { useClaimTask, useReactivateTask, useUpdateTask } from "@/features/tasks/hooks/use-task-actions";
+import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 
 function BackButton() {
@@ -34,9 +34,7 @@ export default function TaskDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
   const task = useTask(id);
   const { viewer } = useTaskViewer();
-  const { claim, pendingId } = useClaimTask(viewer !== null);
-  const { update, pendingAction } = useUpdateTask();
-  const { reactivate, isPending: reactivating } = useReactivateTask();
+  const { run, pending } = useTaskActions();
 
   if (task.isLoading) {
     // The page's own column, so React turns this very element into the task card's container
@@ -58,14 +56,17 @@ export default function TaskDetailPage() {
 
   const t = task.data;
   const now = new Date();
-  const actions = availableTransitions(t, viewer, now);
   const isOwner = viewer?.id === t.userId;
-  const isAssigned = viewer !== null && t.providerId === viewer.id;
-  const unpaidClaim = t.status === "claimed" && t.paymentCapturedAt === null;
-  // Spec §4: while the claim is unpaid the owner sees the payment card instead of the buttons.
-  const ownerMustPay = isOwner && unpaidClaim;
-  const showClaim = t.status === "open" && !isOwner && (viewer === null || actions.includes("claim"));
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
+  // Every button, its state and its reason come from the shared transition table.
+  const buttons = taskActionButtons(t, viewer, now);
+  // While the poster owes the claim's payment, the payment card replaces the poster's own buttons.
+  const ownerMustPay = posterOwesPayment(t, viewer?.id ?? null, now);
+  const reactivate = buttons.find((b) => b.name === "reactivate");
+  const rowButtons = buttons.filter((b) => b !== reactivate && !(ownerMustPay && b.actor === "poster"));
+  // Start waits for the poster's payment: the assigned provider is told so, with the time left.
+  const waitingForPayment = buttons.some((b) => b.name === "start" && b.blockedBy === "paid");
+  const pendingHere = pending?.id === t.id ? pending.action : null;
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
@@ -109,31 +110,25 @@ export default function TaskDetailPage() {
             </section>
 
             <section aria-label="Task actions" className="flex flex-wrap items-center gap-2">
-              {showClaim && (
-                <Button onClick={() => claim(t.id)} disabled={pendingId === t.id}>
-                  {pendingId === t.id ? "Claiming..." : "Claim Task"}
+              {rowButtons.map((button) => (
+                <Button
+                  key={button.name}
+                  variant={button.variant}
+                  onClick={() => run(t.id, button)}
+                  disabled={!button.enabled || pending !== null}
+                >
+                  {pendingHere === button.name ? button.pendingLabel : button.label}
                 </Button>
-              )}
+              ))}
               {isProvider && !isOwner && t.status === "open" && (
                 <AskFelixButton mode="evaluate" context={taskFelixContext(t)} />
               )}
-              {isAssigned && t.status === "claimed" && (
-                <Button onClick={() => update(t.id, "start")} disabled={!actions.includes("start") || pendingAction !== null}>
-                  {pendingAction === "start" ? "Starting..." : "Start Task"}
-                </Button>
-              )}
-              {actions.includes("complete") && (
-                <Button onClick={() => update(t.id, "complete")} disabled={pendingAction !== null}>
-                  {pendingAction === "complete" ? "Completing..." : "Mark Complete"}
-                </Button>
-              )}
-              {actions.includes("cancel") && !ownerMustPay && (
-                <Button variant="destructive" onClick={() => update(t.id, "cancel")} disabled={pendingAction !== null}>
-                  {pendingAction === "cancel" ? "Cancelling..." : "Cancel Task"}
-                </Button>
-              )}
-              {isAssigned && unpaidClaim && (
-                <p className="w-full text-sm text-muted-foreground">Waiting for customer payment to start work</p>
+              {rowButtons.map((button) =>
+                button.disabledReason ? (
+                  <p key={button.name} className="w-full text-sm text-muted-foreground">
+                    {button.disabledReason}
+                  </p>
+                ) : null,
               )}
             </section>
           </CardContent>
@@ -162,7 +157,7 @@ export default function TaskDetailPage() {
           </Card>
         )}
 
-        {isAssigned && unpaidClaim && (
+        {waitingForPayment && (
           <Alert role="status" variant="info">
             <AlertTitle>Waiting for Payment</AlertTitle>
             <AlertDescription>
@@ -177,7 +172,7 @@ export default function TaskDetailPage() {
           </Alert>
         )}
 
-        {isOwner && t.status === "payment_expired" && (
+        {reactivate && (
           <Card className="border-destructive">
             <CardHeader>
               <CardTitle asChild className="text-xl">
@@ -188,8 +183,8 @@ export default function TaskDetailPage() {
               </CardDescription>
             </CardHeader>
             <CardContent>
-              <Button onClick={() => reactivate(t.id)} disabled={reactivating || !actions.includes("reactivate")}>
-                <RotateCcw aria-hidden="true" /> {reactivating ? "Reactivating..." : "Reactivate Task"}
+              <Button onClick={() => run(t.id, reactivate)} disabled={!reactivate.enabled || pending !== null}>
+                <RotateCcw aria-hidden="true" /> {pendingHere === "reactivate" ? reactivate.pendingLabel : reactivate.label}
               </Button>
             </CardContent>
           </Card>

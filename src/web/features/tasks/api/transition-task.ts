@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { SystemActor, TaskTransition } from "@shared/task-lifecycle";
 import type { TaskPrivate } from "@shared/tasks";
 import { userQueryKey } from "@/lib/current-user";
 import { apiRequest } from "@/lib/api";
@@ -7,8 +8,12 @@ import { myJobsQueryKey } from "./get-my-jobs";
 import { myTasksQueryKey } from "./get-my-tasks";
 import { tasksBaseKey } from "./get-task";
 
-/** The person-driven transitions of src/shared/task-lifecycle.ts, each a PATCH /api/tasks/{id}/{name}. */
-export type TaskAction = "claim" | "start" | "complete" | "cancel" | "reactivate";
+/**
+ * The transitions of src/shared/task-lifecycle.ts that a person performs, each a PATCH
+ * /api/tasks/{id}/{name}; the timer and the payment system act on the server alone. Derived from
+ * the table, so a new person-driven row is a type error wherever its button copy is missing.
+ */
+export type TaskAction = Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor> }>["name"];
 
 export interface TaskActionInput {
   id: string;

@@ -3,12 +3,13 @@ import { Link } from "wouter";
 import type { TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { posterOwesPayment } from "./task-actions";
 import { TaskCategoryBadge, TaskStatusBadge, TaskUrgencyBadge } from "./task-badges";
 import { dashboardDate, dollars, publicPlace } from "./task-format";
 
 /** A task on the dashboard (spec §2): dates 'MMM d, h:mm a', payment prompt, details link. */
 export function DashboardTaskCard({ task, viewerId }: { task: TaskPrivate; viewerId: string }) {
-  const mustPay = task.userId === viewerId && task.status === "claimed" && task.paymentCapturedAt === null;
+  const mustPay = posterOwesPayment(task, viewerId, new Date());
   return (
     <Card className="flex flex-col" data-testid="dashboard-task-card">
       <CardHeader className="gap-3">

@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import type { TaskPublic } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { TASK_ACTION_COPY } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
 import { dollars, publicPlace, relativeTime } from "./task-format";
 
@@ -70,7 +71,7 @@ export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCar
         </Button>
         {showClaim && (
           <Button size="sm" onClick={onClaim} disabled={claiming}>
-            {claiming ? "Claiming..." : "Claim Task"}
+            {claiming ? TASK_ACTION_COPY.claim.pendingLabel : TASK_ACTION_COPY.claim.label}
             <span className="sr-only"> for {task.title}</span>
           </Button>
         )}

@@ -1,6 +1,7 @@
 import { toast } from "@/components/ui/use-toast";
 import { ApiError, errorMessage, goToLogin, isUnauthorizedError } from "@/lib/api";
 import { useTaskAction, type TaskAction } from "../api/transition-task";
+import type { TaskActionButton } from "../components/task-actions";
 
 // The toasts of spec §8 around each task action, so the job board and the task page say the same.
 
@@ -17,76 +18,55 @@ function refusalMessage(error: unknown): string | null {
   return error instanceof ApiError && (error.status === 403 || error.status === 409) ? error.serverMessage : null;
 }
 
-export function useClaimTask(isAuthenticated: boolean) {
+interface Toasts {
+  success: { title: string; description?: string };
+  /** After a 401: the session ended since the page loaded. */
+  signedOut: string;
+  failure: (error: unknown) => { title: string; description: string };
+}
+
+const update = (error: unknown) => ({ title: "Error", description: refusalMessage(error) ?? "Failed to update task. Please try again." });
+
+const TOASTS: Record<TaskAction, Toasts> = {
+  claim: {
+    success: { title: "Task claimed successfully!" },
+    signedOut: "Please sign in to claim tasks",
+    failure: (error) => ({ title: "Error", description: refusalMessage(error) ?? "Failed to claim task. Please try again." }),
+  },
+  start: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
+  complete: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
+  cancel: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
+  reactivate: {
+    success: { title: "Task Reactivated", description: "Your task is now available for providers to claim again." },
+    signedOut: "Please sign in to perform this action",
+    failure: (error) => ({ title: "Failed to Reactivate", description: errorMessage(error, "Could not reactivate task") }),
+  },
+};
+
+/** Runs a task button of taskActionButtons(); `pending` is the action in flight, if any. */
+export function useTaskActions() {
   const mutation = useTaskAction();
-  const claim = (id: string) => {
-    if (!isAuthenticated) {
-      toast({ title: "Sign in required", description: "Please sign in to claim tasks", variant: "destructive" });
+  const run = (id: string, button: TaskActionButton) => {
+    if (button.signInMessage !== null) {
+      toast({ title: "Sign in required", description: button.signInMessage, variant: "destructive" });
       goToLogin();
       return;
     }
+    const toasts = TOASTS[button.name];
     mutation.mutate(
-      { id, action: "claim" },
+      { id, action: button.name },
       {
-        onSuccess: () => toast({ title: "Task claimed successfully!" }),
+        onSuccess: () => toast(toasts.success),
         onError: (error) => {
           if (isUnauthorizedError(error)) {
-            toast({ title: "Unauthorized", description: "Please sign in to claim tasks", variant: "destructive" });
+            toast({ title: "Unauthorized", description: toasts.signedOut, variant: "destructive" });
             redirectToLoginSoon();
             return;
           }
-          toast({
-            title: "Error",
-            description: refusalMessage(error) ?? "Failed to claim task. Please try again.",
-            variant: "destructive",
-          });
+          toast({ ...toasts.failure(error), variant: "destructive" });
         },
       },
     );
   };
-  return { claim, pendingId: mutation.isPending ? mutation.variables.id : null };
-}
-
-/** Start, Complete and Cancel: spec §8 "Task update". */
-export function useUpdateTask() {
-  const mutation = useTaskAction();
-  const update = (id: string, action: Exclude<TaskAction, "claim" | "reactivate">) =>
-    mutation.mutate(
-      { id, action },
-      {
-        onSuccess: () => toast({ title: "Task updated successfully!" }),
-        onError: (error) => {
-          if (isUnauthorizedError(error)) {
-            toast({ title: "Unauthorized", description: "Please sign in to perform this action", variant: "destructive" });
-            redirectToLoginSoon();
-            return;
-          }
-          toast({
-            title: "Error",
-            description: refusalMessage(error) ?? "Failed to update task. Please try again.",
-            variant: "destructive",
-          });
-        },
-      },
-    );
-  return { update, pendingAction: mutation.isPending ? mutation.variables.action : null };
-}
-
-export function useReactivateTask() {
-  const mutation = useTaskAction();
-  const reactivate = (id: string) =>
-    mutation.mutate(
-      { id, action: "reactivate" },
-      {
-        onSuccess: () =>
-          toast({ title: "Task Reactivated", description: "Your task is now available for providers to claim again." }),
-        onError: (error) =>
-          toast({
-            title: "Failed to Reactivate",
-            description: errorMessage(error, "Could not reactivate task"),
-            variant: "destructive",
-          }),
-      },
-    );
-  return { reactivate, isPending: mutation.isPending };
+  return { run, pending: mutation.isPending ? mutation.variables : null };
 }

@@ -1,0 +1,96 @@
+import {
+  evaluateTransition,
+  findTransition,
+  TASK_CONDITIONS,
+  TASK_TRANSITIONS,
+  type SystemActor,
+  type TaskCondition,
+  type TaskLifecycleState,
+  type TaskTransition,
+  type TaskViewer,
+} from "@shared/task-lifecycle";
+import type { TaskAction } from "../api/transition-task";
+
+// Which task buttons a viewer sees, and why one is disabled, read from the shared transition table
+// (docs/decisions/005-task-lifecycle-table.md) instead of a hand-written list: the server enforces
+// the same rows, so a button and the server's answer cannot disagree. Only the words are ours.
+
+export interface TaskActionCopy {
+  label: string;
+  pendingLabel: string;
+  variant: "default" | "destructive";
+}
+
+/** The visible words of each person-driven transition (the e2e journeys press these names). */
+export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
+  claim: { label: "Claim Task", pendingLabel: "Claiming...", variant: "default" },
+  start: { label: "Start Task", pendingLabel: "Starting...", variant: "default" },
+  complete: { label: "Mark Complete", pendingLabel: "Completing...", variant: "default" },
+  cancel: { label: "Cancel Task", pendingLabel: "Cancelling...", variant: "destructive" },
+  reactivate: { label: "Reactivate Task", pendingLabel: "Reactivating...", variant: "default" },
+};
+
+type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
+
+const SYSTEM_ACTORS: readonly TaskTransition["actor"][] = ["timer", "payment_system"] satisfies SystemActor[];
+
+function isPersonTransition(transition: TaskTransition): transition is PersonTransition {
+  return !SYSTEM_ACTORS.includes(transition.actor);
+}
+
+export interface TaskActionButton extends TaskActionCopy {
+  name: TaskAction;
+  actor: PersonTransition["actor"];
+  /** False while a condition of the table does not hold yet (Start before the poster paid). */
+  enabled: boolean;
+  /** The table's message for that condition, shown beside the disabled button; null when enabled. */
+  disabledReason: string | null;
+  /** The condition that blocks the button, e.g. "paid"; null when enabled. */
+  blockedBy: TaskCondition | null;
+  /** A visitor may press it and is sent to sign in first: the table's 401 message, or null. */
+  signInMessage: string | null;
+}
+
+/**
+ * The buttons `viewer` sees on `task` at `now`, in table order:
+ * - allowed by the table: an enabled button;
+ * - the right person in the right state, but a condition unmet (409 from `requires`): disabled,
+ *   with the table's message as the reason;
+ * - signed out, on a transition any verified provider may take from this state: enabled, and
+ *   pressing it sends the visitor to sign in (only Claim today);
+ * - anything else (not theirs: 403, or not from this state): no button.
+ */
+export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer | null, now: Date): TaskActionButton[] {
+  const buttons: TaskActionButton[] = [];
+  for (const transition of TASK_TRANSITIONS) {
+    if (!isPersonTransition(transition)) continue;
+    const base = { ...TASK_ACTION_COPY[transition.name], name: transition.name, actor: transition.actor };
+    const result = evaluateTransition(transition.name, task, viewer, now);
+    if (result.ok) {
+      buttons.push({ ...base, enabled: true, disabledReason: null, blockedBy: null, signInMessage: null });
+      continue;
+    }
+    const fromHere = (transition.from as readonly string[]).includes(task.status);
+    if (!fromHere) continue;
+    if (result.status === 401 && transition.actor === "verified_provider") {
+      buttons.push({ ...base, enabled: true, disabledReason: null, blockedBy: null, signInMessage: result.message });
+    } else if (result.status === 409) {
+      const unmet = (transition.requires as readonly { condition: TaskCondition; message: string }[]).find(
+        (requirement) => requirement.message === result.message,
+      );
+      buttons.push({ ...base, enabled: false, disabledReason: result.message, blockedBy: unmet?.condition ?? null, signInMessage: null });
+    }
+  }
+  return buttons;
+}
+
+/**
+ * Whether `viewerId` is the poster and still owes the claim's payment: the task is in a state the
+ * table's "pay" transition starts from, and the claim is unpaid. The poster then sees the payment
+ * card instead of their own buttons, also once the window has closed and until the deadline job
+ * expires the claim (the card then says the window has closed).
+ */
+export function posterOwesPayment(task: TaskLifecycleState, viewerId: string | null, now: Date): boolean {
+  const pay = findTransition("pay");
+  return viewerId === task.userId && (pay.from as readonly string[]).includes(task.status) && TASK_CONDITIONS.unpaid(task, now);
+}
