@@ -8,6 +8,7 @@ import { ApplicationForm } from "@/features/providers/components/application-for
 import { ApplicationStatus } from "@/features/providers/components/application-status";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { useSignedInUser } from "../protected-route";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const BENEFITS = [
   { icon: DollarSign, title: "Set Your Own Rates", text: "You decide what your time is worth." },
@@ -60,7 +61,7 @@ export default function BecomeProviderPage() {
         <ShieldCheck aria-hidden="true" />
         <AlertTitle>Verification Required</AlertTitle>
         <AlertDescription>
-          Every provider is identity checked. We review applications within 1-2 business days and let you know the outcome.
+          Every provider is identity checked. We review applications within {APPLICATION_REVIEW_TIME} and let you know the outcome.
         </AlertDescription>
       </Alert>
 

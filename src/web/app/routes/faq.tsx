@@ -2,6 +2,7 @@ import { ChevronDown } from "lucide-react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
   {
@@ -18,7 +19,7 @@ const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
   {
     title: "For providers",
     items: [
-      { q: "How do I become a provider?", a: "Apply from the Become a Provider page. It takes under 5 minutes and is free. Our team reviews applications within 1-2 business days." },
+      { q: "How do I become a provider?", a: `Apply from the Become a Provider page. It takes under 5 minutes and is free. Our team reviews applications within ${APPLICATION_REVIEW_TIME}.` },
       { q: "How much do I earn?", a: "You keep 85% of each task budget, and tips are commission-free. Top providers earn $500+ per week." },
       { q: "When do I get paid?", a: "Payouts under $100 are released on completion; $100 or more after a 24-hour approval window. Money arrives in your bank in 2-3 business days." },
       { q: "Can I check whether a budget is fair?", a: "Yes. Before you claim a task, ask Felix to evaluate its budget against the distance and work involved." },

@@ -2,6 +2,7 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const FOR_POSTERS = [
   { title: "Post your task", text: "Give it a title, a description and a category, set a budget of at least $20, choose standard or urgent, and add one location or a route with stops. Felix, our budget assistant, can suggest a fair budget from the distance and the work involved." },
@@ -12,7 +13,7 @@ const FOR_POSTERS = [
 
 const FOR_PROVIDERS = [
   { title: "Apply in under 5 minutes", text: "Tell us about yourself, upload a government-issued ID and a profile photo, and pick the services you offer." },
-  { title: "Get verified", text: "Our team reviews every application, usually within 1-2 business days." },
+  { title: "Get verified", text: `Our team reviews every application, usually within ${APPLICATION_REVIEW_TIME}.` },
   { title: "Claim tasks you want", text: "Browse open tasks near you. Not sure a budget is fair? Ask Felix to evaluate it before you claim." },
   { title: "Get paid", text: "Keep 85% of the task budget and every cent of your tips. Payouts arrive in your bank account in 2-3 business days." },
 ];

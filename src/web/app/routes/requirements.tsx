@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const REQUIREMENTS = [
   { icon: UserCheck, title: "18 or older", text: "You must be at least 18 years old." },
@@ -15,7 +16,7 @@ const REQUIREMENTS = [
 const PROCESS = [
   "Fill in the application: your details, the services you offer, and your weekly availability.",
   "Upload your ID document and profile photo.",
-  "Our team reviews your application, usually within 1-2 business days.",
+  `Our team reviews your application, usually within ${APPLICATION_REVIEW_TIME}.`,
   "Once approved you are a Verified Provider and can claim tasks right away.",
 ];
 

@@ -12,6 +12,7 @@ import { errorMessage } from "@/lib/api";
 import { useApply } from "../api/apply";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 type Text = { fullName: string; email: string; phone: string; address: string; city: string; state: string; zipCode: string; bio: string };
 
@@ -49,7 +50,7 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
     apply
       .mutateAsync({ ...text, serviceTypes, availability, idDocumentUrl, profilePhotoUrl, agreeTerms: true })
       .then(() => {
-        toast({ title: "Application Submitted!", description: "We'll review your application within 1-2 business days." });
+        toast({ title: "Application Submitted!", description: `We'll review your application within ${APPLICATION_REVIEW_TIME}.` });
         onSubmitted();
       })
       .catch((error: unknown) => {

@@ -2,9 +2,10 @@ import { BadgeCheck, Clock, Search } from "lucide-react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const STATUS = {
-  pending: { icon: Clock, title: "Application Pending", text: "We have your application and will review it within 1-2 business days." },
+  pending: { icon: Clock, title: "Application Pending", text: `We have your application and will review it within ${APPLICATION_REVIEW_TIME}.` },
   under_review: { icon: Search, title: "Application Under Review", text: "Our team is reviewing your documents now. We'll notify you of the decision." },
   approved: { icon: BadgeCheck, title: "You're a Verified Provider", text: "Your application was approved. Browse the job board and claim your first task." },
 } as const;

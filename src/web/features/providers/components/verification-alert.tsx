@@ -2,6 +2,7 @@ import { BadgeCheck, Clock, Search, XCircle } from "lucide-react";
 import { Link } from "wouter";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { useProviderProfile } from "../api/get-provider-profile";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 /** Dashboard verification-status alert (spec §4 verificationStatus); nothing without a profile. */
 export function VerificationAlert() {
@@ -12,7 +13,7 @@ export function VerificationAlert() {
         <Alert variant="warning" role="status">
           <Clock aria-hidden="true" />
           <AlertTitle>Verification Pending</AlertTitle>
-          <AlertDescription>Your provider application has been received. We review applications within 1-2 business days.</AlertDescription>
+          <AlertDescription>Your provider application has been received. We review applications within {APPLICATION_REVIEW_TIME}.</AlertDescription>
         </Alert>
       );
     case "under_review":
