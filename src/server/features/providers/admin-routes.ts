@@ -10,7 +10,8 @@ import {
   rejectBodySchema,
 } from "../../../shared/providers.js";
 import { requireUser } from "../../plugins/auth.js";
-import { decide, listActiveProviders, listApplications, listAudit, listOutbox } from "./admin.js";
+import { listActiveProviders, listApplications, listAudit, listOutbox } from "./repository.js";
+import { decide } from "./service.js";
 
 const userParams = z.object({ userId: z.uuid({ error: "userId must be a UUID" }) });
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
@@ -28,14 +29,14 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { status } = request.query;
-      return listApplications(ctx, status === "all" ? ["pending", "under_review"] : [status]);
+      return listApplications(ctx.db, status === "all" ? ["pending", "under_review"] : [status]);
     },
   );
 
   app.get(
     "/api/admin/providers/active",
     { config: admin, schema: { tags: ["admin"], response: { 200: z.array(activeProviderSchema), ...errors } } },
-    async () => listActiveProviders(ctx),
+    async () => listActiveProviders(ctx.db),
   );
 
   app.post(
@@ -71,13 +72,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/audit-log",
     { config: admin, schema: { tags: ["admin"], response: { 200: z.array(auditEntrySchema), ...errors } } },
-    async () => listAudit(ctx),
+    async () => listAudit(ctx.db),
   );
 
   app.get(
     "/api/admin/outbox",
     { config: admin, schema: { tags: ["admin"], response: { 200: z.array(outboxEntrySchema), ...errors } } },
-    async () => listOutbox(ctx),
+    async () => listOutbox(ctx.db),
   );
 };
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { publicProviderSchema } from "../../../shared/providers.js";
-import { listPublicProviders } from "./directory.js";
+import { listPublicProviders } from "./repository.js";
 
 const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(

@@ -13,7 +13,7 @@ import {
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
+import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./service.js";
 
 const LARGEST = Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes));
 

@@ -7,11 +7,11 @@ import { rateLimit } from "../../plugins/rate-limit.js";
 import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
-import { findProfile, submitApplication, updateProfile } from "./profiles.js";
-import { deleteAbandonedUploads, deleteRetiredIdDocuments } from "./uploads.js";
+import { findProfile } from "./repository.js";
+import { deleteAbandonedUploads, deleteRetiredIdDocuments, submitApplication, updateProfile } from "./service.js";
 
-// Providers: applications and profiles here; uploads, admin review and the public directory in
-// their own plugins (spec §2 Become-provider, Admin dashboard, Providers directory).
+// Providers: applications and profiles here; uploads (objects-routes.ts), admin review
+// (admin-routes.ts) and the public directory (directory-routes.ts) in their own plugins.
 
 const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

@@ -1,14 +1,161 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import { UPLOAD_RULES, UPLOAD_URL_TTL_MS, type UploadKind } from "../../../shared/providers.js";
-import type { ObjectStorage } from "../../adapters/storage/storage.js";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import type { VerificationStatus } from "../../../shared/constants.js";
+import { dollarsToCents } from "../../../shared/money.js";
+import { UPLOAD_RULES, UPLOAD_URL_TTL_MS, type ApplicationBody, type ProfilePatch, type ProviderProfile, type UploadKind } from "../../../shared/providers.js";
 import { detectFileType } from "../../adapters/storage/file-type.js";
+import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
-import { badRequest, HttpError, notFound } from "../../http-errors.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { auditLog, users } from "../../db/schema/users.js";
+import { badRequest, conflict, HttpError, notFound } from "../../http-errors.js";
+import { notifyUser } from "../../notify.js";
+import { getProfile } from "./repository.js";
 
-// Signed upload URLs (one row each, token stored hashed), the checks every file passes before it
-// is kept, and who may read it back (docs/decisions/009-uploads-and-storage.md).
+// The providers' use cases: applying (again after a rejection) and editing one's profile, the
+// admin's decision on an application, and the files both rest on.
+
+// ---------------------------------------------------------------------------------------------
+// Applying and the profile.
+
+export async function submitApplication(ctx: AppContext, userId: string, body: ApplicationBody): Promise<ProviderProfile> {
+  await assertOwnedUpload(ctx, userId, body.idDocumentUrl, "id_document", "idDocumentUrl");
+  await assertOwnedUpload(ctx, userId, body.profilePhotoUrl, "profile_photo", "profilePhotoUrl");
+  const now = ctx.now();
+  const fields = {
+    fullName: body.fullName,
+    email: body.email,
+    phone: body.phone,
+    address: body.address,
+    city: body.city,
+    state: body.state,
+    zipCode: body.zipCode,
+    serviceTypes: body.serviceTypes,
+    availability: body.availability,
+    bio: body.bio,
+    idDocumentPath: body.idDocumentUrl,
+    profilePhotoPath: body.profilePhotoUrl,
+    verificationStatus: "pending" as const,
+    rejectionReason: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    submittedAt: now,
+    updatedAt: now,
+  };
+  const [inserted] = await ctx.db
+    .insert(providerProfiles)
+    .values({ userId, ...fields })
+    .onConflictDoNothing({ target: providerProfiles.userId })
+    .returning({ id: providerProfiles.id });
+  if (!inserted) {
+    // Only a rejected applicant may apply again; the condition makes the re-application atomic.
+    const [again] = await ctx.db
+      .update(providerProfiles)
+      .set(fields)
+      .where(and(eq(providerProfiles.userId, userId), eq(providerProfiles.verificationStatus, "rejected")))
+      .returning({ id: providerProfiles.id });
+    if (!again) throw conflict("You have already applied. Your application is being processed.");
+  }
+  return getProfile(ctx.db, userId);
+}
+
+export async function updateProfile(ctx: AppContext, userId: string, patch: ProfilePatch): Promise<ProviderProfile> {
+  if (patch.profilePhotoUrl) await assertOwnedUpload(ctx, userId, patch.profilePhotoUrl, "profile_photo", "profilePhotoUrl");
+  const [row] = await ctx.db
+    .update(providerProfiles)
+    .set({
+      ...(patch.bio === undefined ? {} : { bio: patch.bio }),
+      ...(patch.hourlyRate === undefined ? {} : { hourlyRateCents: patch.hourlyRate === null ? null : dollarsToCents(patch.hourlyRate) }),
+      ...(patch.serviceTypes === undefined ? {} : { serviceTypes: patch.serviceTypes }),
+      ...(patch.availability === undefined ? {} : { availability: patch.availability }),
+      ...(patch.profilePhotoUrl === undefined ? {} : { profilePhotoPath: patch.profilePhotoUrl }),
+      updatedAt: ctx.now(),
+    })
+    .where(eq(providerProfiles.userId, userId))
+    .returning({ id: providerProfiles.id });
+  if (!row) throw notFound("No provider profile");
+  return getProfile(ctx.db, userId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admin review: pending → under_review; pending or under_review → approved or rejected. Each move
+// is one conditional UPDATE; the audit row and the applicant's notice commit with it.
+
+type Decision = "review" | "approve" | "reject";
+
+const FROM: Record<Decision, VerificationStatus[]> = {
+  review: ["pending"],
+  approve: ["pending", "under_review"],
+  reject: ["pending", "under_review"],
+};
+const TO: Record<Decision, VerificationStatus> = { review: "under_review", approve: "approved", reject: "rejected" };
+
+export async function decide(ctx: AppContext, adminId: string, userId: string, decision: Decision, reason: string | null): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const [row] = await tx
+      .update(providerProfiles)
+      .set({
+        verificationStatus: TO[decision],
+        reviewedBy: adminId,
+        reviewedAt: now,
+        updatedAt: now,
+        ...(decision === "reject" ? { rejectionReason: reason } : {}),
+        ...(decision === "approve" ? { rejectionReason: null } : {}),
+      })
+      .where(and(eq(providerProfiles.userId, userId), inArray(providerProfiles.verificationStatus, FROM[decision])))
+      .returning({ id: providerProfiles.id });
+    if (!row) {
+      const [existing] = await tx
+        .select({ status: providerProfiles.verificationStatus })
+        .from(providerProfiles)
+        .where(eq(providerProfiles.userId, userId));
+      if (!existing) throw notFound("No application for this user");
+      throw conflict(`Cannot ${decision === "review" ? "mark under review" : decision} an application that is ${existing.status.replace("_", " ")}`);
+    }
+    if (decision === "approve") {
+      // "both" when they have posted tasks; an admin stays an admin.
+      await tx
+        .update(users)
+        .set({
+          role: sql`case when ${users.role} = 'admin' then 'admin'::user_role
+            when ${users.role} = 'both' or exists (select 1 from ${tasks} where ${tasks.userId} = ${userId}) then 'both'::user_role
+            else 'provider'::user_role end`,
+          updatedAt: now,
+        })
+        .where(eq(users.id, userId));
+    }
+    await tx.insert(auditLog).values({
+      actorId: adminId,
+      action: `provider_application.${decision}`,
+      targetType: "provider_application",
+      targetId: userId,
+      reason,
+      details: { to: TO[decision] },
+      createdAt: now,
+    });
+    if (decision === "approve") {
+      await notifyUser(ctx, tx, {
+        userId,
+        kind: "application_decided",
+        title: "Your provider application was approved",
+        body: "Congratulations! You are now a verified Errandly provider and can claim tasks on the job board.",
+      });
+    } else if (decision === "reject") {
+      await notifyUser(ctx, tx, {
+        userId,
+        kind: "application_decided",
+        title: "Your provider application was not approved",
+        body: `Your provider application was rejected. Reason: ${reason ?? ""}\n\nYou can contact support or apply again at ${ctx.env.PUBLIC_URL}/become-provider.`,
+      });
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Uploads: signed upload URLs (one row each, token stored hashed), the checks every file passes
+// before it is kept, and who may read it back (docs/decisions/009-uploads-and-storage.md).
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -18,7 +165,7 @@ const ALL_TYPES = new Set(Object.values(UPLOAD_RULES).flatMap((r) => r.types));
 
 const linkGone = () => new HttpError(410, "This upload link has expired or was already used. Please upload the file again.");
 
-export const objectPath = (uploadId: string) => `/objects/${uploadId}`;
+const objectPath = (uploadId: string) => `/objects/${uploadId}`;
 
 function check(kind: UploadKind | null, body: Buffer | "too_large"): { file: Buffer; contentType: string } {
   const maxBytes = kind ? UPLOAD_RULES[kind].maxBytes : LARGEST;

@@ -1,0 +1,208 @@
+import { desc, eq, inArray, sql } from "drizzle-orm";
+import type { VerificationStatus } from "../../../shared/constants.js";
+import { centsToDollars } from "../../../shared/money.js";
+import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider } from "../../../shared/providers.js";
+import type { Db } from "../../db/client.js";
+import { revealedCondition } from "../../db/review-visibility.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { emailOutbox } from "../../db/schema/site.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { auditLog, users } from "../../db/schema/users.js";
+import { notFound } from "../../http-errors.js";
+
+// Reading providers: one's own profile, the admin dashboard's lists (applications, active
+// providers, audit log, outbox) and the public directory.
+
+type ProfileRow = typeof providerProfiles.$inferSelect;
+type UserName = { firstName: string; lastName: string; email: string };
+
+const profileWithUser = {
+  profile: providerProfiles,
+  user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
+};
+
+function toProfileView(row: ProfileRow, user: UserName): ProviderProfile {
+  return {
+    id: row.id,
+    userId: row.userId,
+    verificationStatus: row.verificationStatus,
+    fullName: row.fullName,
+    email: row.email,
+    phone: row.phone,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zipCode,
+    serviceTypes: row.serviceTypes,
+    bio: row.bio,
+    hourlyRate: row.hourlyRateCents === null ? null : centsToDollars(row.hourlyRateCents),
+    availability: row.availability,
+    idDocumentUrl: row.idDocumentPath,
+    profilePhotoUrl: row.profilePhotoPath,
+    payoutsEnabled: row.payoutsEnabled,
+    stripeOnboardingComplete: row.stripeOnboardingComplete,
+    stripeAccountId: row.stripeAccountId,
+    rejectionReason: row.rejectionReason,
+    submittedAt: row.submittedAt.toISOString(),
+    user,
+  };
+}
+
+export async function findProfile(db: Db, userId: string): Promise<ProviderProfile | null> {
+  const [row] = await db
+    .select(profileWithUser)
+    .from(providerProfiles)
+    .innerJoin(users, eq(users.id, providerProfiles.userId))
+    .where(eq(providerProfiles.userId, userId))
+    .limit(1);
+  return row ? toProfileView(row.profile, row.user) : null;
+}
+
+export async function getProfile(db: Db, userId: string): Promise<ProviderProfile> {
+  const profile = await findProfile(db, userId);
+  if (!profile) throw notFound("No provider profile");
+  return profile;
+}
+
+// The admin dashboard.
+
+export async function listApplications(db: Db, statuses: VerificationStatus[]): Promise<ProviderProfile[]> {
+  const rows = await db
+    .select(profileWithUser)
+    .from(providerProfiles)
+    .innerJoin(users, eq(users.id, providerProfiles.userId))
+    .where(inArray(providerProfiles.verificationStatus, statuses))
+    .orderBy(providerProfiles.submittedAt)
+    .limit(500);
+  return rows.map((r) => toProfileView(r.profile, r.user));
+}
+
+export async function listActiveProviders(db: Db): Promise<ActiveProvider[]> {
+  const current = db
+    .selectDistinctOn([tasks.providerId], {
+      providerId: tasks.providerId,
+      id: tasks.id,
+      title: tasks.title,
+      description: tasks.description,
+      budgetCents: tasks.budgetCents,
+      category: tasks.category,
+      status: tasks.status,
+    })
+    .from(tasks)
+    .where(inArray(tasks.status, ["claimed", "in_progress"]))
+    .orderBy(tasks.providerId, desc(tasks.claimedAt))
+    .as("current");
+  const rows = await db
+    .select({
+      ...profileWithUser,
+      taskId: current.id,
+      taskTitle: current.title,
+      taskDescription: current.description,
+      taskBudgetCents: current.budgetCents,
+      taskCategory: current.category,
+      taskStatus: current.status,
+    })
+    .from(providerProfiles)
+    .innerJoin(users, eq(users.id, providerProfiles.userId))
+    .leftJoin(current, eq(current.providerId, providerProfiles.userId))
+    .where(eq(providerProfiles.verificationStatus, "approved"))
+    .orderBy(users.firstName, users.lastName)
+    .limit(500);
+  return rows.map((r) => ({
+    ...toProfileView(r.profile, r.user),
+    currentTask:
+      r.taskId && r.taskTitle !== null && r.taskDescription !== null && r.taskBudgetCents !== null && r.taskCategory !== null && r.taskStatus
+        ? {
+            id: r.taskId,
+            title: r.taskTitle,
+            description: r.taskDescription,
+            budget: centsToDollars(r.taskBudgetCents),
+            category: r.taskCategory,
+            status: r.taskStatus,
+          }
+        : null,
+  }));
+}
+
+export async function listAudit(db: Db): Promise<AuditEntry[]> {
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      actorId: auditLog.actorId,
+      actorEmail: users.email,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      reason: auditLog.reason,
+      createdAt: auditLog.createdAt,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .orderBy(desc(auditLog.createdAt))
+    .limit(200);
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+}
+
+export async function listOutbox(db: Db): Promise<OutboxEntry[]> {
+  const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.createdAt)).limit(200);
+  return rows.map((r) => ({
+    id: r.id,
+    to: r.to,
+    subject: r.subject,
+    text: r.text,
+    kind: r.kind,
+    status: r.status,
+    error: r.error,
+    attempts: r.attempts,
+    nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+    sentAt: r.sentAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * The public directory: approved providers only, and only what a visitor may see (never phone,
+ * street address, e-mail, ZIP or the ID document; the response schema filters as a second guard).
+ */
+export async function listPublicProviders(db: Db, now: Date): Promise<PublicProvider[]> {
+  // Only revealed reviews count: a blind one must not show through the average.
+  const ratings = db
+    .select({
+      reviewedId: sql<string>`r.reviewed_id`.as("reviewed_id"),
+      average: sql<string>`round(avg(r.rating)::numeric, 1)::text`.as("average"),
+      count: sql<number>`count(*)::int`.as("count"),
+    })
+    .from(sql`reviews r join tasks t on t.id = r.task_id`)
+    .where(revealedCondition(now))
+    .groupBy(sql`r.reviewed_id`)
+    .as("ratings");
+  const rows = await db
+    .select({
+      id: providerProfiles.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      city: providerProfiles.city,
+      state: providerProfiles.state,
+      bio: providerProfiles.bio,
+      profilePhotoUrl: providerProfiles.profilePhotoPath,
+      rating: ratings.average,
+      reviewCount: ratings.count,
+      serviceTypes: providerProfiles.serviceTypes,
+      hourlyRateCents: providerProfiles.hourlyRateCents,
+      verificationStatus: providerProfiles.verificationStatus,
+    })
+    .from(providerProfiles)
+    .innerJoin(users, eq(users.id, providerProfiles.userId))
+    .leftJoin(ratings, eq(ratings.reviewedId, providerProfiles.userId))
+    .where(eq(providerProfiles.verificationStatus, "approved"))
+    .orderBy(users.firstName, users.lastName)
+    .limit(500);
+  return rows.map(({ hourlyRateCents, ...r }) => ({
+    ...r,
+    city: r.city || null,
+    state: r.state || null,
+    rating: r.rating ?? null,
+    reviewCount: r.reviewCount ?? 0,
+    hourlyRate: hourlyRateCents === null ? null : centsToDollars(hourlyRateCents),
+  }));
+}
