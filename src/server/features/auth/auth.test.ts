@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import { users, sessions } from "../../db/schema/users.js";
-import { promoteAdminEmails } from "./users.js";
+import { promoteAdminEmails } from "./repository.js";
 import { call, createUser, TEST_ORIGIN, useTestApp } from "../../../../test/create-test-app.js";
 
 const t = await useTestApp({ ADMIN_EMAILS: "boss@example.test" });

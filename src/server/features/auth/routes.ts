@@ -9,8 +9,8 @@ import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
 import { createSession } from "./sessions.js";
-import oidcRoutes from "./oidc.js";
-import { findUserByEmail, toUserView } from "./users.js";
+import oidcRoutes from "./oidc-routes.js";
+import { findUserByEmail, toUserView } from "./repository.js";
 
 // Local accounts: register, sign in, sign out, who am I; plus the navigation entry points the
 // web uses (/api/login, /api/auth/login, /api/logout), and single sign-on when OIDC is configured.
@@ -117,7 +117,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => toUserView(requireUser(request)),
   );
 
-  // Full-page navigations (spec §2): both sign-in links lead to the sign-in page, keeping returnTo.
+  // Full-page navigations: both sign-in links lead to the sign-in page, keeping returnTo.
   const toSignIn = (returnTo: string | undefined) => `/sign-in?returnTo=${encodeURIComponent(safeReturnTo(returnTo))}`;
   app.get(
     "/api/login",

@@ -1,0 +1,44 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import type { User } from "../../../shared/auth.js";
+import type { Db } from "../../db/client.js";
+import { users } from "../../db/schema/users.js";
+import type { SessionUser, UserRow } from "./sessions.js";
+
+// The users table: look-ups for sign-in, the start-up admin promotion and the API's user answer.
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * ADMIN_EMAILS: accounts with those e-mails become admins when the server starts. Not at sign-up:
+ * nobody proves they own an e-mail address, so whoever registered a listed address first would
+ * otherwise become an admin (docs/decisions/003-sessions-and-sign-in.md).
+ */
+export async function promoteAdminEmails(db: Db, emails: readonly string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const promoted = await db
+    .update(users)
+    .set({ role: "admin", updatedAt: new Date() })
+    .where(and(inArray(users.email, [...emails]), ne(users.role, "admin")))
+    .returning({ id: users.id });
+  return promoted.length;
+}
+
+/** The API's user answer: both spellings of the name (the contract's readers use both), never the password hash. */
+export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" | "lastName" | "profileImageUrl" | "role" | "createdAt">): User {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    name: `${user.firstName} ${user.lastName}`.trim(),
+    profileImageUrl: user.profileImageUrl,
+    role: user.role,
+    isAdmin: user.role === "admin",
+    createdAt: user.createdAt.toISOString(),
+  };
+}
