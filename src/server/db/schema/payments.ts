@@ -1,13 +1,30 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, pgEnum, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  ESCROW_STATUSES,
+  LIVE_PAYMENT_STATUSES,
+  MONEY_ACTIONS,
+  PAYMENT_STATUSES,
+  PAYOUT_STATUSES,
+  TIP_STATUSES,
+} from "../../../shared/money-lifecycle.js";
 import { tasks } from "./tasks.js";
 import { users } from "./users.js";
 
 // Money tables of the payments feature (docs/decisions/008-payments-and-ledger.md). The ledger is
-// the truth about money; the other tables track the gateway's side and the escrow's state.
+// the truth about money; the other tables track the gateway's side and the escrow's state. Each
+// status is an enum of its record's states in the money table (src/shared/money-lifecycle.ts),
+// and only that table's conditional updates change it.
+
+export const paymentStatus = pgEnum("payment_status", PAYMENT_STATUSES);
+export const tipStatus = pgEnum("tip_status", TIP_STATUSES);
+export const escrowStatus = pgEnum("escrow_status", ESCROW_STATUSES);
+export const payoutStatus = pgEnum("payout_status", PAYOUT_STATUSES);
+/** One kind per money action of the table: every ledger transaction is one of them. */
+export const ledgerKind = pgEnum("ledger_kind", MONEY_ACTIONS);
 
 /** A payment that still stands for its task; only a refunded one has stepped aside. */
-export const LIVE_PAYMENT = sql`status in ('requires_payment', 'processing', 'failed', 'captured')`;
+export const LIVE_PAYMENT = sql.raw(`status in (${LIVE_PAYMENT_STATUSES.map((s) => `'${s}'`).join(", ")})`);
 
 /**
  * One live payment per task: the partial unique key makes creating it idempotent. A refunded
@@ -30,8 +47,7 @@ export const payments = pgTable(
     gatewayRef: text().unique(),
     /** Null until the gateway answered; a second create call then fills it from the same idempotency key. */
     clientSecret: text().unique(),
-    /** requires_payment | processing | failed | captured | refunded */
-    status: text().notNull().default("requires_payment"),
+    status: paymentStatus().notNull().default("requires_payment"),
     failureMessage: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -57,8 +73,7 @@ export const tips = pgTable(
     gateway: text().notNull(),
     gatewayRef: text().unique(),
     clientSecret: text(),
-    /** requires_payment | captured */
-    status: text().notNull().default("requires_payment"),
+    status: tipStatus().notNull().default("requires_payment"),
     /** Chosen by the client once per tip dialog, so a double submit finds the first tip instead of charging again. */
     idempotencyKey: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -73,8 +88,7 @@ export const escrowHolds = pgTable(
     taskId: uuid()
       .primaryKey()
       .references(() => tasks.id),
-    /** holding | disputed | released | refunded */
-    status: text().notNull(),
+    status: escrowStatus().notNull(),
     releaseAt: timestamp({ withTimezone: true }).notNull(),
     disputeReason: text(),
     disputedAt: timestamp({ withTimezone: true }),
@@ -83,7 +97,12 @@ export const escrowHolds = pgTable(
     settledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index().on(t.status, t.releaseAt)],
+  (t) => [
+    index().on(t.status, t.releaseAt),
+    // What the table's transitions write beside the status, so no other write can leave them apart.
+    check("escrow_holds_settled_check", sql`(${t.status} in ('released', 'refunded')) = (${t.settledAt} is not null)`),
+    check("escrow_holds_dispute_reason_check", sql`${t.status} <> 'disputed' or ${t.disputeReason} is not null`),
+  ],
 );
 
 /** Money sent from a provider's balance to their payout account. */
@@ -96,12 +115,12 @@ export const payouts = pgTable(
       .references(() => users.id),
     amountCents: integer().notNull(),
     /** pending until the gateway confirmed the transfer; retried by the payout job. */
-    status: text().notNull().default("pending"),
+    status: payoutStatus().notNull().default("pending"),
     gatewayRef: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),
   },
-  (t) => [index().on(t.providerId), index().on(t.status)],
+  (t) => [index().on(t.providerId), index().on(t.status), check("payouts_paid_check", sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`)],
 );
 
 /** A balanced group of ledger entries; (kind, key) is unique so money never moves twice. */
@@ -110,7 +129,7 @@ export const ledgerTransactions = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     taskId: uuid().references(() => tasks.id),
-    kind: text().notNull(),
+    kind: ledgerKind().notNull(),
     /** The task id for a release (once per task); the payment id for capture and refund; the tip or payout id otherwise. */
     idempotencyKey: text().notNull(),
     memo: text(),
