@@ -5,7 +5,7 @@ import { geocodeQuerySchema, geocodeResultsSchema } from "../../../shared/tasks.
 import { HttpError } from "../../http-errors.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 
-// Address autocomplete (spec §2, §5, §9): at least 3 characters, 5 US results. Public like the
+// Address autocomplete (docs/product.md): at least 3 characters, 5 US results. Public like the
 // job board, limited per IP because the upstream service allows one request per second in all.
 
 const GEOCODE_PER_MINUTE = 60;

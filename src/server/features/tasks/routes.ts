@@ -1,6 +1,7 @@
+import fp from "fastify-plugin";
 import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
-import type { TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import {
   createTaskBodySchema,
   myTaskListSchema,
@@ -9,13 +10,29 @@ import {
   taskListSchema,
   taskPrivateSchema,
 } from "../../../shared/tasks.js";
+import type { Db } from "../../db/client.js";
 import { requireUser } from "../../plugins/auth.js";
+import type { TaskRow } from "../../task-events.js";
 import geocodeRoutes from "./geocode-routes.js";
-import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./task-repository.js";
-import { expireUnpaidClaims, performTransition } from "./task-transitions.js";
+import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
+import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 
-// Tasks: post, find, claim and run a task through its life (spec §2 job board and task detail,
-// §4, §7). Every state change goes through task-transitions.ts, built from the shared table.
+// Tasks: post, find, claim and run a task through its life (docs/product.md, Task states). Every
+// state change goes through service.ts's one transition function, built from the shared table.
+
+/**
+ * The transition function for the server acting on its own behalf: the payment system's "pay"
+ * runs through it inside the payment's transaction (docs/decisions/005-task-lifecycle-table.md).
+ * Features do not import each other, so the tasks plugin hands it over as a decorator; the
+ * payments plugin declares "tasks" as a dependency and reads it.
+ */
+export type SystemTaskTransition = (name: TaskTransitionName, taskId: string, actor: SystemActor, options: { tx: Db; now: Date }) => Promise<TaskRow | null>;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    taskTransition: SystemTaskTransition;
+  }
+}
 
 /** The person-driven transitions, each at PATCH /api/tasks/{id}/{name} with an empty body. */
 const PERSON_TRANSITIONS = ["claim", "start", "complete", "cancel", "reactivate"] as const satisfies readonly TaskTransitionName[];
@@ -50,11 +67,13 @@ const serializeBoard = serializerCompiler({ schema: taskListSchema, method: "GET
 const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const openBoard = sharedWhileRunning(async (query: OpenTasksInput) => {
-    const list = await listOpenTasks(ctx.db, query, ctx.now());
+    const list = await listOpenTasks(ctx, query);
     return { list, json: serializeBoard(list) };
   }, boardKey);
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
+  app.decorate("taskTransition", ((name, taskId, actor, options) =>
+    transitionTask(ctx, name, taskId, { kind: "system", actor }, options)) satisfies SystemTaskTransition);
 
   app.post(
     "/api/tasks",
@@ -66,7 +85,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: taskPrivateSchema, 400: errorResponseSchema, 401: errorResponseSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await createTask(ctx.db, requireUser(request), request.body, ctx.now())),
+    async (request, reply) => reply.code(201).send(await createTask(ctx, requireUser(request), request.body)),
   );
 
   app.get(
@@ -93,7 +112,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
-    async (request) => listPostedBy(ctx.db, requireUser(request).id, ctx.now()),
+    async (request) => listPostedBy(ctx, requireUser(request).id),
   );
 
   app.get(
@@ -102,7 +121,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
-    async (request) => listAssignedTo(ctx.db, requireUser(request).id, ctx.now()),
+    async (request) => listAssignedTo(ctx, requireUser(request).id),
   );
 
   app.get(
@@ -115,7 +134,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskDetailSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => getTaskDetail(ctx.db, request.params.id, request.user, ctx.now()),
+    async (request) => getTaskDetail(ctx, request.params.id, request.user),
   );
 
   for (const name of PERSON_TRANSITIONS) {
@@ -136,11 +155,12 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      async (request) => privateView(ctx.db, await performTransition(ctx, name, request.params.id, requireUser(request)), ctx.now()),
+      async (request) => privateView(ctx, await performTransition(ctx, name, request.params.id, requireUser(request))),
     );
   }
 
   await app.register(geocodeRoutes);
 };
 
-export default tasksRoutes;
+// Not encapsulated (fastify-plugin), so the taskTransition decorator reaches the plugins registered after it.
+export default fp(tasksRoutes, { name: "tasks" });

@@ -1,0 +1,520 @@
+import type { FastifyRequest } from "fastify";
+import { and, asc, desc, eq, fillPlaceholders, getTableColumns, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { z } from "zod";
+import type { Category } from "../../../shared/constants.js";
+import { centsToDollars, dollarsToCents, priceTask } from "../../../shared/money.js";
+import {
+  findTransition,
+  type SystemActor,
+  type TaskCondition,
+  type TaskEffect,
+  type TaskTransitionName,
+  type TaskViewer,
+  type TransitionActor,
+} from "../../../shared/task-lifecycle.js";
+import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { tasks, type StoredStop } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import { badRequest, notFound } from "../../http-errors.js";
+import type { TaskRow } from "../../task-events.js";
+
+// The tasks table: posting, the job board, the lists and the detail, each row turned into its API
+// answer here and nowhere else; and the one conditional UPDATE each lifecycle transition becomes
+// (docs/decisions/005-task-lifecycle-table.md). service.ts runs that UPDATE with its task events.
+
+/** The signed-in user as the auth plugin resolved it (kept local: features do not import each other). */
+export type SessionUser = NonNullable<FastifyRequest["user"]>;
+
+/** Who performs a transition: a signed-in person, or the server itself (the timer, the payment system). */
+export type TransitionActorInput = { kind: "person"; user: SessionUser } | { kind: "system"; actor: SystemActor };
+
+export type CreateTaskInput = z.output<typeof createTaskBodySchema>;
+export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
+
+const HOUR_MS = 3_600_000;
+/** The coarse position strangers see: 0.01 degree, about a kilometre. */
+const approx = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
+
+/**
+ * "Date needed cannot be before today" (docs/product.md). The server does not know the poster's time
+ * zone, so "today" starts at the earliest local midnight still on today's UTC date anywhere we
+ * serve: 00:00 UTC minus 12 hours (UTC-12). A date a few hours into yesterday is tolerated for
+ * far-east posters; anything older is refused.
+ */
+export function assertNotInThePast(scheduledDate: string | null | undefined, now: Date): Date | null {
+  if (!scheduledDate) return null;
+  const when = new Date(scheduledDate);
+  const startOfUtcDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  if (when.getTime() < startOfUtcDay - 12 * HOUR_MS) throw badRequest("scheduledDate: Date needed cannot be before today");
+  return when;
+}
+
+/** Stores the task with server-computed fees; a provider who posts becomes "both". */
+export async function createTask(ctx: AppContext, user: SessionUser, body: CreateTaskInput): Promise<TaskPrivate> {
+  const now = ctx.now();
+  const scheduledDate = assertNotInThePast(body.scheduledDate, now);
+  // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
+  const price = priceTask(dollarsToCents(body.budget), body.urgency);
+  const isRoute = Boolean(body.startLocation);
+  const stops: StoredStop[] | null =
+    isRoute && body.stops && body.stops.length > 0
+      ? body.stops.map((s) => ({ address: s.address, city: s.city, state: s.state, notes: s.notes, lat: s.lat ?? null, lon: s.lon ?? null }))
+      : null;
+  const place = isRoute
+    ? {
+        location: null,
+        city: null,
+        state: null,
+        lat: null,
+        lon: null,
+        startLocation: body.startLocation,
+        startCity: body.startCity,
+        startState: body.startState,
+        startLat: body.startLat ?? null,
+        startLon: body.startLon ?? null,
+        endLocation: body.endLocation,
+        endCity: body.endCity,
+        endState: body.endState,
+        endLat: body.endLat ?? null,
+        endLon: body.endLon ?? null,
+      }
+    : { location: body.location, city: body.city, state: body.state, lat: body.lat ?? null, lon: body.lon ?? null };
+  const firstLat = isRoute ? body.startLat : body.lat;
+  const firstLon = isRoute ? body.startLon : body.lon;
+  const hasPosition = firstLat !== null && firstLat !== undefined && firstLon !== null && firstLon !== undefined;
+
+  const row = await ctx.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(tasks)
+      .values({
+        userId: user.id,
+        title: body.title,
+        description: body.description,
+        category: body.category,
+        urgency: body.urgency,
+        budgetCents: price.budgetCents,
+        urgentFeeCents: price.urgentFeeCents,
+        serviceFeeCents: price.serviceFeeCents,
+        totalCents: price.totalCents,
+        scheduledDate,
+        ...place,
+        stops,
+        approxLat: hasPosition ? approx(firstLat) : null,
+        approxLon: hasPosition ? approx(firstLon) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error("task insert returned no row");
+    await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
+    return inserted;
+  });
+  return privateView(ctx, row);
+}
+
+/** ILIKE pattern for user text: %, _ and the escape character itself match literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const EARTH_RADIUS_MILES = 3958.8;
+
+/** Great-circle miles from a point to the task's coarse position (null without one). */
+function distanceSql(lat: SQLWrapper, lon: SQLWrapper): SQL<number | null> {
+  // Parameters are typed: an untyped $n beside an integer would be read as an integer.
+  const la = sql`${lat}::float8`;
+  const lo = sql`${lon}::float8`;
+  // least() skips NULLs, so a task without a position is caught before it reaches it.
+  return sql<number | null>`(case when ${tasks.approxLat} is null or ${tasks.approxLon} is null then null else ${EARTH_RADIUS_MILES}::float8 * 2 * asin(least(1, sqrt(
+    power(sin(radians(${tasks.approxLat} - ${la}) / 2), 2) +
+    cos(radians(${la})) * cos(radians(${tasks.approxLat})) * power(sin(radians(${tasks.approxLon} - ${lo}) / 2), 2)))) end)`;
+}
+
+const TASK_COLUMNS = getTableColumns(tasks);
+type TaskColumn = keyof typeof TASK_COLUMNS;
+
+interface SortColumns {
+  budgetCents: SQLWrapper;
+  createdAt: SQLWrapper;
+  id: SQLWrapper;
+  distance: SQLWrapper;
+}
+
+/** The board's order, stated once and applied inside the page subquery and again outside it. */
+function boardOrder(sort: OpenTasksInput["sort"], c: SortColumns): SQL[] {
+  // id breaks ties so that pages never overlap or skip a task.
+  const newest = [desc(c.createdAt), desc(c.id)];
+  if (sort === "budget_desc") return [desc(c.budgetCents), ...newest];
+  if (sort === "budget_asc") return [asc(c.budgetCents), ...newest];
+  if (sort === "distance") return [sql`${c.distance} asc nulls last`, ...newest];
+  return newest;
+}
+
+/** What decides the text of the board's statement; every value is a placeholder. */
+interface BoardShape {
+  sort: OpenTasksInput["sort"];
+  category: boolean;
+  search: boolean;
+  point: boolean;
+}
+
+const boardShape = (query: OpenTasksInput): BoardShape => ({
+  sort: query.sort,
+  category: query.category !== undefined,
+  search: Boolean(query.search),
+  point: query.lat !== undefined && query.lon !== undefined,
+});
+
+/**
+ * A search point rounded to 1e-6° (about 11 cm, finer than any stored position): a subnormal
+ * latitude such as 5e-324 makes PostgreSQL's radians() raise "value out of range: underflow".
+ */
+const coordinate = (value: number | undefined): number | null => (value === undefined ? null : Math.round(value * 1e6) / 1e6);
+
+/** The placeholders' values; those a shape does not use are ignored. */
+const boardValues = (query: OpenTasksInput, now: Date) => ({
+  category: query.category ?? null,
+  pattern: query.search ? containsPattern(query.search) : null,
+  lat: coordinate(query.lat),
+  lon: coordinate(query.lon),
+  limit: query.pageSize,
+  offset: (query.page - 1) * query.pageSize,
+  revealedBefore: new Date(now.getTime() - BLIND_MS).toISOString(),
+});
+
+/**
+ * The job board's page in ONE statement: the page of open tasks (a derived table, so LIMIT and
+ * OFFSET apply before anything else), each poster's name, and their review average and count
+ * (blind reviews excluded) through a lateral join computed for the page's rows only.
+ */
+function boardQuery(db: Db, shape: BoardShape) {
+  const p = sql.placeholder;
+  const conditions: SQL[] = [eq(tasks.status, "open")];
+  if (shape.category) conditions.push(eq(tasks.category, p("category")));
+  // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
+  if (shape.search) conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${p("pattern")}`);
+  const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
+  const page = db
+    .select({ ...TASK_COLUMNS, distance: distance.as("distance") })
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(...boardOrder(shape.sort, { budgetCents: tasks.budgetCents, createdAt: tasks.createdAt, id: tasks.id, distance }))
+    .limit(p("limit"))
+    .offset(p("offset"))
+    .as("page");
+  // The same rule as every other poster card (loadParties below): revealed reviews only.
+  const card = db
+    .select({
+      rating: sql<string | null>`round(avg(r.rating)::numeric, 1)`.as("rating"),
+      reviewCount: sql<number>`count(*)::int`.as("review_count"),
+    })
+    .from(sql`reviews r join tasks t on t.id = r.task_id`)
+    .where(sql`r.reviewed_id = ${page.userId} and ${revealedBy(sql`${p("revealedBefore")}`)}`)
+    .as("card");
+  // Drizzle cannot select a derived table as one nested object: list its task columns one by one.
+  const pageTask = Object.fromEntries((Object.keys(TASK_COLUMNS) as TaskColumn[]).map((k) => [k, page[k]])) as {
+    [K in TaskColumn]: (typeof page)[K];
+  };
+  return db
+    .select({
+      task: pageTask,
+      distance: page.distance,
+      poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, profileImageUrl: users.profileImageUrl },
+      rating: card.rating,
+      reviewCount: card.reviewCount,
+    })
+    .from(page)
+    .innerJoin(users, eq(users.id, page.userId))
+    .leftJoinLateral(card, sql`true`)
+    .orderBy(...boardOrder(shape.sort, { budgetCents: page.budgetCents, createdAt: page.createdAt, id: page.id, distance: page.distance }));
+}
+
+type BoardStatement = ReturnType<ReturnType<typeof boardQuery>["prepare"]>;
+
+/**
+ * Building this statement with drizzle costs more CPU than running it (bench:load, docs/benchmarks.md),
+ * so each shape is built once per database and then only executed. The name makes node-postgres
+ * prepare it once per connection; PostgreSQL still plans each execution for its values, because a
+ * generic plan for an unknown LIMIT costs more than the custom ones.
+ */
+const boardStatements = new WeakMap<Db, Map<string, BoardStatement>>();
+
+function boardStatement(db: Db, shape: BoardShape): BoardStatement {
+  let statements = boardStatements.get(db);
+  if (!statements) {
+    statements = new Map();
+    boardStatements.set(db, statements);
+  }
+  const name = `tasks_open_${shape.sort}_${Number(shape.category)}${Number(shape.search)}${Number(shape.point)}`;
+  let statement = statements.get(name);
+  if (!statement) {
+    statement = boardQuery(db, shape).prepare(name);
+    statements.set(name, statement);
+  }
+  return statement;
+}
+
+/** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
+export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput): { sql: string; params: unknown[] } {
+  const built = boardQuery(ctx.db, boardShape(query)).toSQL();
+  return { sql: built.sql, params: fillPlaceholders(built.params, boardValues(query, ctx.now())) };
+}
+
+/** The job board: open tasks only, public view, newest first unless another sort is asked. */
+export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<TaskPublic[]> {
+  const rows = await boardStatement(ctx.db, boardShape(query)).execute(boardValues(query, ctx.now()));
+  const parties = new Map<string, TaskParty>(
+    rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount) }]),
+  );
+  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
+}
+
+export async function listPostedBy(ctx: AppContext, userId: string): Promise<TaskPrivate[]> {
+  const rows = await ctx.db.select().from(tasks).where(eq(tasks.userId, userId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  return privateViews(ctx.db, rows, ctx.now());
+}
+
+export async function listAssignedTo(ctx: AppContext, providerId: string): Promise<TaskPrivate[]> {
+  const rows = await ctx.db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  return privateViews(ctx.db, rows, ctx.now());
+}
+
+/** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
+export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
+  const row = await findTask(ctx, id);
+  if (!row) throw notFound("Task not found");
+  const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], ctx.now());
+  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
+  return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
+}
+
+/** The task after a transition, as the actor sees it (always an insider of the task). */
+export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPrivate> {
+  const [view] = await privateViews(ctx.db, [row], ctx.now());
+  if (!view) throw new Error("task view missing");
+  return view;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows become API answers here and nowhere else: integer cents turn into dollars
+// (docs/decisions/004-money-in-the-api.md) and the public view is built field by field, so a
+// street address can only reach a stranger if someone adds it to this file on purpose.
+
+export type TaskParty = TaskPublic["poster"];
+
+/**
+ * Poster and provider cards with their review average (1 decimal) and count, in one query; `now`
+ * decides which blind reviews are revealed yet (only those count in the average).
+ */
+async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<Map<string, TaskParty>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      profileImageUrl: users.profileImageUrl,
+      // Written out in full: inside the subquery an unqualified "id" would be the review's own id.
+      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+    })
+    .from(users)
+    .where(inArray(users.id, unique));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        profileImageUrl: r.profileImageUrl,
+        rating: r.rating === null ? null : Number(r.rating),
+        reviewCount: Number(r.reviewCount),
+      },
+    ]),
+  );
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function party(parties: Map<string, TaskParty>, id: string): TaskParty {
+  const found = parties.get(id);
+  // users rows are never deleted while a task references them (foreign key), so this is a bug.
+  if (!found) throw new Error(`user ${id} of a task was not loaded`);
+  return found;
+}
+
+function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, distanceMiles: number | null = null): TaskPublic {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category as Category,
+    urgency: row.urgency,
+    budget: centsToDollars(row.budgetCents),
+    urgentFee: centsToDollars(row.urgentFeeCents),
+    serviceFee: centsToDollars(row.serviceFeeCents),
+    totalAmount: centsToDollars(row.totalCents),
+    scheduledDate: iso(row.scheduledDate),
+    city: row.city,
+    state: row.state,
+    startCity: row.startCity,
+    startState: row.startState,
+    endCity: row.endCity,
+    endState: row.endState,
+    stopCount: row.stops?.length ?? 0,
+    isRoute: row.startLocation !== null,
+    approxLat: row.approxLat,
+    approxLon: row.approxLon,
+    distanceMiles: distanceMiles === null ? null : Math.round(distanceMiles * 10) / 10,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    userId: row.userId,
+    providerId: row.providerId,
+    paymentDeadline: iso(row.paymentDeadline),
+    paymentCapturedAt: iso(row.paymentCapturedAt),
+    poster: party(parties, row.userId),
+    provider: row.providerId ? party(parties, row.providerId) : null,
+  };
+}
+
+function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>): TaskPrivate {
+  return {
+    ...toPublicView(row, parties),
+    location: row.location,
+    startLocation: row.startLocation,
+    endLocation: row.endLocation,
+    stops: row.stops && row.stops.length > 0 ? row.stops.map(({ address, city, state, notes }) => ({ address, city, state, notes })) : null,
+    lat: row.lat,
+    lon: row.lon,
+    startLat: row.startLat,
+    startLon: row.startLon,
+    endLat: row.endLat,
+    endLon: row.endLon,
+  };
+}
+
+/** Parties of many rows at once, then each row's view. */
+async function privateViews(db: Db, rows: TaskRow[], now: Date): Promise<TaskPrivate[]> {
+  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])), now);
+  return rows.map((r) => toPrivateView(r, parties));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Transitions: each row of TASK_TRANSITIONS as ONE conditional UPDATE whose WHERE holds the `from`
+// states, the actor and the named conditions, and whose SET holds `to` and the named effects. Two
+// providers claiming at once therefore cannot both win: the second UPDATE finds status <> 'open'
+// and returns nothing.
+
+type SetValues = Partial<typeof tasks.$inferInsert>;
+
+/** SQL meaning of each named condition; the Record makes a new condition fail type checking here. */
+const CONDITION_SQL: Record<TaskCondition, (now: Date) => SQL | undefined> = {
+  paid: () => isNotNull(tasks.paymentCapturedAt),
+  unpaid: () => isNull(tasks.paymentCapturedAt),
+  deadline_passed: (now) => and(isNotNull(tasks.paymentDeadline), lte(tasks.paymentDeadline, now)),
+  deadline_not_passed: (now) => or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${now.toISOString()}`),
+};
+
+function effectValues(effect: TaskEffect, actor: TransitionActorInput, now: Date, windowMinutes: number): SetValues {
+  switch (effect) {
+    case "assign_provider":
+      if (actor.kind !== "person") throw new Error("Only a person can be assigned as provider");
+      return { providerId: actor.user.id };
+    case "start_payment_window":
+      return { paymentDeadline: new Date(now.getTime() + windowMinutes * 60_000) };
+    case "record_payment":
+      return { paymentCapturedAt: now };
+    case "release_provider":
+      return { providerId: null, paymentDeadline: null };
+  }
+}
+
+/** When each transition happened, for the dashboard and audits. */
+const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
+  claim: "claimedAt",
+  start: "startedAt",
+  complete: "completedAt",
+  cancel: "cancelledAt",
+};
+
+/** The table's actor kinds as SQL over the task row; system actors are matched by name. */
+function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL | undefined {
+  if (actor.kind === "system") return kind === actor.actor ? undefined : sql`false`;
+  const id = actor.user.id;
+  switch (kind) {
+    case "verified_provider":
+      return and(
+        ne(tasks.userId, id),
+        sql`exists (select 1 from provider_profiles pp where pp.user_id = ${id} and pp.verification_status = 'approved')`,
+      );
+    case "assigned_provider":
+      return eq(tasks.providerId, id);
+    case "poster":
+      return eq(tasks.userId, id);
+    case "timer":
+    case "payment_system":
+      return sql`false`;
+  }
+}
+
+/**
+ * The conditional UPDATE of transition `name`, in `tx`: the moved row, or null when the WHERE did
+ * not match (wrong actor, state or condition, or a race lost).
+ */
+export async function updateByTransition(
+  ctx: AppContext,
+  name: TaskTransitionName,
+  taskId: string,
+  actor: TransitionActorInput,
+  now: Date,
+  tx: Db = ctx.db,
+): Promise<TaskRow | null> {
+  const transition = findTransition(name);
+  let values: SetValues = { status: transition.to, updatedAt: now };
+  for (const effect of transition.effects) values = { ...values, ...effectValues(effect, actor, now, ctx.env.PAYMENT_WINDOW_MINUTES) };
+  const stamp = STAMPS[name];
+  if (stamp) values = { ...values, [stamp]: now };
+  const where = and(
+    eq(tasks.id, taskId),
+    inArray(tasks.status, [...transition.from]),
+    actorPredicate(transition.actor, actor),
+    ...transition.requires.map((r) => CONDITION_SQL[r.condition](now)),
+  );
+  const [row] = await tx.update(tasks).set(values).where(where).returning();
+  return row ?? null;
+}
+
+export async function findTask(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<TaskRow | null> {
+  const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return task ?? null;
+}
+
+/** The person as the lifecycle table sees them: their approved verification decides claiming. */
+export async function taskViewer(ctx: AppContext, user: SessionUser): Promise<TaskViewer> {
+  const [profile] = await ctx.db
+    .select({ status: providerProfiles.verificationStatus })
+    .from(providerProfiles)
+    .where(eq(providerProfiles.userId, user.id))
+    .limit(1);
+  return { id: user.id, role: user.role, isAdmin: user.role === "admin", providerVerified: profile?.status === "approved" };
+}
+
+/** Claimed, unpaid tasks whose payment deadline has passed, oldest first (the partial index serves it). */
+export async function dueUnpaidClaims(ctx: AppContext, now: Date, batch: number): Promise<string[]> {
+  const due = await ctx.db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(and(eq(tasks.status, "claimed"), isNull(tasks.paymentCapturedAt), lte(tasks.paymentDeadline, now)))
+    .orderBy(tasks.paymentDeadline)
+    .limit(batch);
+  return due.map((row) => row.id);
+}

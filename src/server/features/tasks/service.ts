@@ -1,0 +1,64 @@
+import { evaluateTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { HttpError, conflict, notFound } from "../../http-errors.js";
+import type { TaskRow } from "../../task-events.js";
+import { dueUnpaidClaims, findTask, taskViewer, updateByTransition, type SessionUser, type TransitionActorInput } from "./repository.js";
+
+// The one transition function (docs/decisions/005-task-lifecycle-table.md): every change of a
+// task, by a person, the payment-deadline timer or the payment system, is the table row's
+// conditional UPDATE plus its task events, in one database transaction. Only when the UPDATE
+// matched nothing is the task read, to explain the refusal with evaluateTransition.
+
+export interface TransitionOptions {
+  /** An open transaction to run in (the payment system pays inside its own); one is opened otherwise. */
+  tx?: Db;
+  /** The instant of the transition; the app clock otherwise. */
+  now?: Date;
+}
+
+/** Moves the task, or returns null when the table's WHERE did not match. */
+export async function transitionTask(
+  ctx: AppContext,
+  name: TaskTransitionName,
+  taskId: string,
+  actor: TransitionActorInput,
+  options: TransitionOptions = {},
+): Promise<TaskRow | null> {
+  const now = options.now ?? ctx.now();
+  const run = async (tx: Db): Promise<TaskRow | null> => {
+    const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
+    if (!row) return null;
+    await ctx.taskEvents.emit({ transition: name, task: row, actorId: actor.kind === "person" ? actor.user.id : null, tx, now });
+    return row;
+  };
+  return options.tx ? run(options.tx) : ctx.db.transaction(run);
+}
+
+/** A person's transition: the moved task, or the precise refusal (404, 403, 409). */
+export async function performTransition(ctx: AppContext, name: TaskTransitionName, taskId: string, user: SessionUser): Promise<TaskRow> {
+  const now = ctx.now();
+  const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now });
+  if (moved) return moved;
+  const task = await findTask(ctx, taskId);
+  if (!task) throw notFound("Task not found");
+  const verdict = evaluateTransition(name, task, await taskViewer(ctx, user), now);
+  if (!verdict.ok) throw new HttpError(verdict.status, verdict.message);
+  // The row changed between our UPDATE and this read (and changed back): ask to retry.
+  throw conflict("This task changed while you were acting on it. Please try again.");
+}
+
+/**
+ * The payment-deadline timer ("tasks:expire-payments"). Candidates come from the partial index;
+ * each one is then moved by the same conditional UPDATE as any transition, so several instances
+ * can run this at once and a task paid at the last moment is never expired (the UPDATE re-checks
+ * `unpaid`).
+ */
+export async function expireUnpaidClaims(ctx: AppContext, batch = 200): Promise<number> {
+  const now = ctx.now();
+  let expired = 0;
+  for (const id of await dueUnpaidClaims(ctx, now, batch)) {
+    if (await transitionTask(ctx, "expire", id, { kind: "system", actor: "timer" }, { now })) expired += 1;
+  }
+  return expired;
+}
