@@ -3,19 +3,18 @@ import { z } from "zod";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { adminFinanceSchema, resolveDisputeBodySchema } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
-import type { PaymentsDeps } from "./deps.js";
-import { resolveDispute } from "./escrow.js";
-import { adminFinance } from "./reports.js";
+import { adminFinance } from "./repository.js";
+import { resolveDispute, type PaymentsContext } from "./service.js";
 
 // The admin's finance view and dispute resolution; every resolution lands in the audit log.
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
 
-const adminRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
+const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.get(
     "/api/admin/finance",
     { config: { auth: "admin" }, schema: { tags: ["payments"], response: { 200: adminFinanceSchema, 401: errorResponseSchema, 403: errorResponseSchema } } },
-    async () => adminFinance(deps.ctx.db),
+    async () => adminFinance(ctx),
   );
 
   app.post(
@@ -37,7 +36,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, {
       },
     },
     async (request) => {
-      await resolveDispute(deps, request.params.taskId, requireUser(request).id, request.body);
+      await resolveDispute(ctx, request.params.taskId, requireUser(request).id, request.body);
       return { ok: true as const };
     },
   );

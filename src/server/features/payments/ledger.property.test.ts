@@ -1,27 +1,26 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { payWithCard, postTask as post, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { createSandboxGateway } from "../../adapters/payments/sandbox.js";
 import { queryRows } from "../../db/client.js";
-import { payments } from "../../db/schema/payments.js";
 import { priceTask } from "../../../shared/money.js";
-import { handleGatewayEvent } from "./charges.js";
-import { ACCOUNTS, accountBalances } from "./ledger.js";
-import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
+import { ACCOUNTS, accountBalances } from "./repository.js";
+import { handleGatewayEvent, type PaymentsContext } from "./service.js";
 
-// Model-based test: random sequences of task and money actions against the real app, with a
-// plain model of where every cent should be. After each step the ledger must balance, no escrow
+// Model-based test: random sequences of task and money actions against the real app (tasks posted,
+// moved and paid through the routes, expired and released by the scheduler's jobs), with a plain
+// model of where every cent should be. After each step the ledger must balance, no escrow
 // may be negative, a settled escrow must be empty, and every account must equal the model.
 
 const t = await useTestApp();
 // Late captures are fed to the webhook's handler directly: the sandbox has no webhooks, and the
 // handler is the same for every gateway.
-const gatewayDeps = { ctx: t.app.ctx, gateway: createSandboxGateway() };
+const paymentsCtx: PaymentsContext = { ...t.app.ctx, gateway: createSandboxGateway(), taskTransition: t.app.taskTransition };
 
 const BUDGETS = [2000, 5000, 9999, 10000, 15000] as const;
-const CARD = { expMonth: 12, expYear: 2030, cvc: "123" };
 const HOUR = 3_600_000;
 
 type Status = "open" | "claimed" | "in_progress" | "completed" | "cancelled" | "payment_expired";
@@ -90,30 +89,23 @@ function refundInModel(m: Model, task: ModelTask): void {
   m.refunds += task.totalCents;
 }
 
-/** Moves the clock, runs the sweepers, and expires what the model says has expired. */
+/**
+ * Moves the clock and runs the scheduler's jobs, as the server's timer does: the release sweeper
+ * and the payment-deadline sweeper act on their own, and the model follows with what they should
+ * have done. The real tasks must agree.
+ */
 async function advance(m: Model, ms: number): Promise<void> {
   t.clock.advance(ms);
   m.nowMs += ms;
   await t.app.ctx.scheduler.runAll();
   for (const task of m.tasks) {
     if (task.hold === "holding" && task.releaseAtMs <= m.nowMs) releaseInModel(m, task);
-    if (task.status === "claimed" && !task.paid && task.deadlineMs <= m.nowMs) {
-      await transition(t, "expire", task.id, null);
-      task.status = "payment_expired";
-    }
+    if (task.status === "claimed" && !task.paid && task.deadlineMs <= m.nowMs) task.status = "payment_expired";
+    expect((await taskRow(t, task.id)).status, `task ${task.id} after ${ms} ms`).toBe(task.status);
   }
 }
 
-async function payWith(r: Real, task: ModelTask, cardNumber: string) {
-  const intent = await call(t, r.poster, {
-    method: "POST",
-    url: "/api/create-payment-intent",
-    payload: { amount: task.totalCents / 100, taskId: task.id },
-  });
-  expect(intent.statusCode).toBe(200);
-  const { clientSecret } = intent.json<{ clientSecret: string }>();
-  return call(t, r.poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, cardNumber, ...CARD } });
-}
+const payWith = (r: Real, task: ModelTask, cardNumber: string) => payWithCard(t, r.poster, task, cardNumber);
 
 async function checkInvariants(m: Model, r: Real): Promise<void> {
   const db = t.database.db;
@@ -121,7 +113,7 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
   expect(
     await queryRows(db, sql`select account from ledger_entries where account like 'escrow:%' group by account having sum(amount_cents) < 0`),
   ).toEqual([]);
-  const balances = await accountBalances(db, [...m.tasks.map((task) => ACCOUNTS.escrow(task.id)), ACCOUNTS.providerBalance(r.provider.id)]);
+  const balances = await accountBalances(t.app.ctx, [...m.tasks.map((task) => ACCOUNTS.escrow(task.id)), ACCOUNTS.providerBalance(r.provider.id)]);
   for (const task of m.tasks) {
     const settled = task.hold === "released" || task.hold === "refunded" || task.status === "cancelled" || !task.paid;
     expect(balances.get(ACCOUNTS.escrow(task.id)), `escrow of ${task.status}/${task.hold}`).toBe(settled ? 0 : task.totalCents);
@@ -147,7 +139,7 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
 
 async function postTask(m: Model, r: Real, budget: number, urgent: boolean): Promise<void> {
   const urgency = urgent ? "urgent" : "standard";
-  const row = await insertTask(t, r.poster.id, budget, urgency);
+  const row = await post(t, r.poster, { budgetCents: budget, urgency });
   const price = priceTask(budget, urgency);
   m.tasks.push({
     id: row.id,
@@ -192,7 +184,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     3,
     (p) =>
       taskCommand("claim", p.index, (task) => task.status === "open", async (task, m, r) => {
-        expect(await transition(t, "claim", task.id, r.provider.id)).not.toBeNull();
+        expect(await transition(t, "claim", task.id, r.provider)).not.toBeNull();
         task.status = "claimed";
         task.deadlineMs = m.nowMs + 30 * 60_000;
       }),
@@ -227,19 +219,10 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       // The gateway's "succeeded" arrives after the deadline: recorded and refunded at once. The poster
       // reactivates and the task is claimed again, so a later "pay" needs a new payment and its own capture.
       taskCommand("late-capture", p.index, isPayable, async (task, m, r) => {
-        const res = await call(t, r.poster, {
-          method: "POST",
-          url: "/api/create-payment-intent",
-          payload: { amount: task.totalCents / 100, taskId: task.id },
-        });
-        expect(res.statusCode).toBe(200);
+        const { payment } = await startPayment(t, r.poster, task);
         await advance(m, task.deadlineMs - m.nowMs + 1000);
-        const [payment] = await t.database.db
-          .select()
-          .from(payments)
-          .where(and(eq(payments.taskId, task.id), eq(payments.clientSecret, res.json<{ clientSecret: string }>().clientSecret)));
-        if (!payment?.gatewayRef) throw new Error("late-capture: no intent");
-        await handleGatewayEvent(gatewayDeps, {
+        if (!payment.gatewayRef) throw new Error("late-capture: no intent");
+        await handleGatewayEvent(paymentsCtx, {
           id: `evt_${randomUUID()}`,
           type: "payment_intent.succeeded",
           intentId: payment.gatewayRef,
@@ -250,8 +233,8 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
         m.posterPayments -= task.totalCents;
         m.refunds += task.totalCents;
         expect(task.status).toBe("payment_expired");
-        expect(await transition(t, "reactivate", task.id, r.poster.id)).not.toBeNull();
-        expect(await transition(t, "claim", task.id, r.provider.id)).not.toBeNull();
+        expect(await transition(t, "reactivate", task.id, r.poster)).not.toBeNull();
+        expect(await transition(t, "claim", task.id, r.provider)).not.toBeNull();
         task.status = "claimed";
         task.deadlineMs = m.nowMs + 30 * 60_000;
       }),
@@ -260,7 +243,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     1,
     (p) =>
       taskCommand("reactivate", p.index, (task) => task.status === "payment_expired", async (task, _m, r) => {
-        expect(await transition(t, "reactivate", task.id, r.poster.id)).not.toBeNull();
+        expect(await transition(t, "reactivate", task.id, r.poster)).not.toBeNull();
         task.status = "open";
       }),
   ],
@@ -268,7 +251,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     1,
     (p) =>
       taskCommand("cancel", p.index, (task) => task.status === "open" || task.status === "claimed", async (task, m, r) => {
-        expect(await transition(t, "cancel", task.id, r.poster.id)).not.toBeNull();
+        expect(await transition(t, "cancel", task.id, r.poster)).not.toBeNull();
         task.status = "cancelled";
         if (task.paid) refundInModel(m, task);
       }),
@@ -277,7 +260,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     4,
     (p) =>
       taskCommand("start", p.index, (task) => task.status === "claimed" && task.paid, async (task, _m, r) => {
-        expect(await transition(t, "start", task.id, r.provider.id)).not.toBeNull();
+        expect(await transition(t, "start", task.id, r.provider)).not.toBeNull();
         task.status = "in_progress";
       }),
   ],
@@ -285,7 +268,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     4,
     (p) =>
       taskCommand("complete", p.index, (task) => task.status === "in_progress", async (task, m, r) => {
-        expect(await transition(t, "complete", task.id, r.provider.id)).not.toBeNull();
+        expect(await transition(t, "complete", task.id, r.provider)).not.toBeNull();
         task.status = "completed";
         if (task.needsWindow) {
           task.hold = "holding";
@@ -383,7 +366,7 @@ it("keeps the ledger balanced and equal to the model over random task histories"
       // The second task starts claimed and paid, so short histories still reach the escrow's later states.
       const paidTask = model.tasks[1];
       if (!paidTask) throw new Error("no initial task");
-      expect(await transition(t, "claim", paidTask.id, provider.id)).not.toBeNull();
+      expect(await transition(t, "claim", paidTask.id, provider)).not.toBeNull();
       expect((await payWith(real, paidTask, "4242424242424242")).statusCode).toBe(200);
       Object.assign(paidTask, { status: "claimed", paid: true, deadlineMs: model.nowMs + 30 * 60_000 });
       model.posterPayments -= paidTask.totalCents;

@@ -15,18 +15,15 @@ import {
 } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { confirmSandboxPayment, createPaymentIntent, tipTask } from "./charges.js";
-import type { PaymentsDeps } from "./deps.js";
-import { approveRelease, reportProblem } from "./escrow.js";
-import { earnings, taskEscrow } from "./reports.js";
+import { earnings } from "./repository.js";
+import { approveRelease, confirmSandboxPayment, createPaymentIntent, reportProblem, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
 
 // The poster's side: pay a claimed task, approve the release or report a problem, tip; and what
 // the poster and provider see about a task's money.
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 
-const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
-  const { ctx } = deps;
+const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   // Card testing is the abuse to stop here: a few tries per person, enough for typos.
   const cardLimit = rateLimit(ctx.db, ctx.now, {
     name: "payments:card",
@@ -38,7 +35,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
   app.get(
     "/api/payments/config",
     { config: { auth: "public" }, schema: { tags: ["payments"], response: { 200: paymentConfigSchema } } },
-    async () => ({ gateway: deps.gateway.name, publishableKey: deps.gateway.publishableKey }),
+    async () => ({ gateway: ctx.gateway.name, publishableKey: ctx.gateway.publishableKey }),
   );
 
   app.post(
@@ -49,7 +46,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
       schema: { tags: ["payments"], body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
     },
     async (request) => ({
-      clientSecret: await createPaymentIntent(deps, requireUser(request).id, {
+      clientSecret: await createPaymentIntent(ctx, requireUser(request).id, {
         taskId: request.body.taskId,
         amountCents: dollarsToCents(request.body.amount),
       }),
@@ -68,7 +65,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
       },
     },
     async (request) => {
-      await confirmSandboxPayment(deps, requireUser(request).id, request.body);
+      await confirmSandboxPayment(ctx, requireUser(request).id, request.body);
       return { status: "succeeded" as const };
     },
   );
@@ -76,14 +73,14 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
   app.get(
     "/api/tasks/:id/escrow",
     { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: taskEscrowSchema, ...errors } } },
-    async (request) => taskEscrow(ctx.db, request.params.id, requireUser(request)),
+    async (request) => taskEscrow(ctx, request.params.id, requireUser(request)),
   );
 
   app.post(
     "/api/tasks/:id/approve-release",
     { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
-      await approveRelease(deps, request.params.id, requireUser(request).id);
+      await approveRelease(ctx, request.params.id, requireUser(request).id);
       return { ok: true as const };
     },
   );
@@ -95,7 +92,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
       schema: { tags: ["payments"], params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await reportProblem(deps, request.params.id, requireUser(request).id, request.body.reason);
+      await reportProblem(ctx, request.params.id, requireUser(request).id, request.body.reason);
       return { ok: true as const };
     },
   );
@@ -113,7 +110,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
       },
     },
     async (request) =>
-      tipTask(deps, request.params.id, requireUser(request).id, {
+      tipTask(ctx, request.params.id, requireUser(request).id, {
         amountCents: dollarsToCents(request.body.amount),
         idempotencyKey: request.body.idempotencyKey,
       }),
@@ -122,7 +119,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
   app.get(
     "/api/payments/earnings",
     { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: earningsSchema, 401: errorResponseSchema } } },
-    async (request) => earnings(ctx.db, requireUser(request).id),
+    async (request) => earnings(ctx, requireUser(request).id),
   );
 };
 

@@ -8,20 +8,14 @@ import { escrowHolds, payments, payouts, tips } from "../../db/schema/payments.j
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog } from "../../db/schema/users.js";
-import { ACCOUNTS, accountBalance } from "./ledger.js";
-import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
+import { taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { ACCOUNTS, accountBalance } from "./repository.js";
 
 const t = await useTestApp();
 
 const CARD = { cardNumber: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" };
 
-async function claimedTask(budgetCents: number, urgency: "standard" | "urgent" = "standard") {
-  const poster = await createUser(t);
-  const provider = await createUser(t, { verifiedProvider: true });
-  const task = await insertTask(t, poster.id, budgetCents, urgency);
-  await transition(t, "claim", task.id, provider.id);
-  return { poster, provider, task };
-}
+const claimedTask = (budgetCents: number, urgency: "standard" | "urgent" = "standard") => taskAt(t, "claimed", { budgetCents, urgency });
 
 async function intent(user: TestUser, taskId: string, amount: number) {
   return call(t, user, { method: "POST", url: "/api/create-payment-intent", payload: { amount, taskId } });
@@ -34,20 +28,14 @@ async function pay(user: TestUser, taskId: string, totalCents: number, card = CA
   return call(t, user, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...card } });
 }
 
-async function paidAndCompleted(budgetCents: number) {
-  const setup = await claimedTask(budgetCents);
-  expect((await pay(setup.poster, setup.task.id, setup.task.totalCents)).statusCode).toBe(200);
-  await transition(t, "start", setup.task.id, setup.provider.id);
-  await transition(t, "complete", setup.task.id, setup.provider.id);
-  return setup;
-}
+const paidAndCompleted = (budgetCents: number) => taskAt(t, "completed", { budgetCents });
 
 async function taskRow(id: string) {
   const [row] = await t.database.db.select().from(tasks).where(eq(tasks.id, id));
   return row;
 }
 
-const balance = (account: string) => accountBalance(t.database.db, account);
+const balance = (account: string) => accountBalance(t.app.ctx, account);
 
 describe("create-payment-intent", () => {
   it("refuses strangers, wrong states and wrong amounts, storing nothing", async () => {
@@ -66,8 +54,10 @@ describe("create-payment-intent", () => {
     expect(badId.json().message).toBe("taskId: taskId must be a UUID");
     expect(await t.database.db.select().from(payments).where(eq(payments.taskId, task.id))).toHaveLength(0);
 
-    const open = await insertTask(t, poster.id, 5000);
-    expect((await intent(poster, open.id, open.totalCents / 100)).statusCode).toBe(409);
+    const { task: open } = await taskAt(t, "open", { poster, budgetCents: 5000 });
+    const refused = await intent(poster, open.id, open.totalCents / 100);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe("Only a claimed task can be paid");
   });
 
   it("is idempotent: a second call answers the same client secret", async () => {
@@ -77,6 +67,16 @@ describe("create-payment-intent", () => {
     expect(first.statusCode).toBe(200);
     expect(second.json().clientSecret).toBe(first.json().clientSecret);
     expect(await t.database.db.select().from(payments).where(eq(payments.taskId, task.id))).toHaveLength(1);
+  });
+
+  it("answers in the task table's words why a task cannot be paid (the rule of the capture's own 'pay')", async () => {
+    const { poster, task } = await taskAt(t, "in_progress");
+    const res = await intent(poster, task.id, task.totalCents / 100);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe("This task has already been paid");
+    const { poster: expiredPoster, task: expired } = await taskAt(t, "payment_expired");
+    const late = await intent(expiredPoster, expired.id, expired.totalCents / 100);
+    expect(late.json().message).toBe("Only a claimed task can be paid");
   });
 
   it("refuses once the payment deadline has passed", async () => {
@@ -234,7 +234,7 @@ describe("cancel", () => {
     const { poster, task } = await claimedTask(4000, "urgent");
     expect((await pay(poster, task.id, task.totalCents)).statusCode).toBe(200);
     const refundsBefore = await balance(ACCOUNTS.refunds);
-    await transition(t, "cancel", task.id, poster.id);
+    expect(await transition(t, "cancel", task.id, poster)).not.toBeNull();
     expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
     expect((await balance(ACCOUNTS.refunds)) - refundsBefore).toBe(task.totalCents);
     const [payment] = await t.database.db.select().from(payments).where(eq(payments.taskId, task.id));

@@ -2,35 +2,34 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { accountLinkSchema, connectAccountSchema } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
-import type { PaymentsDeps } from "./deps.js";
-import { completeSandboxOnboarding, createPayoutAccount, createPayoutAccountLink } from "./payouts.js";
+import { completeSandboxOnboarding, createPayoutAccount, createPayoutAccountLink, type PaymentsContext } from "./service.js";
 
-// Payout onboarding (spec §7): create the account, then follow the link; the sandbox's link is our
+// Payout onboarding (docs/product.md, Money): create the account, then follow the link; the sandbox's link is our
 // own page that enables payouts.
 
 const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 
-const payoutRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
+const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.post(
     "/api/stripe/connect/account",
     { config: { auth: "user" }, schema: { tags: ["payments"], response: { 201: connectAccountSchema, ...errors } } },
     async (request, reply) => {
       const user = requireUser(request);
-      return reply.code(201).send({ accountId: await createPayoutAccount(deps, user.id, user.email) });
+      return reply.code(201).send({ accountId: await createPayoutAccount(ctx, user.id, user.email) });
     },
   );
 
   app.post(
     "/api/stripe/connect/account-link",
     { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: accountLinkSchema, ...errors } } },
-    async (request) => ({ url: await createPayoutAccountLink(deps, requireUser(request).id) }),
+    async (request) => ({ url: await createPayoutAccountLink(ctx, requireUser(request).id) }),
   );
 
   app.post(
     "/api/sandbox/payouts/complete-onboarding",
     { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
-      await completeSandboxOnboarding(deps, requireUser(request).id);
+      await completeSandboxOnboarding(ctx, requireUser(request).id);
       return { ok: true as const };
     },
   );

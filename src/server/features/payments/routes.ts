@@ -1,27 +1,28 @@
+import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { createPaymentGateway } from "../../adapters/payments/gateway.js";
+import { createPaymentGateway } from "../../adapters/payments/create-payment-gateway.js";
 import adminRoutes from "./admin-routes.js";
-import { failStuckSandboxPayments } from "./charges.js";
-import type { PaymentsDeps } from "./deps.js";
-import { registerEscrowHandlers, releaseDue } from "./escrow.js";
 import paymentRoutes from "./payment-routes.js";
-import { payOutAll } from "./payouts.js";
 import payoutRoutes from "./payout-routes.js";
+import { failStuckSandboxPayments, payOutAll, registerEscrowHandlers, releaseDue, type PaymentsContext } from "./service.js";
 import webhookRoutes from "./webhook-routes.js";
 
-// Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md).
+// Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md), every
+// money record moved by the money table (src/shared/money-lifecycle.ts).
 
 const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps: PaymentsDeps = { ctx: app.ctx, gateway: createPaymentGateway(app.ctx.env) };
-  registerEscrowHandlers(deps);
-  app.ctx.scheduler.register("payments:release-due", () => releaseDue(deps));
-  app.ctx.scheduler.register("payments:payout-pending", () => payOutAll(deps));
-  app.ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(deps));
+  // The task's "pay" runs through the tasks feature's transition function, which its plugin decorates.
+  const ctx: PaymentsContext = { ...app.ctx, gateway: await createPaymentGateway(app.ctx.env), taskTransition: app.taskTransition };
+  registerEscrowHandlers(ctx);
+  ctx.scheduler.register("payments:release-due", () => releaseDue(ctx));
+  ctx.scheduler.register("payments:payout-pending", () => payOutAll(ctx));
+  ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(ctx));
 
-  await app.register(paymentRoutes, { deps });
-  await app.register(payoutRoutes, { deps });
-  await app.register(adminRoutes, { deps });
-  await app.register(webhookRoutes, { deps });
+  await app.register(paymentRoutes, { ctx });
+  await app.register(payoutRoutes, { ctx });
+  await app.register(adminRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
 };
 
-export default paymentsRoutes;
+// Encapsulated as before; the metadata makes Fastify refuse to start if the tasks plugin is missing.
+export default fp(paymentsRoutes, { name: "payments", dependencies: ["tasks"], encapsulate: true });

@@ -8,8 +8,8 @@ import { queryRows } from "../../db/client.js";
 import { payments, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
-import { ACCOUNTS, accountBalance } from "./ledger.js";
-import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
+import { expire, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { ACCOUNTS, accountBalance } from "./repository.js";
 
 // The Stripe adapter against a local fake of Stripe's API: every request is recorded with its
 // form-encoded body and Idempotency-Key, and a repeated key answers the first response, as Stripe does.
@@ -95,13 +95,7 @@ function sendWebhook(payload: string, options: { tamper?: boolean; ageSeconds?: 
   });
 }
 
-async function claimedTask(budgetCents: number) {
-  const poster = await createUser(t);
-  const provider = await createUser(t, { verifiedProvider: true });
-  const task = await insertTask(t, poster.id, budgetCents);
-  await transition(t, "claim", task.id, provider.id);
-  return { poster, provider, task };
-}
+const claimedTask = (budgetCents: number) => taskAt(t, "claimed", { budgetCents });
 
 async function startPayment(poster: Awaited<ReturnType<typeof createUser>>, task: { id: string; totalCents: number }) {
   const res = await call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { amount: task.totalCents / 100, taskId: task.id } });
@@ -152,11 +146,11 @@ describe("Stripe gateway", () => {
     expect(unpaid?.paymentCapturedAt).toBeNull();
 
     expect((await sendWebhook(payload)).statusCode).toBe(200);
-    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
     // The same event again, and a second event for the same intent: nothing moves twice.
     expect((await sendWebhook(payload)).statusCode).toBe(200);
     expect((await sendWebhook(succeeded(intentId))).statusCode).toBe(200);
-    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
     const seen = await t.database.db.select().from(webhookEvents);
     expect(seen.length).toBeGreaterThanOrEqual(2);
   });
@@ -165,7 +159,7 @@ describe("Stripe gateway", () => {
     const { poster, task } = await claimedTask(5000);
     const { intentId, payment } = await startPayment(poster, task);
     await sendWebhook(succeeded(intentId));
-    await transition(t, "cancel", task.id, poster.id);
+    expect(await transition(t, "cancel", task.id, poster)).not.toBeNull();
     const refunds = recorded.filter((r) => r.path === "/v1/refunds");
     expect(refunds).toHaveLength(1);
     expect(refunds[0]?.idempotencyKey).toBe(`re-${payment.id}`);
@@ -181,7 +175,7 @@ describe("Stripe gateway", () => {
     const [row] = await t.database.db.select().from(tasks).where(eq(tasks.id, task.id));
     expect(row?.paymentCapturedAt).toBeNull();
     expect(recorded.filter((r) => r.path === "/v1/refunds")).toHaveLength(1);
-    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(0);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.escrow(task.id))).toBe(0);
   });
 
   it("takes a new payment after a late capture was refunded and the task was reactivated and claimed again", async () => {
@@ -189,10 +183,10 @@ describe("Stripe gateway", () => {
     const late = await startPayment(poster, task);
     t.clock.advance(31 * 60_000);
     expect((await sendWebhook(succeeded(late.intentId))).statusCode).toBe(200);
-    expect(await transition(t, "expire", task.id, null)).not.toBeNull();
-    expect(await transition(t, "reactivate", task.id, poster.id)).not.toBeNull();
+    expect((await expire(t, task)).status).toBe("payment_expired");
+    expect(await transition(t, "reactivate", task.id, poster)).not.toBeNull();
     const second = await createUser(t, { verifiedProvider: true });
-    expect(await transition(t, "claim", task.id, second.id)).not.toBeNull();
+    expect(await transition(t, "claim", task.id, second)).not.toBeNull();
 
     recorded.length = 0;
     const res = await call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { amount: task.totalCents / 100, taskId: task.id } });
@@ -207,7 +201,7 @@ describe("Stripe gateway", () => {
     expect((await sendWebhook(succeeded(fresh?.gatewayRef ?? ""))).statusCode).toBe(200);
     const [paid] = await t.database.db.select().from(tasks).where(eq(tasks.id, task.id));
     expect(paid?.paymentCapturedAt).not.toBeNull();
-    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
     // Two captures and one refund, each balanced: the second charge has its own ledger entry.
     const ledger = await queryRows<{ kind: string; key: string; total: string }>(
       t.database.db,
@@ -229,9 +223,9 @@ describe("Stripe gateway", () => {
     const { poster, provider, task } = await claimedTask(5000);
     const { intentId } = await startPayment(poster, task);
     await sendWebhook(succeeded(intentId));
-    await transition(t, "start", task.id, provider.id);
-    await transition(t, "complete", task.id, provider.id);
-    const before = await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id));
+    expect(await transition(t, "start", task.id, provider)).not.toBeNull();
+    expect(await transition(t, "complete", task.id, provider)).not.toBeNull();
+    const before = await accountBalance(t.app.ctx, ACCOUNTS.providerBalance(provider.id));
     const tip = () =>
       call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: 12, idempotencyKey: "8d0f1c9e-3f4a-4b7c-9e2d-5a6b7c8d9e0f" } });
     const res = await tip();
@@ -243,10 +237,10 @@ describe("Stripe gateway", () => {
     const create = creates.at(-1);
     expect(create?.body.get("amount")).toBe("1200");
     expect(create?.idempotencyKey).toMatch(/^tip-[0-9a-f-]{36}$/);
-    expect(await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id))).toBe(before);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.providerBalance(provider.id))).toBe(before);
     const [tipIntent] = await t.database.db.select().from(tips).where(eq(tips.taskId, task.id));
     await sendWebhook(succeeded(tipIntent?.gatewayRef ?? ""));
-    expect(await accountBalance(t.database.db, ACCOUNTS.providerBalance(provider.id))).toBe(before + 1200);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.providerBalance(provider.id))).toBe(before + 1200);
     expect((await tip()).json()).toEqual({ status: "succeeded", clientSecret: null });
   });
 
@@ -269,8 +263,8 @@ describe("Stripe gateway", () => {
 
     const { intentId } = await startPayment(poster, task);
     await sendWebhook(succeeded(intentId));
-    await transition(t, "start", task.id, provider.id);
-    await transition(t, "complete", task.id, provider.id);
+    expect(await transition(t, "start", task.id, provider)).not.toBeNull();
+    expect(await transition(t, "complete", task.id, provider)).not.toBeNull();
     await t.app.ctx.scheduler.runAll();
     const transfers = recorded.filter((r) => r.path === "/v1/transfers");
     expect(transfers).toHaveLength(1);

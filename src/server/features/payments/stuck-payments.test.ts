@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
-import { insertTask, transition } from "../../../../test/fixtures/payment-tasks.js";
+import { STUCK_PROCESSING_MS } from "../../../shared/money-lifecycle.js";
+import { call, useTestApp } from "../../../../test/create-test-app.js";
+import { startPayment, taskAt } from "../../../../test/fixtures/factory.js";
 import { payments } from "../../db/schema/payments.js";
-import { ACCOUNTS, accountBalance } from "./ledger.js";
-import { STUCK_PROCESSING_MS } from "./charges.js";
+import { ACCOUNTS, accountBalance } from "./repository.js";
 
 // A sandbox confirm cut off after "processing" and before its capture (a killed process, a lost
 // database; test/faults/process-kill.faults.ts) must not block the task's payment for good.
@@ -14,13 +14,8 @@ const t = await useTestApp();
 const CARD = { cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" };
 
 async function cutOffPayment() {
-  const poster = await createUser(t);
-  const provider = await createUser(t, { verifiedProvider: true });
-  const task = await insertTask(t, poster.id, 5000);
-  await transition(t, "claim", task.id, provider.id);
-  const intent = await call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { taskId: task.id, amount: task.totalCents / 100 } });
-  expect(intent.statusCode).toBe(200);
-  const { clientSecret } = intent.json<{ clientSecret: string }>();
+  const { poster, task } = await taskAt(t, "claimed", { budgetCents: 5000 });
+  const { clientSecret } = await startPayment(t, poster, task);
   // What a confirm leaves behind when the process dies right after claiming the payment.
   await t.database.db.update(payments).set({ status: "processing", updatedAt: t.clock.now() }).where(eq(payments.taskId, task.id));
   return { poster, task, clientSecret };
@@ -49,7 +44,7 @@ describe("payments cut off while processing", () => {
 
     expect((await confirm(poster, clientSecret)).statusCode).toBe(200);
     expect(await paymentStatus(task.id)).toBe("captured");
-    expect(await accountBalance(t.database.db, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    expect(await accountBalance(t.app.ctx, ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
   });
 
   it("never touches a payment whose capture committed", async () => {

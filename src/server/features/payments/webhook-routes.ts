@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { badRequest, notFound } from "../../http-errors.js";
-import { handleGatewayEvent } from "./charges.js";
-import type { PaymentsDeps } from "./deps.js";
+import { handleGatewayEvent, type PaymentsContext } from "./service.js";
 
 // Stripe's webhook. The signature covers the exact bytes Stripe sent, so this plugin (and only
 // this one, being encapsulated) keeps JSON bodies as a raw Buffer instead of parsing them.
 
-const webhookRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app, { deps }) => {
+const webhookRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
@@ -23,16 +22,16 @@ const webhookRoutes: FastifyPluginAsyncZod<{ deps: PaymentsDeps }> = async (app,
       },
     },
     async (request) => {
-      if (deps.gateway.name !== "stripe") throw notFound("Stripe is not configured");
+      if (ctx.gateway.name !== "stripe") throw notFound("Stripe is not configured");
       const signature = request.headers["stripe-signature"];
       if (!signature || !Buffer.isBuffer(request.body)) throw badRequest("stripe-signature: a signed JSON body is required");
       let event;
       try {
-        event = deps.gateway.parseWebhook(request.body, signature, deps.ctx.now());
+        event = ctx.gateway.parseWebhook(request.body, signature, ctx.now());
       } catch {
         throw badRequest("stripe-signature: the signature does not match");
       }
-      await handleGatewayEvent(deps, event);
+      await handleGatewayEvent(ctx, event);
       return { received: true as const };
     },
   );

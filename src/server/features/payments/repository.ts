@@ -1,0 +1,524 @@
+import { and, desc, eq, gt, inArray, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import {
+  STUCK_PROCESSING_MS,
+  findMoneyTransition,
+  type MoneyAction,
+  type MoneyCondition,
+  type MoneyRecord,
+  type MoneyTransition,
+  type MoneyTransitionDefinition,
+} from "../../../shared/money-lifecycle.js";
+import { centsToDollars, priceTask } from "../../../shared/money.js";
+import type { AdminFinance, Earnings, TaskEscrow } from "../../../shared/payments.js";
+import type { AppContext } from "../../context.js";
+import { queryRows, type Db } from "../../db/client.js";
+import { escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import { forbidden } from "../../http-errors.js";
+import type { TaskRow } from "../../task-events.js";
+
+// The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
+// each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one
+// conditional UPDATE; the double-entry ledger, written only through the table's money actions; and
+// the read models of the task page, the provider's earnings and the admin's finance view.
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type TipRow = typeof tips.$inferSelect;
+export type HoldRow = typeof escrowHolds.$inferSelect;
+export type PayoutRow = typeof payouts.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// The money records: each transition of the table as one conditional UPDATE (or, for the row that
+// creates a record, one INSERT in its `to` state). A request, event or job run that finds the
+// record already moved gets no row back, and moves no money.
+
+/** SQL meaning of each named condition; the Record makes a new condition fail type checking here. */
+const CONDITION_SQL: Record<MoneyCondition, (now: Date) => SQL | undefined> = {
+  window_open: (now) => gt(escrowHolds.releaseAt, now),
+  window_closed: (now) => lte(escrowHolds.releaseAt, now),
+  stuck: (now) => and(eq(payments.gateway, "sandbox"), lte(payments.updatedAt, new Date(now.getTime() - STUCK_PROCESSING_MS))),
+};
+
+/** A transition of `R` that moves an existing record (not the one that creates it). */
+export type MoveName<R extends MoneyRecord> = Exclude<MoneyTransition<R>, { from: null }>["name"];
+
+/** The WHERE of a transition: the record in one of its `from` states, every condition holding. */
+function transitionWhere(record: MoneyRecord, name: string, status: SQLWrapper, now: Date): SQL | undefined {
+  const transition: MoneyTransitionDefinition = findMoneyTransition(record, name as never);
+  if (transition.from === null) throw new Error(`${record}.${name} creates its record`);
+  return and(inArray(status, [...transition.from]), ...transition.requires.map((r) => CONDITION_SQL[r.condition](now)));
+}
+
+/** The record a transition moves; never "every record in the from states" by mistake (the sweepers say `sql\`true\``). */
+function only(match: SQL | undefined): SQL {
+  if (!match) throw new Error("A money transition needs the records it moves");
+  return match;
+}
+
+const toState = <R extends MoneyRecord>(record: R, name: string): MoneyTransitionDefinition<R>["to"] =>
+  (findMoneyTransition(record, name as never) as MoneyTransitionDefinition<R>).to;
+
+type PaymentSet = Omit<Partial<typeof payments.$inferInsert>, "status" | "id">;
+type TipSet = Omit<Partial<typeof tips.$inferInsert>, "status" | "id">;
+type HoldSet = Omit<Partial<typeof escrowHolds.$inferInsert>, "status" | "taskId">;
+type PayoutSet = Omit<Partial<typeof payouts.$inferInsert>, "status" | "id">;
+
+export async function movePayment(ctx: AppContext, name: MoveName<"payment">, match: SQL | undefined, set: PaymentSet = {}, tx: Db = ctx.db): Promise<PaymentRow[]> {
+  const now = ctx.now();
+  return tx
+    .update(payments)
+    .set({ ...set, status: toState("payment", name), updatedAt: now })
+    .where(and(only(match), transitionWhere("payment", name, payments.status, now)))
+    .returning();
+}
+
+export async function moveTip(ctx: AppContext, name: MoveName<"tip">, match: SQL | undefined, set: TipSet = {}, tx: Db = ctx.db): Promise<TipRow[]> {
+  return tx
+    .update(tips)
+    .set({ ...set, status: toState("tip", name) })
+    .where(and(only(match), transitionWhere("tip", name, tips.status, ctx.now())))
+    .returning();
+}
+
+export async function moveHold(ctx: AppContext, name: MoveName<"escrow">, match: SQL | undefined, set: HoldSet = {}, tx: Db = ctx.db): Promise<HoldRow[]> {
+  return tx
+    .update(escrowHolds)
+    .set({ ...set, status: toState("escrow", name) })
+    .where(and(only(match), transitionWhere("escrow", name, escrowHolds.status, ctx.now())))
+    .returning();
+}
+
+export async function movePayout(ctx: AppContext, name: MoveName<"payout">, match: SQL | undefined, set: PayoutSet = {}, tx: Db = ctx.db): Promise<PayoutRow[]> {
+  return tx
+    .update(payouts)
+    .set({ ...set, status: toState("payout", name) })
+    .where(and(only(match), transitionWhere("payout", name, payouts.status, ctx.now())))
+    .returning();
+}
+
+/**
+ * "payment.start": one live payment per task, so the partial unique index makes this idempotent;
+ * null when the task already has one.
+ */
+export async function startPayment(
+  ctx: AppContext,
+  values: { taskId: string; posterId: string; amountCents: number; gateway: string },
+): Promise<PaymentRow | null> {
+  const [inserted] = await ctx.db
+    .insert(payments)
+    .values({ ...values, status: toState("payment", "start") })
+    .onConflictDoNothing({ target: payments.taskId, where: LIVE_PAYMENT })
+    .returning();
+  return inserted ?? null;
+}
+
+/** "tip.start", once per (poster, idempotency key); null when that key was used before. */
+export async function startTip(
+  ctx: AppContext,
+  values: { taskId: string; posterId: string; providerId: string; amountCents: number; gateway: string; idempotencyKey: string },
+  tx: Db = ctx.db,
+): Promise<TipRow | null> {
+  const [tip] = await tx
+    .insert(tips)
+    .values({ ...values, status: toState("tip", "start") })
+    .onConflictDoNothing({ target: [tips.posterId, tips.idempotencyKey] })
+    .returning();
+  return tip ?? null;
+}
+
+/** "escrow.hold", once per task; null when the task's escrow is held already. */
+export async function startHold(ctx: AppContext, taskId: string, releaseAt: Date, tx: Db = ctx.db): Promise<HoldRow | null> {
+  const [hold] = await tx
+    .insert(escrowHolds)
+    .values({ taskId, status: toState("escrow", "hold"), releaseAt })
+    .onConflictDoNothing()
+    .returning();
+  return hold ?? null;
+}
+
+/** "payout.start". */
+export async function startPayout(ctx: AppContext, providerId: string, amountCents: number, tx: Db = ctx.db): Promise<PayoutRow> {
+  const [payout] = await tx
+    .insert(payouts)
+    .values({ providerId, amountCents, status: toState("payout", "start"), createdAt: ctx.now() })
+    .returning();
+  if (!payout) throw new Error("payout not stored");
+  return payout;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads of single records.
+
+export async function findTask(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<TaskRow | null> {
+  const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return task ?? null;
+}
+
+export async function findHold(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<HoldRow | null> {
+  const [hold] = await tx.select().from(escrowHolds).where(eq(escrowHolds.taskId, taskId)).limit(1);
+  return hold ?? null;
+}
+
+export async function findPayment(ctx: AppContext, match: SQL | undefined, tx: Db = ctx.db): Promise<PaymentRow | null> {
+  const [row] = await tx.select().from(payments).where(match).limit(1);
+  return row ?? null;
+}
+
+export const paymentOfTask = (taskId: string) => and(eq(payments.taskId, taskId), LIVE_PAYMENT);
+
+/** Stores the gateway's intent on the payment unless a concurrent first call stored it already. */
+export async function fillPaymentIntent(ctx: AppContext, id: string, intent: { ref: string; clientSecret: string }): Promise<PaymentRow | null> {
+  const [filled] = await ctx.db
+    .update(payments)
+    .set({ clientSecret: intent.clientSecret, gatewayRef: intent.ref, updatedAt: ctx.now() })
+    .where(and(eq(payments.id, id), sql`${payments.clientSecret} is null`))
+    .returning();
+  return filled ?? null;
+}
+
+export async function findTip(ctx: AppContext, match: SQL | undefined, tx: Db = ctx.db): Promise<TipRow | null> {
+  const [tip] = await tx.select().from(tips).where(match).limit(1);
+  return tip ?? null;
+}
+
+export async function fillTipIntent(ctx: AppContext, id: string, intent: { ref: string; clientSecret: string }): Promise<void> {
+  await ctx.db
+    .update(tips)
+    .set({ gatewayRef: intent.ref, clientSecret: intent.clientSecret })
+    .where(and(eq(tips.id, id), sql`${tips.clientSecret} is null`));
+}
+
+export type ProfileRow = typeof providerProfiles.$inferSelect;
+
+export async function findProviderProfile(ctx: AppContext, userId: string): Promise<ProfileRow | null> {
+  const [profile] = await ctx.db.select().from(providerProfiles).where(eq(providerProfiles.userId, userId)).limit(1);
+  return profile ?? null;
+}
+
+export async function updatePayoutAccount(
+  ctx: AppContext,
+  match: SQL | undefined,
+  set: Pick<Partial<ProfileRow>, "stripeAccountId" | "payoutsEnabled" | "stripeOnboardingComplete">,
+  tx: Db = ctx.db,
+): Promise<ProfileRow | null> {
+  const [updated] = await tx
+    .update(providerProfiles)
+    .set({ ...set, updatedAt: ctx.now() })
+    .where(match)
+    .returning();
+  return updated ?? null;
+}
+
+/**
+ * The provider's payout settings under a row lock, which serialises the provider's payouts so the
+ * balance read after it cannot be spent twice.
+ */
+export async function lockPayoutAccount(
+  ctx: AppContext,
+  providerId: string,
+  tx: Db,
+): Promise<{ payoutsEnabled: boolean; stripeAccountId: string | null } | null> {
+  const [profile] = await queryRows<{ payouts_enabled: boolean; stripe_account_id: string | null }>(
+    tx,
+    sql`select payouts_enabled, stripe_account_id from provider_profiles where user_id = ${providerId} for update`,
+  );
+  return profile ? { payoutsEnabled: profile.payouts_enabled, stripeAccountId: profile.stripe_account_id } : null;
+}
+
+/** Payouts recorded but not yet confirmed by the gateway, of one provider or of everyone. */
+export async function pendingPayouts(ctx: AppContext, providerId: string | null) {
+  return ctx.db
+    .select({ id: payouts.id, providerId: payouts.providerId, amountCents: payouts.amountCents, destination: providerProfiles.stripeAccountId })
+    .from(payouts)
+    .innerJoin(providerProfiles, eq(providerProfiles.userId, payouts.providerId))
+    .where(and(eq(payouts.status, "pending"), providerId ? eq(payouts.providerId, providerId) : undefined))
+    .limit(100);
+}
+
+/** Providers with payouts enabled and money waiting in their balance. */
+export async function providersOwedPayouts(ctx: AppContext): Promise<string[]> {
+  const rows = await queryRows<{ user_id: string }>(
+    ctx.db,
+    sql`select p.user_id from provider_profiles p
+        where p.payouts_enabled and p.stripe_account_id is not null
+          and (select coalesce(sum(e.amount_cents), 0) from ledger_entries e
+               where e.account = 'provider:' || p.user_id || ':balance') > 0
+        limit 100`,
+  );
+  return rows.map((row) => row.user_id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ledger, in integer cents. A posting adds its amount to an account's balance; the postings of
+// one transaction sum to zero, so money is only ever moved, never made. Entries are append-only: a
+// trigger refuses UPDATE and DELETE (drizzle/0001_ledger_append_only.sql).
+
+export const ACCOUNTS = {
+  posterPayments: "external:poster_payments",
+  payouts: "external:payouts",
+  refunds: "external:refunds",
+  revenue: "platform:revenue",
+  escrow: (taskId: string) => `escrow:task:${taskId}`,
+  providerBalance: (userId: string) => `provider:${userId}:balance`,
+} as const;
+
+export interface Posting {
+  account: string;
+  amountCents: number;
+}
+
+/** What each money action needs; its ledger transaction is keyed so that it happens at most once. */
+interface ActionInputs {
+  /** Keyed by the payment: a refunded late capture and a second, real payment are both recorded. */
+  capture: { paymentId: string; taskId: string; amountCents: number; posterId: string; memo?: string };
+  /** Keyed by the task: a task's escrow is released once. */
+  release: { taskId: string; providerId: string; heldCents: number; providerShareCents: number; actorId: string | null };
+  /** Keyed by the payment whose capture it gives back. */
+  refund: { paymentId: string; taskId: string; heldCents: number; actorId: string | null };
+  tip: { tipId: string; taskId: string; posterId: string; providerId: string; amountCents: number };
+  payout: { payoutId: string; providerId: string; amountCents: number };
+}
+
+export interface LedgerTransactionInput {
+  kind: MoneyAction;
+  key: string;
+  taskId: string | null;
+  createdBy: string | null;
+  memo?: string;
+  postings: Posting[];
+}
+
+/** Each money action of the table as its ledger transaction; the Record makes a new action fail type checking here. */
+const LEDGER_OF: { [A in MoneyAction]: (input: ActionInputs[A]) => LedgerTransactionInput } = {
+  capture: (i) => ({
+    kind: "capture",
+    key: i.paymentId,
+    taskId: i.taskId,
+    createdBy: i.posterId,
+    ...(i.memo ? { memo: i.memo } : {}),
+    postings: [
+      { account: ACCOUNTS.posterPayments, amountCents: -i.amountCents },
+      { account: ACCOUNTS.escrow(i.taskId), amountCents: i.amountCents },
+    ],
+  }),
+  release: (i) => ({
+    kind: "release",
+    key: i.taskId,
+    taskId: i.taskId,
+    createdBy: i.actorId,
+    postings: [
+      { account: ACCOUNTS.escrow(i.taskId), amountCents: -i.heldCents },
+      { account: ACCOUNTS.providerBalance(i.providerId), amountCents: i.providerShareCents },
+      { account: ACCOUNTS.revenue, amountCents: i.heldCents - i.providerShareCents },
+    ],
+  }),
+  refund: (i) => ({
+    kind: "refund",
+    key: i.paymentId,
+    taskId: i.taskId,
+    createdBy: i.actorId,
+    postings: [
+      { account: ACCOUNTS.escrow(i.taskId), amountCents: -i.heldCents },
+      { account: ACCOUNTS.refunds, amountCents: i.heldCents },
+    ],
+  }),
+  tip: (i) => ({
+    kind: "tip",
+    key: i.tipId,
+    taskId: i.taskId,
+    createdBy: i.posterId,
+    postings: [
+      { account: ACCOUNTS.posterPayments, amountCents: -i.amountCents },
+      { account: ACCOUNTS.providerBalance(i.providerId), amountCents: i.amountCents },
+    ],
+  }),
+  payout: (i) => ({
+    kind: "payout",
+    key: i.payoutId,
+    taskId: null,
+    createdBy: null,
+    postings: [
+      { account: ACCOUNTS.providerBalance(i.providerId), amountCents: -i.amountCents },
+      { account: ACCOUNTS.payouts, amountCents: i.amountCents },
+    ],
+  }),
+};
+
+export class UnbalancedTransactionError extends Error {}
+
+/**
+ * Records the ledger transaction of a money action; returns its id, or null when (kind, key) was
+ * already recorded (the money moved before, so it must not move again).
+ */
+export async function recordMoneyAction<A extends MoneyAction>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
+  return recordTransaction(ctx, LEDGER_OF[action](input), tx);
+}
+
+async function recordTransaction(ctx: AppContext, input: LedgerTransactionInput, tx: Db): Promise<string | null> {
+  const postings = input.postings.filter((p) => p.amountCents !== 0);
+  const sum = postings.reduce((s, p) => s + p.amountCents, 0);
+  if (postings.length < 2 || sum !== 0 || postings.some((p) => !Number.isSafeInteger(p.amountCents))) {
+    throw new UnbalancedTransactionError(`Ledger transaction ${input.kind}:${input.key} does not balance (${sum})`);
+  }
+  const [created] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      kind: input.kind,
+      idempotencyKey: input.key,
+      taskId: input.taskId,
+      createdBy: input.createdBy,
+      memo: input.memo ?? null,
+      createdAt: ctx.now(),
+    })
+    .onConflictDoNothing({ target: [ledgerTransactions.kind, ledgerTransactions.idempotencyKey] })
+    .returning({ id: ledgerTransactions.id });
+  if (!created) return null;
+  await tx.insert(ledgerEntries).values(postings.map((p) => ({ transactionId: created.id, account: p.account, amountCents: p.amountCents, createdAt: ctx.now() })));
+  return created.id;
+}
+
+export async function accountBalance(ctx: AppContext, account: string, tx: Db = ctx.db): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string | null>`sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.account, account));
+  return Number(row?.total ?? 0);
+}
+
+/** Balances of several accounts at once; missing accounts are 0. */
+export async function accountBalances(ctx: AppContext, accounts: string[]): Promise<Map<string, number>> {
+  const result = new Map(accounts.map((a) => [a, 0]));
+  if (accounts.length === 0) return result;
+  const rows = await ctx.db
+    .select({ account: ledgerEntries.account, total: sql<string>`sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .where(inArray(ledgerEntries.account, accounts))
+    .groupBy(ledgerEntries.account);
+  for (const row of rows) result.set(row.account, Number(row.total));
+  return result;
+}
+
+/** Sum of all accounts whose name starts with the prefix (e.g. every escrow). */
+async function prefixBalance(ctx: AppContext, prefix: string): Promise<number> {
+  const [row] = await queryRows<{ total: string | null }>(
+    ctx.db,
+    sql`select sum(amount_cents) as total from ledger_entries where account like ${`${prefix}%`}`,
+  );
+  return Number(row?.total ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read models for the task page, the provider's earnings and the admin's finance view. Balances
+// come from the ledger; the money records only say which state each task's money is in.
+
+function escrowStatus(value: HoldRow["status"] | null): Earnings["tasks"][number]["escrowStatus"] {
+  return value ?? "none";
+}
+
+export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id: string; role: string }): Promise<TaskEscrow> {
+  if (viewer.id !== task.userId && viewer.id !== task.providerId && viewer.role !== "admin") {
+    throw forbidden("Only the poster and the assigned provider can see this task's payment");
+  }
+  const hold = await findHold(ctx, task.id);
+  const [tipRow] = await ctx.db
+    .select({ total: sql<string | null>`sum(${tips.amountCents})` })
+    .from(tips)
+    .where(and(eq(tips.taskId, task.id), eq(tips.status, "captured")));
+  return {
+    paid: task.paymentCapturedAt !== null,
+    status: escrowStatus(hold?.status ?? null),
+    releaseAt: hold ? hold.releaseAt.toISOString() : null,
+    total: centsToDollars(task.totalCents),
+    providerShare: centsToDollars(priceTask(task.budgetCents, task.urgency).providerShareCents),
+    tips: centsToDollars(Number(tipRow?.total ?? 0)),
+    disputeReason: hold?.disputeReason ?? null,
+  };
+}
+
+export async function earnings(ctx: AppContext, providerId: string): Promise<Earnings> {
+  const rows = await ctx.db
+    .select({
+      taskId: tasks.id,
+      title: tasks.title,
+      budgetCents: tasks.budgetCents,
+      urgency: tasks.urgency,
+      completedAt: tasks.completedAt,
+      holdStatus: escrowHolds.status,
+      releaseAt: escrowHolds.releaseAt,
+      tips: sql<string>`(select coalesce(sum(t.amount_cents), 0) from tips t where t.task_id = ${tasks.id} and t.status = 'captured')`,
+    })
+    .from(tasks)
+    .leftJoin(escrowHolds, eq(escrowHolds.taskId, tasks.id))
+    .where(and(eq(tasks.providerId, providerId), isNotNull(tasks.paymentCapturedAt)))
+    .orderBy(desc(tasks.createdAt))
+    .limit(200);
+  let held = 0;
+  const list = rows.map((r) => {
+    const share = priceTask(r.budgetCents, r.urgency).providerShareCents;
+    if (r.holdStatus === "holding" || r.holdStatus === "disputed") held += share;
+    return {
+      taskId: r.taskId,
+      title: r.title,
+      escrowStatus: escrowStatus(r.holdStatus),
+      providerShare: centsToDollars(share),
+      tips: centsToDollars(Number(r.tips)),
+      releaseAt: r.releaseAt ? r.releaseAt.toISOString() : null,
+      completedAt: r.completedAt ? r.completedAt.toISOString() : null,
+    };
+  });
+  const [paid] = await ctx.db
+    .select({ total: sql<string | null>`sum(${payouts.amountCents})` })
+    .from(payouts)
+    .where(eq(payouts.providerId, providerId));
+  const profile = await findProviderProfile(ctx, providerId);
+  return {
+    held: centsToDollars(held),
+    available: centsToDollars(await accountBalance(ctx, ACCOUNTS.providerBalance(providerId))),
+    paidOut: centsToDollars(Number(paid?.total ?? 0)),
+    payoutsEnabled: profile?.payoutsEnabled ?? false,
+    tasks: list,
+  };
+}
+
+export async function adminFinance(ctx: AppContext): Promise<AdminFinance> {
+  const poster = alias(users, "poster");
+  const provider = alias(users, "provider");
+  const disputes = await ctx.db
+    .select({
+      taskId: tasks.id,
+      title: tasks.title,
+      totalCents: tasks.totalCents,
+      posterFirst: poster.firstName,
+      posterLast: poster.lastName,
+      providerFirst: provider.firstName,
+      providerLast: provider.lastName,
+      reason: escrowHolds.disputeReason,
+      reportedAt: escrowHolds.disputedAt,
+    })
+    .from(escrowHolds)
+    .innerJoin(tasks, eq(tasks.id, escrowHolds.taskId))
+    .innerJoin(poster, eq(poster.id, tasks.userId))
+    .leftJoin(provider, eq(provider.id, tasks.providerId))
+    .where(eq(escrowHolds.status, "disputed"))
+    .orderBy(escrowHolds.disputedAt)
+    .limit(200);
+  return {
+    escrowHeld: centsToDollars(await prefixBalance(ctx, "escrow:task:")),
+    platformRevenue: centsToDollars(await accountBalance(ctx, ACCOUNTS.revenue)),
+    providerBalances: centsToDollars(await prefixBalance(ctx, "provider:")),
+    paidOut: centsToDollars(await accountBalance(ctx, ACCOUNTS.payouts)),
+    refunded: centsToDollars(await accountBalance(ctx, ACCOUNTS.refunds)),
+    disputes: disputes.map((d) => ({
+      taskId: d.taskId,
+      title: d.title,
+      posterName: `${d.posterFirst} ${d.posterLast}`,
+      providerName: d.providerFirst ? `${d.providerFirst} ${d.providerLast ?? ""}`.trim() : "",
+      total: centsToDollars(d.totalCents),
+      reason: d.reason ?? "",
+      reportedAt: (d.reportedAt ?? new Date(0)).toISOString(),
+    })),
+  };
+}

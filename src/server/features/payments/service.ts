@@ -1,0 +1,543 @@
+import type { FastifyInstance } from "fastify";
+import { and, eq, sql } from "drizzle-orm";
+import {
+  APPROVAL_WINDOW_MS,
+  evaluateMoneyTransition,
+  moneyActorRefusal,
+  type MoneyRecord,
+  type MoneyRecordState,
+  type MoneyRequester,
+  type MoneyTransitionName,
+} from "../../../shared/money-lifecycle.js";
+import { formatDollarsExact, priceTask } from "../../../shared/money.js";
+import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
+import { evaluateTransition } from "../../../shared/task-lifecycle.js";
+import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
+import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
+import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { auditLog } from "../../db/schema/users.js";
+import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
+import { notifyUser } from "../../notify.js";
+import type { TaskRow } from "../../task-events.js";
+import {
+  ACCOUNTS,
+  accountBalance,
+  escrowOfTask,
+  fillPaymentIntent,
+  fillTipIntent,
+  findHold,
+  findPayment,
+  findProviderProfile,
+  findTask,
+  findTip,
+  lockPayoutAccount,
+  moveHold,
+  movePayment,
+  movePayout,
+  moveTip,
+  paymentOfTask,
+  pendingPayouts,
+  providersOwedPayouts,
+  recordMoneyAction,
+  startHold,
+  startPayment,
+  startPayout,
+  startTip,
+  updatePayoutAccount,
+  type PaymentRow,
+  type ProfileRow,
+  type TipRow,
+} from "./repository.js";
+
+// The payments feature's use cases (docs/decisions/008-payments-and-ledger.md): taking the poster's
+// money (the payment intent, the sandbox card form or Stripe's webhook, tips), holding it in escrow
+// until the work is done, releasing it to the provider or refunding the poster, and paying out.
+// Every state change of a money record is a transition of the money table
+// (src/shared/money-lifecycle.ts) and every movement of money that transition's ledger action, in
+// one database transaction. The task's own "pay" runs through the tasks feature's one transition
+// function.
+
+/** The app's context, the card processor, and the tasks feature's transition function (its plugin's decorator). */
+export interface PaymentsContext extends AppContext {
+  gateway: PaymentGateway;
+  taskTransition: FastifyInstance["taskTransition"];
+}
+
+/** 402 carries the card network's message; the client shows it under 'Payment Failed'. */
+const paymentRequired = (message: string) => new HttpError(402, message);
+
+/** A person, seen from the task the money belongs to. */
+function requester(task: TaskRow, user: { id: string; role?: string }): MoneyRequester {
+  return { poster: task.userId === user.id, admin: user.role === "admin" };
+}
+
+/** The table's 403 when `who` is not the transition's actor (checked before anything about the record). */
+function assertActor<R extends MoneyRecord>(record: R, name: MoneyTransitionName<R>, who: MoneyRequester): void {
+  const notActor = moneyActorRefusal(record, name, who);
+  if (notActor !== null) throw forbidden(notActor);
+}
+
+/** The table's refusal when the transition's conditional update matched nothing. */
+function refusal<R extends MoneyRecord>(ctx: AppContext, record: R, name: MoneyTransitionName<R>, state: MoneyRecordState<R>, who: MoneyRequester): HttpError {
+  const verdict = evaluateMoneyTransition(record, name, state, who, ctx.now());
+  // Allowed now, so the record moved under us and back: ask to retry.
+  return verdict.ok ? conflict("The payment changed while you were acting on it. Please try again.") : new HttpError(verdict.status, verdict.message);
+}
+
+async function taskOf(ctx: AppContext, taskId: string, tx?: Db): Promise<TaskRow> {
+  const task = await findTask(ctx, taskId, tx);
+  if (!task) throw notFound("Task not found");
+  return task;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paying for a claimed task.
+
+export async function createPaymentIntent(ctx: PaymentsContext, userId: string, input: { taskId: string; amountCents: number }): Promise<string> {
+  const task = await taskOf(ctx, input.taskId);
+  assertActor("payment", "start", requester(task, { id: userId }));
+  // Why the task cannot be paid now, in the task table's own words (already paid, not claimed,
+  // the window closed): the same rule the capture's "pay" transition enforces.
+  const payable = evaluateTransition("pay", task, "payment_system", ctx.now());
+  if (!payable.ok) throw new HttpError(payable.status, payable.message);
+  if (input.amountCents !== task.totalCents) {
+    throw badRequest(`amount: must equal the task total of ${formatDollarsExact(task.totalCents)}`);
+  }
+  // One live payment per task: a second call finds the first row and returns its secret. A refunded
+  // payment (a capture that came too late) is not live, so the task gets a new payment and intent.
+  const inserted = await startPayment(ctx, { taskId: task.id, posterId: userId, amountCents: task.totalCents, gateway: ctx.gateway.name });
+  const payment = inserted ?? (await livePayment(ctx, task.id));
+  if (payment.status === "captured") throw conflict("This task's payment was already taken");
+  if (payment.clientSecret) return payment.clientSecret;
+  // Concurrent first calls both reach the gateway with the same key and get the same intent.
+  const intent = await ctx.gateway.createIntent({
+    key: `pi-${payment.id}`,
+    amountCents: payment.amountCents,
+    description: `Errandly task: ${task.title}`,
+    metadata: { paymentId: payment.id, taskId: task.id },
+  });
+  const filled = await fillPaymentIntent(ctx, payment.id, intent);
+  return filled?.clientSecret ?? (await findPayment(ctx, eq(payments.id, payment.id)))?.clientSecret ?? intent.clientSecret;
+}
+
+async function livePayment(ctx: AppContext, taskId: string): Promise<PaymentRow> {
+  const row = await findPayment(ctx, paymentOfTask(taskId));
+  // The conflicting row was refunded in between: a late capture is being given back right now.
+  if (!row) throw conflict("This task's payment is being refunded; try again");
+  return row;
+}
+
+function checkCard(card: SandboxConfirmBody & { cardNumber: string }, now: Date): void {
+  if (!luhnValid(card.cardNumber)) throw badRequest("cardNumber: Your card number is invalid.");
+  if (expiryPassed(card.expMonth, card.expYear, now)) throw badRequest("expYear: Your card's expiration date is in the past.");
+}
+
+export function sandboxAllowed(ctx: PaymentsContext): boolean {
+  const { env } = ctx;
+  return ctx.gateway.name === "sandbox" && (env.NODE_ENV !== "production" || env.SANDBOX_PAYMENTS_IN_PRODUCTION);
+}
+
+/** The sandbox card form's submit: checks the card as a processor would, then captures once. */
+export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string, card: SandboxConfirmBody & { cardNumber: string }): Promise<void> {
+  if (!sandboxAllowed(ctx)) throw notFound("Sandbox payments are turned off");
+  const payment = await findPayment(ctx, eq(payments.clientSecret, card.clientSecret));
+  if (!payment) throw notFound("Payment not found");
+  const who: MoneyRequester = { poster: payment.posterId === userId, admin: false };
+  assertActor("payment", "confirm", who);
+  checkCard(card, ctx.now());
+  // Of two concurrent submits only one moves the payment to processing.
+  const [claimed] = await movePayment(ctx, "confirm", eq(payments.id, payment.id));
+  if (!claimed) throw refusal(ctx, "payment", "confirm", payment, who);
+  const failed = (failureMessage: string) => movePayment(ctx, "fail", eq(payments.id, payment.id), { failureMessage });
+  const decline = sandboxCardDecline(card.cardNumber);
+  if (decline) {
+    // Only from "processing": the stuck-payment sweep may have moved it on already.
+    await failed(decline);
+    throw paymentRequired(decline);
+  }
+  let paid;
+  try {
+    paid = await ctx.db.transaction(async (tx) => capture(ctx, tx, claimed));
+  } catch (err) {
+    // Nothing was captured (the transaction rolled back): hand the payment back so a retry works.
+    await failed("The payment could not be completed");
+    throw err;
+  }
+  if (!paid) {
+    // Nothing was charged: the sandbox decides after the task check, unlike a real processor.
+    const message = "The payment window for this task has closed";
+    await failed(message);
+    throw conflict(message);
+  }
+}
+
+/**
+ * The capture: the task's "pay" transition (through the tasks feature's transition function), then
+ * the payment's "capture" with its ledger action, in the caller's transaction. Returns the paid task,
+ * or null when the task was no longer payable (cancelled, expired or already paid).
+ */
+async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promise<TaskRow | null> {
+  const now = ctx.now();
+  const task = await ctx.taskTransition("pay", payment.taskId, "payment_system", { tx, now });
+  if (!task) return null;
+  await captureMoney(ctx, tx, payment);
+  if (task.providerId) {
+    await notifyUser(ctx, tx, {
+      userId: task.providerId,
+      kind: "payment_received",
+      title: "Payment received",
+      body: `The poster paid for "${task.title}". You can start the work.`,
+      taskId: task.id,
+    });
+  }
+  return task;
+}
+
+/** "payment.capture": the poster's money enters the task's escrow, once per payment. */
+async function captureMoney(ctx: AppContext, tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
+  const [captured] = await movePayment(ctx, "capture", eq(payments.id, payment.id), { failureMessage: null }, tx);
+  if (!captured) throw new Error(`Payment ${payment.id} could not be captured from ${payment.status}`);
+  await recordMoneyAction(
+    ctx,
+    "capture",
+    { paymentId: payment.id, taskId: payment.taskId, amountCents: payment.amountCents, posterId: payment.posterId, ...(memo ? { memo } : {}) },
+    tx,
+  );
+}
+
+/**
+ * The sweeper for sandbox confirms cut off between "processing" and the capture (the process
+ * killed, the database gone; test/faults/process-kill.faults.ts): the payment's "time_out". Nothing
+ * was captured: the capture's own transaction sets "captured", and if it commits after this update
+ * it still wins (it waits on the row lock, and "capture" leaves "failed" too). So the payment goes
+ * back to "failed", which a retry may confirm again, as after a decline.
+ */
+export async function failStuckSandboxPayments(ctx: PaymentsContext): Promise<number> {
+  const stuck = await movePayment(ctx, "time_out", sql`true`, { failureMessage: "The payment could not be completed" });
+  return stuck.length;
+}
+
+/** A Stripe event, once per event id; an error rolls back so Stripe redelivers it. */
+export async function handleGatewayEvent(ctx: PaymentsContext, event: GatewayEvent): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(webhookEvents)
+      .values({ id: event.id, type: event.type, receivedAt: ctx.now() })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh) return;
+    if (event.type === "payment_intent.succeeded" && event.intentId) await intentSucceeded(ctx, tx, event.intentId);
+    if (event.type === "payment_intent.payment_failed" && event.intentId) {
+      await movePayment(ctx, "fail", eq(payments.gatewayRef, event.intentId), { failureMessage: event.failureMessage }, tx);
+    }
+    if (event.type === "account.updated" && event.account) {
+      await updatePayoutAccount(
+        ctx,
+        eq(providerProfiles.stripeAccountId, event.account.id),
+        { payoutsEnabled: event.account.payoutsEnabled, stripeOnboardingComplete: event.account.detailsSubmitted },
+        tx,
+      );
+    }
+  });
+}
+
+async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): Promise<void> {
+  const payment = await findPayment(ctx, eq(payments.gatewayRef, intentId), tx);
+  if (payment) {
+    // A redelivered success for a payment captured (or captured and refunded) before.
+    if (!evaluateMoneyTransition("payment", "capture", payment, "payment_system", ctx.now()).ok) return;
+    if (await capture(ctx, tx, payment)) return;
+    // The money arrived after the task stopped being payable (cancelled, or the deadline passed):
+    // record it and give it straight back (docs/decisions/005, "pay").
+    await captureMoney(ctx, tx, payment, "late capture");
+    await refundEscrow(ctx, tx, payment.taskId, null);
+    return;
+  }
+  const tip = await findTip(ctx, eq(tips.gatewayRef, intentId), tx);
+  if (tip) await captureTip(ctx, tx, tip);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tips: after completion, 100% to the provider.
+
+/** "tip.capture": credits the tip once; returns the captured row, or null when it was captured before. */
+async function captureTip(ctx: AppContext, tx: Db, tip: TipRow): Promise<TipRow | null> {
+  const [captured] = await moveTip(ctx, "capture", eq(tips.id, tip.id), {}, tx);
+  if (!captured) return null;
+  await recordMoneyAction(
+    ctx,
+    "tip",
+    { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents },
+    tx,
+  );
+  await notifyUser(ctx, tx, {
+    userId: tip.providerId,
+    kind: "payment_received",
+    title: "You received a tip",
+    body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
+    taskId: tip.taskId,
+  });
+  return captured;
+}
+
+/**
+ * A tip after completion. The sandbox charges it at once (a simulated card on file); Stripe answers
+ * a client secret that the Payment Element confirms, and the webhook credits it. The client's
+ * idempotency key makes a double submit answer the first tip instead of charging again.
+ */
+export async function tipTask(
+  ctx: PaymentsContext,
+  taskId: string,
+  userId: string,
+  input: { amountCents: number; idempotencyKey: string },
+): Promise<TipResult> {
+  const { gateway } = ctx;
+  const task = await taskOf(ctx, taskId);
+  assertActor("tip", "start", requester(task, { id: userId }));
+  if (task.status !== "completed" || !task.providerId) throw conflict("You can tip once the task is completed");
+  if (gateway.name === "sandbox" && !sandboxAllowed(ctx)) throw notFound("Sandbox payments are turned off");
+  const values = {
+    taskId,
+    posterId: userId,
+    providerId: task.providerId,
+    amountCents: input.amountCents,
+    gateway: gateway.name,
+    idempotencyKey: input.idempotencyKey,
+  };
+  const inserted = await ctx.db.transaction(async (tx) => {
+    // A concurrent twin waits here on the unique key until this transaction ends, then finds the tip.
+    const tip = await startTip(ctx, values, tx);
+    if (tip && gateway.name === "sandbox") return captureTip(ctx, tx, tip);
+    return tip;
+  });
+  const tip = inserted ?? (await existingTip(ctx, values));
+  if (tip.status === "captured") return { status: "succeeded", clientSecret: null };
+  if (tip.clientSecret) return { status: "requires_payment", clientSecret: tip.clientSecret };
+  // A twin that arrives before the first call stored the secret gets the same intent from the same key.
+  const intent = await gateway.createIntent({
+    key: `tip-${tip.id}`,
+    amountCents: tip.amountCents,
+    description: `Errandly tip: ${task.title}`,
+    metadata: { tipId: tip.id, taskId },
+  });
+  await fillTipIntent(ctx, tip.id, intent);
+  return { status: "requires_payment", clientSecret: intent.clientSecret };
+}
+
+/** The tip a repeated request refers to; the same key for a different tip is the client's mistake. */
+async function existingTip(ctx: AppContext, values: { taskId: string; posterId: string; amountCents: number; idempotencyKey: string }): Promise<TipRow> {
+  const tip = await findTip(ctx, and(eq(tips.posterId, values.posterId), eq(tips.idempotencyKey, values.idempotencyKey)));
+  if (!tip) throw new Error(`Tip ${values.idempotencyKey} vanished`);
+  if (tip.taskId !== values.taskId || tip.amountCents !== values.amountCents) {
+    throw conflict("idempotencyKey: this key was already used for a different tip");
+  }
+  return tip;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escrow: the poster's payment is held per task from capture until the work is done, then released
+// to the provider (85% of budget + surcharge) and the platform (the rest and the service fee), or
+// refunded to the poster in full.
+
+/** The "release" action: the escrow to the provider's balance and the platform's revenue. */
+async function releaseEscrow(ctx: AppContext, tx: Db, task: TaskRow, actorId: string | null): Promise<boolean> {
+  if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
+  if (held <= 0) return false;
+  const { providerShareCents } = priceTask(task.budgetCents, task.urgency);
+  const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
+  if (!recorded) return false;
+  await notifyUser(ctx, tx, {
+    userId: task.providerId,
+    kind: "payout_released",
+    title: "Payment released",
+    body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
+    taskId: task.id,
+  });
+  return true;
+}
+
+/** "payment.refund": everything the task's escrow holds goes back to the poster, at the gateway too. */
+async function refundEscrow(ctx: PaymentsContext, tx: Db, taskId: string, actorId: string | null): Promise<boolean> {
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
+  if (held <= 0) return false;
+  // Money in escrow always came from the task's one captured payment; the refund is keyed by it.
+  const [payment] = await movePayment(ctx, "refund", eq(payments.taskId, taskId), {}, tx);
+  if (!payment) throw new Error(`Task ${taskId} holds ${held} cents in escrow without a captured payment`);
+  const recorded = await recordMoneyAction(ctx, "refund", { paymentId: payment.id, taskId, heldCents: held, actorId }, tx);
+  if (!recorded) throw new Error(`Payment ${payment.id} was captured again after its refund`);
+  // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
+  // poster can retry; the key makes a retry after a rollback the same refund.
+  if (payment.gatewayRef) await ctx.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
+  return true;
+}
+
+/**
+ * "escrow.hold" on completion of a paid task: the release falls due after the approval window,
+ * 24 hours for budgets of $100 or more; below that the window is empty and "release_due" follows
+ * at once.
+ */
+async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
+  if (!task.paymentCapturedAt) return;
+  const { needsApprovalWindow } = priceTask(task.budgetCents, task.urgency);
+  const hold = await startHold(ctx, task.id, new Date(now.getTime() + (needsApprovalWindow ? APPROVAL_WINDOW_MS : 0)), tx);
+  if (hold && !needsApprovalWindow) await releaseDueHold(ctx, tx, task);
+}
+
+/** "escrow.release_due" for one task's hold, in the caller's transaction. */
+async function releaseDueHold(ctx: AppContext, tx: Db, task: TaskRow): Promise<void> {
+  const [released] = await moveHold(ctx, "release_due", eq(escrowHolds.taskId, task.id), { settledAt: ctx.now() }, tx);
+  if (released) await releaseEscrow(ctx, tx, task, null);
+}
+
+export async function approveRelease(ctx: PaymentsContext, taskId: string, userId: string): Promise<void> {
+  const task = await taskOf(ctx, taskId);
+  const who = requester(task, { id: userId });
+  assertActor("escrow", "approve", who);
+  await ctx.db.transaction(async (tx) => {
+    const [hold] = await moveHold(ctx, "approve", eq(escrowHolds.taskId, taskId), { settledAt: ctx.now() }, tx);
+    if (!hold) throw refusal(ctx, "escrow", "approve", (await findHold(ctx, taskId, tx)) ?? { status: null }, who);
+    await releaseEscrow(ctx, tx, task, userId);
+  });
+}
+
+export async function reportProblem(ctx: PaymentsContext, taskId: string, userId: string, reason: string): Promise<void> {
+  const task = await taskOf(ctx, taskId);
+  const who = requester(task, { id: userId });
+  assertActor("escrow", "report_problem", who);
+  const [hold] = await moveHold(ctx, "report_problem", eq(escrowHolds.taskId, taskId), { disputeReason: reason, disputedAt: ctx.now() });
+  if (!hold) throw refusal(ctx, "escrow", "report_problem", (await findHold(ctx, taskId)) ?? { status: null }, who);
+}
+
+/** An admin settles a dispute with a written reason, recorded in the audit log. */
+export async function resolveDispute(
+  ctx: PaymentsContext,
+  taskId: string,
+  adminId: string,
+  input: { action: "refund" | "release"; reason: string },
+): Promise<void> {
+  const task = await taskOf(ctx, taskId);
+  const name = input.action === "refund" ? "resolve_refund" : "resolve_release";
+  await ctx.db.transaction(async (tx) => {
+    const [hold] = await moveHold(ctx, name, eq(escrowHolds.taskId, taskId), { resolvedBy: adminId, resolutionReason: input.reason, settledAt: ctx.now() }, tx);
+    if (!hold) throw refusal(ctx, "escrow", name, (await findHold(ctx, taskId, tx)) ?? { status: null }, { poster: false, admin: true });
+    const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
+    if (input.action === "refund") await refundEscrow(ctx, tx, taskId, adminId);
+    else await releaseEscrow(ctx, tx, task, adminId);
+    await tx.insert(auditLog).values({
+      actorId: adminId,
+      action: `dispute.${input.action}`,
+      targetType: "task",
+      targetId: taskId,
+      reason: input.reason,
+      details: { amountCents: held, disputeReason: hold.disputeReason },
+    });
+  });
+}
+
+/** The sweeper ("payments:release-due"): windows that ended with neither approval nor a report are released. */
+export async function releaseDue(ctx: PaymentsContext): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const due = await moveHold(ctx, "release_due", sql`true`, { settledAt: ctx.now() }, tx);
+    for (const { taskId } of due) await releaseEscrow(ctx, tx, await taskOf(ctx, taskId, tx), null);
+    return due.length;
+  });
+}
+
+/** Reactions to the task lifecycle, run inside each transition's transaction. */
+export function registerEscrowHandlers(ctx: PaymentsContext): void {
+  ctx.taskEvents.on("complete", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
+  ctx.taskEvents.on("cancel", async ({ task, tx, actorId }) => {
+    await refundEscrow(ctx, tx, task.id, actorId);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payout accounts (docs/product.md, Money) and payouts: released money waits in the provider's
+// balance until payouts are enabled, then the whole balance leaves in one payout (a Stripe Transfer
+// to their connected account). The ledger entry is committed first; the transfer is retried with the
+// payout's own key until the gateway confirms it.
+
+async function approvedProfile(ctx: AppContext, userId: string): Promise<ProfileRow> {
+  const profile = await findProviderProfile(ctx, userId);
+  if (profile?.verificationStatus !== "approved") throw forbidden("Only approved providers can set up payouts");
+  return profile;
+}
+
+export async function createPayoutAccount(ctx: PaymentsContext, userId: string, email: string): Promise<string> {
+  const profile = await approvedProfile(ctx, userId);
+  if (profile.stripeAccountId) throw conflict("A payout account already exists");
+  const { accountId } = await ctx.gateway.createAccount({ key: `acct-${profile.id}`, email });
+  const updated = await updatePayoutAccount(
+    ctx,
+    and(eq(providerProfiles.id, profile.id), sql`${providerProfiles.stripeAccountId} is null`),
+    { stripeAccountId: accountId },
+  );
+  if (!updated) throw conflict("A payout account already exists");
+  return accountId;
+}
+
+export async function createPayoutAccountLink(ctx: PaymentsContext, userId: string): Promise<string> {
+  const profile = await approvedProfile(ctx, userId);
+  if (!profile.stripeAccountId) throw conflict("Create a payout account first");
+  const { url } = await ctx.gateway.createAccountLink({ accountId: profile.stripeAccountId });
+  return url;
+}
+
+/** The sandbox onboarding page's submit: payouts become enabled, and waiting money leaves. */
+export async function completeSandboxOnboarding(ctx: PaymentsContext, userId: string): Promise<void> {
+  if (!sandboxAllowed(ctx)) throw notFound("Sandbox payouts are turned off");
+  const profile = await approvedProfile(ctx, userId);
+  if (!profile.stripeAccountId) throw conflict("Create a payout account first");
+  await updatePayoutAccount(ctx, eq(providerProfiles.id, profile.id), { payoutsEnabled: true, stripeOnboardingComplete: true });
+  await payOutProvider(ctx, userId);
+}
+
+/** "payout.start": moves a provider's whole balance out when payouts are enabled; safe on several instances. */
+export async function payOutProvider(ctx: PaymentsContext, providerId: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const account = await lockPayoutAccount(ctx, providerId, tx);
+    if (!account?.payoutsEnabled || !account.stripeAccountId) return;
+    const balance = await accountBalance(ctx, ACCOUNTS.providerBalance(providerId), tx);
+    if (balance <= 0) return;
+    const payout = await startPayout(ctx, providerId, balance, tx);
+    await recordMoneyAction(ctx, "payout", { payoutId: payout.id, providerId, amountCents: balance }, tx);
+  });
+  await transferPending(ctx, providerId);
+}
+
+/** "payout.transfer" for every recorded but unconfirmed payout of the provider (or of everyone). */
+export async function transferPending(ctx: PaymentsContext, providerId: string | null): Promise<void> {
+  for (const payout of await pendingPayouts(ctx, providerId)) {
+    if (!payout.destination) continue;
+    try {
+      const { ref } = await ctx.gateway.transfer({
+        key: `tr-${payout.id}`,
+        destination: payout.destination,
+        amountCents: payout.amountCents,
+        metadata: { payoutId: payout.id, providerId: payout.providerId },
+      });
+      await movePayout(ctx, "transfer", eq(payouts.id, payout.id), { gatewayRef: ref, paidAt: ctx.now() });
+    } catch (err) {
+      // Left pending: the job retries with the same key, so the transfer happens at most once.
+      ctx.log.warn({ err, payoutId: payout.id }, "payout transfer failed; will retry");
+    }
+  }
+}
+
+/** The "payments:payout-pending" job: every enabled provider with money waiting, then retries. */
+export async function payOutAll(ctx: PaymentsContext): Promise<void> {
+  for (const providerId of await providersOwedPayouts(ctx)) await payOutProvider(ctx, providerId);
+  await transferPending(ctx, null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads.
+
+/** What the poster, the assigned provider and admins see about a task's money. */
+export async function taskEscrow(ctx: PaymentsContext, taskId: string, viewer: { id: string; role: string }): Promise<TaskEscrow> {
+  return escrowOfTask(ctx, await taskOf(ctx, taskId), viewer);
+}
