@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CreateTaskBody, TaskPrivate } from "../../../shared/tasks.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { pay } from "../../../../test/fixtures/factory.js";
 
 const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30" });
 const WINDOW_MS = 30 * 60_000;
@@ -32,10 +33,6 @@ async function post(user: TestUser, body: Partial<CreateTaskBody> = {}): Promise
 
 const act = (user: TestUser | null, id: string, name: string) => call(t, user, { method: "PATCH", url: `/api/tasks/${id}/${name}` });
 
-/** Stands in for the payments feature's "pay" transition, which owns this write. */
-async function capturePayment(id: string): Promise<void> {
-  await t.database.db.update(tasks).set({ paymentCapturedAt: t.clock.now() }).where(eq(tasks.id, id));
-}
 
 async function row(id: string) {
   const [found] = await t.database.db.select().from(tasks).where(eq(tasks.id, id));
@@ -69,7 +66,8 @@ async function taskIn(c: Cast, status: "open" | "claimed" | "paid" | "in_progres
     expect((await row(task.id)).status).toBe("payment_expired");
     return task.id;
   }
-  await capturePayment(task.id);
+  // The real payment: the sandbox card form, whose capture runs the table's "pay" for the payment system.
+  await pay(t, c.poster, await row(task.id));
   if (status === "paid") return task.id;
   expect((await act(c.provider, task.id, "start")).statusCode).toBe(200);
   return task.id;
