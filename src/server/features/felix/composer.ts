@@ -12,7 +12,7 @@ import {
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
 import { dollarsToCents, formatDollars, formatDollarsExact, type TaskPrice } from "../../../shared/money.js";
-import { MARKET_RADIUS_MILES } from "./market.js";
+import { MARKET_RADIUS_MILES } from "./repository.js";
 
 // The built-in composer: Felix's words around the engine's figures, with no network. Every
 // amount it writes comes from the engine or the money module, so the language model's answer

@@ -5,9 +5,9 @@ import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
 import { createRouter } from "../../adapters/routing/router.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { askFelix, type FelixDeps } from "./service.js";
+import { askFelix, type FelixServiceContext } from "./service.js";
 
-// POST /api/ask-felix (spec §7). Signed-in users only: posters ask from the Post a Task dialog
+// POST /api/ask-felix. Signed-in users only: posters ask from the Post a Task dialog
 // and providers from job cards, both after signing in; a public route would let anyone spend
 // our geocoding and language-model budget. 20 questions a minute per user is far above a
 // person typing and stops a script (docs/decisions/012-felix-conversation-and-language-model.md).
@@ -16,9 +16,8 @@ export const FELIX_RATE_LIMIT = { max: 20, windowMs: 60_000 };
 
 const felixRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const deps: FelixDeps = {
-    db: ctx.db,
-    geocoder: ctx.geocoder,
+  const felix: FelixServiceContext = {
+    ...ctx,
     router: createRouter({ url: ctx.env.ROUTING_URL, log: ctx.log }),
     phraser: createPhraser({
       url: ctx.env.FELIX_LLM_URL,
@@ -27,7 +26,6 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
       timeoutMs: ctx.env.FELIX_LLM_TIMEOUT_MS,
       log: ctx.log,
     }),
-    log: ctx.log,
   };
 
   app.post(
@@ -41,7 +39,7 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
     },
-    async (request) => askFelix(deps, request.body),
+    async (request) => askFelix(felix, request.body),
   );
 };
 

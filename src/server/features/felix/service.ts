@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from "fastify";
 import { MIN_BUDGET_CENTS, SERVICE_FEE_FIXED_CENTS } from "../../../shared/constants.js";
 import type { FelixContext, FelixMode, FelixResponse } from "../../../shared/felix.js";
 import {
@@ -14,23 +13,20 @@ import {
 } from "../../../shared/felix-pricing.js";
 import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
 import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
-import type { Geocoder } from "../../adapters/geocoding/geocoder.js";
 import type { Router } from "../../adapters/routing/router.js";
-import type { Db } from "../../db/client.js";
+import type { AppContext } from "../../context.js";
 import * as compose from "./composer.js";
 import { detectIntent, type FelixIntent } from "./intents.js";
-import { completedMarket } from "./market.js";
 import { resolveRoute } from "./places.js";
+import { completedMarket } from "./repository.js";
 
 // One question to Felix: geocode, price with the engine, compare with the market, word the
 // answer. The figures always come from the engine; only the wording may come from a model.
 
-export interface FelixDeps {
-  db: Db;
-  geocoder: Geocoder;
+/** The app's context with the two adapters only Felix uses. */
+export interface FelixServiceContext extends AppContext {
   router: Router;
   phraser: Phraser;
-  log: FastifyBaseLogger;
 }
 
 export interface FelixQuestion {
@@ -49,9 +45,9 @@ interface Answer {
 
 const empty = { pricing: null, evaluation: null, market: null, price: null };
 
-export async function askFelix(deps: FelixDeps, question: FelixQuestion): Promise<FelixResponse> {
+export async function askFelix(ctx: FelixServiceContext, question: FelixQuestion): Promise<FelixResponse> {
   const intent = detectIntent(question.message);
-  const answer = await answerQuestion(deps, question, intent);
+  const answer = await answerQuestion(ctx, question, intent);
   const facts = {
     mode: question.mode,
     intent: intent.kind,
@@ -77,7 +73,7 @@ export async function askFelix(deps: FelixDeps, question: FelixQuestion): Promis
       serviceFeeFixed: centsToDollars(SERVICE_FEE_FIXED_CENTS),
     },
   };
-  const reply = await deps.phraser.phrase({ question: question.message, draft: answer.draft, facts, figures: numbersIn(facts) });
+  const reply = await ctx.phraser.phrase({ question: question.message, draft: answer.draft, facts, figures: numbersIn(facts) });
   return {
     reply,
     suggestedBudget: answer.pricing?.suggestedBudget ?? null,
@@ -103,7 +99,7 @@ function numbersIn(value: unknown): number[] {
 
 const taskUrgency = (context: FelixContext) => (context.urgency === "urgent" ? "urgent" : "standard");
 
-async function answerQuestion(deps: FelixDeps, { context, mode }: FelixQuestion, intent: FelixIntent): Promise<Answer> {
+async function answerQuestion(ctx: FelixServiceContext, { context, mode }: FelixQuestion, intent: FelixIntent): Promise<Answer> {
   // Take-home and fee questions about a known amount need no route.
   if ((intent.kind === "take-home" || intent.kind === "fee") && (intent.dollars ?? context.offeredBudget) != null) {
     const dollars = intent.dollars ?? context.offeredBudget ?? 0;
@@ -111,7 +107,7 @@ async function answerQuestion(deps: FelixDeps, { context, mode }: FelixQuestion,
     return { ...empty, price, draft: intent.kind === "take-home" ? compose.takeHome(price) : compose.posterFee(price) };
   }
 
-  const resolution = await resolveRoute(context, deps.geocoder, deps.log);
+  const resolution = await resolveRoute(context, ctx.geocoder, ctx.log);
   const category = context.category?.trim() ?? "";
   if (!resolution.ok || category === "") {
     const missing = resolution.ok ? [] : resolution.missing;
@@ -121,9 +117,9 @@ async function answerQuestion(deps: FelixDeps, { context, mode }: FelixQuestion,
   }
 
   const { route } = resolution;
-  const miles = await deps.router.drivingMiles(route.points);
+  const miles = await ctx.router.drivingMiles(route.points);
   const base = computePricing({ miles, stops: route.stopCount, urgency: context.urgency });
-  const market = route.origin ? await completedMarket(deps.db, category, route.origin) : null;
+  const market = route.origin ? await completedMarket(ctx.db, category, route.origin) : null;
   const offered = context.offeredBudget ?? null;
   const offeredEvaluation = mode === "evaluate" && offered !== null ? evaluateBudget(offered, base.suggestedBudget) : null;
   const withMarket = (text: string) => text + compose.marketSentence(market, category);
@@ -150,7 +146,7 @@ async function answerQuestion(deps: FelixDeps, { context, mode }: FelixQuestion,
       if (route.stopCount === 0) return result(base, compose.stopRemoved(base, null));
       // Drop the last stop: points are start, stops..., end.
       const points = route.points.filter((_, i) => i !== route.stopCount);
-      const after = computePricing({ miles: await deps.router.drivingMiles(points), stops: route.stopCount - 1, urgency: context.urgency });
+      const after = computePricing({ miles: await ctx.router.drivingMiles(points), stops: route.stopCount - 1, urgency: context.urgency });
       return result(after, compose.stopRemoved(base, after));
     }
     case "is-fair": {
