@@ -4,7 +4,7 @@ import { notifyUser } from "../../notify.js";
 // What the poster hears about their task's transitions. Each handler runs inside the transition's
 // transaction, so the notice exists exactly when the transition committed. Payment and payout
 // notices come from the payments feature, application decisions from the providers feature.
-// "expire" has no notice kind of its own (spec lists none); the poster sees the payment-expired
+// "expire" has no notice kind of its own (the product names none); the poster sees the payment-expired
 // card on the task, and the provider's task simply leaves their jobs list.
 
 function minutesLeft(deadline: Date | null, now: Date): number | null {

@@ -9,7 +9,7 @@ import { badRequest, conflict, forbidden, notFound } from "../../http-errors.js"
 // copy. A review is "revealed" when
 //   exists (select 1 from reviews o where o.task_id = r.task_id and o.reviewer_id = r.reviewed_id)
 //   or t.completed_at <= now - interval '14 days'
-// and only revealed reviews count in averages anywhere (docs/decisions/010-…).
+// and only revealed reviews count in averages anywhere (docs/decisions/010-chat-fanout-and-notifications.md).
 
 interface ReviewRow {
   id: string;

@@ -18,8 +18,8 @@ import {
   listContactMessages,
 } from "./repository.js";
 
-// The public contact form and office-appointment requests (spec §2, §5), and the admin inbox
-// that reads them. Decisions the spec left open: docs/decisions/013-contact-and-appointments.md.
+// The public contact form and office-appointment requests, and the admin inbox that reads them
+// (docs/decisions/013-contact-and-appointments.md).
 
 /** Per IP: enough for a person who retries, too few for a script filling the inbox. */
 const SUBMIT_LIMIT = { max: 5, windowMs: 10 * 60_000 } as const;
