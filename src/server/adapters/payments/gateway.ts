@@ -1,7 +1,3 @@
-import type { Env } from "../../config/env.js";
-import { createSandboxGateway } from "./sandbox.js";
-import { createStripeGateway } from "./stripe.js";
-
 // The card processor behind one interface: the sandbox (sandbox.ts: default, offline, our own card
 // form) and Stripe (stripe.ts) when its three keys are set; create-payment-gateway.ts picks one.
 // Every call that moves money takes an idempotency key derived from our own record id, so a retry
@@ -39,21 +35,4 @@ export interface PaymentGateway {
   createAccountLink(input: { accountId: string }): Promise<{ url: string }>;
   /** Verifies a webhook's signature over the raw body; throws on a bad or stale signature. */
   parseWebhook(rawBody: Buffer, signature: string, now: Date): GatewayEvent;
-}
-
-/**
- * @deprecated Transitional, loads the Stripe SDK eagerly: use create-payment-gateway.ts (async).
- * Delete this and its three imports once payments/routes.ts imports it from there (issue 12).
- */
-export function createPaymentGateway(env: Env): PaymentGateway {
-  if (env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET) {
-    return createStripeGateway({
-      secretKey: env.STRIPE_SECRET_KEY,
-      publishableKey: env.STRIPE_PUBLISHABLE_KEY,
-      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-      apiUrl: env.STRIPE_API_URL,
-      publicUrl: env.PUBLIC_URL,
-    });
-  }
-  return createSandboxGateway();
 }
