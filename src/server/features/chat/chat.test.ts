@@ -3,38 +3,13 @@ import { and, eq } from "drizzle-orm";
 import WebSocket from "ws";
 import { messages, notifications } from "../../db/schema/chat.js";
 import { emailOutbox } from "../../db/schema/site.js";
-import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { expire, taskAt, transition } from "../../../../test/fixtures/factory.js";
 
 const t = await useTestApp();
 
-async function insertTask(posterId: string, providerId: string | null, status: "open" | "claimed" | "completed" = "claimed") {
-  const [task] = await t.database.db
-    .insert(tasks)
-    .values({
-      userId: posterId,
-      providerId,
-      title: "Pick up groceries",
-      description: "From the store on Main St",
-      category: "errands",
-      budgetCents: 4000,
-      urgentFeeCents: 0,
-      serviceFeeCents: 370,
-      totalCents: 4370,
-      status,
-    })
-    .returning();
-  if (!task) throw new Error("task not inserted");
-  return task;
-}
-
 /** A poster, their assigned provider and the claimed task between them. */
-async function claimedChat() {
-  const poster = await createUser(t);
-  const provider = await createUser(t, { verifiedProvider: true });
-  const task = await insertTask(poster.id, provider.id);
-  return { poster, provider, task };
-}
+const claimedChat = () => taskAt(t, "claimed");
 
 let baseUrl = "";
 beforeAll(async () => {
@@ -91,7 +66,7 @@ describe("chat permissions on REST", () => {
     const otherProvider = await createUser(t, { verifiedProvider: true });
     const stranger = await createUser(t);
     const admin = await createUser(t, { role: "admin" });
-    const task = await insertTask(poster.id, provider.id);
+    const { task } = await taskAt(t, "claimed", { poster, provider });
 
     const post = (user: TestUser | null, content = "hello") =>
       call(t, user, { method: "POST", url: "/api/messages", payload: { taskId: task.id, content } });
@@ -126,8 +101,7 @@ describe("chat permissions on REST", () => {
   });
 
   it("explains a task without a provider and a missing task", async () => {
-    const poster = await createUser(t);
-    const task = await insertTask(poster.id, null, "open");
+    const { poster, task } = await taskAt(t, "open");
     const res = await call(t, poster, { url: `/api/messages/${task.id}` });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe("Chat will be available once a provider claims this task");
@@ -195,7 +169,7 @@ describe("chat socket", () => {
     const otherProvider = await createUser(t, { verifiedProvider: true });
     const stranger = await createUser(t);
     const admin = await createUser(t, { role: "admin" });
-    const task = await insertTask(poster.id, provider.id);
+    const { task } = await taskAt(t, "claimed", { poster, provider });
 
     for (const outsider of [stranger, otherProvider]) {
       const s = await openSocket(outsider);
@@ -262,7 +236,8 @@ describe("chat socket", () => {
     const s = await openSocket(provider);
     s.send({ type: "auth", taskId: task.id });
     await s.next("auth_success");
-    await t.database.db.update(tasks).set({ providerId: null, status: "payment_expired" }).where(eq(tasks.id, task.id));
+    // The claim's payment window runs out and the sweeper releases the provider.
+    expect((await expire(t, task)).providerId).toBeNull();
     s.send({ type: "message", content: "anyone?" });
     expect((await s.next("error")).message).toBe("You don't have permission to view this chat");
     expect(await t.database.db.select().from(messages).where(eq(messages.taskId, task.id))).toHaveLength(0);
@@ -279,7 +254,9 @@ describe("chat socket", () => {
 
     // The claim expires and another provider takes the task; the first socket is still in the room.
     const second = await createUser(t, { verifiedProvider: true });
-    await t.database.db.update(tasks).set({ providerId: second.id }).where(eq(tasks.id, task.id));
+    await expire(t, task);
+    expect(await transition(t, "reactivate", task.id, poster)).not.toBeNull();
+    expect(await transition(t, "claim", task.id, second)).not.toBeNull();
     const current = await openSocket(second);
     current.send({ type: "auth", taskId: task.id });
     await current.next("auth_success");
@@ -308,14 +285,13 @@ describe("chat socket", () => {
   });
 
   it("pushes the unread notification count to a subscribed socket", async () => {
-    const { poster, provider, task } = await claimedChat();
+    const { poster, provider, task } = await taskAt(t, "paid");
     const s = await openSocket(poster);
     s.send({ type: "subscribe_notifications" });
-    expect((await s.next("notification")).unreadCount).toBe(0);
-    await t.app.ctx.db.transaction((tx) =>
-      t.app.ctx.taskEvents.emit({ transition: "start", task, actorId: provider.id, tx, now: t.clock.now() }),
-    );
+    // The claim's notice is waiting already.
     expect((await s.next("notification")).unreadCount).toBe(1);
+    expect(await transition(t, "start", task.id, provider)).not.toBeNull();
+    expect((await s.next("notification")).unreadCount).toBe(2);
     s.close();
   });
 });

@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { computePricing, evaluateBudget, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
 import type { FelixContext } from "../../../shared/felix.js";
 import { createGeocoder } from "../../adapters/geocoding/create-geocoder.js";
-import { tasks } from "../../db/schema/tasks.js";
+import type { Category } from "../../../shared/constants.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { taskAt } from "../../../../test/fixtures/factory.js";
 
 const t = await useTestApp();
 
@@ -230,22 +231,10 @@ describe("market check", () => {
     offeredBudget: 100,
   });
 
-  async function completedTask(budgetDollars: number, at: GeoPoint, overrides: { category?: string; status?: "completed" | "open" } = {}) {
-    const poster = await createUser(t);
-    const cents = budgetDollars * 100;
-    await t.database.db.insert(tasks).values({
-      userId: poster.id,
-      title: "Move a sofa",
-      description: "Two floors",
-      category: overrides.category ?? "moving",
-      budgetCents: cents,
-      urgentFeeCents: 0,
-      serviceFeeCents: 0,
-      totalCents: cents,
-      approxLat: at.lat,
-      approxLon: at.lon,
-      status: overrides.status ?? "completed",
-      completedAt: t.clock.now(),
+  async function completedTask(budgetDollars: number, at: GeoPoint, overrides: { category?: Category; status?: "completed" | "open" } = {}) {
+    await taskAt(t, overrides.status ?? "completed", {
+      budgetCents: budgetDollars * 100,
+      body: { title: "Move a sofa", description: "Two floors", category: overrides.category ?? "moving", lat: at.lat, lon: at.lon },
     });
   }
 

@@ -1,36 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { emailOutbox } from "../../db/schema/site.js";
-import { tasks } from "../../db/schema/tasks.js";
-import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
+import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { taskAt } from "../../../../test/fixtures/factory.js";
 
 const t = await useTestApp();
 
-async function claimedTask(posterId: string, providerId: string, deadline: Date) {
-  const [task] = await t.database.db
-    .insert(tasks)
-    .values({
-      userId: posterId,
-      providerId,
-      title: "Walk the dog",
-      description: "Twice around the park",
-      category: "pet",
-      budgetCents: 3000,
-      urgentFeeCents: 0,
-      serviceFeeCents: 290,
-      totalCents: 3290,
-      status: "claimed",
-      paymentDeadline: deadline,
-    })
-    .returning();
-  if (!task) throw new Error("task not inserted");
-  return task;
-}
-
-/** What the tasks feature does on a claim: emit inside the transition's transaction. */
-async function emitClaim(task: Awaited<ReturnType<typeof claimedTask>>, actorId: string) {
-  await t.app.ctx.db.transaction((tx) => t.app.ctx.taskEvents.emit({ transition: "claim", task, actorId, tx, now: t.clock.now() }));
-}
+/** The provider claims a task of the poster's through the claim route, which tells the poster. */
+const claimedTask = async (poster: TestUser, provider: TestUser) => (await taskAt(t, "claimed", { poster, provider })).task;
 
 const mailsTo = (email: string) =>
   t.database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, email), eq(emailOutbox.kind, "task_claimed")));
@@ -39,8 +16,7 @@ describe("notifications", () => {
   it("tells the poster about a claim with the payment deadline, in-app and by e-mail", async () => {
     const poster = await createUser(t);
     const provider = await createUser(t, { verifiedProvider: true });
-    const task = await claimedTask(poster.id, provider.id, new Date(t.clock.now().getTime() + 30 * 60_000));
-    await emitClaim(task, provider.id);
+    const task = await claimedTask(poster, provider);
 
     const res = await call(t, poster, { url: "/api/notifications" });
     expect(res.statusCode).toBe(200);
@@ -63,8 +39,7 @@ describe("notifications", () => {
     const prefs = await call(t, poster, { method: "PUT", url: "/api/notifications/preferences", payload: { email: { task_claimed: false } } });
     expect(prefs.statusCode).toBe(200);
     expect(prefs.json().email).toMatchObject({ task_claimed: false, chat_message: true });
-    const task = await claimedTask(poster.id, provider.id, new Date(t.clock.now().getTime() + 30 * 60_000));
-    await emitClaim(task, provider.id);
+    await claimedTask(poster, provider);
     expect((await call(t, poster, { url: "/api/notifications" })).json().unreadCount).toBe(1);
     expect(await mailsTo(poster.email)).toHaveLength(0);
 
@@ -76,11 +51,9 @@ describe("notifications", () => {
   it("marks some or all read, newest first, only the caller's", async () => {
     const poster = await createUser(t);
     const provider = await createUser(t, { verifiedProvider: true });
-    const first = await claimedTask(poster.id, provider.id, new Date(t.clock.now().getTime() + 30 * 60_000));
-    await emitClaim(first, provider.id);
+    const first = await claimedTask(poster, provider);
     t.clock.advance(1000);
-    const second = await claimedTask(poster.id, provider.id, new Date(t.clock.now().getTime() + 30 * 60_000));
-    await emitClaim(second, provider.id);
+    const second = await claimedTask(poster, provider);
     const list = (await call(t, poster, { url: "/api/notifications" })).json();
     expect(list.notifications.map((n: { taskId: string }) => n.taskId)).toEqual([second.id, first.id]);
 

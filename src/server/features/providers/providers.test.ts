@@ -5,8 +5,8 @@ import { notifications } from "../../db/schema/chat.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { reviews } from "../../db/schema/reviews.js";
-import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
+import { taskAt } from "../../../../test/fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 
 const t = await useTestApp();
@@ -324,16 +324,7 @@ describe("admin review", () => {
   it("approves a poster as both and never demotes an admin", async () => {
     const admin = await createUser(t, { role: "admin" });
     const { user: poster } = await applicant();
-    await t.database.db.insert(tasks).values({
-      userId: poster.id,
-      title: "Groceries",
-      description: "Pick up groceries",
-      category: "errands",
-      budgetCents: 3000,
-      urgentFeeCents: 0,
-      serviceFeeCents: 290,
-      totalCents: 3290,
-    });
+    await taskAt(t, "open", { poster, budgetCents: 3000, body: { title: "Groceries", description: "Pick up groceries" } });
     await call(t, admin, { method: "POST", url: `/api/admin/applications/${poster.id}/approve` });
     const { user: otherAdmin } = await applicant();
     await t.database.db.update(users).set({ role: "admin" }).where(eq(users.id, otherAdmin.id));
@@ -347,17 +338,11 @@ describe("admin review", () => {
     const admin = await createUser(t, { role: "admin" });
     const provider = await createUser(t, { verifiedProvider: true });
     const poster = await createUser(t);
-    await t.database.db.insert(tasks).values({
-      userId: poster.id,
-      providerId: provider.id,
-      status: "in_progress",
-      title: "Walk the dog",
-      description: "Twice round the park",
-      category: "pet",
+    await taskAt(t, "in_progress", {
+      poster,
+      provider,
       budgetCents: 2550,
-      urgentFeeCents: 0,
-      serviceFeeCents: 254,
-      totalCents: 2804,
+      body: { title: "Walk the dog", description: "Twice round the park", category: "pet" },
     });
     const active = await call(t, admin, { url: "/api/admin/providers/active" });
     expect(active.json().find((p: { userId: string }) => p.userId === provider.id).currentTask).toMatchObject({
@@ -374,24 +359,12 @@ describe("directory and profile", () => {
     const provider = await createUser(t, { verifiedProvider: true, firstName: "Dana" });
     const poster = await createUser(t);
     const { user: pending } = await applicant();
-    const [task] = await t.database.db
-      .insert(tasks)
-      .values({
-        userId: poster.id,
-        providerId: provider.id,
-        status: "completed",
-        title: "T",
-        description: "D",
-        category: "errands",
-        budgetCents: 2000,
-        urgentFeeCents: 0,
-        serviceFeeCents: 210,
-        totalCents: 2210,
-        // Completed over 14 days ago, so its reviews are no longer blind and count in the rating.
-        completedAt: new Date(t.clock.now().getTime() - 15 * 86_400_000),
-      })
-      .returning();
-    if (!task) throw new Error("task not created");
+    // Completed over 14 days ago, so its reviews are no longer blind and count in the rating: the
+    // task lives its life with the clock turned back, then the clock returns to today.
+    const today = t.clock.now();
+    t.clock.set(new Date(today.getTime() - 15 * 86_400_000));
+    const { task } = await taskAt(t, "completed", { poster, provider, budgetCents: 2000, body: { title: "Tidy the garage", description: "D" } });
+    t.clock.set(today);
     const other = await createUser(t);
     await t.database.db.insert(reviews).values([
       { taskId: task.id, reviewerId: poster.id, reviewedId: provider.id, rating: 5 },

@@ -1,38 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { reviews } from "../../db/schema/reviews.js";
-import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { taskAt } from "../../../../test/fixtures/factory.js";
 
 const t = await useTestApp();
 const DAY = 86_400_000;
 
-async function completedTask(posterId: string, providerId: string, status: "completed" | "in_progress" = "completed") {
-  const [task] = await t.database.db
-    .insert(tasks)
-    .values({
-      userId: posterId,
-      providerId,
-      title: "Assemble a desk",
-      description: "IKEA desk",
-      category: "other",
-      budgetCents: 6000,
-      urgentFeeCents: 0,
-      serviceFeeCents: 530,
-      totalCents: 6530,
-      status,
-      completedAt: status === "completed" ? t.clock.now() : null,
-    })
-    .returning();
-  if (!task) throw new Error("task not inserted");
-  return task;
-}
+const assembleDesk = { budgetCents: 6000, body: { title: "Assemble a desk", description: "IKEA desk", category: "other" } } as const;
 
 async function pair() {
   const poster = await createUser(t, { firstName: "Pat", lastName: "Poster" });
   const provider = await createUser(t, { verifiedProvider: true, firstName: "Val", lastName: "Provider" });
-  const task = await completedTask(poster.id, provider.id);
-  return { poster, provider, task };
+  return taskAt(t, "completed", { ...assembleDesk, poster, provider });
 }
 
 const review = (user: TestUser | null, body: Record<string, unknown>) => call(t, user, { method: "POST", url: "/api/reviews", payload: body });
@@ -109,7 +89,7 @@ describe("reviews", () => {
     expect((await taskReviews(stranger, task.id)).statusCode).toBe(403);
     expect((await review(null, { taskId: task.id, reviewedId: poster.id, rating: 4 })).statusCode).toBe(401);
 
-    const running = await completedTask(poster.id, provider.id, "in_progress");
+    const { task: running } = await taskAt(t, "in_progress", { ...assembleDesk, poster, provider });
     const early = await review(poster, { taskId: running.id, reviewedId: provider.id, rating: 5 });
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe("Reviews open once the task is completed");
