@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, InjectOptions } from "fastify";
+import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
@@ -8,11 +9,10 @@ import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
-import { tasks } from "../../src/server/db/schema/tasks.js";
 import type { TaskRow } from "../../src/server/task-events.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { insertTask, transition } from "../fixtures/payment-tasks.js";
+import { taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
 import {
   ACTORS,
@@ -32,6 +32,19 @@ import {
 const oidc = await startFakeOidcProvider({ id: "errandly", secret: "matrix-secret" });
 afterAll(() => oidc.close());
 
+/**
+ * Every route the app registers, as Fastify announces it to onRoute hooks. buildApp creates its
+ * Fastify instance and registers the routes in one call, so the hook is added through Fastify's
+ * "fastify.initialization" diagnostics channel, which hands over each new instance before any
+ * plugin has run; the subscription lasts only while this file's app is built.
+ */
+const announcedRoutes: RouteOptions[] = [];
+const collectRoutes = (message: unknown) => {
+  (message as { fastify: FastifyInstance }).fastify.addHook("onRoute", (route) => {
+    announcedRoutes.push(route);
+  });
+};
+subscribe("fastify.initialization", collectRoutes);
 const t = await useTestApp({
   // Single sign-on on, so its two routes are registered and in the matrix too.
   OIDC_ISSUER_URL: oidc.issuer,
@@ -40,9 +53,10 @@ const t = await useTestApp({
   // No built web app: the SPA's static files register no routes, so every route left is ours to judge.
   WEB_DIST_DIR: `/tmp/errandly-no-web-${randomUUID()}`,
 });
+unsubscribe("fastify.initialization", collectRoutes);
 
 const BUDGET_CENTS = 10_000; // $100: completion holds the money for the 24-hour approval window.
-const STREET = "1 Main St"; // insertTask's street address: what strangers must never see.
+const STREET = "1 Main St"; // the factory's street address: what strangers must never see.
 const CARD = { cardNumber: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" };
 const LOGIN = { email: `matrix-login-${randomUUID().slice(0, 8)}@example.test`, password: "matrix-password-123" };
 
@@ -56,35 +70,24 @@ beforeAll(async () => {
 // The route table, read from Fastify itself.
 
 /**
- * "METHOD /path" of every route the app registered, parsed from Fastify's route tree (a child line
- * continues its parent's path). HEAD is dropped where Fastify added it for a GET, and the OpenAPI
- * viewer under /api/docs is left out: static documentation, public by design (plugins/auth.ts).
+ * "METHOD /path" of every route the app registered, from the onRoute hook above. HEAD is dropped
+ * where Fastify added it for a GET, and the OpenAPI viewer under /api/docs is left out: static
+ * documentation, public by design (plugins/auth.ts).
  */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const paths: string[] = [];
+function registeredRoutes(routes: readonly RouteOptions[]): string[] {
   const found = new Set<string>();
-  for (const line of app.printRoutes({ commonPrefix: false }).split("\n")) {
-    const match = /^((?:│ {3}| {4})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? "").length / 4;
-    const path = (depth > 0 ? (paths[depth - 1] ?? "") : "") + (match[2] ?? "");
-    paths[depth] = path;
-    paths.length = depth + 1;
-    const methods = (match[3] ?? "").split(", ").filter(Boolean);
-    for (const method of methods) {
-      if (method === "HEAD" && methods.includes("GET")) continue;
-      if (path.startsWith("/api/docs")) continue;
-      found.add(`${method} ${path}`);
-    }
+  for (const route of routes) {
+    if (route.url.startsWith("/api/docs")) continue;
+    for (const method of [route.method].flat()) found.add(`${method} ${route.url}`);
   }
-  return [...found].sort();
+  return [...found].filter((key) => !(key.startsWith("HEAD ") && found.has(`GET ${key.slice(5)}`))).sort();
 }
 
 describe("the route table", () => {
   it("has a matrix row for every registered route, and a route for every row", () => {
-    const routes = registeredRoutes(t.app);
+    const routes = registeredRoutes(announcedRoutes);
     const rows = Object.keys(HTTP_MATRIX);
-    expect(routes.length, "no routes parsed from printRoutes").toBeGreaterThan(0);
+    expect(routes.length, "no routes announced to the onRoute hook").toBeGreaterThan(0);
     expect({
       "routes without a row in authorization-matrix-table.ts": routes.filter((r) => !rows.includes(r)),
       "rows in authorization-matrix-table.ts for routes that do not exist": rows.filter((r) => !routes.includes(r)),
@@ -152,48 +155,22 @@ async function must(response: Promise<Answer>, status: number): Promise<Answer> 
 
 const parse = <T>(res: Answer): T => JSON.parse(res.body) as T;
 
-async function taskRow(id: string): Promise<TaskRow> {
-  const [row] = await t.database.db.select().from(tasks).where(eq(tasks.id, id));
-  if (!row) throw new Error(`task ${id} vanished`);
-  return row;
-}
+const taskRow = (id: string): Promise<TaskRow> => storedTask(t, id);
 
-async function moved(step: Promise<TaskRow | null>, name: string): Promise<void> {
-  if (!(await step)) throw new Error(`fixture transition ${name} did not apply`);
-}
+const FACTORY_STAGE: Record<Stage, TaskStage> = {
+  open: "open",
+  claimed: "claimed",
+  paid: "paid",
+  in_progress: "in_progress",
+  completed: "completed",
+  disputed: "disputed",
+  expired: "payment_expired",
+};
 
-async function pay(poster: TestUser, task: TaskRow): Promise<void> {
-  const intent = await must(
-    call(t, poster, { method: "POST", url: "/api/create-payment-intent", payload: { taskId: task.id, amount: task.totalCents / 100 } }),
-    200,
-  );
-  const { clientSecret } = parse<{ clientSecret: string }>(intent);
-  await must(call(t, poster, { method: "POST", url: "/api/sandbox/payments/confirm", payload: { clientSecret, ...CARD } }), 200);
-}
-
-/** A task of the poster's, moved to `stage` by the same transitions the routes use. */
+/** A task of the poster's at `stage`, reached by the factory through the same routes and jobs the app runs. */
 async function taskAt(stage: Stage, poster: TestUser, assigned: TestUser): Promise<TaskRow> {
-  const { id } = await insertTask(t, poster.id, BUDGET_CENTS);
-  if (stage === "open") return taskRow(id);
-  await moved(transition(t, "claim", id, assigned.id), "claim");
-  if (stage === "expired") {
-    await t.database.db
-      .update(tasks)
-      .set({ paymentDeadline: new Date(t.clock.now().getTime() - 60_000) })
-      .where(eq(tasks.id, id));
-    await moved(transition(t, "expire", id, null), "expire");
-    return taskRow(id);
-  }
-  if (stage === "claimed") return taskRow(id);
-  await pay(poster, await taskRow(id));
-  if (stage === "paid") return taskRow(id);
-  await moved(transition(t, "start", id, assigned.id), "start");
-  if (stage === "in_progress") return taskRow(id);
-  await moved(transition(t, "complete", id, assigned.id), "complete");
-  if (stage === "disputed") {
-    await must(call(t, poster, { method: "POST", url: `/api/tasks/${id}/report-problem`, payload: { reason: "The parcel never arrived" } }), 200);
-  }
-  return taskRow(id);
+  const { task } = await factoryTaskAt(t, FACTORY_STAGE[stage], { poster, provider: assigned, budgetCents: BUDGET_CENTS });
+  return task;
 }
 
 async function buildScene(stage: Stage | null): Promise<Scene> {

@@ -10,10 +10,10 @@ import { users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
 import { WEEKDAYS } from "../../src/shared/constants.js";
-import { priceTask } from "../../src/shared/money.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
+import type { TaskRow } from "../../src/server/task-events.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { transition } from "../fixtures/payment-tasks.js";
+import { expire, GOOD_CARD, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -176,6 +176,12 @@ function idOf(name: ActorName): string {
 const poster = () => idOf("poster");
 const provider = () => idOf("provider");
 
+function login(name: ActorName): TestUser {
+  const user = actors[name].login;
+  if (!user) throw new Error(`${name} has no account`);
+  return user;
+}
+
 function plantSession(login: TestUser): void {
   const token = login.cookie.slice(login.cookie.indexOf("=") + 1);
   plant("session token", { kind: "nobody" }, token);
@@ -242,63 +248,57 @@ let coordinates = 0;
  * A position with eight decimals, unique to this call (a counter, so no two tasks share one): the
  * exact one is private, the 0.01° one is public.
  */
-function exactCoordinate(base: number, taskId: string, what: string): number {
+function exactCoordinate(base: number, audience: Audience, what: string): number {
   coordinates += 1;
   const value = Math.round((base + coordinates * 1e-5 + 3e-8) * 1e8) / 1e8;
-  plant(what, { kind: "task", taskId }, String(value));
+  plant(what, audience, String(value));
   return value;
 }
 
-/** A route task of the poster, every address and exact position in it a planted secret. */
+let posted = 0;
+/**
+ * A task of the poster's, posted through the API (the factory), every address and exact position
+ * in it a planted secret: every other one a route with a stop, the others a single address.
+ */
 async function insertTask(budgetCents: number): Promise<string> {
-  const id = randomUUID();
-  const audience: Audience = { kind: "task", taskId: id };
-  const price = priceTask(budgetCents, "standard");
-  const lat = exactCoordinate(38.9, id, "task's exact latitude");
-  const lon = exactCoordinate(-76.5, id, "task's exact longitude");
-  await db.insert(tasks).values({
-    id,
-    userId: poster(),
-    title: "Pick up and drop off a parcel",
-    description: "Two stops on the way",
-    category: "errands",
-    urgency: "standard",
+  posted += 1;
+  // The server chooses the id; the secrets' audience learns it once the task exists.
+  const audience = { kind: "task" as const, taskId: "" };
+  const lat = exactCoordinate(38.9, audience, "task's exact latitude");
+  const lon = exactCoordinate(-76.5, audience, "task's exact longitude");
+  const place =
+    posted % 2 === 0
+      ? {
+          startLocation: plant("task's start address", audience),
+          startCity: "Annapolis",
+          startState: "MD",
+          startLat: lat,
+          startLon: lon,
+          endLocation: plant("task's end address", audience),
+          endCity: "Baltimore",
+          endState: "MD",
+          endLat: exactCoordinate(39.2, audience, "task's exact end latitude"),
+          endLon: exactCoordinate(-76.6, audience, "task's exact end longitude"),
+          stops: [
+            {
+              address: plant("task's stop address", audience),
+              city: "Glen Burnie",
+              state: "MD",
+              notes: plant("task's stop notes", audience),
+              lat: 39.16,
+              lon: -76.62,
+            },
+          ],
+        }
+      : { location: plant("task's street address", audience), city: "Annapolis", state: "MD", lat, lon };
+  const task = await postTask(t, login("poster"), {
     budgetCents,
-    urgentFeeCents: price.urgentFeeCents,
-    serviceFeeCents: price.serviceFeeCents,
-    totalCents: price.totalCents,
-    location: plant("task's street address", audience),
-    city: "Annapolis",
-    state: "MD",
-    lat,
-    lon,
-    startLocation: plant("task's start address", audience),
-    startCity: "Annapolis",
-    startState: "MD",
-    startLat: lat,
-    startLon: lon,
-    endLocation: plant("task's end address", audience),
-    endCity: "Baltimore",
-    endState: "MD",
-    endLat: exactCoordinate(39.2, id, "task's exact end latitude"),
-    endLon: exactCoordinate(-76.6, id, "task's exact end longitude"),
-    stops: [
-      {
-        address: plant("task's stop address", audience),
-        city: "Glen Burnie",
-        state: "MD",
-        notes: plant("task's stop notes", audience),
-        lat: 39.16,
-        lon: -76.62,
-      },
-    ],
-    approxLat: Math.round(lat * 100) / 100,
-    approxLon: Math.round(lon * 100) / 100,
-    createdAt: t.clock.now(),
+    body: { title: "Pick up and drop off a parcel", description: "Two stops on the way", category: "errands", ...place },
   });
-  pool.taskIds.push(id);
-  pool.amounts.push(price.totalCents / 100);
-  return id;
+  audience.taskId = task.id;
+  pool.taskIds.push(task.id);
+  pool.amounts.push(task.totalCents / 100);
+  return task.id;
 }
 
 async function api(actor: ActorName, method: "GET" | "POST" | "PUT" | "PATCH", url: string, payload?: unknown) {
@@ -317,10 +317,15 @@ function randomIp(): string {
   return `10.${b[0] ?? 0}.${b[1] ?? 0}.${b[2] ?? 1}`;
 }
 
+async function moved(step: Promise<TaskRow | null>, what: string): Promise<void> {
+  if (!(await step)) throw new Error(`fixture ${what} was refused`);
+}
+
 async function claimedTask(budgetCents: number): Promise<string> {
   const id = await insertTask(budgetCents);
-  await transition(t, "claim", id, provider());
-  const intent = await api("poster", "POST", "/api/create-payment-intent", { taskId: id, amount: priceTask(budgetCents, "standard").totalCents / 100 });
+  await moved(transition(t, "claim", id, login("provider")), "claim");
+  const { totalCents } = await taskRow(t, id);
+  const intent = await api("poster", "POST", "/api/create-payment-intent", { taskId: id, amount: totalCents / 100 });
   pool.clientSecrets.push(intent.json<{ clientSecret: string }>().clientSecret);
   return id;
 }
@@ -328,14 +333,14 @@ async function claimedTask(budgetCents: number): Promise<string> {
 async function paidTask(budgetCents: number): Promise<string> {
   const id = await claimedTask(budgetCents);
   const clientSecret = pool.clientSecrets.at(-1);
-  await api("poster", "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242 4242 4242 4242", expMonth: 12, expYear: 2030, cvc: "123" });
+  await api("poster", "POST", "/api/sandbox/payments/confirm", { clientSecret, ...GOOD_CARD });
   return id;
 }
 
 async function completedTask(budgetCents: number): Promise<string> {
   const id = await paidTask(budgetCents);
-  await transition(t, "start", id, provider());
-  await transition(t, "complete", id, provider());
+  await moved(transition(t, "start", id, login("provider")), "start");
+  await moved(transition(t, "complete", id, login("provider")), "complete");
   return id;
 }
 
@@ -344,9 +349,9 @@ const chatTask = await paidTask(4000);
 const reviewedTask = await completedTask(15_000);
 const disputedTask = await completedTask(15_000);
 await completedTask(15_000);
+// The payment-deadline sweeper releases it once the window has run out (the clock moves to the deadline).
 const expiredTask = await claimedTask(3000);
-await db.update(tasks).set({ paymentDeadline: new Date(t.clock.now().getTime() - 1000) }).where(eq(tasks.id, expiredTask));
-await transition(t, "expire", expiredTask, null);
+await expire(t, { id: expiredTask });
 
 for (const [from, to] of [
   ["poster", "provider"],

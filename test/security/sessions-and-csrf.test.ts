@@ -9,7 +9,7 @@ import { sessions } from "../../src/server/db/schema/users.js";
 import { hashToken } from "../../src/server/features/auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { insertTask, transition } from "../fixtures/payment-tasks.js";
+import { taskAt } from "../fixtures/factory.js";
 
 // Issue 8, "Attack": sessions (fixation, logout, idle and absolute expiry), CSRF on every
 // state-changing route, and the realtime socket's Origin and session checks. Each refusal is
@@ -125,9 +125,7 @@ function closedWith(socket: WebSocket): Promise<number> {
 
 /** A task `poster` posted and `provider` claimed, so both may chat about it. */
 async function claimedTask(poster: TestUser, provider: TestUser): Promise<string> {
-  const task = await insertTask(t, poster.id, 4000);
-  if (!(await transition(t, "claim", task.id, provider.id))) throw new Error("claim failed");
-  return task.id;
+  return (await taskAt(t, "claimed", { poster, provider, budgetCents: 4000 })).task.id;
 }
 
 describe("session fixation", () => {
