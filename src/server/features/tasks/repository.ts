@@ -40,7 +40,7 @@ const HOUR_MS = 3_600_000;
 const approx = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
 
 /**
- * "Date needed cannot be before today" (docs/product.md). The server does not know the poster's time
+ * "Date needed cannot be before today" (docs/product.md, Tasks). The server does not know the poster's time
  * zone, so "today" starts at the earliest local midnight still on today's UTC date anywhere we
  * serve: 00:00 UTC minus 12 hours (UTC-12). A date a few hours into yesterday is tolerated for
  * far-east posters; anything older is refused.
