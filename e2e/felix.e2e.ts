@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { computePricing, routeMiles } from "../src/shared/felix-pricing.js";
 import type { FelixResponse } from "../src/shared/felix.js";
-import { createGeocoder } from "../src/server/adapters/geocoding/geocoder.js";
+import { createGeocoder } from "../src/server/adapters/geocoding/create-geocoder.js";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Felix in the browser: a poster gets a suggestion for a route and applies it; a provider

@@ -10,8 +10,8 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { createGeocoder } from "./adapters/geocoding/geocoder.js";
-import { createMailer } from "./adapters/mail/mailer.js";
+import { createGeocoder } from "./adapters/geocoding/create-geocoder.js";
+import { createMailer } from "./adapters/mail/create-mailer.js";
 import type { Env } from "./config/env.js";
 import type { AppContext } from "./context.js";
 import type { Database } from "./db/client.js";
@@ -25,7 +25,7 @@ import reviewsRoutes from "./features/reviews/routes.js";
 import siteRoutes from "./features/site/routes.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
-import { promoteAdminEmails } from "./features/auth/users.js";
+import { promoteAdminEmails } from "./features/auth/repository.js";
 import authPlugin from "./plugins/auth.js";
 import errorsPlugin from "./plugins/errors.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
@@ -67,7 +67,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     database,
     db: database.db,
     now,
-    mailer: createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log, now }),
+    mailer: await createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log, now }),
     geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),

@@ -7,6 +7,3 @@ export interface Geocoder {
   /** Up to `limit` US places for free text (street, town, "Town, ST", ZIP). */
   search(query: string, limit: number): Promise<GeocodeResult[]>;
 }
-
-/** @deprecated Transitional: import createGeocoder from create-geocoder.ts. Delete once app.ts does (issue 12). */
-export { createGeocoder } from "./create-geocoder.js";

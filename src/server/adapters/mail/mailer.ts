@@ -1,6 +1,4 @@
 import type { Db } from "../../db/client.js";
-import { createOutboxMailer } from "./outbox-mailer.js";
-import { createSmtpMailer, type SmtpMailerOptions } from "./smtp-mailer.js";
 
 // Every e-mail is first written to the outbox table, inside the caller's transaction when it has
 // one, so a notification is never lost to a crash between "decided" and "sent". Without SMTP_URL
@@ -23,13 +21,4 @@ export interface Mailer {
   /** Sends what is queued; a no-op for the outbox-only transport. */
   deliverQueued(): Promise<number>;
   close(): void;
-}
-
-/**
- * @deprecated Transitional, loads nodemailer eagerly: use create-mailer.ts (async). Delete this
- * and its two imports once app.ts imports createMailer from there (issue 12).
- */
-export function createMailer(options: Omit<SmtpMailerOptions, "smtpUrl"> & { smtpUrl: string | undefined }): Mailer {
-  const { smtpUrl } = options;
-  return smtpUrl ? createSmtpMailer({ ...options, smtpUrl }) : createOutboxMailer({ log: options.log });
 }

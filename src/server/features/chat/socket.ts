@@ -95,7 +95,7 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
 
 export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
   const userBuckets = new Map<string, { bucket: Bucket; sockets: number }>();
-  const sessions = new WeakMap<FastifyRequest, NonNullable<Awaited<ReturnType<typeof userFromRequest>>>>();
+  const sessions = new WeakMap<FastifyRequest, NonNullable<FastifyRequest["user"]>>();
 
   app.get(
     "/ws",
