@@ -17,6 +17,8 @@ const ROOT = resolve(import.meta.dirname, "..");
 
 export interface RunningServer {
   url: string;
+  /** The server's own database, for a journey that must move a deadline instead of waiting for it. */
+  databaseUrl: string;
   dataDir: string;
   process: ChildProcess;
   stop(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     url,
+    databaseUrl,
     dataDir,
     process: child,
     async stop() {

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
@@ -21,24 +20,11 @@ const TITLE = `Deliver binders along the bay ${Date.now()}`;
 // Browsers log every signed-out request; the tests assert the answers themselves.
 const EXPECTED_NETWORK = [/401 \(Unauthorized\)/];
 
-/** An empty database on the run's PostgreSQL server, for the server to migrate and this file to reach. */
-async function createDatabase(): Promise<string> {
-  const url = new URL(inject("e2eDatabaseServer"));
-  const name = `errandly_e2e_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 beforeAll(async () => {
-  const databaseUrl = await createDatabase();
   // The default 30-minute payment window, so a busy machine cannot expire the claim before the
   // poster looks; the sweeper runs twice a second, so the expiry follows the moved deadline at once.
-  server = await startServer({ DATABASE_URL: databaseUrl, SWEEP_INTERVAL_MS: "500" });
-  database = new pg.Client({ connectionString: databaseUrl });
+  server = await startServer({ SWEEP_INTERVAL_MS: "500" });
+  database = new pg.Client({ connectionString: server.databaseUrl });
   await database.connect();
   browser = await launchBrowser();
   posterContext = await browser.newContext();
