@@ -69,9 +69,9 @@ export interface PaymentsContext extends AppContext {
 /** 402 carries the card network's message; the client shows it under 'Payment Failed'. */
 const paymentRequired = (message: string) => new HttpError(402, message);
 
-/** A person, seen from the task the money belongs to. */
-function requester(task: TaskRow, user: { id: string; role?: string }): MoneyRequester {
-  return { poster: task.userId === user.id, admin: user.role === "admin" };
+/** A person, seen from the task the money belongs to (admins act only through admin routes). */
+function requester(task: TaskRow, userId: string): MoneyRequester {
+  return { poster: task.userId === userId, admin: false };
 }
 
 /** The table's 403 when `who` is not the transition's actor (checked before anything about the record). */
@@ -98,7 +98,7 @@ async function taskOf(ctx: AppContext, taskId: string, tx?: Db): Promise<TaskRow
 
 export async function createPaymentIntent(ctx: PaymentsContext, userId: string, input: { taskId: string; amountCents: number }): Promise<string> {
   const task = await taskOf(ctx, input.taskId);
-  assertActor("payment", "start", requester(task, { id: userId }));
+  assertActor("payment", "start", requester(task, userId));
   // Why the task cannot be paid now, in the task table's own words (already paid, not claimed,
   // the window closed): the same rule the capture's "pay" transition enforces.
   const payable = evaluateTransition("pay", task, "payment_system", ctx.now());
@@ -296,7 +296,7 @@ export async function tipTask(
 ): Promise<TipResult> {
   const { gateway } = ctx;
   const task = await taskOf(ctx, taskId);
-  assertActor("tip", "start", requester(task, { id: userId }));
+  assertActor("tip", "start", requester(task, userId));
   if (task.status !== "completed" || !task.providerId) throw conflict("You can tip once the task is completed");
   if (gateway.name === "sandbox" && !sandboxAllowed(ctx)) throw notFound("Sandbox payments are turned off");
   const values = {
@@ -395,7 +395,7 @@ async function releaseDueHold(ctx: AppContext, tx: Db, task: TaskRow): Promise<v
 
 export async function approveRelease(ctx: PaymentsContext, taskId: string, userId: string): Promise<void> {
   const task = await taskOf(ctx, taskId);
-  const who = requester(task, { id: userId });
+  const who = requester(task, userId);
   assertActor("escrow", "approve", who);
   await ctx.db.transaction(async (tx) => {
     const [hold] = await moveHold(ctx, "approve", eq(escrowHolds.taskId, taskId), { settledAt: ctx.now() }, tx);
@@ -406,7 +406,7 @@ export async function approveRelease(ctx: PaymentsContext, taskId: string, userI
 
 export async function reportProblem(ctx: PaymentsContext, taskId: string, userId: string, reason: string): Promise<void> {
   const task = await taskOf(ctx, taskId);
-  const who = requester(task, { id: userId });
+  const who = requester(task, userId);
   assertActor("escrow", "report_problem", who);
   const [hold] = await moveHold(ctx, "report_problem", eq(escrowHolds.taskId, taskId), { disputeReason: reason, disputedAt: ctx.now() });
   if (!hold) throw refusal(ctx, "escrow", "report_problem", (await findHold(ctx, taskId)) ?? { status: null }, who);
