@@ -346,6 +346,13 @@ function actorAllowed(actor: MoneyActor, requester: MoneyRequester): boolean {
   return false;
 }
 
+/** Why `requester` may not perform the transition whatever the record's state, or null when they may. */
+export function moneyActorRefusal<R extends MoneyRecord>(record: R, name: MoneyTransitionName<R>, requester: MoneyRequester): string | null {
+  const transition: MoneyTransitionDefinition = findMoneyTransition(record, name);
+  if (actorAllowed(transition.actor, requester)) return null;
+  return transition.notActor ?? `Only the ${transition.actor.replace("_", " ")} can do this`;
+}
+
 /**
  * Whether `requester` may perform the transition on a record in `state` at `now`: the wrong actor
  * is 403, a state the transition does not leave or an unmet condition 409, in that order, so a
@@ -359,9 +366,8 @@ export function evaluateMoneyTransition<R extends MoneyRecord>(
   now: Date,
 ): MoneyTransitionResult {
   const transition: MoneyTransitionDefinition = findMoneyTransition(record, name);
-  if (!actorAllowed(transition.actor, requester)) {
-    return { ok: false, status: 403, message: transition.notActor ?? `Only the ${transition.actor.replace("_", " ")} can do this` };
-  }
+  const notActor = moneyActorRefusal(record, name, requester);
+  if (notActor !== null) return { ok: false, status: 403, message: notActor };
   const leaves = transition.from === null ? state.status === null : state.status !== null && transition.from.includes(state.status);
   if (!leaves) {
     const key = state.status ?? "none";
