@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
 import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
-import { ID_DOCUMENT_RETENTION_DAYS } from "./service.js";
+import { ID_DOCUMENT_RETENTION_DAYS, QUOTA_MESSAGE, UNATTACHED_QUOTA_BYTES, UNATTACHED_TTL_MS } from "./service.js";
 
 // The privacy policy promises ID documents are deleted 90 days after an application is rejected;
 // this file moves its own clock by months, so it has an app of its own.
@@ -50,7 +50,7 @@ const stored = async (path: string) =>
   (await t.database.db.select({ id: uploads.id }).from(uploads).where(eq(uploads.id, path.replace("/objects/", "")))).length === 1;
 
 describe("ID document retention", () => {
-  it("deletes rejected applicants' and unused ID documents after 90 days and keeps current ones", async () => {
+  it("deletes unused files a day after upload, rejected applicants' ID documents after 90 days, and keeps current ones", async () => {
     const admin = await createUser(t, { role: "admin" });
     const rejected = await createUser(t);
     const approved = await createUser(t);
@@ -63,13 +63,20 @@ describe("ID document retention", () => {
     expect((await decide(rejected, "reject")).statusCode).toBe(200);
     expect((await decide(approved, "approve")).statusCode).toBe(200);
 
-    t.clock.advance((ID_DOCUMENT_RETENTION_DAYS - 1) * DAY);
+    t.clock.advance(UNATTACHED_TTL_MS - 60_000);
     await t.app.ctx.scheduler.runAll();
     expect([await stored(rejectedDoc), await stored(approvedDoc), await stored(unusedDoc)]).toEqual([true, true, true]);
+    t.clock.advance(2 * 60_000);
+    await t.app.ctx.scheduler.runAll();
+    expect([await stored(rejectedDoc), await stored(approvedDoc), await stored(unusedDoc)]).toEqual([true, true, false]);
+
+    t.clock.advance((ID_DOCUMENT_RETENTION_DAYS - 2) * DAY);
+    await t.app.ctx.scheduler.runAll();
+    expect([await stored(rejectedDoc), await stored(approvedDoc)]).toEqual([true, true]);
 
     t.clock.advance(2 * DAY);
     await t.app.ctx.scheduler.runAll();
-    expect([await stored(rejectedDoc), await stored(approvedDoc), await stored(unusedDoc)]).toEqual([false, true, false]);
+    expect([await stored(rejectedDoc), await stored(approvedDoc)]).toEqual([false, true]);
     const [profile] = await t.database.db.select().from(providerProfiles).where(eq(providerProfiles.userId, rejected.id));
     expect(profile).toMatchObject({ verificationStatus: "rejected", idDocumentPath: null });
 
@@ -77,5 +84,34 @@ describe("ID document retention", () => {
     const laterAdmin = await createUser(t, { role: "admin" });
     expect((await call(t, laterAdmin, { url: rejectedDoc })).statusCode).toBe(404);
     expect((await call(t, laterAdmin, { url: approvedDoc })).statusCode).toBe(200);
+  });
+
+  it("refuses an upload past 100 MB of the owner's unattached files with 413 and a message, and stores nothing", async () => {
+    const user = await createUser(t);
+    const [existing] = await t.database.db
+      .insert(uploads)
+      .values({
+        ownerId: user.id,
+        kind: "id_document",
+        tokenHash: `quota-${user.id}`,
+        storageKey: `objects/${user.id}`,
+        contentType: "application/pdf",
+        // Stands for files already stored: the quota counts bytes, not the files on disk.
+        sizeBytes: UNATTACHED_QUOTA_BYTES - 10,
+        expiresAt: t.clock.now(),
+        createdAt: t.clock.now(),
+      })
+      .returning();
+    if (!existing) throw new Error("row not inserted");
+    const url = (await call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind: "id_document" } })).json().uploadURL;
+    const res = await call(t, user, { method: "PUT", url, payload: tinyPdf(), headers: { "content-type": "application/octet-stream" } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ message: QUOTA_MESSAGE });
+    const rows = await t.database.db.select().from(uploads).where(eq(uploads.ownerId, user.id));
+    expect(rows.filter((r) => r.sizeBytes !== null).map((r) => r.id)).toEqual([existing.id]);
+
+    // Another user is not affected by this one's files.
+    const other = await createUser(t);
+    await upload(other, "id_document");
   });
 });

@@ -8,7 +8,7 @@ import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
 import { findProfile } from "./repository.js";
-import { deleteAbandonedUploads, deleteRetiredIdDocuments, submitApplication, updateProfile } from "./service.js";
+import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads, submitApplication, updateProfile } from "./service.js";
 
 // Providers: applications and profiles here; uploads (objects-routes.ts), admin review
 // (admin-routes.ts) and the public directory (directory-routes.ts) in their own plugins.
@@ -54,6 +54,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   ctx.scheduler.register("uploads:cleanup", () => deleteAbandonedUploads(ctx, storage));
   ctx.scheduler.register("uploads:id-document-retention", () => deleteRetiredIdDocuments(ctx, storage));
+  ctx.scheduler.register("uploads:unattached", () => deleteUnattachedUploads(ctx, storage));
 
   await app.register(objectsRoutes, { storage });
   await app.register(adminRoutes);

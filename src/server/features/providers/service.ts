@@ -221,6 +221,7 @@ export async function receiveLocalUpload(
     .returning();
   if (!row) throw linkGone();
   const { file, contentType } = check(row.kind, body);
+  await assertWithinQuota(ctx, ownerId, file.length);
   await storage.put(row.storageKey, file, contentType);
   await ctx.db.update(uploads).set({ contentType, sizeBytes: file.length }).where(eq(uploads.id, row.id));
 }
@@ -275,6 +276,7 @@ export async function completeUpload(
     const incoming = await storage.takeIncoming(row.id, UPLOAD_RULES[kind].maxBytes);
     if (incoming.status === "missing") throw badRequest(`${field}: the file was not uploaded`);
     const { file, contentType } = check(kind, incoming.status === "ok" ? incoming.body : "too_large");
+    await assertWithinQuota(ctx, ownerId, file.length);
     await storage.put(row.storageKey, file, contentType);
     await ctx.db.update(uploads).set({ kind, contentType, sizeBytes: file.length }).where(eq(uploads.id, row.id));
     return { objectPath: objectPath(row.id) };
@@ -314,14 +316,53 @@ export async function deleteAbandonedUploads(ctx: AppContext, storage: ObjectSto
   return gone.length;
 }
 
+/** Stored bytes of files a user uploaded that nothing uses yet; past it, uploads are refused. */
+export const UNATTACHED_QUOTA_BYTES = 100 * 1024 * 1024;
+/** A file nothing uses is deleted this long after its upload. */
+export const UNATTACHED_TTL_MS = 24 * 3_600_000;
+export const QUOTA_MESSAGE =
+  "You have uploaded 100 MB of files that are not used yet. Use or replace them first, or wait a day until unused files are removed.";
+
+/** An upload is attached while a provider profile points at it (ID document or photo). */
+const attached = sql`exists (select 1 from ${providerProfiles} p
+  where p.id_document_path = '/objects/' || ${uploads.id}::text or p.profile_photo_path = '/objects/' || ${uploads.id}::text)`;
+
+/**
+ * One account cannot fill the disk: a file is refused when the owner's unattached files and it
+ * would pass the quota. Checked before the file is stored; a race of two uploads can pass it by one
+ * file at most (10 MB), which the 24-hour deletion takes back.
+ */
+async function assertWithinQuota(ctx: AppContext, ownerId: string, bytes: number): Promise<void> {
+  const [row] = await ctx.db
+    .select({ total: sql<string | null>`sum(${uploads.sizeBytes})` })
+    .from(uploads)
+    .where(and(eq(uploads.ownerId, ownerId), isNotNull(uploads.sizeBytes), sql`not ${attached}`));
+  if (Number(row?.total ?? 0) + bytes > UNATTACHED_QUOTA_BYTES) throw new HttpError(413, QUOTA_MESSAGE);
+}
+
+/** Files nothing uses, a day after their upload: the file goes first, so a failure is retried next pass. */
+export async function deleteUnattachedUploads(ctx: AppContext, storage: ObjectStorage): Promise<number> {
+  const cutoff = new Date(ctx.now().getTime() - UNATTACHED_TTL_MS);
+  const stale = await ctx.db
+    .select({ id: uploads.id, storageKey: uploads.storageKey })
+    .from(uploads)
+    .where(and(isNotNull(uploads.sizeBytes), lt(uploads.createdAt, cutoff), sql`not ${attached}`))
+    .limit(100);
+  for (const row of stale) {
+    await storage.delete(row.storageKey);
+    await ctx.db.delete(uploads).where(and(eq(uploads.id, row.id), sql`not ${attached}`));
+  }
+  return stale.length;
+}
+
 /** How long an ID document outlives the application it proved (the privacy policy's promise). */
 export const ID_DOCUMENT_RETENTION_DAYS = 90;
 
 /**
- * Deletes ID documents the privacy policy says we no longer keep: those of applications rejected
- * more than 90 days ago, and those no application uses (superseded by a newer upload, or never
- * submitted) once they are 90 days old. An approved or pending provider's current document stays.
- * The file goes first: if that fails the row remains and the next pass tries again.
+ * Deletes ID documents of applications rejected more than 90 days ago (the privacy policy's
+ * promise); documents no application uses go after a day with every unattached file
+ * (deleteUnattachedUploads). An approved or pending provider's current document stays. The file
+ * goes first: if that fails the row remains and the next pass tries again.
  */
 export async function deleteRetiredIdDocuments(ctx: AppContext, storage: ObjectStorage): Promise<number> {
   const cutoff = new Date(ctx.now().getTime() - ID_DOCUMENT_RETENTION_DAYS * 86_400_000);
@@ -334,10 +375,9 @@ export async function deleteRetiredIdDocuments(ctx: AppContext, storage: ObjectS
       and(
         eq(uploads.kind, "id_document"),
         isNotNull(uploads.sizeBytes),
-        or(
-          and(inUse, eq(providerProfiles.verificationStatus, "rejected"), lt(providerProfiles.reviewedAt, cutoff)),
-          and(sql`not coalesce(${inUse}, false)`, lt(uploads.createdAt, cutoff)),
-        ),
+        inUse,
+        eq(providerProfiles.verificationStatus, "rejected"),
+        lt(providerProfiles.reviewedAt, cutoff),
       ),
     )
     .limit(100);
