@@ -7,7 +7,7 @@ export const userSchema = z.object({
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  /** Spec §3: both spellings are read in different places. */
+  /** The same names in snake case: both spellings are read in different places of the web. */
   first_name: z.string(),
   last_name: z.string(),
   name: z.string(),

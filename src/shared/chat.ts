@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAT_MESSAGE_MAX_LENGTH } from "./constants.js";
 
-// Contracts of the task chat (spec §3 Message, §7 messages and the realtime connection). The
+// Contracts of the task chat (docs/product.md, Chat and notifications: messages and the realtime connection). The
 // same schemas validate the REST bodies, every socket frame the server receives, and what the
 // browser reads back.
 
@@ -65,7 +65,7 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
-/** Notification text: the first 60 characters plus an ellipsis (spec §9). */
+/** Notification text: the first 60 characters plus an ellipsis (docs/product.md, Chat and notifications). */
 export function notificationPreview(content: string, max = 60): string {
   return content.length > max ? `${content.slice(0, max)}...` : content;
 }

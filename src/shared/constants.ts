@@ -1,4 +1,4 @@
-// Business constants of the product spec §9 and the enumerations of §3/§4. Pure data: both the
+// Business constants (docs/product.md: Fees, Timers) and the enumerations of tasks and users. Pure data: both the
 // server and the web read these, so a rule changes in one place.
 
 export const CATEGORIES = [
@@ -43,7 +43,7 @@ export const URGENT_SURCHARGE_PERCENT = 15;
 export const SERVICE_FEE_PERCENT = 8;
 export const SERVICE_FEE_FIXED_CENTS = 50;
 export const PROVIDER_SHARE_PERCENT = 85;
-/** At or above this, payout waits for the poster's approval window (spec §9). */
+/** At or above this, payout waits for the poster's approval window (docs/product.md, Money). */
 export const APPROVAL_WINDOW_THRESHOLD_CENTS = 10_000;
 export const APPROVAL_WINDOW_HOURS = 24;
 export const BLIND_REVIEW_DAYS = 14;

@@ -113,7 +113,7 @@ describe("computePricing hand-computed cases", () => {
     expect(breakdown.suggestedBudget).toBe(suggested);
   });
 
-  it("returns the spec §3 breakdown with the multiplier", () => {
+  it("returns the breakdown Ask Felix shows, with the multiplier", () => {
     expect(computePricing({ miles: 100, stops: 2, urgency: "urgent" })).toEqual({
       distance: 100,
       mileageCost: 58,

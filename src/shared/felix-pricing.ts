@@ -1,6 +1,6 @@
 import { MIN_BUDGET_CENTS } from "./constants.js";
 
-// Felix, the budget assistant: the pure pricing engine of spec §9. The server feeds it geocoded
+// Felix, the budget assistant: the pure pricing engine (docs/product.md, Felix; decision 006). The server feeds it geocoded
 // route points and the open-task market; the web shows its breakdown. Rationale for the road
 // factor, the fair band and the market check: docs/decisions/006-felix-distance-and-fairness.md.
 
@@ -48,7 +48,7 @@ export interface PricingInput {
   urgency: FelixUrgency;
 }
 
-/** Spec §3 pricingBreakdown plus the multiplier applied. Money in dollars rounded to cents. */
+/** The pricing breakdown Ask Felix answers (docs/product.md, Felix), plus the multiplier applied. Money in dollars rounded to cents. */
 export interface PricingBreakdown {
   /** Miles, rounded to 0.1 for display. */
   distance: number;
@@ -111,7 +111,7 @@ export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROA
 }
 
 /**
- * Spec §9 on unrounded values; only the returned fields are rounded. The suggestion is taken from
+ * The rules of docs/product.md (Felix) on unrounded values; only the returned fields are rounded. The suggestion is taken from
  * the total rounded to cents, so the breakdown a person reads (total 22.50) always leads to the
  * suggestion they expect (25) even when floating point lands on 22.4999999.
  */

@@ -9,7 +9,7 @@ import {
 } from "./felix-pricing.js";
 import { MAX_BUDGET_CENTS, dollarsSchema, formatDollars } from "./money.js";
 
-// API contracts of Ask Felix (spec §3 Felix request/response, POST /api/ask-felix). The context
+// API contracts of Ask Felix (docs/product.md, Felix; POST /api/ask-felix). The context
 // comes from a half-filled form or a task detail, so every field is optional and null is accepted
 // for a field the task does not have.
 

@@ -60,7 +60,7 @@ export function urgentSurchargeCents(budgetCents: number, urgency: Urgency): num
   return Math.floor((budgetCents * URGENT_SURCHARGE_PERCENT + 50) / 100);
 }
 
-/** ceil(8% of the amount in cents) + 50 cents, in integer arithmetic (spec §9). */
+/** ceil(8% of the amount in cents) + 50 cents, in integer arithmetic (docs/product.md, Fees). */
 export function serviceFeeCents(amountCents: number): number {
   return Math.floor((amountCents * SERVICE_FEE_PERCENT + 99) / 100) + SERVICE_FEE_FIXED_CENTS;
 }

@@ -10,7 +10,7 @@ import {
 } from "./constants.js";
 import { dollarsSchema } from "./money.js";
 
-// Provider applications, profiles, uploads, admin review and the public directory (spec §3, §5, §7).
+// Provider applications, profiles, uploads, admin review and the public directory (docs/product.md, Verification).
 
 export const UPLOAD_KINDS = ["id_document", "profile_photo"] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];

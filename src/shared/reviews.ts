@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { REVIEW_COMMENT_MAX_LENGTH } from "./constants.js";
 
-// Contracts of the two-way reviews (spec §3 Review payload, §5). Reviews are blind: see
+// Contracts of the two-way reviews (docs/product.md, Reviews). Reviews are blind: see
 // docs/decisions/010-chat-fanout-and-notifications.md.
 
 export const createReviewBodySchema = z.object({

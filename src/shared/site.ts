@@ -2,7 +2,7 @@ import { z } from "zod";
 import { emailSchema, isoDateTimeSchema, text } from "./common.js";
 import { CONTACT_METHODS } from "./constants.js";
 
-// Contracts of the public contact form and the office-appointment request (spec §2, §3, §5).
+// Contracts of the public contact form and the office-appointment request (docs/product.md, Contact and appointments).
 // The forms validate with these same schemas; the server adds the clock-dependent date rule
 // (docs/decisions/013-contact-and-appointments.md).
 
@@ -105,7 +105,7 @@ export function appointmentDateProblem(date: Date, now: Date): string | null {
 }
 
 /**
- * Earliest moment the form offers: the start of the visitor's tomorrow (spec §5), or the office's
+ * Earliest moment the form offers: the start of the visitor's tomorrow (docs/product.md, Contact and appointments), or the office's
  * tomorrow when that is later, so the form never accepts what the server refuses.
  */
 export function earliestAppointment(now: Date): Date {

@@ -323,7 +323,7 @@ describe("the transition table", () => {
     for (const name of TASK_TRANSITION_NAMES) expect(findTransition(name).name).toBe(name);
   });
 
-  it("leaves completed and cancelled without any way out (spec §4)", () => {
+  it("leaves completed and cancelled without any way out", () => {
     const exits = TASK_TRANSITIONS.filter((t) =>
       (t.from as readonly TaskStatus[]).some((s) => s === "completed" || s === "cancelled"),
     );

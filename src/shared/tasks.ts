@@ -3,7 +3,7 @@ import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constant
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
 import { budgetDollarsSchema } from "./money.js";
 
-// API contracts of the tasks feature (spec §3 Task and Stop, §7). Money fields are dollars as
+// API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
 
 const optionalText = (max: number, field: string) =>
@@ -181,7 +181,7 @@ export const geocodeQuerySchema = z.object({
   q: z.string().trim().min(3, { error: "q must be at least 3 characters" }).max(200, { error: "q must be at most 200 characters" }),
 });
 
-/** Spec §3 "Address selection result", plus the raw display name. */
+/** An address suggestion as the form fills it in (docs/product.md, Tasks), plus the raw display name. */
 export const geocodeResultSchema = z.object({
   displayName: z.string(),
   fullAddress: z.string(),

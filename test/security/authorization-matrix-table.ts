@@ -63,7 +63,7 @@ export const HTTP_MATRIX = {
   "GET /api/admin/appointments": adminOnly(200),
 
   // Tasks. Reading is public (street addresses only for the parties and admins); each transition
-  // belongs to one actor of the lifecycle table, and admins have no task actions (spec §6).
+  // belongs to one actor of the lifecycle table, and admins have no task actions (docs/product.md, Roles).
   "POST /api/tasks": signedIn(201),
   "GET /api/tasks/open": everyone(200),
   "GET /api/tasks/my-tasks": signedIn(200),
