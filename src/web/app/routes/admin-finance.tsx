@@ -1,8 +1,10 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { format } from "date-fns";
 import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
-import type { AdminFinance } from "@shared/payments";
+import { resolveDisputeBodySchema, type AdminFinance } from "@shared/payments";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -15,19 +17,22 @@ import { useAdminFinance } from "@/features/payments/api/get-admin-finance";
 import { useResolveDispute } from "@/features/payments/api/resolve-dispute";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { errorMessage } from "@/lib/api";
+import { maxLengthOf } from "@/lib/form";
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 type Dispute = AdminFinance["disputes"][number];
 
+// The decision's reason, with the server's rule; the action is the button that opened the dialog.
+const resolveReasonSchema = resolveDisputeBodySchema.pick({ reason: true });
+
 function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action: "refund" | "release"; onClose: () => void }) {
-  const [reason, setReason] = useState("");
+  const form = useForm<{ reason: string }>({ resolver: zodResolver(resolveReasonSchema), defaultValues: { reason: "" }, mode: "onChange" });
   const resolve = useResolveDispute();
-  const trimmed = reason.trim();
   const title = action === "refund" ? "Refund the Customer" : "Release to the Provider";
 
-  function submit() {
+  const submit = form.handleSubmit(({ reason }) =>
     resolve.mutate(
-      { taskId: dispute.taskId, action, reason: trimmed },
+      { taskId: dispute.taskId, action, reason },
       {
         onSuccess: () => {
           toast({ title: "Dispute Resolved", description: action === "refund" ? "The customer was refunded." : "The provider was paid." });
@@ -35,8 +40,8 @@ function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action:
         },
         onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to resolve the dispute."), variant: "destructive" }),
       },
-    );
-  }
+    ),
+  );
 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -47,17 +52,19 @@ function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action:
             {dispute.title}: {money(dispute.total)}. Your reason is kept in the audit log.
           </DialogDescription>
         </DialogHeader>
-        <FormField label="Reason" required>
-          <Textarea rows={4} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
-        </FormField>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button disabled={trimmed.length === 0 || resolve.isPending} onClick={submit}>
-            {resolve.isPending ? "Saving..." : title}
-          </Button>
-        </DialogFooter>
+        <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
+          <FormField label="Reason" required error={form.formState.errors.reason?.message}>
+            <Textarea rows={4} maxLength={maxLengthOf(resolveReasonSchema.shape.reason)} {...form.register("reason")} />
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!form.formState.isValid || resolve.isPending}>
+              {resolve.isPending ? "Saving..." : title}
+            </Button>
+          </DialogFooter>
+        </form>
       </DialogContent>
     </Dialog>
   );

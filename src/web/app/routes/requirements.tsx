@@ -1,16 +1,19 @@
 import { Camera, Car, CircleCheck, IdCard, Smartphone, UserCheck } from "lucide-react";
 import { Link } from "wouter";
+import { ID_DOCUMENT_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
+const megabytes = (bytes: number) => `${bytes / 1_048_576} MB`;
+
 const REQUIREMENTS = [
   { icon: UserCheck, title: "18 or older", text: "You must be at least 18 years old." },
-  { icon: IdCard, title: "Valid government-issued ID", text: "A driver's license, state ID or passport, uploaded with your application (up to 10 MB)." },
+  { icon: IdCard, title: "Valid government-issued ID", text: `A driver's license, state ID or passport, uploaded with your application (up to ${megabytes(ID_DOCUMENT_MAX_BYTES)}).` },
   { icon: Car, title: "Reliable transportation", text: "Most tasks involve driving or carrying items across town." },
   { icon: Smartphone, title: "Smartphone with GPS", text: "To find tasks near you, navigate routes and chat with customers." },
-  { icon: Camera, title: "Profile photo", text: "A clear, recent photo of your face (up to 5 MB), so customers know who to expect." },
+  { icon: Camera, title: "Profile photo", text: `A clear, recent photo of your face (up to ${megabytes(PROFILE_PHOTO_MAX_BYTES)}), so customers know who to expect.` },
 ];
 
 const PROCESS = [

@@ -1,11 +1,18 @@
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { rejectBodySchema } from "@shared/providers";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
-import { toast } from "@/components/ui/use-toast";
+import { maxLengthOf } from "@/lib/form";
 
-/** Asks for the rejection reason (spec §5: required, non-empty after trimming). */
+type RejectBody = { reason: string };
+
+/**
+ * Asks for the rejection reason with the server's own rule (required, non-empty after trimming):
+ * Reject stays disabled until the reason is valid.
+ */
 export function RejectDialog({
   name,
   open,
@@ -19,23 +26,16 @@ export function RejectDialog({
   onCancel: () => void;
   onConfirm: (reason: string) => void;
 }) {
-  const [reason, setReason] = useState("");
-  const trimmed = reason.trim();
-
-  function confirm() {
-    if (!trimmed) {
-      toast({ title: "Error", description: "Please provide a rejection reason.", variant: "destructive" });
-      return;
-    }
-    onConfirm(trimmed);
-  }
+  const form = useForm<RejectBody>({ resolver: zodResolver(rejectBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
+  const { errors, isValid } = form.formState;
+  const confirm = form.handleSubmit(({ reason }) => onConfirm(reason));
 
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         if (!next) {
-          setReason("");
+          form.reset({ reason: "" });
           onCancel();
         }
       }}
@@ -45,17 +45,19 @@ export function RejectDialog({
           <DialogTitle>Reject Application</DialogTitle>
           <DialogDescription>Tell {name} why the application was rejected. They will be notified.</DialogDescription>
         </DialogHeader>
-        <FormField label="Rejection Reason" required>
-          <Textarea rows={4} maxLength={1000} value={reason} onChange={(e) => setReason(e.target.value)} />
-        </FormField>
-        <DialogFooter>
-          <Button variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button variant="destructive" disabled={!trimmed || pending} onClick={confirm}>
-            {pending ? "Rejecting..." : "Reject Application"}
-          </Button>
-        </DialogFooter>
+        <form onSubmit={(event) => void confirm(event)} noValidate className="grid gap-4">
+          <FormField label="Rejection Reason" required error={errors.reason?.message}>
+            <Textarea rows={4} maxLength={maxLengthOf(rejectBodySchema.shape.reason)} {...form.register("reason")} />
+          </FormField>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="destructive" disabled={!isValid || pending}>
+              {pending ? "Rejecting..." : "Reject Application"}
+            </Button>
+          </DialogFooter>
+        </form>
       </DialogContent>
     </Dialog>
   );

@@ -1,16 +1,26 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
 import { FELIX_AUTO_SEND_DELAY_MS } from "@shared/constants";
-import type { FelixChatMessage, FelixContext, FelixMode, FelixResponse } from "@shared/felix";
+import { felixRequestSchema, type FelixChatMessage, type FelixContext, type FelixMode, type FelixResponse } from "@shared/felix";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
+import { maxLengthOf } from "@/lib/form";
 import { useAskFelix } from "../api/ask-felix";
 import { EvaluationCard } from "./evaluation-card";
 import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, usd } from "./felix-copy";
 import { PricingBreakdownDialog } from "./pricing-breakdown-dialog";
+
+// A question as the server accepts it (src/shared/felix.ts): trimmed, not empty, bounded.
+const questionSchema = z.object({ message: felixRequestSchema.shape.message });
+type QuestionInput = z.input<typeof questionSchema>;
+type QuestionValues = z.output<typeof questionSchema>;
+const NO_QUESTION: QuestionInput = { message: "" };
 
 export interface AskFelixDialogProps {
   mode: FelixMode;
@@ -23,7 +33,9 @@ export interface AskFelixDialogProps {
 export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
-  const [input, setInput] = useState("");
+  const question = useForm<QuestionInput, unknown, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
+  const { reset: resetQuestion } = question;
+  const input = useWatch({ control: question.control, name: "message" });
   const [breakdownOpen, setBreakdownOpen] = useState(false);
   const ask = useAskFelix();
   const { mutateAsync, reset } = ask;
@@ -46,7 +58,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
       const current = conversation.current;
       inFlight.current = true;
       setPending(true);
-      setInput("");
+      resetQuestion(NO_QUESTION);
       setMessages((list) => [...list, { role: "user", content: message }]);
       try {
         const response = await mutateAsync({ message, context: contextRef.current, mode });
@@ -64,7 +76,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
         }
       }
     },
-    [mode, mutateAsync],
+    [mode, mutateAsync, resetQuestion],
   );
 
   // On open: the greeting, then the spec's automatic question after 600 ms when the task has enough.
@@ -89,7 +101,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
     setPending(false);
     setMessages([]);
     setResult(null);
-    setInput("");
+    resetQuestion(NO_QUESTION);
     setBreakdownOpen(false);
     reset();
     onOpenChange(false);
@@ -100,6 +112,9 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
     toast({ title: "Budget Set", description: `Felix's recommendation of ${usd(dollars)} has been applied.` });
     close(false);
   };
+
+  // The typed question goes through the server's schema; an empty one is simply not sent.
+  const submitQuestion = (event?: FormEvent) => question.handleSubmit(({ message }) => send(message))(event);
 
   const suggestion = result?.suggestedBudget ?? null;
   const breakdown = result?.pricingBreakdown ?? null;
@@ -160,13 +175,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
           </div>
         ) : null}
 
-        <form
-          className="flex items-end gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void send(input);
-          }}
-        >
+        <form className="flex items-end gap-2" noValidate onSubmit={(event) => void submitQuestion(event)}>
           <Label htmlFor="felix-message" className="sr-only">
             Message Felix
           </Label>
@@ -175,16 +184,15 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
             rows={2}
             className="min-h-11 resize-none"
             placeholder="Ask Felix about the budget..."
-            value={input}
-            maxLength={1000}
-            onChange={(event) => setInput(event.target.value)}
+            maxLength={maxLengthOf(questionSchema.shape.message)}
             onKeyDown={(event) => {
               // Enter sends; Shift+Enter is a new line; never mid-composition (IME).
               if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
                 event.preventDefault();
-                void send(input);
+                void submitQuestion();
               }
             }}
+            {...question.register("message")}
           />
           <Button type="submit" disabled={pending || input.trim() === ""}>
             Send

@@ -1,30 +1,31 @@
-import { useState, type FormEvent } from "react";
-import { MAX_TIP_CENTS, MIN_TIP_CENTS } from "@shared/payments";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { formatDollars } from "@shared/money";
+import { MAX_TIP_CENTS, MIN_TIP_CENTS, tipBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { amountText } from "@/lib/form";
 import { randomId } from "@/lib/random-id";
 import { useTipTask } from "../api/tip-task";
 import { CardPayment } from "./card-payment";
 
-function tipError(value: string): string | null {
-  const amount = Number(value);
-  if (value.trim() === "" || !Number.isFinite(amount)) return "Enter an amount";
-  if (!/^\d+(\.\d{1,2})?$/.test(value.trim())) return "Use at most two decimals";
-  const cents = Math.round(amount * 100);
-  if (cents < MIN_TIP_CENTS) return "Tip must be at least $1";
-  if (cents > MAX_TIP_CENTS) return "Tip must be at most $1,000";
-  return null;
-}
+// The amount as typed, judged by the server's tip rules (their own messages).
+const tipFormSchema = z.object({ amount: amountText(tipBodySchema.shape.amount, "Enter an amount") });
+type TipFormInput = z.input<typeof tipFormSchema>;
+type TipFormValues = z.output<typeof tipFormSchema>;
+
+const TIP_RANGE = `From ${formatDollars(MIN_TIP_CENTS)} to ${formatDollars(MAX_TIP_CENTS)}.`;
 
 /** The poster's tip after completion; 100% goes to the provider. */
 export function TipDialog({ taskId }: { taskId: string }) {
   const [open, setOpen] = useState(false);
-  const [amount, setAmount] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<TipFormInput, unknown, TipFormValues>({ resolver: zodResolver(tipFormSchema), defaultValues: { amount: "" } });
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   // One key per opening: a double click or a retry after a lost answer finds the same tip on the
   // server instead of charging again; the next opening is a new tip.
@@ -39,20 +40,19 @@ export function TipDialog({ taskId }: { taskId: string }) {
   function done() {
     toast({ title: "Tip Sent", description: "Thank you! 100% of your tip goes to the provider." });
     setOpen(false);
-    setAmount("");
+    form.reset({ amount: "" });
     setClientSecret(null);
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = tipError(amount);
-    setError(found);
-    if (found) return;
-    tip.mutate({ amount: Number(amount), idempotencyKey }, {
-      onSuccess: (result) => (result.clientSecret ? setClientSecret(result.clientSecret) : done()),
-      onError: (err) => toast({ title: "Tip Failed", description: errorMessage(err, "Your tip could not be sent."), variant: "destructive" }),
-    });
-  }
+  const submit = form.handleSubmit(({ amount }) =>
+    tip.mutate(
+      { amount, idempotencyKey },
+      {
+        onSuccess: (result) => (result.clientSecret ? setClientSecret(result.clientSecret) : done()),
+        onError: (err) => toast({ title: "Tip Failed", description: errorMessage(err, "Your tip could not be sent."), variant: "destructive" }),
+      },
+    ),
+  );
 
   return (
     <Dialog open={open} onOpenChange={openChange}>
@@ -67,9 +67,9 @@ export function TipDialog({ taskId }: { taskId: string }) {
         {clientSecret ? (
           <CardPayment clientSecret={clientSecret} submitLabel="Send Tip" onPaid={done} />
         ) : (
-          <form onSubmit={submit} noValidate className="grid gap-4">
-            <FormField label="Tip amount ($)" required error={error} description="From $1 to $1,000.">
-              <Input inputMode="decimal" placeholder="10" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
+            <FormField label="Tip amount ($)" required error={form.formState.errors.amount?.message} description={TIP_RANGE}>
+              <Input inputMode="decimal" placeholder="10" {...form.register("amount")} />
             </FormField>
             <Button type="submit" disabled={tip.isPending}>
               {tip.isPending ? "Sending..." : "Send Tip"}

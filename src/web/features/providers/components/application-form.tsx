@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from "react";
-import { STATE_MAX_LENGTH, type Category } from "@shared/constants";
-import type { Availability } from "@shared/providers";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { STATE_MAX_LENGTH } from "@shared/constants";
+import { applicationBodySchema, phoneSchema, type ApplicationBody, type ApplicationInput } from "@shared/providers";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
@@ -9,46 +10,35 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
+import { maxLengthOf } from "@/lib/form";
 import { useApply } from "../api/apply";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
-import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
-type Text = { fullName: string; email: string; phone: string; address: string; city: string; state: string; zipCode: string; bio: string };
+const fields = applicationBodySchema.shape;
 
-/** The application form of spec §2 and its submit rules of §5. */
+/**
+ * The provider application (spec §2), validated by the server's own schema: errors show under each
+ * field on submit. Submit stays disabled until both files are uploaded and the terms are agreed.
+ */
 export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName: string; email: string }; onSubmitted: () => void }) {
-  const [text, setText] = useState<Text>({ ...initial, phone: "", address: "", city: "", state: "", zipCode: "", bio: "" });
-  const [serviceTypes, setServiceTypes] = useState<Category[]>([]);
-  const [availability, setAvailability] = useState<Availability>({});
-  const [idDocumentUrl, setIdDocumentUrl] = useState<string | null>(null);
-  const [profilePhotoUrl, setProfilePhotoUrl] = useState<string | null>(null);
-  const [agreeTerms, setAgreeTerms] = useState(false);
+  const form = useForm<ApplicationInput, unknown, ApplicationBody>({
+    resolver: zodResolver(applicationBodySchema),
+    defaultValues: { ...initial, phone: "", address: "", city: "", state: "", zipCode: "", bio: "", serviceTypes: [], availability: {} },
+  });
   const apply = useApply();
-
-  const field = (name: keyof Text) => ({
-    value: text[name],
-    onChange: (event: { target: { value: string } }) => setText((prev) => ({ ...prev, [name]: event.target.value })),
+  const { errors } = form.formState;
+  const [agreeTerms, idDocumentUrl, profilePhotoUrl] = useWatch({
+    control: form.control,
+    name: ["agreeTerms", "idDocumentUrl", "profilePhotoUrl"],
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!idDocumentUrl) {
-      toast({ title: "ID Document Required", description: "Please upload your identification document to continue.", variant: "destructive" });
-      return;
-    }
-    if (!profilePhotoUrl) {
-      toast({ title: "Profile Photo Required", description: "Please upload your profile photo to continue.", variant: "destructive" });
-      return;
-    }
-    if (serviceTypes.length === 0) {
-      toast({ title: "Service Type Required", description: "Please select at least one service type.", variant: "destructive" });
-      return;
-    }
-    // mutateAsync, not mutate's callbacks: the refreshed profile replaces this form with the
-    // status card, and callbacks of an unmounted component's mutate never run.
+  // mutateAsync, not mutate's callbacks: the refreshed profile replaces this form with the status
+  // card, and callbacks of an unmounted component's mutate never run.
+  const onSubmit = form.handleSubmit((body) =>
     apply
-      .mutateAsync({ ...text, serviceTypes, availability, idDocumentUrl, profilePhotoUrl, agreeTerms: true })
+      .mutateAsync(body)
       .then(() => {
         toast({ title: "Application Submitted!", description: `We'll review your application within ${APPLICATION_REVIEW_TIME}.` });
         onSubmitted();
@@ -59,58 +49,92 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
           description: errorMessage(error, "Failed to submit application. Please try again."),
           variant: "destructive",
         });
-      });
-  }
+      }),
+  );
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-6" aria-label="Provider application">
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-6" aria-label="Provider application">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Full Name" required>
-          <Input name="fullName" autoComplete="name" required maxLength={120} {...field("fullName")} />
+        <FormField label="Full Name" required error={errors.fullName?.message}>
+          <Input autoComplete="name" maxLength={maxLengthOf(fields.fullName)} {...form.register("fullName")} />
         </FormField>
-        <FormField label="Email" required>
-          <Input name="email" type="email" autoComplete="email" required {...field("email")} />
+        <FormField label="Email" required error={errors.email?.message}>
+          <Input type="email" autoComplete="email" maxLength={maxLengthOf(fields.email)} {...form.register("email")} />
         </FormField>
-        <FormField label="Phone" required>
-          <Input name="phone" type="tel" autoComplete="tel" required placeholder="(410) 555-0100" {...field("phone")} />
+        <FormField label="Phone" required error={errors.phone?.message}>
+          <Input type="tel" autoComplete="tel" placeholder="(410) 555-0100" maxLength={maxLengthOf(phoneSchema)} {...form.register("phone")} />
         </FormField>
-        <FormField label="Address" required>
-          <Input name="address" autoComplete="street-address" required maxLength={200} {...field("address")} />
+        <FormField label="Address" required error={errors.address?.message}>
+          <Input autoComplete="street-address" maxLength={maxLengthOf(fields.address)} {...form.register("address")} />
         </FormField>
-        <FormField label="City" required>
-          <Input name="city" autoComplete="address-level2" required maxLength={100} {...field("city")} />
+        <FormField label="City" required error={errors.city?.message}>
+          <Input autoComplete="address-level2" maxLength={maxLengthOf(fields.city)} {...form.register("city")} />
         </FormField>
         <div className="grid grid-cols-2 gap-4">
-          <FormField label="State" required>
-            <Input name="state" autoComplete="address-level1" required placeholder="MD" maxLength={STATE_MAX_LENGTH} {...field("state")} />
+          <FormField label="State" required error={errors.state?.message}>
+            <Input autoComplete="address-level1" placeholder="MD" maxLength={STATE_MAX_LENGTH} {...form.register("state")} />
           </FormField>
-          <FormField label="ZIP Code" required>
-            <Input name="zipCode" autoComplete="postal-code" required inputMode="numeric" maxLength={10} {...field("zipCode")} />
+          <FormField label="ZIP Code" required error={errors.zipCode?.message}>
+            <Input autoComplete="postal-code" inputMode="numeric" {...form.register("zipCode")} />
           </FormField>
         </div>
       </div>
 
-      <ServiceTypeFields value={serviceTypes} onChange={setServiceTypes} />
+      <Controller
+        control={form.control}
+        name="serviceTypes"
+        render={({ field }) => <ServiceTypeFields value={field.value} onChange={field.onChange} error={errors.serviceTypes?.message} />}
+      />
 
       <div className="grid gap-6 sm:grid-cols-2">
-        <FileUpload kind="id_document" label="ID Document" required onUploaded={setIdDocumentUrl} />
-        <FileUpload kind="profile_photo" label="Profile Photo" required onUploaded={setProfilePhotoUrl} />
+        <Controller
+          control={form.control}
+          name="idDocumentUrl"
+          render={({ field }) => (
+            <FileUpload kind="id_document" label="ID Document" required onUploaded={field.onChange} error={errors.idDocumentUrl?.message} />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="profilePhotoUrl"
+          render={({ field }) => (
+            <FileUpload kind="profile_photo" label="Profile Photo" required onUploaded={field.onChange} error={errors.profilePhotoUrl?.message} />
+          )}
+        />
       </div>
 
-      <AvailabilityFields value={availability} onChange={setAvailability} />
+      <Controller
+        control={form.control}
+        name="availability"
+        render={({ field }) => <AvailabilityFields value={field.value ?? {}} onChange={field.onChange} />}
+      />
 
-      <FormField label="Bio" required description="Tell customers about yourself and your experience.">
-        <Textarea name="bio" rows={4} required maxLength={2000} {...field("bio")} />
+      <FormField label="Bio" required description="Tell customers about yourself and your experience." error={errors.bio?.message}>
+        <Textarea rows={4} maxLength={maxLengthOf(fields.bio)} {...form.register("bio")} />
       </FormField>
 
-      <div className="flex items-start gap-2">
-        <Checkbox id="agree-terms" checked={agreeTerms} onCheckedChange={(checked) => setAgreeTerms(checked === true)} />
-        <Label htmlFor="agree-terms" className="leading-snug font-normal">
-          I agree to the terms of service and consent to a background check
-        </Label>
-      </div>
+      <Controller
+        control={form.control}
+        name="agreeTerms"
+        render={({ field }) => (
+          <div className="grid gap-1">
+            <div className="flex items-start gap-2">
+              <Checkbox
+                id="agree-terms"
+                checked={field.value === true}
+                onCheckedChange={(checked) => field.onChange(checked === true)}
+                aria-invalid={errors.agreeTerms ? true : undefined}
+              />
+              <Label htmlFor="agree-terms" className="leading-snug font-normal">
+                I agree to the terms of service and consent to a background check
+              </Label>
+            </div>
+            {errors.agreeTerms ? <p className="text-sm font-medium text-destructive">{errors.agreeTerms.message}</p> : null}
+          </div>
+        )}
+      />
 
-      <Button type="submit" size="lg" disabled={!agreeTerms || !idDocumentUrl || !profilePhotoUrl || apply.isPending}>
+      <Button type="submit" size="lg" disabled={agreeTerms !== true || !idDocumentUrl || !profilePhotoUrl || apply.isPending}>
         {apply.isPending ? "Submitting..." : "Submit Application"}
       </Button>
     </form>

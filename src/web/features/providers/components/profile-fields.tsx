@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { CATEGORIES, WEEKDAYS, type Category, type Weekday } from "@shared/constants";
 import type { Availability } from "@shared/providers";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -16,9 +17,19 @@ const DAY_LABEL: Record<Weekday, string> = {
   sunday: "Sunday",
 };
 
-export function ServiceTypeFields({ value, onChange }: { value: Category[]; onChange: (next: Category[]) => void }) {
+export function ServiceTypeFields({
+  value,
+  onChange,
+  error,
+}: {
+  value: readonly Category[];
+  onChange: (next: Category[]) => void;
+  /** The form's validation message, shown under the choices. */
+  error?: string;
+}) {
+  const errorId = useId();
   return (
-    <fieldset className="grid gap-3">
+    <fieldset className="grid gap-3" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
       <legend className="mb-2 text-sm font-medium">
         Service Types
         <span aria-hidden="true" className="ml-0.5 text-destructive">
@@ -41,6 +52,11 @@ export function ServiceTypeFields({ value, onChange }: { value: Category[]; onCh
           </div>
         ))}
       </div>
+      {error ? (
+        <p id={errorId} className="text-sm font-medium text-destructive">
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -1,58 +1,83 @@
-import { useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useForm } from "react-hook-form";
+import type { z } from "zod";
 import type { Category } from "@shared/constants";
-import type { Availability, ProviderProfile } from "@shared/providers";
+import { profilePatchSchema, type ProviderProfile } from "@shared/providers";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { maxLengthOf, maxValueOf, minValueOf, optionalAmountText } from "@/lib/form";
 import { useUpdateProfile } from "../api/update-profile";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
 
+const fields = profilePatchSchema.shape;
+
+// The PATCH schema with every field the editor always sends made required; the hourly rate is typed
+// as text (empty hides it) and judged by the schema's own number rules.
+const profileFormSchema = profilePatchSchema.required({ bio: true, serviceTypes: true, availability: true }).extend({
+  hourlyRate: optionalAmountText(fields.hourlyRate.unwrap().unwrap()),
+});
+type ProfileFormInput = z.input<typeof profileFormSchema>;
+type ProfileFormValues = z.output<typeof profileFormSchema>;
+
 /** What a provider may change after applying: bio, rate, services, availability, photo. */
 export function ProfileForm({ profile }: { profile: ProviderProfile }) {
-  const [bio, setBio] = useState(profile.bio);
-  const [hourlyRate, setHourlyRate] = useState(profile.hourlyRate === null ? "" : String(profile.hourlyRate));
-  const [serviceTypes, setServiceTypes] = useState<Category[]>(profile.serviceTypes as Category[]);
-  const [availability, setAvailability] = useState<Availability>(profile.availability);
-  const [photo, setPhoto] = useState<string | null>(null);
+  const form = useForm<ProfileFormInput, unknown, ProfileFormValues>({
+    resolver: zodResolver(profileFormSchema),
+    defaultValues: {
+      bio: profile.bio,
+      hourlyRate: profile.hourlyRate === null ? "" : String(profile.hourlyRate),
+      serviceTypes: profile.serviceTypes as Category[],
+      availability: profile.availability,
+    },
+  });
   const update = useUpdateProfile();
+  const { errors } = form.formState;
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (serviceTypes.length === 0) {
-      toast({ title: "Service Type Required", description: "Please select at least one service type.", variant: "destructive" });
-      return;
-    }
-    update.mutate(
-      {
-        bio,
-        hourlyRate: hourlyRate.trim() === "" ? null : Number(hourlyRate),
-        serviceTypes,
-        availability,
-        ...(photo ? { profilePhotoUrl: photo } : {}),
-      },
-      {
-        onSuccess: () => toast({ title: "Profile Updated", description: "Your provider profile has been saved." }),
-        onError: (error) =>
-          toast({ title: "Error", description: errorMessage(error, "Failed to update profile. Please try again."), variant: "destructive" }),
-      },
-    );
-  }
+  const onSubmit = form.handleSubmit((patch) =>
+    update.mutate(patch, {
+      onSuccess: () => toast({ title: "Profile Updated", description: "Your provider profile has been saved." }),
+      onError: (error) =>
+        toast({ title: "Error", description: errorMessage(error, "Failed to update profile. Please try again."), variant: "destructive" }),
+    }),
+  );
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-6" aria-label="Provider profile">
-      <FormField label="Bio" required>
-        <Textarea rows={4} required maxLength={2000} value={bio} onChange={(e) => setBio(e.target.value)} />
+    <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-6" aria-label="Provider profile">
+      <FormField label="Bio" required error={errors.bio?.message}>
+        <Textarea rows={4} maxLength={maxLengthOf(fields.bio)} {...form.register("bio")} />
       </FormField>
-      <FormField label="Hourly Rate ($)" description="Leave empty to hide your rate.">
-        <Input type="number" min={0} max={10000} step="0.01" inputMode="decimal" value={hourlyRate} onChange={(e) => setHourlyRate(e.target.value)} />
+      <FormField label="Hourly Rate ($)" description="Leave empty to hide your rate." error={errors.hourlyRate?.message}>
+        <Input
+          type="number"
+          min={minValueOf(fields.hourlyRate)}
+          max={maxValueOf(fields.hourlyRate)}
+          step="0.01"
+          inputMode="decimal"
+          {...form.register("hourlyRate")}
+        />
       </FormField>
-      <ServiceTypeFields value={serviceTypes} onChange={setServiceTypes} />
-      <AvailabilityFields value={availability} onChange={setAvailability} />
-      <FileUpload kind="profile_photo" label="Profile Photo" onUploaded={setPhoto} />
+      <Controller
+        control={form.control}
+        name="serviceTypes"
+        render={({ field }) => <ServiceTypeFields value={field.value} onChange={field.onChange} error={errors.serviceTypes?.message} />}
+      />
+      <Controller
+        control={form.control}
+        name="availability"
+        render={({ field }) => <AvailabilityFields value={field.value} onChange={field.onChange} />}
+      />
+      <Controller
+        control={form.control}
+        name="profilePhotoUrl"
+        render={({ field }) => (
+          <FileUpload kind="profile_photo" label="Profile Photo" onUploaded={field.onChange} error={errors.profilePhotoUrl?.message} />
+        )}
+      />
       <Button type="submit" disabled={update.isPending}>
         {update.isPending ? "Saving..." : "Save Profile"}
       </Button>

@@ -1,13 +1,30 @@
-import { useId, useState, type FormEvent } from "react";
-import { REVIEW_COMMENT_MAX_LENGTH } from "@shared/constants";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { z } from "zod";
+import { RATING_MIN } from "@shared/constants";
+import { createReviewBodySchema } from "@shared/reviews";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Label } from "@/components/ui/label";
+import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { maxLengthOf } from "@/lib/form";
 import { useCreateReview } from "../api/create-review";
 import { StarRatingInput } from "./star-rating";
+
+const fields = createReviewBodySchema.shape;
+
+// The server's rating and comment rules; no star chosen yet (0) asks for one in plain words.
+const reviewFormSchema = z.object({
+  rating: z.number().min(RATING_MIN, { error: "Please select a rating" }).pipe(fields.rating),
+  comment: fields.comment,
+});
+type ReviewFormInput = z.input<typeof reviewFormSchema>;
+type ReviewFormValues = z.output<typeof reviewFormSchema>;
+
+const EMPTY: ReviewFormInput = { rating: 0, comment: "" };
 
 export interface ReviewDialogProps {
   open: boolean;
@@ -19,31 +36,25 @@ export interface ReviewDialogProps {
 }
 
 export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: ReviewDialogProps) {
-  const [rating, setRating] = useState(0);
-  const [comment, setComment] = useState("");
+  const form = useForm<ReviewFormInput, unknown, ReviewFormValues>({ resolver: zodResolver(reviewFormSchema), defaultValues: EMPTY });
   const create = useCreateReview();
   const ratingLabelId = useId();
-  const commentId = useId();
+  const ratingErrorId = useId();
+  const { errors } = form.formState;
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (rating === 0) {
-      toast({ title: "Rating Required", description: "Please select a rating", variant: "destructive" });
-      return;
-    }
+  const onSubmit = form.handleSubmit(({ rating, comment }) =>
     create.mutate(
-      { taskId, reviewedId, rating, comment: comment.trim() || null },
+      { taskId, reviewedId, rating, comment },
       {
         onSuccess: () => {
           toast({ title: "Review submitted successfully!" });
-          setRating(0);
-          setComment("");
+          form.reset(EMPTY);
           onOpenChange(false);
         },
         onError: (err) => toast({ title: "Error", description: errorMessage(err, "Failed to submit review"), variant: "destructive" }),
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -52,23 +63,32 @@ export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: 
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>How did it go? Your review stays hidden until you both have reviewed, or for 14 days.</DialogDescription>
         </DialogHeader>
-        <form onSubmit={onSubmit} className="space-y-4">
+        <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
           <div className="space-y-2">
             <p id={ratingLabelId} className="text-sm font-medium">
               Rating <span className="text-destructive" aria-hidden="true">*</span>
             </p>
-            <StarRatingInput value={rating} onChange={setRating} labelledBy={ratingLabelId} />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor={commentId}>Comment (optional)</Label>
-            <Textarea
-              id={commentId}
-              value={comment}
-              maxLength={REVIEW_COMMENT_MAX_LENGTH}
-              onChange={(e) => setComment(e.target.value)}
-              rows={4}
+            <Controller
+              control={form.control}
+              name="rating"
+              render={({ field }) => (
+                <StarRatingInput
+                  value={field.value}
+                  onChange={field.onChange}
+                  labelledBy={ratingLabelId}
+                  errorId={errors.rating ? ratingErrorId : undefined}
+                />
+              )}
             />
+            {errors.rating ? (
+              <p id={ratingErrorId} className="text-sm font-medium text-destructive">
+                {errors.rating.message}
+              </p>
+            ) : null}
           </div>
+          <FormField label="Comment (optional)" error={errors.comment?.message}>
+            <Textarea rows={4} maxLength={maxLengthOf(fields.comment)} {...form.register("comment")} />
+          </FormField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel

@@ -6,10 +6,23 @@ import { cn } from "@/lib/cn";
 const STARS = Array.from({ length: RATING_MAX }, (_, i) => i + 1);
 
 /** 1 to 5 stars as a radio group: arrow keys move, each star is named "N stars". */
-export function StarRatingInput({ value, onChange, labelledBy }: { value: number; onChange: (rating: number) => void; labelledBy: string }) {
+export function StarRatingInput({
+  value,
+  onChange,
+  labelledBy,
+  errorId,
+}: {
+  value: number;
+  onChange: (rating: number) => void;
+  labelledBy: string;
+  /** The id of the validation message shown for the rating, when there is one. */
+  errorId?: string;
+}) {
   return (
     <RadioGroupPrimitive.Root
       aria-labelledby={labelledBy}
+      aria-describedby={errorId}
+      aria-invalid={errorId ? true : undefined}
       orientation="horizontal"
       value={value > 0 ? String(value) : ""}
       onValueChange={(v) => onChange(Number(v))}

@@ -19,6 +19,7 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { maxLengthOf } from "@/lib/form";
 import { useRequestAppointment } from "../api/request-appointment";
 
 const INITIAL: AppointmentFormInput = {
@@ -33,6 +34,7 @@ const INITIAL: AppointmentFormInput = {
 // The schema reads the clock each time it validates, so a page left open overnight still refuses
 // what has become "today".
 const schema = appointmentFormSchema(() => new Date());
+const fields = schema.shape;
 
 /** Spec §2 "Schedule an Office Visit": errors under each field (spec §5), toasts per spec §8. */
 export function AppointmentForm() {
@@ -62,14 +64,14 @@ export function AppointmentForm() {
   return (
     <form className="space-y-4" noValidate onSubmit={onSubmit} aria-label="Appointment request form">
       <FormField label="Full Name" required error={errors.name?.message}>
-        <Input autoComplete="name" maxLength={100} {...form.register("name")} />
+        <Input autoComplete="name" maxLength={maxLengthOf(fields.name)} {...form.register("name")} />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Email" required error={errors.email?.message}>
-          <Input type="email" autoComplete="email" {...form.register("email")} />
+          <Input type="email" autoComplete="email" maxLength={maxLengthOf(fields.email)} {...form.register("email")} />
         </FormField>
         <FormField label="Phone" required error={errors.phone?.message}>
-          <Input type="tel" autoComplete="tel" maxLength={30} {...form.register("phone")} />
+          <Input type="tel" autoComplete="tel" maxLength={maxLengthOf(fields.phone)} {...form.register("phone")} />
         </FormField>
       </div>
       <FormField
@@ -108,7 +110,7 @@ export function AppointmentForm() {
         )}
       </FormField>
       <FormField label="Reason for Visit" required error={errors.reason?.message}>
-        <Textarea rows={4} maxLength={2000} {...form.register("reason")} />
+        <Textarea rows={4} maxLength={maxLengthOf(fields.reason)} {...form.register("reason")} />
       </FormField>
       <Button type="submit" className="w-full" disabled={request.isPending}>
         {request.isPending ? "Submitting..." : "Submit Appointment Request"}

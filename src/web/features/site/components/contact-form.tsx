@@ -7,8 +7,10 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
+import { maxLengthOf } from "@/lib/form";
 import { useSendContactMessage } from "../api/send-contact-message";
 
+const fields = contactBodySchema.shape;
 const EMPTY: ContactBody = { name: "", email: "", subject: "", message: "" };
 
 /** Spec §2 "Get in Touch": four required fields; errors under each field, toasts per spec §8. */
@@ -32,17 +34,17 @@ export function ContactForm() {
     <form className="space-y-4" noValidate onSubmit={onSubmit} aria-label="Contact form">
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Name" required error={errors.name?.message}>
-          <Input autoComplete="name" maxLength={100} {...form.register("name")} />
+          <Input autoComplete="name" maxLength={maxLengthOf(fields.name)} {...form.register("name")} />
         </FormField>
         <FormField label="Email" required error={errors.email?.message}>
-          <Input type="email" autoComplete="email" {...form.register("email")} />
+          <Input type="email" autoComplete="email" maxLength={maxLengthOf(fields.email)} {...form.register("email")} />
         </FormField>
       </div>
       <FormField label="Subject" required error={errors.subject?.message}>
-        <Input maxLength={200} {...form.register("subject")} />
+        <Input maxLength={maxLengthOf(fields.subject)} {...form.register("subject")} />
       </FormField>
       <FormField label="Message" required error={errors.message?.message}>
-        <Textarea rows={6} maxLength={5000} {...form.register("message")} />
+        <Textarea rows={6} maxLength={maxLengthOf(fields.message)} {...form.register("message")} />
       </FormField>
       <Button type="submit" className="w-full sm:w-auto" disabled={send.isPending}>
         {send.isPending ? "Sending..." : "Send Message"}
