@@ -18,6 +18,9 @@ export interface AddressAutocompleteProps {
   required?: boolean;
   placeholder?: string;
   className?: string;
+  /** The form's validation message for this address. */
+  error?: string;
+  onBlur?: () => void;
 }
 
 export function AddressAutocomplete({
@@ -28,6 +31,8 @@ export function AddressAutocomplete({
   required = false,
   placeholder,
   className,
+  error,
+  onBlur,
 }: AddressAutocompleteProps) {
   const id = useId();
   const inputId = `address-${id}`;
@@ -83,7 +88,7 @@ export function AddressAutocomplete({
 
   return (
     <div ref={containerRef} className={cn("relative", className)}>
-      <FormField label={label} required={required} id={inputId}>
+      <FormField label={label} required={required} id={inputId} error={error}>
         {(control) => (
           <Input
             {...control}
@@ -102,6 +107,7 @@ export function AddressAutocomplete({
               setActive(-1);
             }}
             onKeyDown={onKeyDown}
+            onBlur={onBlur}
           />
         )}
       </FormField>

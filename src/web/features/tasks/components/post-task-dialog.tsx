@@ -1,8 +1,10 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { CATEGORIES, MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
+import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Resolver, type UseFormReturn } from "react-hook-form";
+import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
+import { createTaskBodySchema } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -13,20 +15,22 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { useUser } from "@/lib/current-user";
 import { errorMessage, goToLogin, isUnauthorizedError } from "@/lib/api";
-import { useCreateTask } from "../api/create-task";
+import { useUser } from "@/lib/current-user";
+import { maxLengthOf } from "@/lib/form";
+import { useCreateTask, type ValidTaskBody } from "../api/create-task";
 import { AddressAutocomplete } from "./address-autocomplete";
 import {
   addressFromSuggestion,
   addressFromTyping,
   budgetState,
-  buildCreateTaskBody,
   emptyAddress,
   emptyPostTaskForm,
   felixContextOf,
-  moveStop,
+  STEP_FIELDS,
+  stepOf,
   todayInputValue,
+  validatePostTaskForm,
   type AddressValue,
   type PostTaskForm,
 } from "./post-task-form";
@@ -48,35 +52,67 @@ export interface PostTaskDialogProps {
 const STEP_TITLES = ["Task Details", "Location & Budget", "Review"] as const;
 const MIN_BUDGET = formatDollars(MIN_BUDGET_CENTS);
 const LOGIN_REDIRECT_DELAY_MS = 500;
+const fields = createTaskBodySchema.shape;
 
-let stopCounter = 0;
-const nextStopKey = () => `stop-${++stopCounter}`;
+/** Nests "stops.0.address"-style paths into the error tree react-hook-form reads. */
+function nestErrors(issues: { field: string; message: string }[]): FieldErrors<PostTaskForm> {
+  const root: Record<string, unknown> = {};
+  for (const { field, message } of issues) {
+    const parts = field.split(".");
+    let node = root;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) {
+        node[part] ??= { type: "validate", message };
+      } else {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
+    });
+  }
+  return root as FieldErrors<PostTaskForm>;
+}
+
+/** The form is judged by the server's createTaskBodySchema; each refusal lands under its field. */
+const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values) => {
+  const result = validatePostTaskForm(values);
+  return result.ok ? { values: result.body, errors: {} } : { values: {}, errors: nestErrors(result.issues) };
+};
+
+type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** Spec §2 Post a Task dialog: three steps, Back/Next, Post Task ('Posting...' while pending). */
 export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDialogProps) {
   const [step, setStep] = useState(1);
-  const [form, setForm] = useState<PostTaskForm>(emptyPostTaskForm);
+  const form = useForm<PostTaskForm, unknown, ValidTaskBody>({
+    resolver: postTaskResolver,
+    defaultValues: emptyPostTaskForm(),
+    mode: "onTouched",
+  });
   const { isAuthenticated } = useUser();
   const createTask = useCreateTask();
+  // Every change re-renders the wizard: the price, Felix's context and the review read the values.
+  useWatch({ control: form.control });
+  const values = form.getValues();
+  const budgetValid = budgetState(values.budget, values.urgency).kind === "valid";
 
-  const update = <K extends keyof PostTaskForm>(key: K, value: PostTaskForm[K]) =>
-    setForm((current) => ({ ...current, [key]: value }));
-  const budget = budgetState(form.budget, form.urgency);
-  const budgetValid = budget.kind === "valid";
+  // Next checks this step's fields only; an invalid one keeps the step and shows why under it.
+  const next = async () => {
+    const stepFields = step === 1 ? STEP_FIELDS[1] : STEP_FIELDS[2];
+    if (await form.trigger(stepFields, { shouldFocus: true })) setStep(step + 1);
+  };
 
-  const post = () => {
+  const post = (body: ValidTaskBody) => {
     if (!isAuthenticated) {
       toast({ title: "Sign in required", description: "Please sign in to post a task", variant: "destructive" });
       goToLogin();
       return;
     }
-    if (budget.kind !== "valid") return;
-    createTask.mutate(buildCreateTaskBody(form, budget.dollars), {
+    createTask.mutate(body, {
       onSuccess: () => {
         toast({ title: "Success", description: "Your task has been posted successfully!" });
         onOpenChange(false);
         setStep(1);
-        setForm(emptyPostTaskForm());
+        form.reset(emptyPostTaskForm());
       },
       onError: (error) => {
         if (isUnauthorizedError(error)) {
@@ -95,6 +131,12 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
     });
   };
 
+  // Should a field have changed since its step was checked, go back to the first step to fix.
+  const submit = form.handleSubmit(post, (errors) => {
+    const first = Object.keys(errors)[0];
+    if (first) setStep(stepOf(first));
+  });
+
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-2xl">
@@ -105,19 +147,23 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
           </DialogDescription>
         </DialogHeader>
 
-        {step === 1 && <DetailsStep form={form} update={update} />}
-        {step === 2 && (
-          <LocationBudgetStep
-            form={form}
-            setForm={setForm}
-            update={update}
-            budgetHelper={budgetHelper?.({
-              context: felixContextOf(form),
-              applyBudget: (dollars) => update("budget", String(dollars)),
-            })}
-          />
-        )}
-        {step === 3 && <ReviewStep form={form} />}
+        <form noValidate onSubmit={(event) => event.preventDefault()} className="grid gap-4">
+          {step === 1 && <DetailsStep form={form} />}
+          {step === 2 && (
+            <LocationBudgetStep
+              form={form}
+              values={values}
+              budgetHelper={budgetHelper?.({
+                context: felixContextOf(values),
+                applyBudget: (dollars) => form.setValue("budget", String(dollars), { shouldValidate: true }),
+              })}
+            />
+          )}
+          {step === 3 && <ReviewStep form={values} />}
+          {form.formState.errors.root?.message ? (
+            <p className="text-sm font-medium text-destructive">{form.formState.errors.root.message}</p>
+          ) : null}
+        </form>
 
         <DialogFooter>
           {step > 1 && (
@@ -126,11 +172,11 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
             </Button>
           )}
           {step < 3 ? (
-            <Button onClick={() => setStep(step + 1)} disabled={step === 2 && !budgetValid}>
+            <Button onClick={() => void next()} disabled={step === 2 && !budgetValid}>
               Next
             </Button>
           ) : (
-            <Button onClick={post} disabled={createTask.isPending || !budgetValid}>
+            <Button onClick={() => void submit()} disabled={createTask.isPending || !budgetValid}>
               {createTask.isPending ? "Posting..." : "Post Task"}
             </Button>
           )}
@@ -140,41 +186,36 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
   );
 }
 
-type Update = <K extends keyof PostTaskForm>(key: K, value: PostTaskForm[K]) => void;
-
-function DetailsStep({ form, update }: { form: PostTaskForm; update: Update }) {
+function DetailsStep({ form }: { form: Form }) {
+  const { errors } = form.formState;
   return (
     <div className="grid gap-4">
-      <FormField label="Task Title">
-        <Input
-          value={form.title}
-          placeholder="e.g. Pick up groceries"
-          maxLength={120}
-          onChange={(event) => update("title", event.target.value)}
-        />
+      <FormField label="Task Title" required error={errors.title?.message}>
+        <Input placeholder="e.g. Pick up groceries" maxLength={maxLengthOf(fields.title)} {...form.register("title")} />
       </FormField>
-      <FormField label="Description">
-        <Textarea
-          value={form.description}
-          rows={4}
-          placeholder="Describe what needs to be done"
-          onChange={(event) => update("description", event.target.value)}
-        />
+      <FormField label="Description" required error={errors.description?.message}>
+        <Textarea rows={4} placeholder="Describe what needs to be done" maxLength={maxLengthOf(fields.description)} {...form.register("description")} />
       </FormField>
-      <FormField label="Category">
+      <FormField label="Category" required error={errors.category?.message}>
         {(control) => (
-          <Select value={form.category} onValueChange={(value) => update("category", value as Category)}>
-            <SelectTrigger {...control}>
-              <SelectValue placeholder="Select a category" />
-            </SelectTrigger>
-            <SelectContent>
-              {CATEGORIES.map((category) => (
-                <SelectItem key={category.value} value={category.value}>
-                  {category.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <Controller
+            control={form.control}
+            name="category"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger {...control} onBlur={field.onBlur}>
+                  <SelectValue placeholder="Select a category" />
+                </SelectTrigger>
+                <SelectContent>
+                  {CATEGORIES.map((category) => (
+                    <SelectItem key={category.value} value={category.value}>
+                      {category.label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
         )}
       </FormField>
     </div>
@@ -182,86 +223,108 @@ function DetailsStep({ form, update }: { form: PostTaskForm; update: Update }) {
 }
 
 interface AddressFieldsProps {
+  form: Form;
+  name: "location" | "start" | "end" | `stops.${number}`;
   label: string;
-  value: AddressValue;
-  onChange: (value: AddressValue) => void;
   required?: boolean;
 }
 
-/** An address with autocomplete; a pick fills city and state, which stay editable. */
-function AddressFields({ label, value, onChange, required = false }: AddressFieldsProps) {
+/**
+ * An address with autocomplete; a pick fills city and state, which stay editable. Each part is its
+ * own field, so the server's refusal of the address, the city or the state shows under that part.
+ */
+function AddressFields({ form, name, label, required = false }: AddressFieldsProps) {
+  const set = (part: "city" | "state" | "lat" | "lon", value: string | number | null) =>
+    form.setValue(`${name}.${part}`, value, { shouldValidate: form.formState.isSubmitted });
   return (
     <div className="grid gap-3 sm:grid-cols-[1fr_10rem_5rem]">
-      <AddressAutocomplete
-        label={label}
-        required={required}
-        value={value.address}
-        placeholder="Start typing an address or town"
-        onChange={(text) => onChange(addressFromTyping(value, text))}
-        onSelect={(result) => onChange(addressFromSuggestion(result))}
+      <Controller
+        control={form.control}
+        name={`${name}.address`}
+        render={({ field, fieldState }) => (
+          <AddressAutocomplete
+            label={label}
+            required={required}
+            value={field.value}
+            placeholder="Start typing an address or town"
+            error={fieldState.error?.message}
+            onBlur={field.onBlur}
+            onChange={(text) => {
+              // Typing over a picked place drops its position: it no longer matches.
+              const typed = addressFromTyping(form.getValues(name), text);
+              field.onChange(typed.address);
+              set("lat", typed.lat);
+              set("lon", typed.lon);
+            }}
+            onSelect={(result) => {
+              const picked = addressFromSuggestion(result);
+              field.onChange(picked.address);
+              set("city", picked.city);
+              set("state", picked.state);
+              set("lat", picked.lat);
+              set("lon", picked.lon);
+            }}
+          />
+        )}
       />
-      <FormField label={`${label} city`} labelClassName="sr-only sm:not-sr-only">
-        <Input value={value.city} placeholder="City" onChange={(event) => onChange({ ...value, city: event.target.value })} />
-      </FormField>
-      <FormField label={`${label} state`} labelClassName="sr-only sm:not-sr-only">
-        <Input
-          value={value.state}
-          placeholder="MD"
-          maxLength={2}
-          onChange={(event) => onChange({ ...value, state: event.target.value.toUpperCase() })}
-        />
-      </FormField>
+      <Controller
+        control={form.control}
+        name={`${name}.city`}
+        render={({ field, fieldState }) => (
+          <FormField label={`${label} city`} labelClassName="sr-only sm:not-sr-only" error={fieldState.error?.message}>
+            <Input placeholder="City" maxLength={maxLengthOf(fields.city)} {...field} />
+          </FormField>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name={`${name}.state`}
+        render={({ field, fieldState }) => (
+          <FormField label={`${label} state`} labelClassName="sr-only sm:not-sr-only" error={fieldState.error?.message}>
+            <Input placeholder="MD" maxLength={STATE_MAX_LENGTH} {...field} onChange={(event) => field.onChange(event.target.value.toUpperCase())} />
+          </FormField>
+        )}
+      />
     </div>
   );
 }
 
-interface LocationBudgetStepProps {
-  form: PostTaskForm;
-  setForm: (updater: (current: PostTaskForm) => PostTaskForm) => void;
-  update: Update;
-  budgetHelper: ReactNode;
-}
-
-function LocationBudgetStep({ form, setForm, update, budgetHelper }: LocationBudgetStepProps) {
-  const budget = budgetState(form.budget, form.urgency);
-  const budgetError =
-    budget.kind === "below_min" ? `Minimum budget is ${MIN_BUDGET}` : budget.kind === "invalid" ? budget.message : null;
-  const setStops = (change: (stops: PostTaskForm["stops"]) => PostTaskForm["stops"]) =>
-    setForm((current) => ({ ...current, stops: change(current.stops) }));
+function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values: PostTaskForm; budgetHelper: ReactNode }) {
+  const { errors } = form.formState;
+  const stops = useFieldArray({ control: form.control, name: "stops" });
+  const { mode } = values;
+  // The budget is judged as it is typed (the minimum matters before Next).
+  const budget = form.register("budget", { onChange: () => void form.trigger("budget") });
 
   return (
     <div className="grid gap-5">
-      <div className="flex items-center gap-3">
-        <Switch
-          id="route-mode"
-          checked={form.mode === "route"}
-          onCheckedChange={(checked) => update("mode", checked ? "route" : "single")}
-        />
-        <Label htmlFor="route-mode">Multi-stop route</Label>
-      </div>
+      <Controller
+        control={form.control}
+        name="mode"
+        render={({ field }) => (
+          <div className="flex items-center gap-3">
+            <Switch id="route-mode" checked={field.value === "route"} onCheckedChange={(checked) => field.onChange(checked ? "route" : "single")} />
+            <Label htmlFor="route-mode">Multi-stop route</Label>
+          </div>
+        )}
+      />
 
-      {form.mode === "single" ? (
-        <AddressFields label="Location" required value={form.location} onChange={(value) => update("location", value)} />
+      {mode === "single" ? (
+        <AddressFields form={form} name="location" label="Location" required />
       ) : (
         <fieldset className="grid gap-4">
           <legend className="sr-only">Route</legend>
-          <AddressFields label="Start location" required value={form.start} onChange={(value) => update("start", value)} />
-          {form.stops.map((stop, index) => (
-            <div key={stop.key} className="grid gap-2 rounded-md border p-3">
-              <AddressFields
-                label={`Stop ${index + 1}`}
-                value={stop}
-                onChange={(value) =>
-                  setStops((stops) => stops.map((s) => (s.key === stop.key ? { ...value, key: stop.key } : s)))
-                }
-              />
+          <AddressFields form={form} name="start" label="Start location" required />
+          {stops.fields.map((stop, index) => (
+            <div key={stop.id} className="grid gap-2 rounded-md border p-3">
+              <AddressFields form={form} name={`stops.${index}`} label={`Stop ${index + 1}`} />
               <div className="flex justify-end gap-1">
                 <Button
                   variant="ghost"
                   size="sm"
                   aria-label={`Move stop ${index + 1} up`}
                   disabled={index === 0}
-                  onClick={() => setStops((stops) => moveStop(stops, index, -1))}
+                  onClick={() => stops.move(index, index - 1)}
                 >
                   <ArrowUp />
                 </Button>
@@ -269,17 +332,12 @@ function LocationBudgetStep({ form, setForm, update, budgetHelper }: LocationBud
                   variant="ghost"
                   size="sm"
                   aria-label={`Move stop ${index + 1} down`}
-                  disabled={index === form.stops.length - 1}
-                  onClick={() => setStops((stops) => moveStop(stops, index, 1))}
+                  disabled={index === stops.fields.length - 1}
+                  onClick={() => stops.move(index, index + 1)}
                 >
                   <ArrowDown />
                 </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Remove stop ${index + 1}`}
-                  onClick={() => setStops((stops) => stops.filter((s) => s.key !== stop.key))}
-                >
+                <Button variant="ghost" size="sm" aria-label={`Remove stop ${index + 1}`} onClick={() => stops.remove(index)}>
                   <Trash2 />
                 </Button>
               </div>
@@ -289,11 +347,13 @@ function LocationBudgetStep({ form, setForm, update, budgetHelper }: LocationBud
             variant="outline"
             size="sm"
             className="justify-self-start"
-            onClick={() => setStops((stops) => [...stops, { ...emptyAddress, key: nextStopKey() }])}
+            disabled={stops.fields.length >= MAX_STOPS}
+            onClick={() => stops.append({ ...emptyAddress })}
           >
             <Plus /> Add Stop
           </Button>
-          <AddressFields label="End location" required value={form.end} onChange={(value) => update("end", value)} />
+          {errors.stops?.message ? <p className="text-sm font-medium text-destructive">{errors.stops.message}</p> : null}
+          <AddressFields form={form} name="end" label="End location" required />
         </fieldset>
       )}
       <p className="text-sm text-muted-foreground">
@@ -304,51 +364,44 @@ function LocationBudgetStep({ form, setForm, update, budgetHelper }: LocationBud
         <FormField
           label="Budget ($)"
           required
-          error={budgetError}
-          description={budgetError ? undefined : `Minimum: ${MIN_BUDGET}`}
+          error={errors.budget?.message}
+          description={errors.budget ? undefined : `Minimum: ${MIN_BUDGET}`}
         >
-          <Input
-            type="number"
-            inputMode="decimal"
-            min={MIN_BUDGET_CENTS / 100}
-            step="0.01"
-            placeholder="20"
-            value={form.budget}
-            onChange={(event) => update("budget", event.target.value)}
-          />
+          <Input type="number" inputMode="decimal" min={MIN_BUDGET_CENTS / 100} step="0.01" placeholder="20" {...budget} />
         </FormField>
         {budgetHelper ? <div className="sm:pb-7">{budgetHelper}</div> : null}
       </div>
 
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">Urgency</legend>
-        <RadioGroup value={form.urgency} onValueChange={(value) => update("urgency", value as Urgency)} className="flex gap-6">
-          <div className="flex items-center gap-2">
-            <RadioGroupItem id="urgency-standard" value="standard" />
-            <Label htmlFor="urgency-standard">Standard</Label>
-          </div>
-          <div className="flex items-center gap-2">
-            <RadioGroupItem id="urgency-urgent" value="urgent" />
-            <Label htmlFor="urgency-urgent">Urgent (+15% fee)</Label>
-          </div>
-        </RadioGroup>
+        <Controller
+          control={form.control}
+          name="urgency"
+          render={({ field }) => (
+            <RadioGroup value={field.value} onValueChange={(value) => field.onChange(value as Urgency)} className="flex gap-6">
+              <div className="flex items-center gap-2">
+                <RadioGroupItem id="urgency-standard" value="standard" />
+                <Label htmlFor="urgency-standard">Standard</Label>
+              </div>
+              <div className="flex items-center gap-2">
+                <RadioGroupItem id="urgency-urgent" value="urgent" />
+                <Label htmlFor="urgency-urgent">Urgent (+15% fee)</Label>
+              </div>
+            </RadioGroup>
+          )}
+        />
       </fieldset>
 
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Date Needed" description="Optional">
-          <Input
-            type="date"
-            min={todayInputValue(new Date())}
-            value={form.date}
-            onChange={(event) => update("date", event.target.value)}
-          />
+        <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
+          <Input type="date" min={todayInputValue(new Date())} {...form.register("date")} />
         </FormField>
         <FormField label="Time" description="Optional">
-          <Input type="time" value={form.time} onChange={(event) => update("time", event.target.value)} />
+          <Input type="time" {...form.register("time")} />
         </FormField>
       </div>
 
-      <PriceLines form={form} />
+      <PriceLines form={values} />
     </div>
   );
 }

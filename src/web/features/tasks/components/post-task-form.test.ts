@@ -7,14 +7,15 @@ import {
   buildCreateTaskBody,
   emptyPostTaskForm,
   felixContextOf,
-  moveStop,
   scheduledDateIso,
+  stepOf,
+  validatePostTaskForm,
+  type AddressValue,
   type PostTaskForm,
-  type StopValue,
 } from "./post-task-form";
 
 const annapolis = { displayName: "Annapolis, MD", fullAddress: "Annapolis", city: "Annapolis", state: "MD", lat: 38.97, lon: -76.49 };
-const stop = (address: string, key: string): StopValue => ({ address, city: "", state: "", lat: null, lon: null, key });
+const stop = (address: string, state = ""): AddressValue => ({ address, city: "", state, lat: null, lon: null });
 
 function routeForm(): PostTaskForm {
   return {
@@ -24,7 +25,7 @@ function routeForm(): PostTaskForm {
     category: "delivery",
     mode: "route",
     start: addressFromSuggestion(annapolis),
-    stops: [stop("12 Main St", "a"), stop("  ", "b")],
+    stops: [stop("12 Main St"), stop("  ")],
     end: { address: "1 Bay Rd", city: "Bowie", state: "MD", lat: null, lon: null },
     budget: "100",
     urgency: "urgent",
@@ -55,7 +56,7 @@ describe("scheduledDateIso", () => {
 
 describe("buildCreateTaskBody", () => {
   it("sends a route with its non-empty stops, positions of picked places, and passes the server schema", () => {
-    const body = buildCreateTaskBody(routeForm(), 100);
+    const body = buildCreateTaskBody(routeForm());
     expect(body).toMatchObject({
       startLocation: "Annapolis",
       startCity: "Annapolis",
@@ -72,14 +73,14 @@ describe("buildCreateTaskBody", () => {
   });
 
   it("sends null stops for a route without stops and only the single location otherwise", () => {
-    expect(buildCreateTaskBody({ ...routeForm(), stops: [] }, 100).stops).toBeNull();
-    const single = buildCreateTaskBody({ ...routeForm(), mode: "single", location: addressFromSuggestion(annapolis) }, 25);
+    expect(buildCreateTaskBody({ ...routeForm(), stops: [] }).stops).toBeNull();
+    const single = buildCreateTaskBody({ ...routeForm(), mode: "single", location: addressFromSuggestion(annapolis), budget: "25" });
     expect(single).toMatchObject({ location: "Annapolis", city: "Annapolis", state: "MD", lat: 38.97, budget: 25 });
     expect(single).not.toHaveProperty("startLocation");
   });
 
   it("leaves an unchosen category empty so the server names the field", () => {
-    const result = createTaskBodySchema.safeParse(buildCreateTaskBody({ ...routeForm(), category: "" }, 100));
+    const result = createTaskBodySchema.safeParse(buildCreateTaskBody({ ...routeForm(), category: "" }));
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toBe("Category must be one of the listed categories");
   });
@@ -91,12 +92,53 @@ describe("address editing and stops", () => {
     expect(typed).toEqual({ address: "Annapolis Rd", city: "Annapolis", state: "MD", lat: null, lon: null });
   });
 
-  it("moves stops up and down within bounds", () => {
-    const stops = [stop("a", "1"), stop("b", "2"), stop("c", "3")];
-    expect(moveStop(stops, 0, 1).map((s) => s.key)).toEqual(["2", "1", "3"]);
-    expect(moveStop(stops, 2, -1).map((s) => s.key)).toEqual(["1", "3", "2"]);
-    expect(moveStop(stops, 0, -1)).toBe(stops);
-    expect(moveStop(stops, 2, 1)).toBe(stops);
+});
+
+describe("validatePostTaskForm", () => {
+  it("accepts a complete route and answers the body the server would parse", () => {
+    const result = validatePostTaskForm(routeForm());
+    expect(result).toMatchObject({ ok: true, body: { title: "Deliver binders", budget: 100, stops: [{ address: "12 Main St" }] } });
+  });
+
+  it("names each refusal of the server's schema by the field it was typed in", () => {
+    const result = validatePostTaskForm({
+      ...emptyPostTaskForm(),
+      title: "Hi",
+      description: "  ",
+      mode: "route",
+      start: stop("1 Bay Rd"),
+      stops: [stop(" "), stop("2 Elm St", "Maryland")],
+      budget: "10",
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toEqual(
+      expect.arrayContaining([
+        { field: "title", message: "Title must be at least 3 characters" },
+        { field: "description", message: "Description is required" },
+        { field: "category", message: "Category must be one of the listed categories" },
+        { field: "budget", message: "Minimum budget is $20" },
+        // The blank first stop is not sent: the second one is the server's stops[0].
+        { field: "stops.1.state", message: "State must be two letters" },
+      ]),
+    );
+  });
+
+  it("asks for a budget, and for the location once the fields themselves are valid", () => {
+    const issues = (form: PostTaskForm) => {
+      const result = validatePostTaskForm(form);
+      return result.ok ? [] : result.issues;
+    };
+    // The schema checks the location rule on a body whose fields passed (zod runs object refinements last).
+    expect(issues({ ...routeForm(), mode: "single", budget: "" })).toEqual([{ field: "budget", message: "Enter a budget" }]);
+    expect(issues({ ...routeForm(), mode: "single" })).toEqual([{ field: "location.address", message: "Location is required" }]);
+    expect(issues({ ...routeForm(), end: stop("") })).toEqual([{ field: "end.address", message: "A route needs a start and an end location" }]);
+  });
+
+  it("knows which step holds a field", () => {
+    expect(stepOf("category")).toBe(1);
+    expect(stepOf("stops.1.state")).toBe(2);
+    expect(stepOf("budget")).toBe(2);
   });
 });
 

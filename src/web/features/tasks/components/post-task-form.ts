@@ -2,10 +2,12 @@ import { format } from "date-fns";
 import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { budgetDollarsSchema, dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
-import type { GeocodeResult } from "@shared/tasks";
-import type { PostTaskBody } from "../api/create-task";
+import { createTaskBodySchema, type GeocodeResult } from "@shared/tasks";
+import type { PostTaskBody, ValidTaskBody } from "../api/create-task";
 
-// The Post a Task wizard's model, kept pure so its rules are unit-tested without a browser.
+// The Post a Task wizard's model, kept pure so its rules are unit-tested without a browser. The
+// wizard validates with the server's own createTaskBodySchema: the form is turned into the request
+// body, and each refusal is mapped back to the field the person typed it in.
 
 export interface AddressValue {
   address: string;
@@ -14,11 +16,6 @@ export interface AddressValue {
   /** Kept from a picked suggestion so the server can place the task without geocoding again. */
   lat: number | null;
   lon: number | null;
-}
-
-export interface StopValue extends AddressValue {
-  /** Stable React key: stops are reordered and removed. */
-  key: string;
 }
 
 export type LocationMode = "single" | "route";
@@ -30,7 +27,7 @@ export interface PostTaskForm {
   mode: LocationMode;
   location: AddressValue;
   start: AddressValue;
-  stops: StopValue[];
+  stops: AddressValue[];
   end: AddressValue;
   budget: string;
   urgency: Urgency;
@@ -67,15 +64,6 @@ export function addressFromTyping(previous: AddressValue, text: string): Address
   return { ...previous, address: text, lat: null, lon: null };
 }
 
-export function moveStop(stops: StopValue[], index: number, offset: -1 | 1): StopValue[] {
-  const target = index + offset;
-  if (target < 0 || target >= stops.length) return stops;
-  const next = [...stops];
-  const [moved] = next.splice(index, 1);
-  if (moved) next.splice(target, 0, moved);
-  return next;
-}
-
 export type BudgetState =
   | { kind: "empty" }
   | { kind: "below_min" }
@@ -106,12 +94,22 @@ export function todayInputValue(now: Date): string {
 
 const orNull = (value: string) => (value.trim() ? value.trim() : null);
 
-export function buildCreateTaskBody(form: PostTaskForm, budgetDollars: number): PostTaskBody {
+/** The budget field as the number the API takes; an empty field is not a number (NaN) and is refused. */
+function budgetNumber(budget: string): number {
+  return budget.trim() === "" ? Number.NaN : Number(budget);
+}
+
+/** The stops that are sent: those with an address. */
+function keptStops(form: PostTaskForm): { stop: AddressValue; index: number }[] {
+  return form.stops.map((stop, index) => ({ stop, index })).filter(({ stop }) => stop.address.trim() !== "");
+}
+
+export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
   const common = {
     title: form.title,
     description: form.description,
     category: form.category,
-    budget: budgetDollars,
+    budget: budgetNumber(form.budget),
     urgency: form.urgency,
     scheduledDate: scheduledDateIso(form.date, form.time),
   };
@@ -125,9 +123,7 @@ export function buildCreateTaskBody(form: PostTaskForm, budgetDollars: number): 
       lon: form.location.lon,
     };
   }
-  const stops = form.stops
-    .filter((stop) => stop.address.trim() !== "")
-    .map((stop) => ({
+  const stops = keptStops(form).map(({ stop }) => ({
       address: stop.address.trim(),
       city: orNull(stop.city),
       state: orNull(stop.state),
@@ -149,6 +145,71 @@ export function buildCreateTaskBody(form: PostTaskForm, budgetDollars: number): 
     // Spec §3: stops is null when empty.
     stops: stops.length > 0 ? stops : null,
   };
+}
+
+/** The wizard's steps before the review, and the form fields each one asks for. */
+export const STEP_FIELDS = {
+  1: ["title", "description", "category"],
+  2: ["mode", "location", "start", "stops", "end", "budget", "urgency", "date", "time"],
+} as const satisfies Record<1 | 2, readonly (keyof PostTaskForm)[]>;
+
+/** Which form field a path of the request body was typed in. */
+const FIELD_OF_BODY: Record<string, string> = {
+  title: "title",
+  description: "description",
+  category: "category",
+  budget: "budget",
+  urgency: "urgency",
+  scheduledDate: "date",
+  location: "location.address",
+  city: "location.city",
+  state: "location.state",
+  lat: "location.address",
+  lon: "location.address",
+  startLocation: "start.address",
+  startCity: "start.city",
+  startState: "start.state",
+  startLat: "start.address",
+  startLon: "start.address",
+  endLocation: "end.address",
+  endCity: "end.city",
+  endState: "end.state",
+  endLat: "end.address",
+  endLon: "end.address",
+};
+
+export interface FieldIssue {
+  /** A form path: "title", "start.address", "stops.2.state". */
+  field: string;
+  message: string;
+}
+
+export type PostTaskValidation = { ok: true; body: ValidTaskBody } | { ok: false; issues: FieldIssue[] };
+
+/** Validates the form with createTaskBodySchema and names each refusal by its form field. */
+export function validatePostTaskForm(form: PostTaskForm): PostTaskValidation {
+  const parsed = createTaskBodySchema.safeParse(buildCreateTaskBody(form));
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const stops = keptStops(form);
+  const issues = parsed.error.issues.map((issue): FieldIssue => {
+    const [head, index, part] = issue.path;
+    if (head === "stops") {
+      const original = typeof index === "number" ? stops[index]?.index : undefined;
+      if (original === undefined) return { field: "stops", message: issue.message };
+      return { field: `stops.${original}.${part === "city" || part === "state" ? part : "address"}`, message: issue.message };
+    }
+    // A refusal of no particular field (none today) is shown beside the buttons.
+    const field = FIELD_OF_BODY[String(head)] ?? "root";
+    if (field === "budget" && form.budget.trim() === "") return { field, message: "Enter a budget" };
+    return { field, message: issue.message };
+  });
+  return { ok: false, issues };
+}
+
+/** The step whose fields hold the first refusal, to show the person where to fix it. */
+export function stepOf(field: string): 1 | 2 {
+  const top = field.split(".")[0];
+  return (STEP_FIELDS[1] as readonly string[]).includes(top ?? "") ? 1 : 2;
 }
 
 /** What Felix reads of the half-filled form (spec §3 Felix request context). */
@@ -178,8 +239,6 @@ export function felixContextOf(form: PostTaskForm): FelixContext {
     endLocation: orNull(form.end.address),
     endCity: orNull(form.end.city),
     endState: orNull(form.end.state),
-    stops: form.stops
-      .filter((stop) => stop.address.trim() !== "")
-      .map((stop) => ({ address: stop.address.trim(), city: orNull(stop.city), state: orNull(stop.state) })),
+    stops: keptStops(form).map(({ stop }) => ({ address: stop.address.trim(), city: orNull(stop.city), state: orNull(stop.state) })),
   };
 }
