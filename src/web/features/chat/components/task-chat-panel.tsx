@@ -1,3 +1,4 @@
+import { LoaderCircle } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@shared/chat";
@@ -12,7 +13,7 @@ import { useMessages } from "../api/get-messages";
 import { markMessagesRead } from "../api/mark-messages-read";
 import { useSendMessage } from "../api/send-message";
 import { useBrowserNotifications } from "../hooks/use-browser-notifications";
-import { useChatSocket } from "../hooks/use-chat-socket";
+import { useChatSocket, type ChatConnection } from "../hooks/use-chat-socket";
 import { ChatComposer } from "./chat-composer";
 import { ChatMessageList } from "./chat-message-list";
 import { ChatNotificationBanner } from "./chat-notification-banner";
@@ -44,6 +45,20 @@ function ChatCard({ connected, children }: { connected: boolean; children: React
   );
 }
 
+/**
+ * Said while the live connection is down: messages still send (over HTTP), and those that arrive
+ * meanwhile show up once it is back, because every reconnect reads the list again.
+ */
+function ReconnectBanner({ status }: { status: ChatConnection }) {
+  if (status !== "reconnecting") return null;
+  return (
+    <div role="status" className="mx-4 mb-2 flex items-center gap-2 rounded-md border border-warning bg-warning/10 px-3 py-2 text-sm">
+      <LoaderCircle className="size-4 shrink-0 animate-spin" aria-hidden="true" />
+      <p>Connection lost. Reconnecting... New messages will appear once the chat is back.</p>
+    </div>
+  );
+}
+
 function ChatNotice({ children }: { children: ReactNode }) {
   return <p className="flex flex-1 items-center justify-center px-6 text-center text-sm text-muted-foreground">{children}</p>;
 }
@@ -69,7 +84,7 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
     },
     [myId, notify],
   );
-  const { connected } = useChatSocket(task.id, canChat, onIncoming);
+  const { status } = useChatSocket(task.id, canChat, onIncoming);
 
   useEffect(() => {
     if (messages.isError) toast({ title: "Error", description: "Failed to fetch messages", variant: "destructive" });
@@ -114,7 +129,8 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
     );
   }
   return (
-    <ChatCard connected={connected}>
+    <ChatCard connected={status === "connected"}>
+      <ReconnectBanner status={status} />
       {notifications.showPrompt && (
         <ChatNotificationBanner onEnable={() => void notifications.enable()} onDismiss={notifications.dismiss} />
       )}

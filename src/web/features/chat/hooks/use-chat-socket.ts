@@ -6,13 +6,19 @@ import { connectRealtime } from "@/lib/realtime";
 import { mergeMessage, messagesQueryKey } from "../api/get-messages";
 
 /**
+ * Where the live connection stands: "connecting" until the first authentication, "connected"
+ * while it is up, and "reconnecting" once it dropped (or never came up) and retries with backoff.
+ */
+export type ChatConnection = "connecting" | "connected" | "reconnecting";
+
+/**
  * The realtime connection of spec §4 "Chat connection": open while the chat is shown and the user
  * is signed in; on open it sends {type:'auth', taskId}. It reconnects by itself with backoff and
  * refetches the list after every (re)authentication, so messages sent while it was down appear.
  */
-export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (message: Message) => void): { connected: boolean } {
+export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (message: Message) => void): { status: ChatConnection } {
   const queryClient = useQueryClient();
-  const [connected, setConnected] = useState(false);
+  const [status, setStatus] = useState<ChatConnection>("connecting");
   const onIncomingRef = useRef(onIncoming);
   useEffect(() => {
     onIncomingRef.current = onIncoming;
@@ -20,12 +26,14 @@ export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (mes
 
   useEffect(() => {
     if (!enabled) return;
+    // A socket closed on purpose reports its close later; by then it no longer speaks for this chat.
+    let current = true;
     const close = connectRealtime({
       onOpen: (send) => send({ type: "auth", taskId }),
       onFrame: (frame) => {
         if (frame.type === "auth_success") {
           console.debug("chat: auth_success", taskId);
-          setConnected(true);
+          setStatus("connected");
           void queryClient.invalidateQueries({ queryKey: messagesQueryKey(taskId) });
         } else if (frame.type === "error") {
           toast({ title: "Connection Error", description: frame.message, variant: "destructive" });
@@ -35,13 +43,16 @@ export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (mes
           onIncomingRef.current(message);
         }
       },
-      onClose: () => setConnected(false),
+      onClose: () => {
+        if (current) setStatus("reconnecting");
+      },
     });
     return () => {
+      current = false;
       close();
-      setConnected(false);
+      setStatus("connecting");
     };
   }, [enabled, taskId, queryClient]);
 
-  return { connected };
+  return { status };
 }
