@@ -15,7 +15,9 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/shared/**/*.test.ts", "src/web/**/*.test.ts", "src/web/**/*.test.tsx"],
+          // Component tests choose jsdom per file (`// @vitest-environment jsdom`); the rest is pure.
           environment: "node",
+          setupFiles: ["src/web/testing/setup-dom.ts"],
         },
       },
       {

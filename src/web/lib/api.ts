@@ -64,18 +64,23 @@ export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T> {
 }
 
 /** Spec §9: cached data never stale, no refetch on focus, no polling, no retries. */
-export const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      queryFn: getQueryFn({ on401: "throw" }),
-      staleTime: Infinity,
-      refetchInterval: false,
-      refetchOnWindowFocus: false,
-      retry: false,
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: "throw" }),
+        staleTime: Infinity,
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        retry: false,
+      },
+      mutations: { retry: false },
     },
-    mutations: { retry: false },
-  },
-});
+  });
+}
+
+/** The app's one client; component tests make their own with createQueryClient(). */
+export const queryClient = createQueryClient();
 
 /** Full-page navigation to sign-in (spec §2), coming back to `returnTo`. */
 export function goToLogin(returnTo: string = window.location.pathname + window.location.search): void {

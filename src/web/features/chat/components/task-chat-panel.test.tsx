@@ -1,0 +1,165 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Message, ServerFrame } from "@shared/chat";
+import type { TaskDetail } from "@shared/tasks";
+import { fakeApi, renderWithApp } from "@/testing/render";
+import { TaskChatPanel } from "./task-chat-panel";
+
+const TASK_ID = "00000000-0000-4000-8000-0000000000aa";
+const POSTER = "00000000-0000-4000-8000-000000000001";
+const PROVIDER = "00000000-0000-4000-8000-000000000002";
+
+/** A WebSocket the test drives: it opens, speaks and drops when told to. */
+class FakeSocket {
+  static instances: FakeSocket[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((event: MessageEvent<string>) => void) | null = null;
+  onclose: (() => void) | null = null;
+  sent: unknown[] = [];
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {
+    this.onclose?.();
+  }
+  // The server's side.
+  open() {
+    act(() => this.onopen?.());
+  }
+  receive(frame: ServerFrame) {
+    act(() => this.onmessage?.(new MessageEvent("message", { data: JSON.stringify(frame) })));
+  }
+  drop() {
+    act(() => this.onclose?.());
+  }
+}
+
+const latestSocket = () => {
+  const socket = FakeSocket.instances.at(-1);
+  if (!socket) throw new Error("no socket was opened");
+  return socket;
+};
+
+const whileAway: Message = {
+  id: "00000000-0000-4000-8000-0000000000m1",
+  taskId: TASK_ID,
+  senderId: PROVIDER,
+  recipientId: POSTER,
+  content: "Sent while you were away",
+  read: true,
+  createdAt: "2026-03-01T12:00:00.000Z",
+};
+
+/** What the server has stored for the task's chat. */
+let stored: Message[] = [];
+
+beforeEach(() => {
+  FakeSocket.instances = [];
+  stored = [];
+  vi.stubGlobal("WebSocket", FakeSocket);
+  // The shortest backoff (0.75 s for the first retry) keeps the test quick.
+  vi.spyOn(Math, "random").mockReturnValue(0);
+  fakeApi({
+    "GET /api/auth/user": {
+      body: { id: POSTER, email: "pat@example.test", firstName: "Pat", lastName: "Poster", first_name: "Pat", last_name: "Poster", name: "Pat Poster", profileImageUrl: null, role: "user", isAdmin: false, createdAt: "2026-01-01T00:00:00.000Z" },
+    },
+    [`GET /api/messages/${TASK_ID}`]: () => ({ body: stored }),
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function task(): TaskDetail {
+  const party = (id: string) => ({ id, firstName: "A", lastName: "B", profileImageUrl: null, rating: null, reviewCount: 0 });
+  return {
+    visibility: "public",
+    id: TASK_ID,
+    title: "Groceries",
+    description: "Milk",
+    category: "errands",
+    urgency: "standard",
+    budget: 30,
+    urgentFee: 0,
+    serviceFee: 2.9,
+    totalAmount: 32.9,
+    scheduledDate: null,
+    city: null,
+    state: null,
+    startCity: null,
+    startState: null,
+    endCity: null,
+    endState: null,
+    stopCount: 0,
+    isRoute: false,
+    approxLat: null,
+    approxLon: null,
+    distanceMiles: null,
+    status: "claimed",
+    createdAt: "2026-03-01T11:00:00.000Z",
+    userId: POSTER,
+    providerId: PROVIDER,
+    paymentDeadline: null,
+    paymentCapturedAt: null,
+    poster: party(POSTER),
+    provider: party(PROVIDER),
+  };
+}
+
+const banner = () => screen.queryByText(/Connection lost\. Reconnecting/);
+
+describe("TaskChatPanel connection states", { timeout: 20_000 }, () => {
+  it("is offline without a banner while connecting, connected once authenticated", async () => {
+    renderWithApp(<TaskChatPanel task={task()} />);
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    expect(screen.getByText("Offline")).toBeTruthy();
+    expect(banner()).toBeNull();
+
+    latestSocket().open();
+    expect(latestSocket().sent).toEqual([{ type: "auth", taskId: TASK_ID }]);
+    latestSocket().receive({ type: "auth_success" });
+    expect(await screen.findByText("Connected")).toBeTruthy();
+    expect(banner()).toBeNull();
+  });
+
+  it("shows the reconnect banner when the connection drops, and clears it with the missed messages once back", async () => {
+    renderWithApp(<TaskChatPanel task={task()} />);
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    latestSocket().open();
+    latestSocket().receive({ type: "auth_success" });
+    await screen.findByText("Connected");
+    expect(await screen.findByText("No messages yet. Say hello!")).toBeTruthy();
+
+    latestSocket().drop();
+    expect(banner()).toBeTruthy();
+    expect(screen.getByText("Offline")).toBeTruthy();
+    // The provider writes while this side is disconnected: no push reaches it.
+    stored = [whileAway];
+    // Sending still works over HTTP meanwhile: the composer stays usable.
+    expect(screen.getByRole("textbox", { name: "Message" }).hasAttribute("disabled")).toBe(false);
+
+    // It retries by itself after the backoff, and the banner stays until the server accepts it.
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(2), { timeout: 5000 });
+    latestSocket().open();
+    expect(banner()).toBeTruthy();
+    expect(screen.queryByText("Sent while you were away")).toBeNull();
+    latestSocket().receive({ type: "auth_success" });
+
+    expect(await screen.findByText("Connected")).toBeTruthy();
+    expect(banner()).toBeNull();
+    expect(await screen.findByText("Sent while you were away")).toBeTruthy();
+  });
+
+  it("shows the banner when the first connection fails before it was ever up", async () => {
+    renderWithApp(<TaskChatPanel task={task()} />);
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    latestSocket().drop();
+    expect(banner()).toBeTruthy();
+    expect(screen.queryByText("Connected")).toBeNull();
+  });
+});

@@ -1,0 +1,143 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeApi, renderWithApp, type ApiCall } from "@/testing/render";
+import { PostTaskDialog } from "./post-task-dialog";
+
+const USER = {
+  id: "00000000-0000-4000-8000-000000000001",
+  email: "pat@example.test",
+  firstName: "Pat",
+  lastName: "Poster",
+  first_name: "Pat",
+  last_name: "Poster",
+  name: "Pat Poster",
+  profileImageUrl: null,
+  role: "user",
+  isAdmin: false,
+  createdAt: "2026-01-01T00:00:00.000Z",
+};
+
+let api: ReturnType<typeof fakeApi>;
+
+beforeEach(() => {
+  api = fakeApi({
+    "GET /api/auth/user": { body: USER },
+    "GET /api/geocode": { body: [] },
+    "POST /api/tasks": (call: ApiCall) => ({ status: 201, body: { id: "00000000-0000-4000-8000-0000000000aa", ...(call.body as object) } }),
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function openWizard() {
+  const onOpenChange = vi.fn();
+  renderWithApp(<PostTaskDialog open onOpenChange={onOpenChange} />);
+  const dialog = screen.getByRole("dialog", { name: "Post a Task" });
+  return { dialog, onOpenChange, d: within(dialog) };
+}
+
+/** The validation message tied to a control through aria-describedby, or null. */
+function errorOf(control: HTMLElement): string | null {
+  if (control.getAttribute("aria-invalid") !== "true") return null;
+  const ids = (control.getAttribute("aria-describedby") ?? "").split(" ");
+  return ids.map((id) => document.getElementById(id)).find((el) => el?.id.endsWith("-error"))?.textContent ?? null;
+}
+
+async function fillDetails(user: ReturnType<typeof userEvent.setup>, d: ReturnType<typeof within>) {
+  await user.type(d.getByRole("textbox", { name: "Task Title" }), "Deliver binders");
+  await user.type(d.getByRole("textbox", { name: "Description" }), "Twelve binders from the copy shop");
+  await user.click(d.getByRole("combobox", { name: "Category" }));
+  await user.click(await screen.findByRole("option", { name: "Delivery Services" }));
+}
+
+// Typing through a three-step dialog takes seconds on a busy two-core machine.
+describe("Post a Task wizard", { timeout: 30_000 }, () => {
+  it("keeps step 1 on Next until its fields pass the server's schema, with each error under its field", async () => {
+    const user = userEvent.setup({ delay: null });
+    const { d } = openWizard();
+    expect(d.getByText("Step 1 of 3: Task Details")).toBeTruthy();
+
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(errorOf(d.getByRole("textbox", { name: "Task Title" }))).toBe("Title must be at least 3 characters"));
+    expect(errorOf(d.getByRole("textbox", { name: "Description" }))).toBe("Description is required");
+    expect(errorOf(d.getByRole("combobox", { name: "Category" }))).toBe("Category must be one of the listed categories");
+    expect(d.getByText("Step 1 of 3: Task Details")).toBeTruthy();
+
+    await user.type(d.getByRole("textbox", { name: "Task Title" }), "Go");
+    await user.click(d.getByRole("button", { name: "Next" }));
+    expect(d.getByText("Step 1 of 3: Task Details")).toBeTruthy();
+    await user.clear(d.getByRole("textbox", { name: "Task Title" }));
+
+    await fillDetails(user, d);
+    await waitFor(() => expect(errorOf(d.getByRole("combobox", { name: "Category" }))).toBeNull());
+    expect(errorOf(d.getByRole("textbox", { name: "Task Title" }))).toBeNull();
+    await user.click(d.getByRole("button", { name: "Next" }));
+    expect(await d.findByText("Step 2 of 3: Location & Budget")).toBeTruthy();
+  });
+
+  it("blocks step 2 on a budget under the minimum and on a missing location, then posts the task", async () => {
+    const user = userEvent.setup({ delay: null });
+    const { d, onOpenChange } = openWizard();
+    await fillDetails(user, d);
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 2 of 3: Location & Budget");
+
+    const budget = d.getByRole("spinbutton", { name: "Budget ($)" });
+    await user.type(budget, "10");
+    await waitFor(() => expect(errorOf(budget)).toBe("Minimum budget is $20"));
+    expect(d.getByRole("button", { name: "Next" }).hasAttribute("disabled")).toBe(true);
+
+    await user.clear(budget);
+    await user.type(budget, "100");
+    await waitFor(() => expect(errorOf(budget)).toBeNull());
+    expect(d.getByText("Minimum: $20")).toBeTruthy();
+    await user.click(d.getByRole("button", { name: "Next" }));
+    const location = d.getByRole("combobox", { name: "Location" });
+    await waitFor(() => expect(errorOf(location)).toBe("Location is required"));
+    expect(d.getByText("Step 2 of 3: Location & Budget")).toBeTruthy();
+
+    await user.type(location, "12 Main St");
+    await user.type(d.getByRole("textbox", { name: "Location city" }), "Annapolis");
+    await user.type(d.getByRole("textbox", { name: "Location state" }), "md");
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 3 of 3: Review");
+    expect(d.getByText("12 Main St · Annapolis, MD")).toBeTruthy();
+
+    await user.click(d.getByRole("button", { name: "Post Task" }));
+    expect(await screen.findByText("Your task has been posted successfully!")).toBeTruthy();
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+    expect(api.called("POST", "/api/tasks").map((c) => c.body)).toEqual([
+      expect.objectContaining({
+        title: "Deliver binders",
+        category: "delivery",
+        budget: 100,
+        urgency: "standard",
+        location: "12 Main St",
+        city: "Annapolis",
+        state: "MD",
+        scheduledDate: null,
+      }),
+    ]);
+  });
+
+  it("asks a route for its end under the End location field", async () => {
+    const user = userEvent.setup({ delay: null });
+    const { d } = openWizard();
+    await fillDetails(user, d);
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 2 of 3: Location & Budget");
+
+    await user.click(d.getByRole("switch", { name: "Multi-stop route" }));
+    await user.type(d.getByRole("combobox", { name: "Start location" }), "1 Bay Rd");
+    await user.type(d.getByRole("spinbutton", { name: "Budget ($)" }), "40");
+    await user.click(d.getByRole("button", { name: "Next" }));
+
+    await waitFor(() => expect(errorOf(d.getByRole("combobox", { name: "End location" }))).toBe("A route needs a start and an end location"));
+    expect(errorOf(d.getByRole("combobox", { name: "Start location" }))).toBeNull();
+    expect(d.getByText("Step 2 of 3: Location & Budget")).toBeTruthy();
+    expect(api.called("POST", "/api/tasks")).toEqual([]);
+  });
+});
