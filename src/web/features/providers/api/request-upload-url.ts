@@ -1,7 +1,8 @@
 import type { UploadKind } from "@shared/providers";
 
-// POST /api/objects/upload: the first of an upload's three steps (spec §7): a signed URL to PUT the
-// file to (put-file.ts), which is then attached (set-id-document.ts, set-profile-photo.ts).
+// POST /api/objects/upload: the first of an upload's three steps (docs/decisions/009-uploads-and-
+// storage.md): a signed URL to PUT the file to (put-file.ts), which is then attached
+// (set-id-document.ts, set-profile-photo.ts).
 
 /** The upload-URL request failed; `status` drives the §8 handling (401 → sign in). */
 export class UploadUrlError extends Error {

@@ -19,7 +19,7 @@ import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
 const fields = applicationBodySchema.shape;
 
 /**
- * The provider application (spec §2), validated by the server's own schema: errors show under each
+ * The provider application, validated by the server's own schema: errors show under each
  * field on submit. Submit stays disabled until both files are uploaded and the terms are agreed.
  */
 export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName: string; email: string }; onSubmitted: () => void }) {
