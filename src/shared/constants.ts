@@ -49,6 +49,9 @@ export const APPROVAL_WINDOW_HOURS = 24;
 export const BLIND_REVIEW_DAYS = 14;
 
 export const MAX_STOPS = 10;
+
+/** Claimed tasks still waiting for payment that one provider may hold at once (docs/product.md#task-states). */
+export const MAX_UNPAID_CLAIMS = 3;
 export const STATE_MAX_LENGTH = 2;
 
 export const ID_DOCUMENT_MAX_BYTES = 10_485_760;

@@ -41,6 +41,9 @@ describe("a server process killed under load and restarted", () => {
     // posters[0] sets the scene and stays out of the load, so its card attempts stay under the limit.
     const posters = await createActors(db, 9, "poster");
     const providers = await createActors(db, 4, "provider");
+    // A provider holds at most three unpaid claims: the scene and the race get providers of their own.
+    const sceneProviders = await createActors(db, 3, "provider");
+    const racers = await createActors(db, 4, "provider");
     const traffic = new Traffic();
     const [poster, provider] = [posters[0], providers[0]];
     if (!poster || !provider) throw new Error("no actors");
@@ -48,7 +51,7 @@ describe("a server process killed under load and restarted", () => {
     // Timers that will fall due while the process is dead: unpaid claims whose payment deadline
     // passes, and completed $120 tasks whose 24-hour approval window ends.
     const unpaid: string[] = [];
-    for (let i = 0; i < 3; i += 1) unpaid.push((await claimedTask(traffic, first.url, poster, provider, `Kill: unpaid claim ${i}`)).id);
+    for (let i = 0; i < 3; i += 1) unpaid.push((await claimedTask(traffic, first.url, poster, sceneProviders[i] ?? provider, `Kill: unpaid claim ${i}`)).id);
     const held: string[] = [];
     for (let i = 0; i < 2; i += 1) held.push((await completedTask(traffic, first.url, poster, provider, `Kill: held payment ${i}`, 120)).id);
 
@@ -64,7 +67,7 @@ describe("a server process killed under load and restarted", () => {
     // Kill while a payment confirm and a claim are in flight, so the cut lands inside both paths.
     let raceAnswered = 0;
     const race = contested.flatMap((id) =>
-      providers.map((p) =>
+      racers.map((p) =>
         traffic.call(first.url, p, "PATCH", `/api/tasks/${id}/claim`).then((answer) => {
           raceAnswered += 1;
           return answer;

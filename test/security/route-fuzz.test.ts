@@ -416,6 +416,12 @@ async function refreshFixtures(op: Operation): Promise<{ providerUploadUrl: stri
   for (const name of ACTOR_NAMES) await keepSignedIn(name);
   const actsOnTask = op.path.startsWith("/api/tasks/{id}") || op.params.some((p) => p.name === "taskId") || JSON.stringify(op.body ?? {}).includes('"taskId"');
   if (actsOnTask) {
+    // A provider holds a few unpaid claims at most: the last refresh's claim runs out first.
+    const unpaid = await queryRows<{ id: string }>(
+      db,
+      sql`select id from tasks where provider_id = ${idOf("provider")} and status = 'claimed' and payment_captured_at is null`,
+    );
+    for (const task of unpaid) await expire(t, task);
     await insertTask(2500);
     await claimedTask(3500);
   }

@@ -39,6 +39,8 @@ const envSchema = z
     SEED_DEMO: bool.default(true),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: bool.default(false),
+    /** Tasks one person may post per hour: one account cannot flood the job board. */
+    TASKS_PER_HOUR: z.coerce.number({ error: "must be a number of tasks" }).int().min(1).max(1_000_000).default(20),
     PAYMENT_WINDOW_MINUTES: z.coerce.number({ error: "must be a number of minutes" }).int().min(1).max(1440).default(30),
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     SESSION_IDLE_DAYS: z.coerce.number().int().min(1).max(365).default(7),

@@ -15,6 +15,8 @@ export interface LimitRule {
   windowMs: number;
   /** What is counted; return null to skip the rule for this request. */
   key: (request: FastifyRequest) => string | null;
+  /** The 429's message, given the wait ("12 minutes"); a generic one otherwise. */
+  message?: (wait: string) => string;
 }
 
 /** Increments the counter for `key` and returns the count in the current window. */
@@ -43,7 +45,8 @@ export function rateLimit(db: Db, now: () => Date, ...rules: LimitRule[]): preHa
       if (count > rule.max) {
         const seconds = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
         reply.header("retry-after", String(seconds));
-        throw tooManyRequests(`Too many requests. Please try again in ${formatWait(seconds)}.`);
+        const wait = formatWait(seconds);
+        throw tooManyRequests(rule.message ? rule.message(wait) : `Too many requests. Please try again in ${wait}.`);
       }
     }
   };

@@ -493,6 +493,16 @@ export async function updateByTransition(
   return row ?? null;
 }
 
+/** Takes the provider's claim lock for this transaction and counts their claimed, unpaid tasks. */
+export async function lockAndCountUnpaidClaims(ctx: AppContext, providerId: string, tx: Db = ctx.db): Promise<number> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`claims:${providerId}`}))`);
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tasks)
+    .where(and(eq(tasks.providerId, providerId), eq(tasks.status, "claimed"), isNull(tasks.paymentCapturedAt)));
+  return row?.n ?? 0;
+}
+
 export async function findTask(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<TaskRow | null> {
   const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
   return task ?? null;

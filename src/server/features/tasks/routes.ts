@@ -12,6 +12,7 @@ import {
 } from "../../../shared/tasks.js";
 import type { Db } from "../../db/client.js";
 import { requireUser } from "../../plugins/auth.js";
+import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
@@ -82,8 +83,16 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["tasks"],
         body: createTaskBodySchema,
-        response: { 201: taskPrivateSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+        response: { 201: taskPrivateSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
+      // One account cannot flood the job board.
+      preHandler: rateLimit(ctx.db, ctx.now, {
+        name: "task-post",
+        max: ctx.env.TASKS_PER_HOUR,
+        windowMs: 3_600_000,
+        key: (r) => requireUser(r).id,
+        message: (wait) => `You have posted ${ctx.env.TASKS_PER_HOUR} tasks in the last hour. You can post another in ${wait}.`,
+      }),
     },
     async (request, reply) => reply.code(201).send(await createTask(ctx, requireUser(request), request.body)),
   );

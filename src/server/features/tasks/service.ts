@@ -1,9 +1,22 @@
+import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
 import { evaluateTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { HttpError, conflict, notFound } from "../../http-errors.js";
 import type { TaskRow } from "../../task-events.js";
-import { dueUnpaidClaims, findTask, taskViewer, updateByTransition, type SessionUser, type TransitionActorInput } from "./repository.js";
+import {
+  dueUnpaidClaims,
+  findTask,
+  lockAndCountUnpaidClaims,
+  taskViewer,
+  updateByTransition,
+  type SessionUser,
+  type TransitionActorInput,
+} from "./repository.js";
+
+export const TOO_MANY_UNPAID_CLAIMS =
+  `You already have ${MAX_UNPAID_CLAIMS} claimed tasks waiting for their posters to pay. ` +
+  "You can claim another once one of them is paid or its payment window ends.";
 
 // The one transition function (docs/decisions/005-task-lifecycle-table.md): every change of a
 // task, by a person, the payment-deadline timer or the payment system, is the table row's
@@ -27,6 +40,11 @@ export async function transitionTask(
 ): Promise<TaskRow | null> {
   const now = options.now ?? ctx.now();
   const run = async (tx: Db): Promise<TaskRow | null> => {
+    // A provider cannot tie up the board by claiming tasks nobody pays for. The lock makes the count
+    // and the claim one step for that provider, so two claims at once cannot both pass it.
+    if (name === "claim" && actor.kind === "person" && (await lockAndCountUnpaidClaims(ctx, actor.user.id, tx)) >= MAX_UNPAID_CLAIMS) {
+      throw conflict(TOO_MANY_UNPAID_CLAIMS);
+    }
     const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
     if (!row) return null;
     await ctx.taskEvents.emit({ transition: name, task: row, actorId: actor.kind === "person" ? actor.user.id : null, tx, now });
