@@ -1,28 +1,36 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import WebSocket from "ws";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, queryRows } from "../src/server/db/client.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import { benchArgs } from "./args.js";
+import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPostgres } from "./databases.js";
 
 // Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
 // task rooms (poster and provider each), sending 500 messages per second for 10 s, measuring the
 // delay from a frame leaving the sender to the message arriving at the other participant's
 // socket. Servers run in child processes so the clients do not share their event loop.
 //
-//   npm run bench:chat                       one instance on PGlite; with DATABASE_URL set also
-//                                            one and two instances on that PostgreSQL (posters on
+//   npm run bench:chat                       one instance on the embedded PostgreSQL (the default,
+//                                            a fresh DATA_DIR), then one and two instances on an
+//                                            external PostgreSQL (DATABASE_URL's server, else a
+//                                            throwaway cluster from Debian's binaries; posters on
 //                                            instance A, providers on B: every delivery crosses)
-//   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000
+//   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000 --databases=embedded,postgres
 
 const args = benchArgs();
 const RATE = Number(args.get("rate") ?? 500);
 const DURATION_S = Number(args.get("duration") ?? 10);
 const ROOMS = Number(args.get("rooms") ?? 1000);
+const DATABASES = databasesOption(args.get("databases"));
 
 interface Room {
   taskId: string;
@@ -33,12 +41,18 @@ type Ready = { port: number; rooms: Room[] };
 
 // ---- server side (child process) ----
 
+/**
+ * BENCH_DATA_DIR set: the embedded PostgreSQL under it, started here as the server starts it with no
+ * DATABASE_URL. Otherwise BENCH_DATABASE_URL, a fresh database on the external server.
+ */
 async function serve(): Promise<void> {
-  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-  const database = await openDatabase({ databaseUrl, dataDir: "memory://", poolSize: 20 });
+  const dataDir = process.env.BENCH_DATA_DIR || undefined;
+  const embedded = dataDir ? await openEmbeddedPostgres({ dir: dataDir }) : null;
+  const databaseUrl = embedded?.url ?? process.env.BENCH_DATABASE_URL ?? "";
   const seed = process.env.BENCH_SEED === "1";
-  if (seed) await migrateDatabase(database);
-  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1" });
+  if (seed) await migrateDatabase(databaseUrl);
+  const database = await openDatabase({ databaseUrl, poolSize: 20 });
+  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1", DATA_DIR: dataDir ?? tmpdir() });
   const app = await buildApp({ env, database, logger: false });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const rooms: Room[] = [];
@@ -73,18 +87,54 @@ async function serve(): Promise<void> {
   }
   const ready: Ready = { port: Number(new URL(address).port), rooms };
   process.send?.(ready);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => (embedded?.owned ? embedded.stop("fast") : undefined))
+      .finally(() => process.exit(0));
+  };
   process.on("message", (msg) => {
-    if (msg === "stop") void app.close().then(() => database.close()).then(() => process.exit(0));
+    if (msg === "stop") stop();
   });
+  // The bench died (an error, Ctrl-C): do not outlive it, nor leave its PostgreSQL running.
+  process.once("disconnect", stop);
 }
 
 // ---- client side (parent) ----
 
-function startServer(databaseUrl: string | undefined, seed: boolean): Promise<{ child: ChildProcess; ready: Ready }> {
+type Target = { databaseUrl: string } | { dataDir: string };
+
+/** Server processes not yet exited: stopped before their database goes, whatever happened. */
+const running = new Set<ChildProcess>();
+
+async function stopServers(): Promise<void> {
+  await Promise.all(
+    [...running].map(async (child) => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.send("stop");
+        await exited;
+      }
+      running.delete(child);
+    }),
+  );
+}
+
+function startServer(target: Target, seed: boolean): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(new URL(import.meta.url).pathname, ["--serve"], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? "", BENCH_SEED: seed ? "1" : "0" },
+    env: {
+      ...process.env,
+      BENCH_DATABASE_URL: "databaseUrl" in target ? target.databaseUrl : "",
+      BENCH_DATA_DIR: "dataDir" in target ? target.dataDir : "",
+      BENCH_SEED: seed ? "1" : "0",
+    },
   });
+  running.add(child);
   return new Promise((resolve, reject) => {
     child.once("message", (ready) => resolve({ child, ready: ready as Ready }));
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
@@ -122,9 +172,24 @@ interface Result {
   throughput: number;
 }
 
-async function scenario(setup: string, databaseUrl: string | undefined, instances: 1 | 2): Promise<Result> {
-  const a = await startServer(databaseUrl, true);
-  const b = instances === 2 ? await startServer(databaseUrl, false) : a;
+/** A fresh database per scenario: the embedded cluster in a new DATA_DIR, or a new database on the external server. */
+async function scenario(setup: string, kind: BenchDatabase, external: ExternalPostgres | null, instances: 1 | 2): Promise<Result> {
+  if (kind === "postgres" && !external) throw new Error("no external PostgreSQL");
+  const pgDb = kind === "postgres" && external ? await external.createDatabase() : null;
+  const dataDir = kind === "embedded" ? mkdtempSync(join(tmpdir(), "errandly-bench-chat-")) : null;
+  try {
+    return await measure(setup, pgDb ? { databaseUrl: pgDb.url } : { dataDir: dataDir ?? "" }, instances);
+  } finally {
+    await stopServers();
+    await pgDb?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(setup: string, target: Target, instances: 1 | 2): Promise<Result> {
+  const a = await startServer(target, true);
+  // A second instance on the embedded directory joins the server instance A started.
+  const b = instances === 2 ? await startServer(target, false) : a;
   const rooms = a.ready.rooms;
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -181,10 +246,7 @@ async function scenario(setup: string, databaseUrl: string | undefined, instance
     s.poster.close();
     s.provider.close();
   }
-  for (const server of new Set([a, b])) {
-    server.child.send("stop");
-    await new Promise((r) => server.child.once("exit", r));
-  }
+  await stopServers();
   latencies.sort((x, y) => x - y);
   return {
     setup,
@@ -198,13 +260,20 @@ async function scenario(setup: string, databaseUrl: string | undefined, instance
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL;
-  const results: Result[] = [await scenario("1 instance, PGlite (embedded)", undefined, 1)];
-  if (databaseUrl) {
-    results.push(await scenario("1 instance, PostgreSQL", databaseUrl, 1));
-    results.push(await scenario("2 instances, PostgreSQL (every delivery crosses instances)", databaseUrl, 2));
-  } else {
-    console.log("DATABASE_URL is not set: only the one-instance PGlite figure is measured.");
+  const external = DATABASES.includes("postgres") ? await externalPostgres() : null;
+  const results: Result[] = [];
+  try {
+    for (const kind of DATABASES) {
+      if (kind === "embedded") {
+        results.push(await scenario("1 instance, embedded PostgreSQL (default)", "embedded", null, 1));
+      } else {
+        console.log(`postgres: ${external?.description}`);
+        results.push(await scenario("1 instance, external PostgreSQL", "postgres", external, 1));
+        results.push(await scenario("2 instances, external PostgreSQL (every delivery crosses instances)", "postgres", external, 2));
+      }
+    }
+  } finally {
+    await external?.stop();
   }
   console.log(`\n${ROOMS} rooms, ${ROOMS * 2} sockets, ${RATE} msg/s for ${DURATION_S} s\n`);
   console.log("| Setup | Sent | Delivered | p50 ms | p99 ms | max ms | delivered msg/s |");

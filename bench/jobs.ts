@@ -1,27 +1,32 @@
 import { fork, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { cpus } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, type Database } from "../src/server/db/client.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
 import { benchArgs } from "./args.js";
+import { databasesOption, externalPostgres, type BenchDatabase } from "./databases.js";
 
 // Job board benchmark (docs/benchmarks.md, "Job board (bench:jobs)"): seeds 1k, then 100k open
 // tasks, starts the real app on 127.0.0.1 in a child process (so the load loop does not share
 // its event loop), and measures GET /api/tasks/open at 50 concurrent keep-alive connections.
 //
-//   npm run bench:jobs                       PGlite, then PostgreSQL too when DATABASE_URL is set
-//   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=pglite,postgres
+//   npm run bench:jobs                       embedded PostgreSQL (the default, under a fresh DATA_DIR),
+//                                            then an external PostgreSQL (DATABASE_URL's server, else a
+//                                            throwaway cluster from Debian's binaries; bench/databases.ts)
+//   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=embedded,postgres
 
 const args = benchArgs();
 const DURATION_S = Number(args.get("duration") ?? 10);
 const RUNS = Number(args.get("runs") ?? 3);
 const SIZES = (args.get("sizes") ?? "1000,100000").split(",").map(Number);
 const CONCURRENCY = Number(args.get("concurrency") ?? 50);
+const DATABASES = databasesOption(args.get("databases"));
 const SCENARIOS = [
   { name: "no filter", path: "/api/tasks/open" },
   { name: "category=delivery", path: "/api/tasks/open?category=delivery" },
@@ -110,46 +115,48 @@ const median = (values: number[]) => {
 
 // ---- child: one database with `size` tasks behind the real app -------------------------------
 
-async function serve(kind: "pglite" | "postgres", size: number, databaseUrl: string | undefined): Promise<void> {
-  const database = await openDatabase(kind === "postgres" ? { databaseUrl, poolSize: 10 } : { dataDir: "memory://" });
-  await migrateDatabase(database);
+/**
+ * embedded: `target` is a fresh DATA_DIR and this process starts the embedded PostgreSQL under
+ * DATA_DIR/postgres, as the server does with no DATABASE_URL; postgres: `target` is the URL of a
+ * fresh database on the external server.
+ */
+async function serve(kind: BenchDatabase, size: number, target: string): Promise<void> {
+  const embedded = kind === "embedded" ? await openEmbeddedPostgres({ dir: target }) : null;
+  const url = embedded?.url ?? target;
+  await migrateDatabase(url);
+  const database = await openDatabase({ databaseUrl: url });
   const seeded = performance.now();
   await seed(database, size);
   const seedMs = performance.now() - seeded;
-  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "silent", SEED_DEMO: "false", DATA_DIR: `/tmp/errandly-bench-${randomUUID()}` });
+  const dataDir = kind === "embedded" ? target : mkdtempSync(join(tmpdir(), "errandly-bench-data-"));
+  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "silent", SEED_DEMO: "false", DATA_DIR: dataDir });
   const app = await buildApp({ env, database, logger: false });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   process.send?.({ port, seedMs });
-  process.on("message", () => {
-    void app.close().then(() => database.close()).then(() => process.exit(0));
-  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => embedded?.stop("fast"))
+      .finally(() => {
+        if (kind === "postgres") rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
+  };
+  process.on("message", stop);
+  // The bench died (an error, Ctrl-C): do not outlive it, nor leave its PostgreSQL running.
+  process.once("disconnect", stop);
 }
 
 // ---- parent: seed, load, report -------------------------------------------------------------
 
-async function createBenchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `errandly_bench_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
-
-function startServer(kind: "pglite" | "postgres", size: number, url: string | undefined): Promise<{ child: ChildProcess; port: number; seedMs: number }> {
-  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, ...(url ? [`--url=${url}`] : [])], {
+function startServer(kind: BenchDatabase, size: number, target: string): Promise<{ child: ChildProcess; port: number; seedMs: number }> {
+  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, `--target=${target}`], {
     execArgv: process.execArgv,
   });
   return new Promise((resolve, reject) => {
@@ -162,47 +169,55 @@ function startServer(kind: "pglite" | "postgres", size: number, url: string | un
 }
 
 async function main(): Promise<void> {
-  const env = parseEnv({ ...process.env, NODE_ENV: "test", SEED_DEMO: "false" });
-  const wanted = (args.get("databases") ?? "pglite,postgres").split(",");
-  const kinds = (["pglite", "postgres"] as const).filter((k) => wanted.includes(k) && (k === "pglite" || env.DATABASE_URL));
   console.log(`bench:jobs on ${cpus().length} cores, ${CONCURRENCY} connections, ${RUNS} x ${DURATION_S}s per cell (median shown)`);
+  const external = DATABASES.includes("postgres") ? await externalPostgres() : null;
+  if (external) console.log(`postgres: ${external.description}`);
   const rows: string[] = [];
-  for (const kind of kinds) {
-    const rpsBySize = new Map<number, number[]>();
-    for (const size of SIZES) {
-      const pgDb = kind === "postgres" && env.DATABASE_URL ? await createBenchDatabase(env.DATABASE_URL) : null;
-      const { child, port, seedMs } = await startServer(kind, size, pgDb?.url);
-      console.log(`${kind}: seeded ${size} tasks in ${(seedMs / 1000).toFixed(1)}s`);
-      for (const scenario of SCENARIOS) {
-        const runs: Stats[] = [];
-        for (let i = 0; i < RUNS; i++) runs.push(await load(`http://127.0.0.1:${port}${scenario.path}`, DURATION_S));
-        const cell = {
-          rps: median(runs.map((r) => r.rps)),
-          p50: median(runs.map((r) => r.p50)),
-          p99: median(runs.map((r) => r.p99)),
-          errors: runs.reduce((n, r) => n + r.errors, 0),
-        };
-        rpsBySize.set(size, [...(rpsBySize.get(size) ?? []), cell.rps]);
-        const line = `| ${kind} | ${size.toLocaleString("en-US")} | ${scenario.name} | ${cell.rps.toFixed(0)} | ${cell.p50.toFixed(1)} | ${cell.p99.toFixed(1)} | ${cell.errors} |`;
-        rows.push(line);
-        console.log(line);
+  try {
+    for (const kind of DATABASES) {
+      const rpsBySize = new Map<number, number[]>();
+      for (const size of SIZES) {
+        const pgDb = kind === "postgres" && external ? await external.createDatabase() : null;
+        const dataDir = kind === "embedded" ? mkdtempSync(join(tmpdir(), "errandly-bench-jobs-")) : null;
+        try {
+          const { child, port, seedMs } = await startServer(kind, size, pgDb?.url ?? dataDir ?? "");
+          console.log(`${kind}: seeded ${size} tasks in ${(seedMs / 1000).toFixed(1)}s`);
+          for (const scenario of SCENARIOS) {
+            const runs: Stats[] = [];
+            for (let i = 0; i < RUNS; i++) runs.push(await load(`http://127.0.0.1:${port}${scenario.path}`, DURATION_S));
+            const cell = {
+              rps: median(runs.map((r) => r.rps)),
+              p50: median(runs.map((r) => r.p50)),
+              p99: median(runs.map((r) => r.p99)),
+              errors: runs.reduce((n, r) => n + r.errors, 0),
+            };
+            rpsBySize.set(size, [...(rpsBySize.get(size) ?? []), cell.rps]);
+            const line = `| ${kind} | ${size.toLocaleString("en-US")} | ${scenario.name} | ${cell.rps.toFixed(0)} | ${cell.p50.toFixed(1)} | ${cell.p99.toFixed(1)} | ${cell.errors} |`;
+            rows.push(line);
+            console.log(line);
+          }
+          child.send("stop");
+          await new Promise((resolve) => child.once("exit", resolve));
+        } finally {
+          await pgDb?.drop();
+          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+        }
       }
-      child.send("stop");
-      await new Promise((resolve) => child.once("exit", resolve));
-      await pgDb?.drop();
+      const small = rpsBySize.get(SIZES[0] ?? 0) ?? [];
+      const large = rpsBySize.get(SIZES.at(-1) ?? 0) ?? [];
+      const ratios = SCENARIOS.map((s, i) => `${s.name} ${((large[i] ?? 0) / (small[i] ?? 1)).toFixed(2)}`);
+      console.log(`${kind}: req/s ratio ${SIZES.at(-1)}/${SIZES[0]}: ${ratios.join(", ")}`);
     }
-    const small = rpsBySize.get(SIZES[0] ?? 0) ?? [];
-    const large = rpsBySize.get(SIZES.at(-1) ?? 0) ?? [];
-    const ratios = SCENARIOS.map((s, i) => `${s.name} ${((large[i] ?? 0) / (small[i] ?? 1)).toFixed(2)}`);
-    console.log(`${kind}: req/s ratio ${SIZES.at(-1)}/${SIZES[0]}: ${ratios.join(", ")}`);
+  } finally {
+    await external?.stop();
   }
   console.log("\n| Database | Open tasks | Query | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 }
 
 if (args.has("serve")) {
-  const kind = args.get("kind") === "postgres" ? "postgres" : "pglite";
-  await serve(kind, Number(args.get("size")), args.get("url"));
+  const kind = args.get("kind") === "postgres" ? "postgres" : "embedded";
+  await serve(kind, Number(args.get("size")), args.get("target") ?? "");
 } else {
   await main();
 }

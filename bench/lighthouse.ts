@@ -141,7 +141,7 @@ export async function demoTaskId(baseUrl: string): Promise<string> {
   return first.id;
 }
 
-/** The three pages of issue #8: landing, job board (spec path /job-board) and a task page. */
+/** The three pages of issue #8: landing, job board (path /job-board) and a task page. */
 export async function benchPages(baseUrl: string): Promise<{ name: string; url: string }[]> {
   return [
     { name: "landing", url: `${baseUrl}/` },

@@ -5,38 +5,42 @@ import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
-import { openTasksSql } from "../src/server/features/tasks/task-repository.js";
+import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
+import { openTasksSql } from "../src/server/features/tasks/repository.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
 import { freePort } from "../test/free-port.js";
-import { testPostgres, type PostgresDatabase } from "../test/postgres-cluster.js";
 import { benchArgs } from "./args.js";
+import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
 // Mixed load (docs/benchmarks.md, "Mixed load (bench:load)"): the BUILT server
-// (dist/server/server/main.js, NODE_ENV=production) in a child process, on PostgreSQL and on
-// PGlite, seeded with generate_series (10k users with sessions, a fifth of them approved
-// providers; 100k tasks, mostly open, some in progress with a chat, some completed with reviews),
-// driven by N keep-alive connections in this process for D seconds with the mix of issue 8:
+// (dist/server/server/main.js, NODE_ENV=production) in a child process, on the two databases of
+// bench/databases.ts, seeded with generate_series (10k users with sessions, a fifth of them
+// approved providers; 100k tasks, mostly open, some in progress with a chat, some completed with
+// reviews), driven by N keep-alive connections in this process for D seconds with the mix of issue 8:
 //   70% job board (browse and search), 15% task detail, 5% post a task,
 //    5% claim -> pay (sandbox card) -> start -> complete, 5% chat (read and send).
 // Beside it, the machine's ceiling: Fastify's hello world through the same load generator, and
-// pgbench running the job board's first-page SQL (bench/job-board-query.sql) on the same data
-// (for PGlite, which has no wire protocol, the same SQL in a loop in one process).
+// pgbench running the job board's first-page SQL (bench/job-board-query.sql) on the same data, on
+// each database server (both are real PostgreSQL servers).
 //
 //   npm run build && npm run bench:load
-//   npm run bench:load -- --duration=60 --connections=100 --databases=postgres,pglite --tasks=100000 --users=10000
+//   npm run bench:load -- --duration=60 --connections=100 --databases=embedded,postgres --tasks=100000 --users=10000
 //   other options: --warmup=5 (s, not measured), --timeout=30000 (ms, a timeout is an error),
 //   --ceilings=false (skip hello world and pgbench), --server=path/to/main.js, --timeline (requests
-//   completed each second and the slowest requests, to spot stalls)
+//   completed each second and the slowest requests, to spot stalls), --rounds=N (both servers up,
+//   N measurements of --duration each, alternating between the databases: for a noisy machine),
+//   --postgres-fsync=on (the Debian throwaway cluster with fsync on, as the embedded server runs)
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
-//   npm run bench:load -- --seed-only=postgres://...|/pglite/dir   seed that database and keep it (EXPLAIN, profiling)
+//   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
-// DATABASE_URL set: a throwaway database is created on that server and dropped afterwards.
-// Unset: the tests' throwaway PostgreSQL cluster (test/postgres-cluster.ts: fsync off,
-// max_connections 200) from /usr/lib/postgresql/*/bin.
+// embedded: the server gets a fresh DATA_DIR and no DATABASE_URL, so it starts its own PostgreSQL
+// from the npm binaries, as the product does by default. The bench seeds that cluster first
+// (openEmbeddedPostgres on the same directory), stops it, and lets the server start it.
+// postgres: DATABASE_URL's server when set (a throwaway database is created there and dropped
+// afterwards), else a throwaway cluster from Debian's /usr/lib/postgresql/*/bin (fsync off,
+// max_connections 200); the server gets DATABASE_URL and STORAGE_DIR.
 
 const ROOT = resolve(import.meta.dirname, "..");
 const QUERY_FILE = join(ROOT, "bench", "job-board-query.sql");
@@ -48,8 +52,10 @@ const CONNECTIONS = Number(args.get("connections") ?? 100);
 const TASKS = Number(args.get("tasks") ?? 100_000);
 const USERS = Number(args.get("users") ?? 10_000);
 const TIMEOUT_MS = Number(args.get("timeout") ?? 30_000);
-const DATABASES = (args.get("databases") ?? "postgres,pglite").split(",").filter((d) => d === "postgres" || d === "pglite");
+const DATABASES = databasesOption(args.get("databases"));
 const CEILINGS = args.get("ceilings") !== "false";
+/** Measurements per database, alternating between the databases (see runDatabases). */
+const ROUNDS = Number(args.get("rounds") ?? 1);
 const SERVER_ENTRY = resolve(ROOT, args.get("server") ?? "dist/server/server/main.js");
 /** A fifth of the users are approved providers: enough distinct claimers that races stay rare. */
 const PROVIDERS = Math.max(2, Math.floor(USERS / 5));
@@ -204,7 +210,7 @@ async function loadWorld(database: Database, tokenPrefix: string): Promise<World
 
 /** The job board's first page exactly as the app sends it, parameters inlined for pgbench. */
 function jobBoardSql(database: Database): string {
-  const { sql: text, params } = openTasksSql(database.db, { sort: "newest", page: 1, pageSize: 30 }, new Date());
+  const { sql: text, params } = openTasksSql({ db: database.db, now: () => new Date() }, { sort: "newest", page: 1, pageSize: 30 });
   const literal = (v: unknown): string => {
     if (v === null) return "null";
     if (typeof v === "number") return String(v);
@@ -218,18 +224,6 @@ function jobBoardSql(database: Database): string {
 
 /** The file without its timestamps, to tell whether the app's query has changed since it was written. */
 const shapeOf = (text: string) => text.replace(/'\d{4}-\d\d-\d\dT[\d:.]+Z'/g, "'<ts>'");
-
-// ---- PostgreSQL: the tests' throwaway cluster, or a throwaway database on DATABASE_URL ----------
-
-/** pgbench from the same binaries test/postgres-cluster.ts runs (PG_BIN_DIR, else the newest installed). */
-function pgbenchPath(): string {
-  const base = "/usr/lib/postgresql";
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pgbench"))) : [];
-  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  const dir = process.env.PG_BIN_DIR ?? (newest ? join(base, newest, "bin") : null);
-  if (!dir) throw new Error("pgbench not found under /usr/lib/postgresql/*/bin: install postgresql, set PG_BIN_DIR, or run with --ceilings=false");
-  return join(dir, "pgbench");
-}
 
 // ---- the server under test --------------------------------------------------------------------
 
@@ -293,7 +287,8 @@ async function startAppServer(databaseUrl: string | null, dataDir: string): Prom
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR).
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : {}),
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
       // The claim flow pays with the sandbox card form; production turns it off unless told.
@@ -627,7 +622,7 @@ function helloStep(client: Client, results: Results) {
   };
 }
 
-// ---- ceilings: pgbench, and the same SQL in a loop on PGlite ------------------------------------
+// ---- ceilings: pgbench on each database server ----------------------------------------------------
 
 interface QueryCeiling {
   tps: number;
@@ -645,41 +640,11 @@ function runPgbench(url: string, file: string, seconds: number): Promise<QueryCe
     child.on("exit", (code) => {
       const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1] ?? Number.NaN);
       const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? Number.NaN);
+      const connecting = /initial connection time = ([\d.]+) ms/.exec(out)?.[1] ?? "?";
       if (code !== 0 || Number.isNaN(tps)) fail(new Error(`pgbench failed (${code}):\n${out}`));
-      else done({ tps, latencyMs: latency, detail: `pgbench -n -c ${CONNECTIONS} -j 2 -T ${seconds} -f bench/job-board-query.sql` });
+      else done({ tps, latencyMs: latency, detail: `pgbench -n -c ${CONNECTIONS} -j 2 -T ${seconds} -f bench/job-board-query.sql (initial connection time ${connecting} ms)` });
     });
   });
-}
-
-/** PGlite has no server to point pgbench at: the same SQL, back to back, in one process. */
-async function pgliteQueryLoop(dataDir: string, queryText: string, seconds: number): Promise<QueryCeiling> {
-  const child = fork(process.argv[1] ?? "", ["--pglite-loop", `--data-dir=${dataDir}`, `--seconds=${seconds}`], {
-    execArgv: process.execArgv,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  child.send(queryText);
-  return new Promise((done, fail) => {
-    child.once("message", (m) => done(m as QueryCeiling));
-    child.once("exit", (code) => fail(new Error(`PGlite query loop exited with ${code}`)));
-  });
-}
-
-async function pgliteLoopChild(dataDir: string, seconds: number): Promise<void> {
-  const queryText = await new Promise<string>((got) => process.once("message", (m) => got(String(m))));
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-  const statement = queryText.replace(/^--.*$/gm, "").trim().replace(/;$/, "");
-  for (let i = 0; i < 50; i++) await client.query(statement); // warm the caches, as pgbench's first seconds do
-  let count = 0;
-  const began = performance.now();
-  const until = began + seconds * 1000;
-  while (performance.now() < until) {
-    await client.query(statement);
-    count += 1;
-  }
-  const elapsed = (performance.now() - began) / 1000;
-  await client.close();
-  process.send?.({ tps: count / elapsed, latencyMs: (elapsed * 1000) / count, detail: "the same SQL back to back through PGlite.query, one process" });
-  process.disconnect();
 }
 
 // ---- report -----------------------------------------------------------------------------------
@@ -694,6 +659,9 @@ const ms = (v: number) => (Number.isNaN(v) ? "-" : v < 10 ? v.toFixed(1) : v.toF
 interface RunSummary {
   kind: string;
   rps: number;
+  /** Over every request of the mix. */
+  p50: number;
+  p99: number;
   errors: number;
   races: number;
   table: string[];
@@ -719,17 +687,23 @@ function summarize(kind: string, report: LoadReport, seedSeconds: number, memory
   }
   all.sort((a, b) => a - b);
   table.push(`| ${kind} | **all** | ${total} | **${(total / report.seconds).toFixed(1)}** | ${ms(percentile(all, 50))} | ${ms(percentile(all, 99))} | ${races} | ${errors} |`);
-  return { kind, rps: total / report.seconds, errors, races, table, memory, seedSeconds, ceiling };
+  return { kind, rps: total / report.seconds, p50: percentile(all, 50), p99: percentile(all, 99), errors, races, table, memory, seedSeconds, ceiling };
 }
 
 // ---- main -------------------------------------------------------------------------------------
 
-async function seedAndLoadWorld(database: Database, tokenPrefix: string): Promise<{ world: World; seconds: number; querySql: string }> {
-  await migrateDatabase(database);
-  const began = performance.now();
-  await seed(database, tokenPrefix);
-  const seconds = (performance.now() - began) / 1000;
-  return { world: await loadWorld(database, tokenPrefix), seconds, querySql: jobBoardSql(database) };
+/** Migrates (by URL, under the app's advisory lock), seeds, and reads back what the load generator needs. */
+async function seedAndLoadWorld(url: string, tokenPrefix: string): Promise<{ world: World; seconds: number; querySql: string }> {
+  await migrateDatabase(url);
+  const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
+  try {
+    const began = performance.now();
+    await seed(database, tokenPrefix);
+    const seconds = (performance.now() - began) / 1000;
+    return { world: await loadWorld(database, tokenPrefix), seconds, querySql: jobBoardSql(database) };
+  } finally {
+    await database.close();
+  }
 }
 
 /** The committed pgbench file, unless the app's query has changed since it was written (then a copy in `dir`). */
@@ -742,52 +716,183 @@ function pgbenchFile(querySql: string, dir: string): string {
   return file;
 }
 
-async function runDatabase(kind: "postgres" | "pglite"): Promise<RunSummary> {
+/** One database under test, from seeding to clean-up. */
+interface Contender {
+  kind: BenchDatabase;
+  world: World;
+  seedSeconds: number;
+  querySql: string;
+  dataDir: string;
+  /** The seeded database (embedded: its URL while the bench runs the cluster; it changes port on each start). */
+  url: string;
+  benchDatabase: BenchDatabaseHandle | null;
+  /** The embedded cluster while the bench (not the server) runs it. */
+  embedded: EmbeddedPostgres | null;
+  server: Server | null;
+  memory: { start: Memory; end: Memory } | null;
+  reports: LoadReport[];
+}
+
+/** Seeds the database; embedded: in the server's own cluster (DATA_DIR/postgres), left stopped for the server. */
+async function prepare(kind: BenchDatabase, external: ExternalPostgres | null): Promise<Contender> {
   const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-load-data-"));
-  let postgres: PostgresDatabase | null = null;
+  const c: Contender = { kind, world: null as unknown as World, seedSeconds: 0, querySql: "", dataDir, url: "", benchDatabase: null, embedded: null, server: null, memory: null, reports: [] };
   try {
-    if (kind === "postgres") postgres = await testPostgres();
-    // The server opens PGlite at DATA_DIR/pglite (src/server/main.ts); seed that directory first.
-    const database = await openDatabase(postgres ? { databaseUrl: postgres.url, poolSize: 2 } : { dataDir: join(dataDir, "pglite") });
-    const { world, seconds: seedSeconds, querySql } = await seedAndLoadWorld(database, tokenPrefix).finally(() => database.close());
-    console.log(`${kind}: seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seedSeconds.toFixed(1)} s`);
-
-    const server = await startAppServer(postgres?.url ?? null, dataDir);
-    const pid = server.child.pid ?? 0;
-    const start = memoryOf(pid);
-    let report: LoadReport;
-    let end: Memory;
-    try {
-      if (WARMUP_S > 0) await runLoad(server.port, WARMUP_S, mixedStep(world));
-      console.log(`${kind}: ${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
-      report = await runLoad(server.port, DURATION_S, mixedStep(world));
-    } finally {
-      end = memoryOf(pid);
-      await server.stop();
+    if (kind === "postgres") {
+      if (!external) throw new Error("no external PostgreSQL");
+      c.benchDatabase = await external.createDatabase();
+      c.url = c.benchDatabase.url;
+    } else {
+      c.embedded = await openEmbeddedPostgres({ dir: dataDir });
+      c.url = c.embedded.url;
+      console.log(`embedded: PostgreSQL ${await serverVersion(c.embedded.adminUrl)} (npm binaries, the server's own cluster in DATA_DIR/postgres, default settings)`);
     }
-    if (report.results.errorSamples.length > 0) console.log(`${kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
-    if (args.has("timeline")) {
-      console.log(`${kind}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
-      for (const r of report.results.slowest) console.log(`${kind}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
+    const seeded = await seedAndLoadWorld(c.url, tokenPrefix);
+    Object.assign(c, { world: seeded.world, seedSeconds: seeded.seconds, querySql: seeded.querySql });
+    console.log(`${kind}: seeded ${c.world.users.length} users, ${c.world.tasks.length} tasks in ${c.seedSeconds.toFixed(1)} s`);
+    if (c.embedded) {
+      // Handed over stopped, so the server starts its embedded PostgreSQL itself, as it does in production.
+      await c.embedded.stop("fast");
+      c.embedded = null;
     }
-
-    let ceiling: QueryCeiling | null = null;
-    if (CEILINGS) {
-      ceiling = postgres
-        ? await runPgbench(postgres.url, pgbenchFile(querySql, dataDir), DURATION_S)
-        : await pgliteQueryLoop(join(dataDir, "pglite"), querySql, DURATION_S);
-    }
-    return summarize(kind, report, seedSeconds, { start, end }, ceiling);
-  } finally {
-    await postgres?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    return c;
+  } catch (err) {
+    await cleanUp(c);
+    throw err;
   }
 }
 
+async function startContender(c: Contender): Promise<void> {
+  c.server = await startAppServer(c.kind === "postgres" ? c.url : null, c.dataDir);
+  const start = memoryOf(c.server.child.pid ?? 0);
+  c.memory = { start, end: start };
+  if (WARMUP_S > 0) await runLoad(c.server.port, WARMUP_S, mixedStep(c.world));
+}
+
+async function measureContender(c: Contender, label: string): Promise<LoadReport> {
+  if (!c.server) throw new Error(`${c.kind}: server not started`);
+  console.log(`${c.kind}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
+  c.reports.push(report);
+  if (report.results.errorSamples.length > 0) console.log(`${c.kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
+  if (args.has("timeline")) {
+    console.log(`${c.kind}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
+    for (const r of report.results.slowest) console.log(`${c.kind}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
+  }
+  return report;
+}
+
+/** Stops the server (which stops the embedded PostgreSQL it started, on SIGTERM). */
+async function stopContender(c: Contender): Promise<void> {
+  if (!c.server) return;
+  if (c.memory) c.memory.end = memoryOf(c.server.child.pid ?? 0);
+  await c.server.stop();
+  c.server = null;
+}
+
+/** pgbench on the same server with the app stopped. */
+async function ceilingOf(c: Contender): Promise<QueryCeiling | null> {
+  if (c.kind === "embedded") {
+    // Started again (the server stopped it): same data, a new port.
+    c.embedded = await openEmbeddedPostgres({ dir: c.dataDir });
+    c.url = c.embedded.url;
+  }
+  try {
+    // A failed ceiling (pgbench 15 against the embedded 18 spends seconds on 100 SCRAM logins, so a
+    // very short --duration may process nothing) is reported, not allowed to lose the run's figures.
+    return await runPgbench(c.url, pgbenchFile(c.querySql, c.dataDir), DURATION_S);
+  } catch (err) {
+    console.log(`${c.kind}: pgbench ceiling failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  } finally {
+    if (c.embedded) {
+      await c.embedded.stop("fast");
+      c.embedded = null;
+    }
+  }
+}
+
+async function cleanUp(c: Contender): Promise<void> {
+  await stopContender(c).catch((err: unknown) => console.log(`${c.kind}: could not stop the server: ${String(err)}`));
+  if (c.embedded?.isRunning()) await c.embedded.stop("fast").catch((err: unknown) => console.log(`could not stop the embedded PostgreSQL: ${String(err)}`));
+  await c.benchDatabase?.drop();
+  rmSync(c.dataDir, { recursive: true, force: true });
+}
+
+/** The rounds of one database as one report: the same requests, over the sum of the rounds' seconds. */
+function merged(reports: LoadReport[]): LoadReport {
+  if (reports.length === 1 && reports[0]) return reports[0];
+  const results = new Results();
+  for (const r of reports) {
+    for (const [label, s] of r.results.routes) {
+      const into = results.route(label);
+      into.ok += s.ok;
+      into.races += s.races;
+      into.errors += s.errors;
+      for (const v of s.latencies) into.latencies.push(v);
+    }
+    results.errorSamples.push(...r.results.errorSamples);
+  }
+  return { results, seconds: reports.reduce((n, r) => n + r.seconds, 0) };
+}
+
+const completed = (report: LoadReport) => [...report.results.routes.values()].reduce((n, s) => n + s.ok + s.races, 0);
+
+/**
+ * ROUNDS = 1: each database in turn (seed, server, warm-up, measure, stop, pgbench), one server at a
+ * time. ROUNDS > 1: every database seeded and its server started first, then the measurements
+ * alternate (A B, B A, A B, ...), so a machine whose load drifts during the run weighs on both alike;
+ * the per-round ratios and their median are printed.
+ */
+async function runDatabases(external: ExternalPostgres | null): Promise<RunSummary[]> {
+  const contenders: Contender[] = [];
+  try {
+    if (ROUNDS <= 1) {
+      for (const kind of DATABASES) {
+        const c = await prepare(kind, external);
+        contenders.push(c);
+        await startContender(c);
+        await measureContender(c, "");
+        await stopContender(c);
+      }
+    } else {
+      for (const kind of DATABASES) contenders.push(await prepare(kind, external));
+      for (const c of contenders) await startContender(c);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+        for (const c of order) await measureContender(c, `round ${round + 1} of ${ROUNDS}, `);
+      }
+      for (const c of contenders) await stopContender(c);
+      const [a, b] = contenders;
+      if (a && b) {
+        const ratios: number[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const ra = a.reports[round];
+          const rb = b.reports[round];
+          if (!ra || !rb) continue;
+          const [x, y] = [completed(ra) / ra.seconds, completed(rb) / rb.seconds];
+          ratios.push(x / y);
+          console.log(`round ${round + 1}: ${a.kind} ${x.toFixed(1)} req/s, ${b.kind} ${y.toFixed(1)} req/s, ${a.kind} / ${b.kind} ${(x / y).toFixed(3)}`);
+        }
+        const sorted = [...ratios].sort((p, q) => p - q);
+        console.log(`${a.kind} / ${b.kind} per round: median ${(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN).toFixed(3)}, range ${sorted[0]?.toFixed(3)} to ${sorted.at(-1)?.toFixed(3)}`);
+      }
+    }
+    const summaries: RunSummary[] = [];
+    for (const c of contenders) {
+      const ceiling = CEILINGS ? await ceilingOf(c) : null;
+      summaries.push(summarize(c.kind, merged(c.reports), c.seedSeconds, c.memory, ceiling));
+    }
+    return summaries;
+  } finally {
+    for (const c of contenders) await cleanUp(c);
+  }
+}
+
+/** Building the board's SQL needs drizzle, not a connection: the pool never connects. */
 async function writeQuery(): Promise<void> {
-  const database = await openDatabase({ dataDir: "memory://" });
-  await migrateDatabase(database);
+  const database = await openDatabase({ databaseUrl: "postgres://127.0.0.1:1/unused", poolSize: 1 });
   writeFileSync(QUERY_FILE, jobBoardSql(database));
   await database.close();
   console.log(`wrote ${QUERY_FILE}`);
@@ -800,59 +905,74 @@ async function main(): Promise<void> {
       `${DURATION_S} s per run after ${WARMUP_S} s warm-up, ${TASKS} tasks, ${USERS} users, server ${SERVER_ENTRY}`,
   );
   if (existsSync(SERVER_ENTRY) && !args.has("server")) warnIfStale();
-  let hello: RunSummary | null = null;
-  if (CEILINGS) {
-    const server = await startHelloWorld();
-    try {
-      await runLoad(server.port, Math.min(WARMUP_S, 2), helloStep);
-      hello = summarize("hello world", await runLoad(server.port, DURATION_S, helloStep), 0, null, null);
-    } finally {
-      await server.stop();
+  const external = DATABASES.includes("postgres") ? await externalPostgres({ fsync: args.get("postgres-fsync") === "on" }) : null;
+  try {
+    if (external) console.log(`postgres: ${external.description}`);
+    let hello: RunSummary | null = null;
+    if (CEILINGS) {
+      const server = await startHelloWorld();
+      try {
+        await runLoad(server.port, Math.min(WARMUP_S, 2), helloStep);
+        hello = summarize("hello world", await runLoad(server.port, DURATION_S, helloStep), 0, null, null);
+      } finally {
+        await server.stop();
+      }
+      console.log(`hello world: ${hello.rps.toFixed(0)} req/s`);
     }
-    console.log(`hello world: ${hello.rps.toFixed(0)} req/s`);
-  }
-  const runs: RunSummary[] = [];
-  for (const kind of DATABASES as ("postgres" | "pglite")[]) {
-    const run = await runDatabase(kind);
-    runs.push(run);
-    console.log(run.table.join("\n"));
-  }
+    const runs = await runDatabases(external);
 
-  console.log("\n| Database | Route | requests | req/s | p50 ms | p99 ms | 409 lost race | errors |\n|---|---|---|---|---|---|---|---|");
-  for (const run of runs) console.log(run.table.join("\n"));
-  if (hello) console.log(hello.table.join("\n"));
-  console.log(
-    "\n| Database | seed s | req/s (mix) | errors | 409 lost races | RSS start MB | RSS end MB | peak RSS MB | hello world req/s | mix / hello world | job board SQL q/s | mix / SQL |\n|---|---|---|---|---|---|---|---|---|---|---|---|",
-  );
-  for (const run of runs) {
-    const m = run.memory;
-    const helloRps = hello?.rps ?? Number.NaN;
-    const q = run.ceiling?.tps ?? Number.NaN;
+    console.log("\n| Database | Route | requests | req/s | p50 ms | p99 ms | 409 lost race | errors |\n|---|---|---|---|---|---|---|---|");
+    for (const run of runs) console.log(run.table.join("\n"));
+    if (hello) console.log(hello.table.join("\n"));
     console.log(
-      `| ${run.kind} | ${run.seedSeconds.toFixed(1)} | ${run.rps.toFixed(1)} | ${run.errors} | ${run.races} | ${m?.start.rssMb.toFixed(0)} | ${m?.end.rssMb.toFixed(0)} | ${m?.end.peakMb.toFixed(0)} | ` +
-        `${helloRps.toFixed(0)} | ${(run.rps / helloRps).toFixed(3)} | ${q.toFixed(0)} | ${(run.rps / q).toFixed(3)} |`,
+      "\n| Database | seed s | req/s (mix) | p50 ms | p99 ms | errors | 409 lost races | RSS start MB | RSS end MB | peak RSS MB | hello world req/s | mix / hello world | job board SQL q/s | mix / SQL |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
-  }
-  for (const run of runs) if (run.ceiling) console.log(`${run.kind} ceiling: ${run.ceiling.detail}: ${run.ceiling.tps.toFixed(0)} q/s, ${run.ceiling.latencyMs.toFixed(2)} ms average`);
-  console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(" ")}; total ${((performance.now() - began) / 1000).toFixed(0)} s`);
-  const errors = runs.reduce((n, r) => n + r.errors, 0) + (hello?.errors ?? 0);
-  if (errors > 0) {
-    console.log(`${errors} errors: the target is 0`);
-    process.exitCode = 1;
+    for (const run of runs) {
+      const m = run.memory;
+      const helloRps = hello?.rps ?? Number.NaN;
+      const q = run.ceiling?.tps ?? Number.NaN;
+      console.log(
+        `| ${run.kind} | ${run.seedSeconds.toFixed(1)} | ${run.rps.toFixed(1)} | ${ms(run.p50)} | ${ms(run.p99)} | ${run.errors} | ${run.races} | ${m?.start.rssMb.toFixed(0)} | ${m?.end.rssMb.toFixed(0)} | ${m?.end.peakMb.toFixed(0)} | ` +
+          `${helloRps.toFixed(0)} | ${(run.rps / helloRps).toFixed(3)} | ${q.toFixed(0)} | ${(run.rps / q).toFixed(3)} |`,
+      );
+    }
+    for (const run of runs) if (run.ceiling) console.log(`${run.kind} ceiling: ${run.ceiling.detail}: ${run.ceiling.tps.toFixed(0)} q/s, ${run.ceiling.latencyMs.toFixed(2)} ms average`);
+    const embeddedRun = runs.find((r) => r.kind === "embedded");
+    const postgresRun = runs.find((r) => r.kind === "postgres");
+    if (embeddedRun && postgresRun) {
+      const ratio = embeddedRun.rps / postgresRun.rps;
+      console.log(
+        `\nembedded / postgres: ${ratio.toFixed(3)} of the mix's req/s (${((ratio - 1) * 100).toFixed(1)}%; target within 15%: ${ratio >= 0.85 ? "met" : "not met"})` +
+          (embeddedRun.ceiling && postgresRun.ceiling ? `; pgbench ${(embeddedRun.ceiling.tps / postgresRun.ceiling.tps).toFixed(3)}` : ""),
+      );
+    }
+    console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(1)).join(" ")}; total ${((performance.now() - began) / 1000).toFixed(0)} s`);
+    const errors = runs.reduce((n, r) => n + r.errors, 0) + (hello?.errors ?? 0);
+    if (errors > 0) {
+      console.log(`${errors} errors: the target is 0`);
+      process.exitCode = 1;
+    }
+  } finally {
+    await external?.stop();
   }
 }
 
-/** Seeds a database you keep (a postgres:// URL, or a PGlite directory) for EXPLAIN and profiling. */
+/**
+ * Seeds a database you keep for EXPLAIN and profiling: a postgres:// URL, or a DATA_DIR whose
+ * embedded PostgreSQL is started (or joined, if a server runs on it) and left as it was found.
+ */
 async function seedOnly(target: string): Promise<void> {
   const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
-  const database = await openDatabase(target.startsWith("postgres") ? { databaseUrl: target, poolSize: 2 } : { dataDir: target });
-  const { world, seconds } = await seedAndLoadWorld(database, tokenPrefix).finally(() => database.close());
-  console.log(`seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seconds.toFixed(1)} s; cookie of user n: errandly_session=${tokenPrefix}<n>`);
+  const embedded = /^postgres(ql)?:\/\//.test(target) ? null : await openEmbeddedPostgres({ dir: target });
+  try {
+    const { world, seconds } = await seedAndLoadWorld(embedded?.url ?? target, tokenPrefix);
+    console.log(`seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seconds.toFixed(1)} s; cookie of user n: errandly_session=${tokenPrefix}<n>`);
+  } finally {
+    if (embedded?.owned) await embedded.stop("fast");
+  }
 }
 
-if (args.has("pglite-loop")) {
-  await pgliteLoopChild(args.get("data-dir") ?? "", Number(args.get("seconds") ?? 10));
-} else if (args.has("seed-only")) {
+if (args.has("seed-only")) {
   await seedOnly(args.get("seed-only") ?? "");
 } else if (args.has("write-query")) {
   await writeQuery();

@@ -125,7 +125,7 @@ describe("tasks", () => {
 
     await poster.getByRole("link", { name: `View Details & Chat for ${TITLE}` }).click();
     await eventually(() => poster.getByRole("heading", { level: 1, name: TITLE }).isVisible()).toBe(true);
-    // The poster sees the addresses and the scheduled date as the spec formats it.
+    // The poster sees the addresses and the scheduled date as the product formats it.
     await eventually(visible(poster, /^Start: Annapolis/)).toBe(true);
     await eventually(visible(poster, "May 1, 2030 at 2:30 PM")).toBe(true);
     expect(await poster.getByTestId("payment-box").getByRole("definition").allInnerTexts()).toEqual([
@@ -149,7 +149,7 @@ describe("tasks", () => {
     expect(await card.innerText()).toContain("Annapolis → Laurel (+1 stop)");
     await card.getByRole("button", { name: /^Claim Task/ }).click();
     await page.waitForURL(/\/(sign-in|api\/login)\?returnTo=%2Fjobs/);
-    // Spec §2: choosing a category lands on /job-board?category={value}, also from /jobs.
+    // Choosing a category lands on /job-board?category={value}, also from /jobs (docs/product.md#tasks).
     await page.goto(`${server.url}/jobs`);
     await page.getByRole("button", { name: "Pet Care", exact: true }).click();
     await page.waitForURL(`${server.url}/job-board?category=pet`);

@@ -54,7 +54,7 @@ describe("appointment schemas", () => {
     [{ phone: "(((---)))." }, APPOINTMENT_MESSAGES.phone],
     [{ reason: "too short" }, APPOINTMENT_MESSAGES.reason],
     [{ preferContact: "email" }, APPOINTMENT_MESSAGES.preferContact],
-  ])("refuses %o with the spec's message", (override, message) => {
+  ])("refuses %o with the product's message", (override, message) => {
     const result = appointmentBodySchema.safeParse({ ...valid, ...override });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.message)).toContain(message);

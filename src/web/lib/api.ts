@@ -1,6 +1,6 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
 
-// The client side of spec §7: every call sends cookies, bodies are JSON, and a non-OK answer
+// The API client (docs/product.md#web-app): every call sends cookies, bodies are JSON, and a non-OK answer
 // throws an Error whose message is "status: body text" (the body's `message` when it is JSON).
 
 export class ApiError extends Error {
@@ -39,7 +39,7 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
   return (type.includes("application/json") ? await res.json() : await res.text()) as T;
 }
 
-/** Spec §8: "401: " followed by the server's text; ours says "Unauthorized". */
+/** An unauthorized error (docs/product.md#web-app): "401: " followed by the server's text; ours says "Unauthorized". */
 export function isUnauthorizedError(error: unknown): boolean {
   return error instanceof Error && /^401: .*Unauthorized/.test(error.message);
 }
@@ -53,7 +53,7 @@ export function errorMessage(error: unknown, fallback: string): string {
 
 type On401 = "returnNull" | "throw";
 
-/** The default query function joins the key's segments with "/" into a GET path (spec §7). */
+/** The default query function joins the key's segments with "/" into a GET path (docs/product.md#web-app). */
 export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T> {
   return async ({ queryKey }) => {
     const res = await fetch(queryKey.join("/"), { credentials: "include" });
@@ -63,7 +63,7 @@ export function getQueryFn<T>({ on401 }: { on401: On401 }): QueryFunction<T> {
   };
 }
 
-/** Spec §9: cached data never stale, no refetch on focus, no polling, no retries. */
+/** Cached data never stale, no refetch on focus, no polling, no retries (docs/product.md#web-app). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -82,7 +82,7 @@ export function createQueryClient(): QueryClient {
 /** The app's one client; component tests make their own with createQueryClient(). */
 export const queryClient = createQueryClient();
 
-/** Full-page navigation to sign-in (spec §2), coming back to `returnTo`. */
+/** Full-page navigation to sign-in (docs/product.md#web-app), coming back to `returnTo`. */
 export function goToLogin(returnTo: string = window.location.pathname + window.location.search): void {
   window.location.href = `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
 }

@@ -7,7 +7,7 @@ import { getQueryFn } from "@/lib/api";
 
 export const userQueryKey = ["/api/auth/user"] as const;
 
-/** Signed-in status is whether the current-user call returns data (spec §6). */
+/** Signed-in status is whether the current-user call returns data (docs/product.md#web-app). */
 export function useUser() {
   const query = useQuery<User | null>({
     queryKey: userQueryKey,

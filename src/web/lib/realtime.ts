@@ -10,7 +10,7 @@ export function reconnectDelay(attempt: number, random: () => number = Math.rand
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
-/** The realtime endpoint on the page's own host, secure when the page is (spec §7). */
+/** The realtime endpoint on the page's own host, secure when the page is (docs/product.md#chat-and-notifications). */
 export function socketUrl(location: Pick<Location, "protocol" | "host">): string {
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 
-// Spec §4: light or dark, stored under "theme", light by default. public/theme-init.js applies it
+// Theme (docs/product.md#web-app): light or dark, stored under "theme", light by default. public/theme-init.js applies it
 // before first paint; this keeps React in step with the <html> class.
 
 export type Theme = "light" | "dark";

@@ -68,7 +68,7 @@ export const tasks = pgTable(
     // which the planner would not match to the query.
     index("tasks_status_created_idx").on(t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("tasks_status_category_created_idx").on(t.status, t.category, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    // The board's budget sorts (spec: "Budget: high to low" / "low to high"): without it each page
+    // The board's budget sorts ("Budget: high to low" / "low to high", docs/product.md#tasks): without it each page
     // sorted every open task (a parallel seq scan, bench:load). Ascending it is read forwards; for
     // high-to-low PostgreSQL reads it backwards and only re-sorts tasks of equal budget (incremental sort).
     index("tasks_status_budget_created_idx").on(t.status, t.budgetCents, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),

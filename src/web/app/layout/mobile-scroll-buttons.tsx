@@ -2,7 +2,7 @@ import { ChevronDown, ChevronUp } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 
-// Spec §2/§9: on mobile, up/down buttons appear when there is more than one screenful; each step
+// On mobile (docs/product.md#web-app), up/down buttons appear when there is more than one screenful; each step
 // is 90% of the viewport height, smooth.
 const STEP = 0.9;
 

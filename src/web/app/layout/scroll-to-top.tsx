@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useSearch } from "wouter";
 
-/** Spec §2: the page scrolls to the top on every change of URL search parameters (and of path). */
+/** The page scrolls to the top on every change of URL search parameters and of path (docs/product.md#web-app). */
 export function ScrollToTopOnSearchChange() {
   const search = useSearch();
   const [location] = useLocation();

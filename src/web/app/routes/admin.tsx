@@ -50,7 +50,7 @@ function AdminDashboard() {
       { userId, action: "review" },
       {
         onSuccess: () => toast({ title: "Status Updated", description: "Application marked as under review." }),
-        // Spec §8 shows no handler for this failure; a generic one beats silence.
+        // Like every failing action, this one gets a generic toast (docs/product.md#web-app): better than silence.
         onError: () => toast({ title: "Error", description: "Failed to update application status. Please try again.", variant: "destructive" }),
       },
     );
@@ -135,7 +135,7 @@ function AdminDashboard() {
   );
 }
 
-/** Spec §2 Admin dashboard (/admin). */
+/** The admin dashboard (/admin; docs/product.md#verification). */
 export default function AdminPage() {
   useDocumentTitle("Admin Dashboard");
   return <AdminDashboard />;

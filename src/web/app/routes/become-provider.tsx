@@ -18,7 +18,7 @@ const BENEFITS = [
 
 const REQUIREMENTS = ["18 years or older", "Valid government-issued ID", "Reliable transportation", "Smartphone with GPS"];
 
-/** Spec §2 Become-provider page (/become-provider). */
+/** The become-provider page (/become-provider; docs/product.md#verification). */
 export default function BecomeProviderPage() {
   useDocumentTitle("Become a Provider");
   const user = useSignedInUser();

@@ -29,7 +29,7 @@ function storedView(): string | null {
   }
 }
 
-/** Spec §2: return from payout onboarding (?setup=success or ?error=...). */
+/** Return from payout onboarding (?setup=success or ?error=...; docs/product.md#money). */
 function usePayoutReturn() {
   const [params] = useSearchParams();
   const [, navigate] = useLocation();
@@ -66,7 +66,7 @@ function LoadingCards() {
   );
 }
 
-/** Spec §2 Dashboard (/dashboard). */
+/** The dashboard (/dashboard; docs/product.md#roles). */
 export default function DashboardPage() {
   const user = useSignedInUser();
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);

@@ -25,7 +25,7 @@ function parseSort(value: string | null): BoardSort {
   return BOARD_SORTS.find((s) => s.value === value)?.value ?? "newest";
 }
 
-/** Spec §2 Job board (/jobs and /job-board): search, category filter in the URL, job cards. */
+/** The job board (/jobs and /job-board; docs/product.md#tasks): search, category filter in the URL, job cards. */
 export default function JobBoardPage() {
   const [params, setParams] = useSearchParams();
   const [, navigate] = useLocation();
@@ -38,7 +38,7 @@ export default function JobBoardPage() {
   const tasks = useOpenTasks({ search, category, sort });
   const { run, pending } = useTaskActions();
 
-  // Spec §2: choosing a category sets the URL to /job-board?category={value} (also from /jobs).
+  // Choosing a category (docs/product.md#tasks) sets the URL to /job-board?category={value} (also from /jobs).
   const setParam = (key: string, value: string | undefined) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);

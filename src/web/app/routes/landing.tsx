@@ -81,7 +81,7 @@ export default function LandingPage() {
   const [postRequested, setPostRequested] = useState(false);
 
   const postTask = () => {
-    // Spec §2: nothing happens until we know whether the visitor is signed in.
+    // Nothing happens until we know whether the visitor is signed in (docs/product.md#roles).
     if (isLoading) return;
     if (!isAuthenticated) return goToLogin("/");
     setPostRequested(true);

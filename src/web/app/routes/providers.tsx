@@ -3,7 +3,7 @@ import { useProviders } from "@/features/providers/api/get-providers";
 import { ProviderCard } from "@/features/providers/components/provider-card";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
-/** Spec §2 Providers directory (/providers). */
+/** The public provider directory (/providers; docs/product.md#verification). */
 export default function ProvidersPage() {
   useDocumentTitle("Browse Available Providers");
   const { data: providers, isLoading, isError } = useProviders();

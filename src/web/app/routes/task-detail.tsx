@@ -29,7 +29,7 @@ function BackButton() {
   );
 }
 
-/** Spec §2 Task detail (/task/{id} and /tasks/{id}). */
+/** The task page (/task/{id} and /tasks/{id}; docs/product.md#task-states). */
 export default function TaskDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
   const task = useTask(id);

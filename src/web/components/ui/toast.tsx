@@ -7,12 +7,12 @@ import { cn } from "@/lib/cn";
 
 export const ToastProvider = ToastPrimitive.Provider;
 
-/** Keeps Radix's default F8 hotkey and "Notifications ({hotkey})" region label (spec §9). */
+/** Keeps Radix's default F8 hotkey and "Notifications ({hotkey})" region label (docs/product.md#web-app). */
 export function ToastViewport({ className, ...props }: React.ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        // Spec §9: at most 420px wide. Full-width at the top on phones, bottom-right from `sm` up.
+        // At most 420px wide (docs/product.md#web-app). Full-width at the top on phones, bottom-right from `sm` up.
         "fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 outline-hidden sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]",
         className,
       )}

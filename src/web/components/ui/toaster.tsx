@@ -8,9 +8,9 @@ import {
 } from "@/components/ui/toast";
 import { useToast } from "@/components/ui/use-toast";
 
-/** Spec §9: default display time. */
+/** Default display time (docs/product.md#web-app). */
 export const TOAST_DURATION_MS = 5000;
-/** Spec §9: pixels a toast must be swiped before it is dismissed. */
+/** Pixels a toast must be swiped before it is dismissed (docs/product.md#web-app). */
 export const TOAST_SWIPE_THRESHOLD = 50;
 
 /** Mount once near the app root; show toasts with `toast()` from use-toast. */

@@ -3,7 +3,7 @@ import type * as React from "react";
 
 import { cn } from "@/lib/cn";
 
-/** Spec §9: tooltips open after 700 ms. */
+/** Tooltips open after 700 ms (docs/product.md#web-app). */
 export const TOOLTIP_DELAY_MS = 700;
 
 export function TooltipProvider({
@@ -15,7 +15,7 @@ export function TooltipProvider({
 
 /**
  * Brings its own provider (Radix throws without one), so an app-level TooltipProvider is optional
- * and every tooltip gets the spec delay; pass `delayDuration` here to override one tooltip.
+ * and every tooltip gets the product's delay (docs/product.md#web-app); pass `delayDuration` here to override one tooltip.
  */
 export function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
   return (

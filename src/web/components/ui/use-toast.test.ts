@@ -11,7 +11,7 @@ async function freshStore(): Promise<typeof ToastModule> {
 
 const make = (id: string, extra: Partial<ToasterToast> = {}): ToasterToast => ({ id, open: true, title: `t${id}`, ...extra });
 
-describe("toast constants (spec §9)", () => {
+describe("toast constants (docs/product.md#web-app)", () => {
   it("shows one toast at a time and removes dismissed toasts after 1,000,000 ms", () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);

@@ -2,9 +2,9 @@ import * as React from "react";
 
 import type { ToastActionElement, ToastProps } from "@/components/ui/toast";
 
-/** Spec §2/§9: one toast visible at a time; a new toast replaces the current one. */
+/** One toast visible at a time; a new toast replaces the current one (docs/product.md#web-app). */
 export const TOAST_LIMIT = 1;
-/** Spec §9: a dismissed toast stays in the store (closed) this long before it is removed. */
+/** A dismissed toast stays in the store (closed) this long before it is removed (docs/product.md#web-app). */
 export const TOAST_REMOVE_DELAY = 1_000_000;
 
 export type ToasterToast = ToastProps & {

@@ -16,7 +16,7 @@ export function initialsOf(profile: ProviderProfile): string {
   return initials(profile.user);
 }
 
-/** An application with its actions (spec §2: up to 2 service types plus '+N'). */
+/** An application with its actions (up to 2 service types plus '+N'; docs/product.md#web-app). */
 export function ApplicationCard({
   application,
   busy,

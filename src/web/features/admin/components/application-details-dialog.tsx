@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { fullName, initialsOf } from "./application-card";
 import { StatusBadge } from "./status-badge";
 
-/** The details dialog of spec §2 Admin dashboard. */
+/** The details dialog of the admin dashboard (docs/product.md#verification). */
 export function ApplicationDetailsDialog({ application, onClose }: { application: ProviderProfile | null; onClose: () => void }) {
   return (
     <Dialog open={application !== null} onOpenChange={(open) => (open ? undefined : onClose())}>

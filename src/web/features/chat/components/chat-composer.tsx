@@ -13,7 +13,7 @@ const composerSchema = z.object({ content: chatContentSchema });
 type ComposerInput = z.input<typeof composerSchema>;
 type ComposerValues = z.output<typeof composerSchema>;
 
-/** Enter sends, Shift+Enter adds a newline; only non-empty text after trimming is sent (spec §5). */
+/** Enter sends, Shift+Enter adds a newline; only non-empty text after trimming is sent (docs/product.md#chat-and-notifications). */
 export function ChatComposer({ onSend, sending }: { onSend: (content: string) => Promise<boolean>; sending: boolean }) {
   const form = useForm<ComposerInput, unknown, ComposerValues>({ resolver: zodResolver(composerSchema), defaultValues: { content: "" } });
   const draft = useWatch({ control: form.control, name: "content" });

@@ -63,7 +63,7 @@ function ChatNotice({ children }: { children: ReactNode }) {
   return <p className="flex flex-1 items-center justify-center px-6 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
-/** The chat card of spec §2 (500px, Task Messages, Connected/Offline). */
+/** The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline. */
 export function TaskChatPanel({ task }: { task: TaskDetail }) {
   const { user } = useUser();
   const queryClient = useQueryClient();

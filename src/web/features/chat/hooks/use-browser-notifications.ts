@@ -1,7 +1,7 @@
 import { useCallback, useState } from "react";
 import { notificationPreview } from "@shared/chat";
 
-// Spec §4 and §9: the opt-in prompt's dismissal lasts for the browser session; an incoming
+// Browser notifications (docs/product.md#chat-and-notifications): the opt-in prompt's dismissal lasts for the browser session; an incoming
 // message is shown for 5 s with an 800 Hz beep of 0.2 s.
 
 const DISMISSED_KEY = "errandly:chat-notifications-dismissed";

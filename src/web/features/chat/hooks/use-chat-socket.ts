@@ -12,7 +12,7 @@ import { mergeMessage, messagesQueryKey } from "../api/get-messages";
 export type ChatConnection = "connecting" | "connected" | "reconnecting";
 
 /**
- * The realtime connection of spec §4 "Chat connection": open while the chat is shown and the user
+ * The realtime chat connection (docs/product.md#chat-and-notifications): open while the chat is shown and the user
  * is signed in; on open it sends {type:'auth', taskId}. It reconnects by itself with backoff and
  * refetches the list after every (re)authentication, so messages sent while it was down appear.
  */

@@ -79,7 +79,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
     [mode, mutateAsync, resetQuestion],
   );
 
-  // On open: the greeting, then the spec's automatic question after 600 ms when the task has enough.
+  // On open: the greeting, then Felix's automatic question (docs/product.md#felix) after 600 ms when the task has enough.
   useEffect(() => {
     if (!open) return;
     setMessages([{ role: "assistant", content: greeting(mode, contextRef.current) }]);

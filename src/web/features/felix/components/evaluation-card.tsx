@@ -5,7 +5,7 @@ import { STATUS_DISPLAY, signedPercent, usd } from "./felix-copy";
 
 const BORDERS = { success: "border-success", warning: "border-warning", info: "border-info" } as const;
 
-/** Spec §4: high green 'Great Opportunity', low yellow 'Below Market', otherwise blue 'Fair Offer'. */
+/** Evaluation display (docs/product.md#felix): high green 'Great Opportunity', low yellow 'Below Market', otherwise blue 'Fair Offer'. */
 export function EvaluationCard({ evaluation, market }: { evaluation: BudgetEvaluation; market: MarketStats | null }) {
   const display = STATUS_DISPLAY[evaluation.status];
   return (

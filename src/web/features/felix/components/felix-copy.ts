@@ -3,7 +3,7 @@ import type { FelixContext, FelixMode } from "@shared/felix";
 import type { BudgetStatus } from "@shared/felix-pricing";
 import { dollarsToCents, formatDollars } from "@shared/money";
 
-// Felix's fixed words in the dialog (spec §2, §4, §8) and the greeting built from the task.
+// Felix's fixed words in the dialog (docs/product.md#felix) and the greeting built from the task.
 
 export const DIALOG_TITLES: Record<FelixMode, string> = {
   recommend: "Ask Felix - Budget Helper",
@@ -42,7 +42,7 @@ function place(address: string | null | undefined, city: string | null | undefin
   return parts.length > 0 ? parts.join(", ") : null;
 }
 
-/** The spec's auto-send condition: evaluate needs an offer and a category; recommend a start, an end and a category. */
+/** Felix's auto-send condition (docs/product.md#felix): evaluate needs an offer and a category; recommend a start, an end and a category. */
 export function autoMessage(mode: FelixMode, context: FelixContext): string | null {
   if (!has(context.category)) return null;
   if (mode === "evaluate") return context.offeredBudget != null ? AUTO_MESSAGES.evaluate : null;

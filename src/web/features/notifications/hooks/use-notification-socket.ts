@@ -4,7 +4,7 @@ import type { NotificationList } from "@shared/notifications";
 import { connectRealtime } from "@/lib/realtime";
 import { notificationsQueryKey } from "../api/get-notifications";
 
-// The bell's live count (spec §9 allows no polling): one socket that subscribes to the signed-in
+// The bell's live count (nothing polls: docs/product.md#chat-and-notifications): one socket that subscribes to the signed-in
 // user's notifications; every instance pushes {type:'notification', unreadCount} after a change.
 // The list is refetched on each (re)connect, so nothing missed while offline stays missing.
 

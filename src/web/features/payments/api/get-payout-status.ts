@@ -15,7 +15,7 @@ async function fetchPayoutStatus(): Promise<ProviderProfile | null> {
   }
 }
 
-/** GET /api/provider/profile, fetched only for roles provider and both (spec §6). */
+/** GET /api/provider/profile, fetched only for roles provider and both (docs/product.md#roles). */
 export function usePayoutStatus(enabled: boolean) {
   return useQuery({ queryKey: payoutStatusQueryKey, queryFn: fetchPayoutStatus, enabled });
 }

@@ -8,7 +8,7 @@ import { createAccountLink } from "../api/create-account-link";
 import { createConnectAccount } from "../api/create-connect-account";
 import { usePayoutStatus } from "../api/get-payout-status";
 
-/** Spec §7: use the existing account, or create one; 'already exists' means one was made meanwhile. */
+/** Payout onboarding (docs/product.md#money): use the existing account, or create one; 'already exists' means one was made meanwhile. */
 async function startOnboarding(hasAccount: boolean): Promise<void> {
   if (!hasAccount) {
     try {
@@ -28,7 +28,7 @@ async function startOnboarding(hasAccount: boolean): Promise<void> {
   }
 }
 
-/** Dashboard payouts alert (spec §4 "Payout alerts"), shown only to approved providers. */
+/** Dashboard payouts alert (docs/product.md#verification), shown only to approved providers. */
 export function PayoutAlert() {
   const { user } = useUser();
   const isProviderRole = user?.role === "provider" || user?.role === "both";

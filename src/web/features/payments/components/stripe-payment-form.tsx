@@ -33,7 +33,7 @@ function PaymentElementForm({ submitLabel, onPaid }: Pick<Props, "submitLabel" |
     event.preventDefault();
     if (!stripe || !elements) return;
     setPending(true);
-    // Cards that need no redirect finish here; others come back to the dashboard (spec §7).
+    // Cards that need no redirect finish here; others come back to the dashboard (docs/product.md#money).
     const { error } = await stripe.confirmPayment({
       elements,
       confirmParams: { return_url: `${window.location.origin}/dashboard` },

@@ -7,7 +7,7 @@ export const providersQueryKey = ["/api/providers"] as const;
 export function useProviders() {
   return useQuery<PublicProvider[], Error, PublicProvider[]>({
     queryKey: providersQueryKey,
-    // Spec §7: the client keeps only approved ones (the server already filters).
+    // Only approved providers are listed (docs/product.md#verification); the client filters again, though the server already does.
     select: (list) => list.filter((p) => p.verificationStatus === "approved"),
   });
 }

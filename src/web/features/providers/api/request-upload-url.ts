@@ -4,7 +4,7 @@ import type { UploadKind } from "@shared/providers";
 // storage.md): a signed URL to PUT the file to (put-file.ts), which is then attached
 // (set-id-document.ts, set-profile-photo.ts).
 
-/** The upload-URL request failed; `status` drives the §8 handling (401 → sign in). */
+/** The upload-URL request failed; `status` drives the failure handling of docs/product.md#web-app (401 → sign in). */
 export class UploadUrlError extends Error {
   constructor(
     readonly status: number,

@@ -32,7 +32,7 @@ export function uploadHint(kind: UploadKind): string {
   return `${list}, up to ${megabytes(maxBytes)}`;
 }
 
-/** Thumbnail preview width of the uploader (spec §9). */
+/** Thumbnail preview width of the uploader (docs/product.md#web-app). */
 const PREVIEW_WIDTH = 280;
 const SIGN_IN_REDIRECT_MS = 2000;
 
@@ -46,7 +46,7 @@ export type FileUploadProps = {
   error?: string;
 };
 
-/** One file, sent straight to storage with a progress bar, then attached (spec §7, §8). */
+/** One file, sent straight to storage with a progress bar, then attached (docs/product.md#verification). */
 export function FileUpload({ kind, label, required = false, onUploaded, error }: FileUploadProps) {
   const inputId = useId();
   const hintId = `${inputId}-hint`;

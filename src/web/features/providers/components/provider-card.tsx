@@ -6,7 +6,7 @@ import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 
-/** One card of the public directory (spec §2 Providers directory). */
+/** One card of the public directory (docs/product.md#verification). */
 export function ProviderCard({ provider }: { provider: PublicProvider }) {
   const name = `${provider.firstName} ${provider.lastName}`;
   const letters = initials(provider);

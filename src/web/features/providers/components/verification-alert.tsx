@@ -4,7 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { useProviderProfile } from "../api/get-provider-profile";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
-/** Dashboard verification-status alert (spec §4 verificationStatus); nothing without a profile. */
+/** Dashboard verification-status alert (docs/product.md#verification); nothing without a profile. */
 export function VerificationAlert() {
   const { data: profile } = useProviderProfile(true);
   switch (profile?.verificationStatus) {

@@ -4,7 +4,7 @@ import { apiRequest } from "@/lib/api";
 import { userQueryKey } from "@/lib/current-user";
 import { taskReviewsQueryKey } from "./get-task-reviews";
 
-/** POST /api/reviews. Spec §7: after a review the related task and user caches are refreshed. */
+/** POST /api/reviews. After a review the related task and user caches are refreshed (docs/product.md#web-app). */
 export function useCreateReview() {
   const queryClient = useQueryClient();
   return useMutation({

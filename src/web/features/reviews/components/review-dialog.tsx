@@ -31,7 +31,7 @@ export interface ReviewDialogProps {
   onOpenChange: (open: boolean) => void;
   taskId: string;
   reviewedId: string;
-  /** Spec §2: 'Rate Customer' when the provider reviews, 'Rate Provider' when the customer does. */
+  /** 'Rate Customer' when the provider reviews, 'Rate Provider' when the customer does (docs/product.md#reviews). */
   title: "Rate Customer" | "Rate Provider";
 }
 

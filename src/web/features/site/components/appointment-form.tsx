@@ -36,7 +36,7 @@ const INITIAL: AppointmentFormInput = {
 const schema = appointmentFormSchema(() => new Date());
 const fields = schema.shape;
 
-/** Spec §2 "Schedule an Office Visit": errors under each field (spec §5), toasts per spec §8. */
+/** The "Schedule an Office Visit" form (docs/product.md#contact-and-appointments): errors under each field (validation: docs/product.md#contact-and-appointments), toasts per docs/product.md#web-app. */
 export function AppointmentForm() {
   const form = useForm<AppointmentFormInput, unknown, AppointmentFormValues>({
     resolver: zodResolver(schema),

@@ -35,7 +35,7 @@ interface CategoryCardProps {
   linkName?: string;
 }
 
-/** A service category with a link to the job board filtered to it (spec §2). */
+/** A service category with a link to the job board filtered to it (docs/product.md#tasks). */
 export function CategoryCard({ category, heading: Heading, linkText, linkName }: CategoryCardProps) {
   const Icon = ICONS[category.value];
   return (

@@ -13,7 +13,7 @@ import { useSendContactMessage } from "../api/send-contact-message";
 const fields = contactBodySchema.shape;
 const EMPTY: ContactBody = { name: "", email: "", subject: "", message: "" };
 
-/** Spec §2 "Get in Touch": four required fields; errors under each field, toasts per spec §8. */
+/** The "Get in Touch" form (docs/product.md#contact-and-appointments): four required fields; errors under each field, toasts per docs/product.md#web-app. */
 export function ContactForm() {
   const form = useForm<ContactBody>({ resolver: zodResolver(contactBodySchema), defaultValues: EMPTY });
   const send = useSendContactMessage();

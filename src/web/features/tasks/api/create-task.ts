@@ -13,7 +13,7 @@ export type PostTaskBody = Omit<CreateTaskBody, "category"> & { category: Catego
 /** The body once createTaskBodySchema accepted it: what the wizard sends. */
 export type ValidTaskBody = z.output<typeof createTaskBodySchema>;
 
-/** POST /api/tasks. Spec §4: on success the open-tasks and my-tasks lists are refreshed. */
+/** POST /api/tasks. On success the open-tasks and my-tasks lists are refreshed (docs/product.md#web-app). */
 export function useCreateTask() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -20,7 +20,7 @@ export async function fetchProviderVerified(): Promise<boolean> {
   }
 }
 
-/** Spec §6: the provider profile is fetched only for roles provider and both. */
+/** The provider profile is fetched only for roles provider and both (docs/product.md#roles). */
 export function useProviderVerified(enabled: boolean) {
   return useQuery({ queryKey: providerVerificationQueryKey(), queryFn: fetchProviderVerified, enabled });
 }

@@ -3,7 +3,7 @@ import { GEOCODE_LIMIT, GEOCODE_MIN_CHARS } from "@shared/constants";
 import type { GeocodeResult } from "@shared/tasks";
 import { apiRequest } from "@/lib/api";
 
-/** GET /api/geocode?q=: up to five US places for what the user typed (spec §2 Address autocomplete). */
+/** GET /api/geocode?q=: up to five US places for what the user typed (docs/product.md#tasks). */
 export function geocodeQueryKey(q: string) {
   return ["/api/geocode", q] as const;
 }
@@ -13,7 +13,7 @@ export async function searchAddresses(q: string): Promise<GeocodeResult[]> {
     const results = await apiRequest<GeocodeResult[]>("GET", `/api/geocode?q=${encodeURIComponent(q)}`);
     return results.slice(0, GEOCODE_LIMIT);
   } catch (error) {
-    // Spec §8: a failed lookup is logged and clears the suggestions; the user sees no message.
+    // A failed lookup is logged and clears the suggestions; the user sees no message (docs/product.md#tasks).
     console.warn("Address lookup failed", error);
     return [];
   }

@@ -20,7 +20,7 @@ export interface TaskActionInput {
   action: TaskAction;
 }
 
-/** Spec §7: after a claim or an update the related task and user caches are refreshed. */
+/** After a claim or an update the related task and user caches are refreshed (docs/product.md#web-app). */
 export function useTaskAction() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -6,7 +6,7 @@ import { Input } from "@/components/ui/input";
 import { cn } from "@/lib/cn";
 import { useAddressSearch } from "../api/search-addresses";
 
-// Spec §2/§5 Address autocomplete: a text input with up to five suggestions from /api/geocode,
+// Address autocomplete (docs/product.md#tasks): a text input with up to five suggestions from /api/geocode,
 // searched from three characters after a 500 ms pause. It follows the ARIA combobox pattern
 // (list autocomplete): arrows move the active option, Enter picks it, Escape closes the list.
 

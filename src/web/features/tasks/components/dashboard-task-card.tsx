@@ -7,7 +7,7 @@ import { posterOwesPayment } from "./task-actions";
 import { TaskCategoryBadge, TaskStatusBadge, TaskUrgencyBadge } from "./task-badges";
 import { dashboardDate, dollars, publicPlace } from "./task-format";
 
-/** A task on the dashboard (spec §2): dates 'MMM d, h:mm a', payment prompt, details link. */
+/** A task on the dashboard (docs/product.md#web-app): dates 'MMM d, h:mm a', payment prompt, details link. */
 export function DashboardTaskCard({ task, viewerId }: { task: TaskPrivate; viewerId: string }) {
   const mustPay = posterOwesPayment(task, viewerId, new Date());
   return (

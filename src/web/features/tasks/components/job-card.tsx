@@ -28,7 +28,7 @@ export function PosterRating({ rating, reviewCount }: { rating: number | null; r
   );
 }
 
-/** A job board card (spec §2): the whole title links to the task page. */
+/** A job board card (docs/product.md#tasks): the whole title links to the task page. */
 export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCardProps) {
   return (
     <Card className="flex flex-col" data-testid="job-card">

@@ -1,7 +1,7 @@
 import { useNow } from "../hooks/use-now";
 import { countdownLabel } from "./task-format";
 
-/** Spec §2: minutes and seconds left to pay, or 'Expired'; ticks every second on its own. */
+/** Minutes and seconds left to pay, or 'Expired' (docs/product.md#web-app); ticks every second on its own. */
 export function PaymentCountdown({ deadline }: { deadline: string }) {
   const now = useNow();
   return (

@@ -80,7 +80,7 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
-/** Spec §2 Post a Task dialog: three steps, Back/Next, Post Task ('Posting...' while pending). */
+/** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
 export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDialogProps) {
   const [step, setStep] = useState(1);
   const form = useForm<PostTaskForm, unknown, ValidTaskBody>({

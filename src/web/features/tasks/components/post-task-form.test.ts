@@ -33,7 +33,7 @@ function routeForm(): PostTaskForm {
 }
 
 describe("budgetState", () => {
-  it("is empty, below the minimum, invalid or valid with the spec's fees", () => {
+  it("is empty, below the minimum, invalid or valid with the product's fees", () => {
     expect(budgetState("", "standard").kind).toBe("empty");
     expect(budgetState("19.99", "standard").kind).toBe("below_min");
     expect(budgetState("abc", "standard").kind).toBe("invalid");

@@ -70,7 +70,7 @@ export type BudgetState =
   | { kind: "invalid"; message: string }
   | { kind: "valid"; dollars: number; price: TaskPrice };
 
-/** Spec §5: below $20 the field turns red; Next (step 2) and Post stay disabled until valid. */
+/** Below the $20 minimum (docs/product.md#fees) the field turns red; Next (step 2) and Post stay disabled until valid. */
 export function budgetState(budget: string, urgency: Urgency): BudgetState {
   if (budget.trim() === "") return { kind: "empty" };
   const dollars = Number(budget);
@@ -81,7 +81,7 @@ export function budgetState(budget: string, urgency: Urgency): BudgetState {
   return { kind: "invalid", message: parsed.error.issues[0]?.message ?? "Enter a valid budget" };
 }
 
-/** Spec §3: scheduledDate is built only when both date and time are given (local time). */
+/** scheduledDate is built only when both date and time are given, in local time (docs/product.md#tasks). */
 export function scheduledDateIso(date: string, time: string): string | null {
   if (!date || !time) return null;
   const when = new Date(`${date}T${time}`);
@@ -142,7 +142,7 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
     endState: orNull(form.end.state),
     endLat: form.end.lat,
     endLon: form.end.lon,
-    // Spec §3: stops is null when empty.
+    // stops is null when empty (docs/product.md#tasks).
     stops: stops.length > 0 ? stops : null,
   };
 }
@@ -212,7 +212,7 @@ export function stepOf(field: string): 1 | 2 {
   return (STEP_FIELDS[1] as readonly string[]).includes(top ?? "") ? 1 : 2;
 }
 
-/** What Felix reads of the half-filled form (spec §3 Felix request context). */
+/** What Felix reads of the half-filled form (the Felix request context: docs/product.md#felix). */
 export function felixContextOf(form: PostTaskForm): FelixContext {
   const budget = budgetState(form.budget, form.urgency);
   const base = {

@@ -13,7 +13,7 @@ export const BOARD_SORTS: { value: BoardSort; label: string }[] = [
   { value: "budget_asc", label: "Budget: low to high" },
 ];
 
-/** The job board's filter button (spec §2 shows no behaviour; we sort). */
+/** The job board's filter button (it sorts: docs/product.md#tasks). */
 export function SortMenu({ value, onChange }: { value: BoardSort; onChange: (value: BoardSort) => void }) {
   const [open, setOpen] = useState(false);
   return (

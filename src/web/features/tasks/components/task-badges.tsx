@@ -11,7 +11,7 @@ export function TaskCategoryBadge({ category }: { category: string }) {
   return <Badge variant="outline">{categoryLabel(category)}</Badge>;
 }
 
-/** Spec §2: the urgent badge is highlighted; standard stays plain. */
+/** The urgent badge is highlighted; standard stays plain (docs/product.md#web-app). */
 export function TaskUrgencyBadge({ urgency }: { urgency: Urgency }) {
   return urgency === "urgent" ? (
     <Badge variant="warning">

@@ -16,7 +16,7 @@ import type { TaskDetail, TaskPublic } from "@shared/tasks";
 const place = { isRoute: false, city: null, state: null, startCity: null, startState: null, endCity: null, endState: null, stopCount: 0 };
 
 describe("task display rules", () => {
-  it("maps each status to the spec's badge style", () => {
+  it("maps each status to its badge style (docs/product.md#web-app)", () => {
     expect(Object.fromEntries(TASK_STATUSES.map((s) => [s, statusBadgeVariant(s)]))).toEqual({
       open: "secondary",
       claimed: "default",
@@ -40,7 +40,7 @@ describe("task display rules", () => {
     expect(relativeTime(new Date(Date.now() - 3 * 3600_000).toISOString())).toBe("about 3 hours ago");
   });
 
-  it("formats the dashboard and scheduled dates as the spec writes them", () => {
+  it("formats the dashboard and scheduled dates as docs/product.md#web-app writes them", () => {
     const local = new Date(2026, 2, 5, 14, 7).toISOString();
     expect(dashboardDate(local)).toBe("Mar 5, 2:07 PM");
     expect(scheduledDateLabel(local)).toBe("Mar 5, 2026 at 2:07 PM");
@@ -53,7 +53,7 @@ describe("task display rules", () => {
     expect(countdownLabel("2026-01-01T11:00:00Z", now)).toBe("Expired");
   });
 
-  it("starts the dashboard in the spec's view mode per role", () => {
+  it("starts the dashboard in the view mode of each role", () => {
     expect(initialDashboardView("both", null)).toBe("provider");
     expect(initialDashboardView("both", "user")).toBe("user");
     expect(initialDashboardView("both", "garbage")).toBe("provider");

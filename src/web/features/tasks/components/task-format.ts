@@ -3,11 +3,11 @@ import type { TaskStatus, UserRole } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import type { TaskDetail, TaskPublic } from "@shared/tasks";
 
-// Display rules shared by the job board, the task page and the dashboard (spec §4, §9).
+// Display rules shared by the job board, the task page and the dashboard (docs/product.md#web-app).
 
 export type BadgeVariant = "default" | "secondary" | "destructive";
 
-/** Spec §4: open secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
+/** Status badges (docs/product.md#web-app): open secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
 export function statusBadgeVariant(status: TaskStatus): BadgeVariant {
   switch (status) {
     case "open":
@@ -49,7 +49,7 @@ export function publicPlace(task: Pick<TaskPublic, "isRoute" | "city" | "state" 
   return `${start} → ${end}${stops}`;
 }
 
-/** Spec §2: a card's time is relative ('x ago'), or 'Recently' without a createdAt. */
+/** A card's time is relative ('x ago'), or 'Recently' without a createdAt (docs/product.md#web-app). */
 export function relativeTime(createdAt: string | null | undefined, now: Date = new Date()): string {
   if (!createdAt) return "Recently";
   const when = new Date(createdAt);
@@ -58,17 +58,17 @@ export function relativeTime(createdAt: string | null | undefined, now: Date = n
   return when.getTime() > now.getTime() ? "less than a minute ago" : formatDistanceToNow(when, { addSuffix: true });
 }
 
-/** Spec §9: dashboard 'MMM d, h:mm a'. */
+/** Dashboard dates 'MMM d, h:mm a' (docs/product.md#web-app). */
 export function dashboardDate(iso: string): string {
   return format(new Date(iso), "MMM d, h:mm a");
 }
 
-/** Spec §9: task scheduled date 'MMM d, yyyy at h:mm a'. */
+/** Scheduled dates 'MMM d, yyyy at h:mm a' (docs/product.md#web-app). */
 export function scheduledDateLabel(iso: string): string {
   return format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
 }
 
-/** Spec §2: minutes and seconds remaining, or 'Expired'. */
+/** Minutes and seconds remaining, or 'Expired' (docs/product.md#web-app). */
 export function countdownLabel(deadline: string, now: Date): string {
   const left = Math.floor((new Date(deadline).getTime() - now.getTime()) / 1000);
   if (!(left > 0)) return "Expired";
@@ -85,7 +85,7 @@ export type DashboardView = "user" | "provider";
 
 export const VIEW_MODE_STORAGE_KEY = "dashboardViewMode";
 
-/** Spec §4 Dashboard view mode: both starts from the stored choice (default provider). */
+/** Dashboard view mode (docs/product.md#roles): both starts from the stored choice (default provider). */
 export function initialDashboardView(role: UserRole, stored: string | null): DashboardView {
   if (role === "both") return stored === "user" ? "user" : "provider";
   return role === "provider" ? "provider" : "user";

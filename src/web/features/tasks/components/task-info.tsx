@@ -2,7 +2,7 @@ import { CalendarClock, MapPin } from "lucide-react";
 import type { TaskDetail } from "@shared/tasks";
 import { dollars, publicPlace, scheduledDateLabel } from "./task-format";
 
-// The read-only parts of the task page (spec §2 Task detail): location, date and payment box.
+// The read-only parts of the task page (docs/product.md#tasks): location, date and payment box.
 
 function placeLine(address: string | null, city: string | null, state: string | null): string {
   const town = [city, state].filter(Boolean).join(", ");

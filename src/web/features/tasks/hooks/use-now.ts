@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** The current time, refreshed every `intervalMs` (spec §9: the payment countdown ticks every second). */
+/** The current time, refreshed every `intervalMs` (docs/product.md#web-app: the payment countdown ticks every second). */
 export function useNow(intervalMs = 1000): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {

@@ -3,7 +3,7 @@ import { ApiError, errorMessage, goToLogin, isUnauthorizedError } from "@/lib/ap
 import { useTaskAction, type TaskAction } from "../api/transition-task";
 import type { TaskActionButton } from "../components/task-actions";
 
-// The toasts of spec §8 around each task action, so the job board and the task page say the same.
+// The toasts (docs/product.md#web-app) around each task action, so the job board and the task page say the same.
 
 const LOGIN_REDIRECT_DELAY_MS = 500;
 
