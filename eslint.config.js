@@ -15,9 +15,12 @@ const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const ARCHITECTURE = "docs/architecture.md";
 
 /** Every web feature gets a zone that forbids the other features; a new feature is covered by existing. */
-const webFeatures = readdirSync(join(root, "src/web/features"), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const featuresIn = (dir) =>
+  readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const webFeatures = featuresIn("src/web/features");
+const serverFeatures = featuresIn("src/server/features");
 
 const boundaryZones = [
   {
@@ -42,6 +45,12 @@ const boundaryZones = [
     from: "./src/web/features",
     except: [`./${feature}`],
     message: `A feature never imports another feature: compose them in src/web/app, or move what both need to src/web/lib (${ARCHITECTURE}).`,
+  })),
+  ...serverFeatures.map((feature) => ({
+    target: `./src/server/features/${feature}/!(*.test).ts`,
+    from: "./src/server/features",
+    except: [`./${feature}`],
+    message: `Server features meet through ctx.taskEvents, Fastify decorators and shared tables, never each other's modules (${ARCHITECTURE}).`,
   })),
 ];
 

@@ -85,6 +85,12 @@ describe("lint boundaries", { timeout: 60_000 }, () => {
       rule: "import-x/no-restricted-paths",
     },
     {
+      what: "a server feature importing another feature",
+      file: "src/server/features/reviews/planted.ts",
+      code: `import "../tasks/repository.js";\n`,
+      rule: "import-x/no-restricted-paths",
+    },
+    {
       what: "a web feature importing app",
       file: "src/web/features/tasks/components/planted.tsx",
       code: `import "@/app/post-task-dialog";\n`,
