@@ -118,6 +118,17 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     return listenClient ?? connectOnce();
   }
 
+  /**
+   * LISTEN and UNLISTEN on the one listening connection, one at a time: node-postgres deprecates
+   * (and its next major refuses) a query on a client that is still running another.
+   */
+  let listenQueue: Promise<unknown> = Promise.resolve();
+  const onListener = (client: pg.Client, statement: string): Promise<void> => {
+    const next = listenQueue.then(() => client.query(statement)).then(() => undefined);
+    listenQueue = next.catch(() => undefined);
+    return next;
+  };
+
   return {
     db,
     async listen(channel, listener) {
@@ -130,12 +141,12 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
       set.add(listener);
       const client = await ensureListener();
-      if (first) await client.query(`LISTEN ${channel}`);
+      if (first) await onListener(client, `LISTEN ${channel}`);
       return async () => {
         set.delete(listener);
         if (set.size === 0) {
           listeners.delete(channel);
-          await listenClient?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+          if (listenClient) await onListener(listenClient, `UNLISTEN ${channel}`).catch(() => undefined);
         }
       };
     },
