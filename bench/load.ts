@@ -1,6 +1,6 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -10,7 +10,7 @@ import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/repository.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
-import { freePort } from "../test/free-port.js";
+import { startAppServer, stopChild, warnIfStale } from "./app-server.js";
 import { benchArgs } from "./args.js";
 import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
@@ -243,72 +243,6 @@ interface Server {
   child: ChildProcess;
   port: number;
   stop(): Promise<void>;
-}
-
-async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    const up = await fetch(url).then((r) => r.ok, () => false);
-    if (up) return;
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once("exit", () => done());
-    child.kill("SIGTERM");
-  });
-}
-
-/** Measuring an old build by mistake is easy: say so when a server source is newer than it. */
-function warnIfStale(): void {
-  const built = statSync(SERVER_ENTRY).mtimeMs;
-  const newer = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" })
-    .filter((f) => /^(server|shared)\/.*\.ts$/.test(f) && !f.endsWith(".test.ts"))
-    .filter((f) => statSync(join(ROOT, "src", f)).mtimeMs > built);
-  if (newer.length > 0) console.log(`warning: ${newer.length} source files are newer than ${SERVER_ENTRY} (e.g. src/${newer[0]}): run \`npm run build\``);
-}
-
-/** The production build, configured only through its environment, as it would be deployed. */
-async function startAppServer(databaseUrl: string | null, dataDir: string): Promise<Server> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} not found: run \`npm run build\` first`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR).
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : {}),
-      SEED_DEMO: "false",
-      LOG_LEVEL: "warn",
-      // The claim flow pays with the sandbox card form; production turns it off unless told.
-      SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  await waitUntilUp(`${url}/api/health`, child, () => output);
-  return {
-    child,
-    port,
-    async stop() {
-      await stopChild(child);
-      const warnings = output.split("\n").filter((l) => l.includes('"level":40') || l.includes('"level":50') || l.includes('"level":60'));
-      if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);
-    },
-  };
 }
 
 async function startHelloWorld(): Promise<Server> {
@@ -764,7 +698,13 @@ async function prepare(kind: BenchDatabase, external: ExternalPostgres | null): 
 }
 
 async function startContender(c: Contender): Promise<void> {
-  c.server = await startAppServer(c.kind === "postgres" ? c.url : null, c.dataDir);
+  c.server = await startAppServer({
+    entry: SERVER_ENTRY,
+    dataDir: c.dataDir,
+    databaseUrl: c.kind === "postgres" ? c.url : null,
+    // The claim flow pays with the sandbox card form; production turns it off unless told.
+    env: { SANDBOX_PAYMENTS_IN_PRODUCTION: "true" },
+  });
   const start = memoryOf(c.server.child.pid ?? 0);
   c.memory = { start, end: start };
   if (WARMUP_S > 0) await runLoad(c.server.port, WARMUP_S, mixedStep(c.world));
@@ -904,7 +844,7 @@ async function main(): Promise<void> {
     `bench:load: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Node ${process.version}, ${CONNECTIONS} connections, ` +
       `${DURATION_S} s per run after ${WARMUP_S} s warm-up, ${TASKS} tasks, ${USERS} users, server ${SERVER_ENTRY}`,
   );
-  if (existsSync(SERVER_ENTRY) && !args.has("server")) warnIfStale();
+  if (!args.has("server")) warnIfStale(SERVER_ENTRY);
   const external = DATABASES.includes("postgres") ? await externalPostgres({ fsync: args.get("postgres-fsync") === "on" }) : null;
   try {
     if (external) console.log(`postgres: ${external.description}`);

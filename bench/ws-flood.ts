@@ -1,5 +1,5 @@
-import { fork, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import { migrateDatabase, openDatabase, queryRows } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
-import { freePort } from "../test/free-port.js";
+import { startAppServer, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
 
 // WebSocket frame flood (docs/benchmarks.md, "WebSocket frame flood (ws-flood)"): one signed-in
@@ -256,55 +256,6 @@ async function seed(dataDir: string): Promise<{ cookie: string; taskId: string; 
   }
 }
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  stop(): Promise<void>;
-  output(): string;
-}
-
-async function startServer(dataDir: string): Promise<Server> {
-  if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} not found: run \`npm run build\` first (or --server=src/server/main.ts)`);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(SERVER_ENTRY.endsWith(".ts") ? ["--import", "tsx"] : []), SERVER_ENTRY], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: url,
-      // No DATABASE_URL: the product's default, its own PostgreSQL under DATA_DIR/postgres.
-      DATA_DIR: dataDir,
-      SEED_DEMO: "false",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    child,
-    port,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
-        child.kill("SIGTERM");
-      }),
-  };
-}
-
 interface Probe {
   at: number;
   ms: number;
@@ -349,15 +300,6 @@ function describe(label: string, probes: Probe[]): string {
   const over = probes.filter((p) => p.ms >= TARGET_MS).length;
   const f = (v: number) => (Number.isNaN(v) ? "-" : v.toFixed(1));
   return `| ${label} | ${probes.length} | ${f(percentile(ms, 50))} | ${f(percentile(ms, 99))} | ${f(ms.at(-1) ?? Number.NaN)} | ${over} | ${failed} |`;
-}
-
-function warnIfStale(): void {
-  if (SERVER_ENTRY.endsWith(".ts")) return;
-  const built = statSync(SERVER_ENTRY).mtimeMs;
-  const newer = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" })
-    .filter((f) => /^(server|shared)\/.*\.ts$/.test(f) && !f.endsWith(".test.ts"))
-    .filter((f) => statSync(join(ROOT, "src", f)).mtimeMs > built);
-  if (newer.length > 0) console.log(`warning: ${newer.length} source files are newer than ${SERVER_ENTRY} (e.g. src/${newer[0]}): run \`npm run build\``);
 }
 
 /** One flood from a fresh child process, with probes before, during and after it. */
@@ -418,13 +360,13 @@ async function main(): Promise<void> {
     `ws-flood: ${cpus().length} cores, Node ${process.version}, ${RUNS} run(s) of ${BYTES} bytes of "${FRAME}" frames, ${PARALLEL} socket(s) at a time, flooder nice ${FLOODER_NICE}` +
       `${RECONNECT ? ", reopened when closed" : ""}, /api/health every ${GAP_MS} ms after the previous answer, server ${SERVER_ENTRY}`,
   );
-  if (existsSync(SERVER_ENTRY)) warnIfStale();
+  warnIfStale(SERVER_ENTRY);
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-ws-flood-"));
-  let server: Server | null = null;
+  let server: AppServer | null = null;
   try {
     const seeded = await seed(dataDir);
     console.log(`embedded PostgreSQL ${seeded.version} in ${dataDir}/postgres`);
-    server = await startServer(dataDir);
+    server = await startAppServer({ entry: SERVER_ENTRY, dataDir });
     const rows: string[] = [];
     const perRun: { p50: number; p99: number; max: number }[] = [];
     const pooled: Probe[] = [];
@@ -465,14 +407,7 @@ async function main(): Promise<void> {
     console.log(`target: /api/health under ${TARGET_MS} ms during the flood: ${failedRuns === 0 ? "met" : `NOT met in ${failedRuns} of ${RUNS} run(s)`}`);
     if (failedRuns > 0) process.exitCode = 1;
   } finally {
-    if (server) {
-      await server.stop();
-      const warnings = server
-        .output()
-        .split("\n")
-        .filter((l) => /"level":(40|50|60)/.test(l));
-      if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);
-    }
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { freePort } from "../test/free-port.js";
+
+// The app as it would be deployed, for the benchmarks that measure it from outside: the production
+// build (or src/server/main.ts through tsx), configured only through its environment.
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+export interface AppServer {
+  child: ChildProcess;
+  port: number;
+  /** Everything the server printed. */
+  output(): string;
+  /** SIGTERM and wait; then the lines it logged at warn or above are summed up. */
+  stop(): Promise<void>;
+}
+
+export interface AppServerOptions {
+  /** dist/server/server/main.js, or a .ts entry run through tsx. */
+  entry: string;
+  dataDir: string;
+  /** Unset: the embedded PostgreSQL under dataDir, the product's default. */
+  databaseUrl?: string | null;
+  env?: Record<string, string>;
+}
+
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const { entry, dataDir, databaseUrl } = options;
+  if (!existsSync(entry)) throw new Error(`${entry} not found: run \`npm run build\` first`);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR).
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : {}),
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    port,
+    output: () => output,
+    async stop() {
+      await stopChild(child);
+      const warnings = output.split("\n").filter((l) => /"level":(40|50|60)/.test(l));
+      if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);
+    },
+  };
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Measuring an old build by mistake is easy: say so when a server source is newer than it. */
+export function warnIfStale(entry: string): void {
+  if (entry.endsWith(".ts") || !existsSync(entry)) return;
+  const built = statSync(entry).mtimeMs;
+  const newer = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" })
+    .filter((f) => /^(server|shared)\/.*\.ts$/.test(f) && !f.endsWith(".test.ts"))
+    .filter((f) => statSync(join(ROOT, "src", f)).mtimeMs > built);
+  if (newer.length > 0) console.log(`warning: ${newer.length} source files are newer than ${entry} (e.g. src/${newer[0]}): run \`npm run build\``);
+}
