@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { freePort } from "../test/free-port.js";
+import { freePort } from "../src/server/free-port.js";
 
 // The app as it would be deployed, for the benchmarks that measure it from outside: the production
 // build (or src/server/main.ts through tsx), configured only through its environment.

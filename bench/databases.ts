@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { freePort } from "../test/free-port.js";
+import { freePort } from "../src/server/free-port.js";
 
 // The two databases the bench scripts compare (docs/benchmarks.md):
 //   embedded  the product's default: no DATABASE_URL, so the server runs its own PostgreSQL from the

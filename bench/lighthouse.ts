@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import lighthouse, { desktopConfig, type Result } from "lighthouse";
 import type { Browser } from "playwright-core";
 import { launchBrowser, startServer } from "../e2e/harness.js";
-import { freePort } from "../test/free-port.js";
+import { freePort } from "../src/server/free-port.js";
 import { benchArgs } from "./args.js";
 
 // Lighthouse benchmark (docs/benchmarks.md, "Front end (bench:lighthouse)"): the server in

@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { freePort } from "../test/free-port.js";
+import { freePort } from "../src/server/free-port.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
 // E2E_WEB_DIST) on a free port with a fresh data directory and a fresh database on the run's

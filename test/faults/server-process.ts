@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort } from "../free-port.js";
+import { freePort } from "../../src/server/free-port.js";
 
 // Real server processes for tests that kill, restart or pair them: the built server
 // (dist/, what `npm start` runs) for the fault suite, or the TypeScript entry through tsx for the

