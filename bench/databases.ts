@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { freePort } from "../src/server/free-port.js";
+import { freshDatabase } from "../test/postgres-cluster.js";
 
 // The two databases the bench scripts compare (docs/benchmarks.md):
 //   embedded  the product's default: no DATABASE_URL, so the server runs its own PostgreSQL from the
@@ -78,16 +78,8 @@ function onServer(serverUrl: string, description: string, stop: () => Promise<vo
   return {
     description,
     async createDatabase() {
-      const name = `errandly_bench_${randomUUID().replaceAll("-", "")}`;
-      await adminQuery(serverUrl, `create database ${name}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      return {
-        url: url.toString(),
-        async drop() {
-          await adminQuery(serverUrl, `drop database if exists ${name} with (force)`);
-        },
-      };
+      const fresh = await freshDatabase(serverUrl);
+      return { url: fresh.url, drop: fresh.destroy };
     },
     stop,
   };

@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
+import { freshDatabase } from "../test/postgres-cluster.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
 // E2E_WEB_DIST) on a free port with a fresh data directory and a fresh database on the run's
@@ -30,7 +29,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://localhost:${port}`;
   const webDist = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
   if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npx vite build\` first`);
-  const databaseUrl = await freshDatabase();
+  // An empty database on the run's server; the server migrates it as it starts.
+  const databaseUrl = (await freshDatabase(inject("e2eDatabaseServer"))).url;
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/server/main.ts")], {
     cwd: ROOT,
     env: {
@@ -77,18 +77,6 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** An empty database on the run's server; the server migrates it as it starts. */
-async function freshDatabase(): Promise<string> {
-  const server = new URL(inject("e2eDatabaseServer"));
-  const name = `errandly_e2e_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: server.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  server.pathname = `/${name}`;
-  return server.toString();
 }
 
 export function chromiumPath(): string | undefined {

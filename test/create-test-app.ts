@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import pg from "pg";
 import { afterAll, inject } from "vitest";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv, type Env } from "../src/server/config/env.js";
 import { openDatabase, type Database } from "../src/server/db/client.js";
 import { insertApprovedProfile } from "./fixtures/approved-provider.js";
+import { freshDatabase } from "./postgres-cluster.js";
 import { users } from "../src/server/db/schema/users.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import type { UserRole } from "../src/shared/constants.js";
@@ -40,23 +40,11 @@ export interface TestApp {
 /** A database of its own for one test file: a clone of the migrated template (global-setup.ts). */
 export async function openTestDatabase(): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const template = new URL(inject("postgresTemplate"));
-  const name = `errandly_test_${randomUUID().replaceAll("-", "")}`;
-  const adminUrl = new URL(template);
-  adminUrl.pathname = "/postgres";
-  const maintenance = async (statement: string) => {
-    const admin = new pg.Client({ connectionString: adminUrl.toString() });
-    await admin.connect();
-    try {
-      await admin.query(statement);
-    } finally {
-      await admin.end();
-    }
-  };
-  await maintenance(`create database ${name} template ${template.pathname.slice(1)}`);
-  const url = new URL(template);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 20 });
-  return { database, url: url.toString(), drop: () => maintenance(`drop database if exists ${name} with (force)`) };
+  const server = new URL(template);
+  server.pathname = "/postgres";
+  const fresh = await freshDatabase(server.toString(), template.pathname.slice(1));
+  const database = await openDatabase({ databaseUrl: fresh.url, poolSize: 20 });
+  return { database, url: fresh.url, drop: fresh.destroy };
 }
 
 export async function createTestApp(envOverrides: Record<string, string> = {}, clock = new TestClock()): Promise<TestApp> {

@@ -36,8 +36,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
 }
 
-/** A fresh database on an existing server (CI's DATABASE_URL), dropped afterwards. */
-export async function freshDatabase(serverUrl: string): Promise<PostgresDatabase> {
+/**
+ * A fresh database on an existing server (the run's embedded one, CI's DATABASE_URL), a copy of
+ * `template` when given; `destroy` drops it.
+ */
+export async function freshDatabase(serverUrl: string, template?: string): Promise<PostgresDatabase> {
   const name = `errandly_test_${randomUUID().replaceAll("-", "")}`;
   const maintenance = async (statement: string) => {
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -48,7 +51,7 @@ export async function freshDatabase(serverUrl: string): Promise<PostgresDatabase
       await admin.end();
     }
   };
-  await maintenance(`create database ${name}`);
+  await maintenance(`create database ${name}${template ? ` template ${template}` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), destroy: () => maintenance(`drop database if exists ${name} with (force)`) };
