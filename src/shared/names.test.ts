@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { initials } from "./names.js";
+import { displayName, initials } from "./names.js";
 
 describe("initials", () => {
   it("takes the first letters, trimmed and upper-cased, and falls back to U", () => {
@@ -7,5 +7,16 @@ describe("initials", () => {
     expect(initials({ firstName: "Cher", lastName: "" })).toBe("C");
     expect(initials({ firstName: " ", lastName: " " })).toBe("U");
     expect(initials(null)).toBe("U");
+  });
+});
+
+describe("displayName", () => {
+  it("shows the first name and the last initial, never the full last name", () => {
+    expect(displayName({ firstName: " Maria ", lastName: "garcia" })).toBe("Maria G.");
+  });
+  it("copes with a missing part", () => {
+    expect(displayName({ firstName: "Maria", lastName: " " })).toBe("Maria");
+    expect(displayName({ firstName: "", lastName: "Garcia" })).toBe("G.");
+    expect(displayName({ firstName: " ", lastName: "" })).toBe("Errandly member");
   });
 });

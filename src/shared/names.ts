@@ -7,3 +7,14 @@ export function initials(person: { firstName: string; lastName: string } | null 
   const last = person?.lastName.trim().charAt(0) ?? "";
   return `${first}${last}`.toUpperCase() || "U";
 }
+
+/**
+ * How strangers see a person: first name and last initial ("Maria G."), never the full last name
+ * (docs/product.md, "People you can see").
+ */
+export function displayName(person: { firstName: string; lastName: string }): string {
+  const first = person.firstName.trim();
+  const initial = person.lastName.trim().charAt(0).toUpperCase();
+  if (!first) return initial ? `${initial}.` : "Errandly member";
+  return initial ? `${first} ${initial}.` : first;
+}
