@@ -52,7 +52,8 @@ export function rateLimit(db: Db, now: () => Date, ...rules: LimitRule[]): preHa
   };
 }
 
-function formatWait(seconds: number): string {
+/** "12 seconds", "3 minutes": a wait in words for a 429's message. */
+export function formatWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
