@@ -168,7 +168,7 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
 }
 
 export const DEMO = {
-  password: "errandly-demo",
+  password: "demo-harbor-lantern",
   poster: "poster@errandly.test",
   provider: "provider@errandly.test",
   admin: "admin@errandly.test",

@@ -24,7 +24,7 @@ cd "$ROOT"
 LEVEL="${SQLMAP_LEVEL:-3}"
 RISK="${SQLMAP_RISK:-2}"
 TECHNIQUE="${SQLMAP_TECHNIQUE:-BEUST}"
-DEMO_PASSWORD="errandly-demo"
+DEMO_PASSWORD="demo-harbor-lantern"
 
 log() { printf '[sweep] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
