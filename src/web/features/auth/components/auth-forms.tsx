@@ -1,11 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
+import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import { loginBodySchema, registerBodySchema, type LoginBody, type RegisterBody, type User } from "@shared/auth";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { PasswordInput } from "@/components/ui/password-input";
+import { PasswordStrength } from "@/components/ui/password-strength";
 import { apiRequest, errorMessage } from "@/lib/api";
 
 // Sign-in and sign-up share the server's zod schemas, so the form and the API agree on every rule.
@@ -33,7 +36,7 @@ export function SignInForm({ onSignedIn }: Props) {
         <Input type="email" autoComplete="email" {...form.register("email")} />
       </FormField>
       <FormField label="Password" required error={errors.password?.message}>
-        <Input type="password" autoComplete="current-password" {...form.register("password")} />
+        <PasswordInput autoComplete="current-password" {...form.register("password")} />
       </FormField>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? "Signing in..." : "Sign In"}
@@ -46,6 +49,10 @@ export function SignUpForm({ onSignedIn }: Props) {
   const form = useForm<RegisterBody>({
     resolver: zodResolver(registerBodySchema),
     defaultValues: { email: "", password: "", firstName: "", lastName: "" },
+  });
+  const [password, email, firstName, lastName] = useWatch({
+    control: form.control,
+    name: ["password", "email", "firstName", "lastName"],
   });
   const mutation = useMutation({
     mutationFn: (body: RegisterBody) => apiRequest<User>("POST", "/api/auth/register", body),
@@ -70,9 +77,17 @@ export function SignUpForm({ onSignedIn }: Props) {
       <FormField label="Email" required error={errors.email?.message}>
         <Input type="email" autoComplete="email" {...form.register("email")} />
       </FormField>
-      <FormField label="Password" required description="At least 8 characters." error={errors.password?.message}>
-        <Input type="password" autoComplete="new-password" {...form.register("password")} />
-      </FormField>
+      <div className="grid gap-2">
+        <FormField
+          label="Password"
+          required
+          description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: three or four unrelated words work well.`}
+          error={errors.password?.message}
+        >
+          <PasswordInput autoComplete="new-password" {...form.register("password")} />
+        </FormField>
+        <PasswordStrength password={password} owner={{ email, firstName, lastName }} />
+      </div>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? "Creating account..." : "Create Account"}
       </Button>
