@@ -25,10 +25,10 @@ describe("accounts", () => {
     await page.getByLabel("First name").fill("Erin");
     await page.getByLabel("Last name").fill("Walker");
     await page.getByLabel("Email").fill("erin@example.test");
-    await page.getByLabel("Password").fill("short");
+    await page.getByLabel(/^Password/).fill("short");
     await page.getByRole("button", { name: "Create Account" }).click();
-    await expect.poll(() => page.getByText("Password must be at least 8 characters").isVisible()).toBe(true);
-    await page.getByLabel("Password").fill("a long password");
+    await expect.poll(() => page.getByText("Password must be at least 10 characters: longer passwords are much harder to guess").isVisible()).toBe(true);
+    await page.getByLabel(/^Password/).fill("a long password");
     await page.getByRole("button", { name: "Create Account" }).click();
     await page.waitForURL(`${server.url}/`);
     await expect.poll(() => page.getByLabel("Signed in as Erin Walker").isVisible()).toBe(true);
@@ -40,13 +40,52 @@ describe("accounts", () => {
 
     await page.goto(`${server.url}/api/login?returnTo=${encodeURIComponent("/job-board")}`);
     await page.getByLabel("Email").fill("erin@example.test");
-    await page.getByLabel("Password").fill("wrong password!");
+    await page.getByLabel(/^Password/).fill("wrong password!");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect.poll(() => page.getByText("Invalid email or password").isVisible()).toBe(true);
-    await page.getByLabel("Password").fill("a long password");
+    await page.getByLabel(/^Password/).fill("a long password");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL(`${server.url}/job-board`);
     page.assertClean([/401 \(Unauthorized\)/]);
+    await context.close();
+  });
+
+  it("sign-up shows a strength meter, refuses a common password saying why, and shows the password on request", async () => {
+    const context = await browser.newContext();
+    const page = await newPage(context);
+    await page.goto(`${server.url}/sign-in?mode=signup`);
+    await page.getByLabel("First name").fill("Pia");
+    await page.getByLabel("Last name").fill("Policy");
+    await page.getByLabel("Email").fill("pia@example.test");
+    const password = page.getByLabel(/^Password/);
+    const meter = page.getByTestId("password-strength");
+    await password.fill("password1234");
+    await expect.poll(() => meter.textContent(), { timeout: 20_000 }).toMatch(/Password strength: Too weak.*similar to a commonly used password/);
+    const violations = await seriousAxeViolations(page);
+    expect(violations, formatViolations(violations)).toEqual([]);
+
+    // The toggle shows the text, says its state, and hides it again.
+    const toggle = page.getByRole("button", { name: "Show password" });
+    expect(await password.getAttribute("type")).toBe("password");
+    await toggle.click();
+    expect(await password.getAttribute("type")).toBe("text");
+    expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+    expect(await password.inputValue()).toBe("password1234");
+
+    // The server refuses it too (the meter is advice; the server decides), and nothing is created.
+    await page.getByRole("button", { name: "Create Account" }).click();
+    const tooCommon = "This password is too common: choose one that is hard to guess, for example three or four unrelated words.";
+    await expect.poll(() => page.getByText(tooCommon).isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(new URL(page.url()).pathname).toBe("/sign-in");
+
+    await password.fill("orchid kettle planet");
+    await expect.poll(() => meter.textContent(), { timeout: 20_000 }).toMatch(/Password strength: Strong/);
+    await toggle.click();
+    expect(await password.getAttribute("type")).toBe("password");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.getByLabel("Signed in as Pia Policy").isVisible(), { timeout: 20_000 }).toBe(true);
+    page.assertClean([/400 \(Bad Request\)/]);
     await context.close();
   });
 

@@ -162,7 +162,7 @@ export function formatViolations(violations: AxeViolation[]): string {
 export async function signIn(page: Page, baseUrl: string, email: string, password: string, returnTo = "/"): Promise<void> {
   await page.goto(`${baseUrl}/api/login?returnTo=${encodeURIComponent(returnTo)}`);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await page.getByLabel(/^Password/).fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.waitForURL((u) => u.pathname === returnTo.split("?")[0]);
 }

@@ -25,7 +25,7 @@ async function signUp(page: Page, firstName: string, lastName: string, email: st
   await page.getByLabel("First name").fill(firstName);
   await page.getByLabel("Last name").fill(lastName);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a long password");
+  await page.getByLabel(/^Password/).fill("a long password");
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.waitForURL(`${server.url}/become-provider`);
 }

@@ -467,7 +467,7 @@ describe("stored XSS", () => {
     await context.clearCookies();
     await page.goto(`${server.url}/sign-in?returnTo=${encodeURIComponent(hostileUrl)}`);
     await page.getByLabel("Email").fill(DEMO.poster);
-    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByLabel(/^Password/).fill(DEMO.password);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL(`${server.url}/`);
     await page.locator("h1").first().waitFor({ state: "visible" });
