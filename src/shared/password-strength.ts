@@ -9,7 +9,7 @@ import type { OptionsType, TranslationKeys } from "@zxcvbn-ts/core";
 export const PASSWORD_MIN_SCORE = 3;
 
 /** zxcvbn looks at this many characters; longer passwords are judged by their start (bounded cost). */
-export const PASSWORD_STRENGTH_MAX_LENGTH = 64;
+export const PASSWORD_STRENGTH_MAX_LENGTH = 40;
 
 export const PASSWORD_STRENGTH_LABELS = ["Too weak", "Too weak", "Weak", "Fair", "Strong"] as const;
 export type PasswordStrengthLabel = (typeof PASSWORD_STRENGTH_LABELS)[number];
