@@ -24,6 +24,7 @@ const SIGN_IN = "Welcome to Errandly";
 const DENIED = "Access Denied";
 const OPEN_TASK = "{openTask}";
 const CLAIMED_TASK = "{claimedTask}";
+const PROVIDER_ID = "{providerId}";
 
 /** Keyed by the router's path; "*" is the catch-all (404). */
 const PLAN: Record<string, Visit[]> = {
@@ -53,6 +54,12 @@ const PLAN: Record<string, Visit[]> = {
   "/providers": [
     { as: null, h1: "Browse Available Providers" },
     { as: "admin", h1: "Browse Available Providers" },
+  ],
+  // The demo provider's public profile, as a visitor and as its owner (Profile not found: profiles.e2e.ts).
+  "/users/:id": [
+    { as: null, h1: "Devon P.", url: `/users/${PROVIDER_ID}` },
+    { as: "provider", h1: "Devon P.", url: `/users/${PROVIDER_ID}` },
+    { as: "poster", h1: "Devon P.", url: `/users/${PROVIDER_ID}` },
   ],
   "/dashboard": [
     { as: null, h1: "Sign In Required" },
@@ -139,7 +146,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Awaited<ReturnType<typeof newPage>>;
 const sessions = new Map<Role, APIRequestContext>();
-const ids = { openTask: "", openTitle: "", claimedTask: "", claimedTitle: "" };
+const ids = { openTask: "", openTitle: "", claimedTask: "", claimedTitle: "", providerId: "" };
 /** "role path" of each visit that reached its page. */
 const swept: string[] = [];
 /** Pages already measured, by role, path and theme. */
@@ -164,7 +171,8 @@ beforeAll(async () => {
   const [open, claimed] = tasks.filter((t) => t.status === "open");
   if (!open || !claimed) throw new Error("the demo poster needs two open tasks");
   expect((await provider.patch(`/api/tasks/${claimed.id}/claim`)).ok()).toBe(true);
-  Object.assign(ids, { openTask: open.id, openTitle: open.title, claimedTask: claimed.id, claimedTitle: claimed.title });
+  const providerId = ((await (await provider.get("/api/auth/user")).json()) as { id: string }).id;
+  Object.assign(ids, { openTask: open.id, openTitle: open.title, claimedTask: claimed.id, claimedTitle: claimed.title, providerId });
 });
 afterAll(async () => {
   for (const api of sessions.values()) await api.dispose();
@@ -172,7 +180,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const fill = (text: string) => text.replace(OPEN_TASK, ids.openTask).replace(CLAIMED_TASK, ids.claimedTask);
+const fill = (text: string) => text.replace(OPEN_TASK, ids.openTask).replace(CLAIMED_TASK, ids.claimedTask).replace(PROVIDER_ID, ids.providerId);
 const heading = (text: string) => (text === OPEN_TASK ? ids.openTitle : text === CLAIMED_TASK ? ids.claimedTitle : text);
 
 /** Opens each of the role's visits and measures it in both themes; returns what went wrong. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { displayName } from "../src/shared/names.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
 import { DEMO, launchBrowser, newPage, startServer, type RunningServer } from "./harness.js";
 
@@ -264,7 +265,8 @@ describe("stored XSS", () => {
 
     // The public directory and the provider's own profile form.
     await visit(null, "/providers");
-    await shows(page, `${TRUDY.firstName} ${TRUDY.lastName}`);
+    // Strangers see the display name (docs/product.md, "People you can see").
+    await shows(page, displayName(TRUDY));
     await shows(page, TEXT.trudyCity);
     await shows(page, TEXT.trudyProfileBio);
     await expectInert();
@@ -334,7 +336,7 @@ describe("stored XSS", () => {
     await visit(null, `/task/${t2}`);
     await shows(page.getByRole("heading", { level: 1 }), TEXT.t2Title);
     await shows(page, TEXT.t2Description);
-    await shows(page, `by ${MALLORY.firstName} ${MALLORY.lastName}`);
+    await shows(page, `Posted by ${displayName(MALLORY)}`);
     await expectInert();
 
     // A provider asks Felix about the task: the greeting quotes the title, the question is echoed.

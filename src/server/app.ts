@@ -20,6 +20,7 @@ import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
+import profilesRoutes from "./features/profiles/routes.js";
 import providersRoutes from "./features/providers/routes.js";
 import reviewsRoutes from "./features/reviews/routes.js";
 import siteRoutes from "./features/site/routes.js";
@@ -114,6 +115,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(reviewsRoutes);
   await app.register(felixRoutes);
   await app.register(paymentsRoutes);
+  await app.register(profilesRoutes);
 
   await app.register(spaPlugin);
 

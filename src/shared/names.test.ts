@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayName, initials } from "./names.js";
+import { displayInitials, displayName, initials } from "./names.js";
 
 describe("initials", () => {
   it("takes the first letters, trimmed and upper-cased, and falls back to U", () => {
@@ -18,5 +18,14 @@ describe("displayName", () => {
     expect(displayName({ firstName: "Maria", lastName: " " })).toBe("Maria");
     expect(displayName({ firstName: "", lastName: "Garcia" })).toBe("G.");
     expect(displayName({ firstName: " ", lastName: "" })).toBe("Errandly member");
+  });
+});
+
+describe("displayInitials", () => {
+  it("takes the first letter of the first two words of a display name", () => {
+    expect(displayInitials("Maria G.")).toBe("MG");
+    expect(displayInitials(" ada ")).toBe("A");
+    expect(displayInitials("G.")).toBe("G");
+    expect(displayInitials("")).toBe("U");
   });
 });

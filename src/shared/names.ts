@@ -18,3 +18,14 @@ export function displayName(person: { firstName: string; lastName: string }): st
   if (!first) return initial ? `${initial}.` : "Errandly member";
   return initial ? `${first} ${initial}.` : first;
 }
+
+/** Avatar letters of a display name ("Maria G." gives "MG"), for people we know only by it. */
+export function displayInitials(name: string): string {
+  const letters = name
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, "").charAt(0))
+    .filter(Boolean)
+    .slice(0, 2)
+    .join("");
+  return letters.toUpperCase() || "U";
+}

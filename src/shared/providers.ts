@@ -118,10 +118,12 @@ export const currentTaskSchema = z.object({
 export const activeProviderSchema = providerProfileSchema.extend({ currentTask: currentTaskSchema.nullable() });
 export type ActiveProvider = z.infer<typeof activeProviderSchema>;
 
+/** A directory card: public, so the display name only ("Maria G."; docs/product.md, "People you can see"). */
 export const publicProviderSchema = z.object({
   id: z.uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
+  /** The provider's user id: their public profile is /users/{userId}. */
+  userId: z.uuid(),
+  displayName: z.string(),
   city: z.string().nullable(),
   state: z.string().nullable(),
   bio: z.string().nullable(),

@@ -86,14 +86,26 @@ export const stopSchema = z.object({
 });
 export type Stop = z.infer<typeof stopSchema>;
 
+/**
+ * A task's poster or provider as anyone may see them: the display name ("Maria G."), the public
+ * photo and the profile's id, with their rating from revealed reviews. Never the full last name
+ * (docs/product.md, "People you can see").
+ */
 export const taskPartySchema = z.object({
   id: z.uuid(),
-  firstName: z.string(),
-  lastName: z.string(),
-  profileImageUrl: z.string().nullable(),
+  displayName: z.string(),
+  photoUrl: z.string().nullable(),
   rating: z.number().nullable(),
   reviewCount: z.number().int(),
 });
+export type TaskParty = z.infer<typeof taskPartySchema>;
+
+/** The same person for the task's insiders (its poster, its assigned provider, admins): with the full name. */
+export const taskInsiderPartySchema = taskPartySchema.extend({
+  firstName: z.string(),
+  lastName: z.string(),
+});
+export type TaskInsiderParty = z.infer<typeof taskInsiderPartySchema>;
 
 /**
  * What anyone may see of a task. Street addresses are absent by construction: lists use this
@@ -134,8 +146,10 @@ export const taskPublicSchema = z.object({
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 
-/** The poster, the assigned provider and admins see the addresses too. */
+/** The poster, the assigned provider and admins see the addresses and each other's full names too. */
 export const taskPrivateSchema = taskPublicSchema.extend({
+  poster: taskInsiderPartySchema,
+  provider: taskInsiderPartySchema.nullable(),
   location: z.string().nullable(),
   startLocation: z.string().nullable(),
   endLocation: z.string().nullable(),

@@ -118,6 +118,9 @@ export const HTTP_MATRIX = {
   "GET /api/reviews/task/:taskId": partiesAndAdmin(200),
   "GET /api/reviews/user/:userId": everyone(200),
 
+  // Public profiles: anyone reads anyone's (docs/product.md, "People you can see").
+  "GET /api/users/:id/profile": everyone(200),
+
   // Felix spends geocoding and language-model budget: signed-in users only.
   "POST /api/ask-felix": signedIn(200),
 

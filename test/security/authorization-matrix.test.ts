@@ -692,6 +692,22 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     check: (w, res) => expect(parse<{ count: number }>(res).count, w.label).toBe(0),
   },
 
+  "GET /api/users/:id/profile": {
+    stage: "completed",
+    readOnly: true,
+    prepare: posterReview,
+    request: (w) => get(`/api/users/${w.assigned.id}/profile`),
+    check: (w, res) => {
+      // The provider's record for everyone alike: display name only, nothing from the application
+      // but city and state, and the poster's review still blind (the provider has not reviewed yet).
+      expect(parse<{ completedAsProvider: number; rating: { count: number } }>(res), w.label).toMatchObject({
+        completedAsProvider: 1,
+        rating: { count: 0 },
+      });
+      for (const secret of ["4105550100", "1 Test St", "21401", w.assigned.email, w.poster.email]) expect(res.body, w.label).not.toContain(secret);
+    },
+  },
+
   "POST /api/ask-felix": {
     request: () =>
       post("/api/ask-felix", {

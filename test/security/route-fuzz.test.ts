@@ -159,11 +159,19 @@ function secretsIn(text: string): Secret[] {
   return [...found];
 }
 
+/**
+ * Full last names: their owner, the other party of their tasks (the fixtures pair this poster with
+ * this provider) and admins; everyone else sees "Maria G." (docs/product.md, "People you can see").
+ */
+const lastNameAudience: { kind: "people"; ids: string[] } = { kind: "people", ids: [] };
+const posterLastName = plant("poster's full last name", lastNameAudience, `Zqposter${randomBytes(4).toString("hex")}`);
+const providerLastName = plant("provider's full last name", lastNameAudience, `Zqprovider${randomBytes(4).toString("hex")}`);
+
 const actors: Record<ActorName, Actor> = {
   anonymous: { login: null, role: null },
   user: { login: await createUser(t), role: "user" },
-  poster: { login: await createUser(t), role: "user" },
-  provider: { login: await createUser(t, { verifiedProvider: true }), role: "provider" },
+  poster: { login: await createUser(t, { lastName: posterLastName }), role: "user" },
+  provider: { login: await createUser(t, { verifiedProvider: true, lastName: providerLastName }), role: "provider" },
   admin: { login: await createUser(t, { role: "admin" }), role: "admin" },
 };
 const ACTOR_NAMES = Object.keys(actors) as ActorName[];
@@ -175,6 +183,7 @@ function idOf(name: ActorName): string {
 }
 const poster = () => idOf("poster");
 const provider = () => idOf("provider");
+lastNameAudience.ids.push(poster(), provider());
 
 function login(name: ActorName): TestUser {
   const user = actors[name].login;
@@ -571,7 +580,7 @@ const named: NamedValues = {
 /** Values for path parameters: rows that exist first, by what the parameter names. */
 function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
-  if (name === "userId") return fromPool(pool.userIds, randomUUID());
+  if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   return fromPool(pool.taskIds, randomUUID());
 }

@@ -33,6 +33,7 @@ const AdminFinance = page(() => import("./routes/admin-finance"));
 const AdminAudit = page(() => import("./routes/admin-audit"));
 const AdminOutbox = page(() => import("./routes/admin-outbox"));
 const ProviderProfile = page(() => import("./routes/provider-profile"));
+const UserProfile = page(() => import("./routes/user-profile"));
 const NotFound = page(() => import("./routes/not-found"));
 
 function PageFallback() {
@@ -65,6 +66,7 @@ export function Router() {
         <Route path="/jobs" component={JobBoard} />
         <Route path="/job-board" component={JobBoard} />
         <Route path="/providers" component={Providers} />
+        <Route path="/users/:id" component={UserProfile} />
         <Route path="/dashboard">
           <ProtectedRoute signInPrompt={{ title: "Sign In Required", description: "Sign in to see your tasks and jobs." }}>
             <Dashboard />

@@ -375,17 +375,19 @@ describe("directory and profile", () => {
     expect(res.statusCode).toBe(200);
     const list = res.json() as Record<string, unknown>[];
     expect(list.every((p) => p.verificationStatus === "approved")).toBe(true);
-    const dana = list.find((p) => p.firstName === "Dana");
-    expect(dana).toMatchObject({ city: "Annapolis", state: "MD", rating: "4.5", reviewCount: 2 });
+    const dana = list.find((p) => p.userId === provider.id);
+    // A public surface: the display name, never the full last name (docs/product.md, "People you can see").
+    expect(dana).toMatchObject({ displayName: expect.stringMatching(/^Dana L\.$/), city: "Annapolis", state: "MD", rating: "4.5", reviewCount: 2 });
     const raw = res.body;
     expect(raw).not.toContain("4105550100");
     expect(raw).not.toContain("1 Test St");
     expect(raw).not.toContain("21401");
     expect(raw).not.toContain(provider.email);
+    expect(raw).not.toMatch(/"Last\d+"/);
     expect(raw).not.toContain(pending.email);
     for (const p of list) {
       expect(Object.keys(p).sort()).toEqual(
-        ["bio", "city", "firstName", "hourlyRate", "id", "lastName", "profilePhotoUrl", "rating", "reviewCount", "serviceTypes", "state", "verificationStatus"],
+        ["bio", "city", "displayName", "hourlyRate", "id", "profilePhotoUrl", "rating", "reviewCount", "serviceTypes", "state", "userId", "verificationStatus"],
       );
     }
   });

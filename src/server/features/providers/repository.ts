@@ -1,6 +1,7 @@
 import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
+import { displayName } from "../../../shared/names.js";
 import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider } from "../../../shared/providers.js";
 import type { Db } from "../../db/client.js";
 import { revealedCondition } from "../../db/review-visibility.js";
@@ -179,6 +180,7 @@ export async function listPublicProviders(db: Db, now: Date): Promise<PublicProv
   const rows = await db
     .select({
       id: providerProfiles.id,
+      userId: providerProfiles.userId,
       firstName: users.firstName,
       lastName: users.lastName,
       city: providerProfiles.city,
@@ -197,8 +199,9 @@ export async function listPublicProviders(db: Db, now: Date): Promise<PublicProv
     .where(eq(providerProfiles.verificationStatus, "approved"))
     .orderBy(users.firstName, users.lastName)
     .limit(500);
-  return rows.map(({ hourlyRateCents, ...r }) => ({
+  return rows.map(({ hourlyRateCents, firstName, lastName, ...r }) => ({
     ...r,
+    displayName: displayName({ firstName, lastName }),
     city: r.city || null,
     state: r.state || null,
     rating: r.rating ?? null,

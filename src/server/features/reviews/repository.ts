@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { displayName } from "../../../shared/names.js";
 import type { Review, TaskReviews, UserReviews } from "../../../shared/reviews.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { BLIND_MS, revealedCondition } from "../../db/review-visibility.js";
@@ -29,7 +30,9 @@ function toReview(row: ReviewRow): Review {
     taskId: row.task_id,
     reviewerId: row.reviewer_id,
     reviewedId: row.reviewed_id,
-    reviewerName: `${row.reviewer_first} ${row.reviewer_last.slice(0, 1)}.`.trim(),
+    // Reviews are read beyond the task's two parties (GET /api/reviews/user/{id} is public): the
+    // display name only (docs/product.md, "People you can see").
+    reviewerName: displayName({ firstName: row.reviewer_first, lastName: row.reviewer_last }),
     rating: Number(row.rating),
     comment: row.comment,
     createdAt: new Date(row.created_at).toISOString(),

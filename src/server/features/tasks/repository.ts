@@ -12,9 +12,11 @@ import {
   type TaskViewer,
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
-import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import { displayName } from "../../../shared/names.js";
+import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
+import { publicPhotoSql } from "../../db/public-photo.js";
 import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks, type StoredStop } from "../../db/schema/tasks.js";
@@ -223,7 +225,7 @@ function boardQuery(db: Db, shape: BoardShape) {
     .select({
       task: pageTask,
       distance: page.distance,
-      poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, profileImageUrl: users.profileImageUrl },
+      poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`) },
       rating: card.rating,
       reviewCount: card.reviewCount,
     })
@@ -267,7 +269,7 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
 /** The job board: open tasks only, public view, newest first unless another sort is asked. */
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<TaskPublic[]> {
   const rows = await boardStatement(ctx.db, boardShape(query)).execute(boardValues(query, ctx.now()));
-  const parties = new Map<string, TaskParty>(
+  const parties = new Map<string, PartyRow>(
     rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount) }]),
   );
   return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
@@ -304,13 +306,21 @@ export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPr
 // (docs/decisions/004-money-in-the-api.md) and the public view is built field by field, so a
 // street address can only reach a stranger if someone adds it to this file on purpose.
 
-export type TaskParty = TaskPublic["poster"];
+/** A poster or provider as loaded: the full name stays on the server unless the viewer is an insider. */
+interface PartyRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  photoUrl: string | null;
+  rating: number | null;
+  reviewCount: number;
+}
 
 /**
  * Poster and provider cards with their review average (1 decimal) and count, in one query; `now`
  * decides which blind reviews are revealed yet (only those count in the average).
  */
-async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<Map<string, TaskParty>> {
+async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<Map<string, PartyRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db
@@ -318,7 +328,7 @@ async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<M
       id: users.id,
       firstName: users.firstName,
       lastName: users.lastName,
-      profileImageUrl: users.profileImageUrl,
+      photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`),
       // Written out in full: inside the subquery an unqualified "id" would be the review's own id.
       rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
         where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
@@ -334,7 +344,7 @@ async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<M
         id: r.id,
         firstName: r.firstName,
         lastName: r.lastName,
-        profileImageUrl: r.profileImageUrl,
+        photoUrl: r.photoUrl,
         rating: r.rating === null ? null : Number(r.rating),
         reviewCount: Number(r.reviewCount),
       },
@@ -344,14 +354,26 @@ async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<M
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function party(parties: Map<string, TaskParty>, id: string): TaskParty {
+function partyRow(parties: Map<string, PartyRow>, id: string): PartyRow {
   const found = parties.get(id);
   // users rows are never deleted while a task references them (foreign key), so this is a bug.
   if (!found) throw new Error(`user ${id} of a task was not loaded`);
   return found;
 }
 
-function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, distanceMiles: number | null = null): TaskPublic {
+/** What strangers see of a party: display name only (docs/product.md, "People you can see"). */
+function party(parties: Map<string, PartyRow>, id: string): TaskParty {
+  const p = partyRow(parties, id);
+  return { id: p.id, displayName: displayName(p), photoUrl: p.photoUrl, rating: p.rating, reviewCount: p.reviewCount };
+}
+
+/** What the task's insiders (poster, assigned provider, admins) see: the full name as well. */
+function insiderParty(parties: Map<string, PartyRow>, id: string): TaskInsiderParty {
+  const p = partyRow(parties, id);
+  return { ...party(parties, id), firstName: p.firstName, lastName: p.lastName };
+}
+
+function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMiles: number | null = null): TaskPublic {
   return {
     id: row.id,
     title: row.title,
@@ -385,9 +407,11 @@ function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, distanceMil
   };
 }
 
-function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>): TaskPrivate {
+function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivate {
   return {
     ...toPublicView(row, parties),
+    poster: insiderParty(parties, row.userId),
+    provider: row.providerId ? insiderParty(parties, row.providerId) : null,
     location: row.location,
     startLocation: row.startLocation,
     endLocation: row.endLocation,

@@ -5,11 +5,14 @@ import { Spinner } from "@/components/ui/spinner";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { ProfileForm } from "@/features/providers/components/profile-form";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { useUser } from "@/lib/current-user";
+import { userProfilePath } from "@/lib/profile-path";
 
 /** /provider/profile: a provider edits their public profile. */
 export default function ProviderProfilePage() {
   useDocumentTitle("My Provider Profile");
   const profile = useProviderProfile(true);
+  const { user } = useUser();
 
   if (profile.isLoading) {
     return (
@@ -28,7 +31,17 @@ export default function ProviderProfilePage() {
             <CardTitle asChild>
               <h2>Public Profile</h2>
             </CardTitle>
-            <CardDescription>What customers see in the provider directory once you are verified.</CardDescription>
+            <CardDescription>
+              What customers see in the provider directory and on your public profile once you are verified.
+              {user ? (
+                <>
+                  {" "}
+                  <Link href={userProfilePath(user.id)} className="font-medium text-primary underline">
+                    View your public profile
+                  </Link>
+                </>
+              ) : null}
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <ProfileForm profile={profile.data} />

@@ -3,6 +3,7 @@ import { Link, useParams } from "wouter";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { PersonAvatar } from "@/components/ui/person-avatar";
 import { Spinner } from "@/components/ui/spinner";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
@@ -18,6 +19,7 @@ import { relativeTime, taskFelixContext } from "@/features/tasks/components/task
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { userProfilePath } from "@/lib/profile-path";
 
 function BackButton() {
   return (
@@ -55,6 +57,9 @@ export default function TaskDetailPage() {
   }
 
   const t = task.data;
+  // The poster's full name is for the task's insiders only; everyone else gets "Maria G."
+  // (docs/product.md, "People you can see"). The server decides which shape this is.
+  const posterName = t.visibility === "private" ? `${t.poster.firstName} ${t.poster.lastName}`.trim() || t.poster.displayName : t.poster.displayName;
   const now = new Date();
   const isOwner = viewer?.id === t.userId;
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
@@ -83,11 +88,21 @@ export default function TaskDetailPage() {
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
               <Clock className="size-4" aria-hidden="true" />
               <span>Posted {relativeTime(t.createdAt)}</span>
-              <span>
-                by {t.poster.firstName} {t.poster.lastName}
-              </span>
-              <PosterRating rating={t.poster.rating} reviewCount={t.poster.reviewCount} />
             </p>
+            <div className="flex items-center gap-3 text-sm">
+              <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />
+              <div className="grid min-w-0 gap-0.5">
+                <span className="[overflow-wrap:anywhere]">
+                  Posted by{" "}
+                  <Link href={userProfilePath(t.poster.id)} className="font-medium hover:underline">
+                    {posterName}
+                  </Link>
+                </span>
+                <span className="text-muted-foreground">
+                  <PosterRating rating={t.poster.rating} reviewCount={t.poster.reviewCount} />
+                </span>
+              </div>
+            </div>
           </CardHeader>
           <CardContent className="grid gap-6">
             <section className="grid gap-2">

@@ -76,7 +76,7 @@ afterEach(() => {
 });
 
 function task(): TaskDetail {
-  const party = (id: string) => ({ id, firstName: "A", lastName: "B", profileImageUrl: null, rating: null, reviewCount: 0 });
+  const party = (id: string) => ({ id, displayName: "A B.", photoUrl: null, rating: null, reviewCount: 0 });
   return {
     visibility: "public",
     id: TASK_ID,

@@ -3,12 +3,15 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
+import { Link } from "wouter";
 import { Card, CardHeader, CardTitle } from "@/components/ui/card";
+import { PersonAvatar } from "@/components/ui/person-avatar";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
+import { userProfilePath } from "@/lib/profile-path";
 import { useMessages } from "../api/get-messages";
 import { markMessagesRead } from "../api/mark-messages-read";
 import { useSendMessage } from "../api/send-message";
@@ -28,13 +31,33 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-function ChatCard({ connected, children }: { connected: boolean; children: ReactNode }) {
+/** The other party of the chat, shown in its header and linked to their public profile. */
+interface ChatPartner {
+  id: string;
+  displayName: string;
+  photoUrl: string | null;
+}
+
+function ChatCard({ connected, partner, children }: { connected: boolean; partner?: ChatPartner | null; children: ReactNode }) {
   return (
     <Card className="flex h-[500px] flex-col">
       <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
-        <CardTitle asChild className="text-lg">
-          <h2>Task Messages</h2>
-        </CardTitle>
+        <div className="flex min-w-0 items-center gap-3">
+          {partner ? <PersonAvatar name={partner.displayName} photoUrl={partner.photoUrl} className="size-9" /> : null}
+          <div className="grid min-w-0">
+            <CardTitle asChild className="text-lg">
+              <h2>Task Messages</h2>
+            </CardTitle>
+            {partner ? (
+              <p className="text-sm text-muted-foreground [overflow-wrap:anywhere]">
+                with{" "}
+                <Link href={userProfilePath(partner.id)} className="font-medium text-foreground hover:underline">
+                  {partner.displayName}
+                </Link>
+              </p>
+            ) : null}
+          </div>
+        </div>
         <span role="status" className="flex items-center gap-1.5 text-sm text-muted-foreground">
           <span aria-hidden="true" className={cn("size-2 rounded-full", connected ? "bg-green-600" : "bg-muted-foreground")} />
           {connected ? "Connected" : "Offline"}
@@ -128,8 +151,9 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
       </ChatCard>
     );
   }
+  const partner = user?.id === task.userId ? task.provider : task.poster;
   return (
-    <ChatCard connected={status === "connected"}>
+    <ChatCard connected={status === "connected"} partner={partner}>
       <ReconnectBanner status={status} />
       {notifications.showPrompt && (
         <ChatNotificationBanner onEnable={() => void notifications.enable()} onDismiss={notifications.dismiss} />

@@ -11,7 +11,7 @@ const TASK_ID = "00000000-0000-4000-8000-0000000000aa";
 type PublicTask = Extract<TaskDetail, { visibility: "public" }>;
 
 function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
-  const party = { id: "00000000-0000-4000-8000-000000000001", firstName: "Pat", lastName: "Poster", profileImageUrl: null, rating: null, reviewCount: 0 };
+  const party = { id: "00000000-0000-4000-8000-000000000001", displayName: "Pat P.", photoUrl: null, rating: null, reviewCount: 0 };
   return {
     visibility: "public",
     id: TASK_ID,

@@ -1,24 +1,25 @@
 import { MapPin, Star } from "lucide-react";
+import { Link } from "wouter";
 import { categoryLabel } from "@shared/constants";
-import { initials } from "@shared/names";
 import type { PublicProvider } from "@shared/providers";
-import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { PersonAvatar } from "@/components/ui/person-avatar";
+import { userProfilePath } from "@/lib/profile-path";
 
-/** One card of the public directory (docs/product.md#verification). */
+/** One card of the public directory (docs/product.md#verification): the name links to the provider's profile. */
 export function ProviderCard({ provider }: { provider: PublicProvider }) {
-  const name = `${provider.firstName} ${provider.lastName}`;
-  const letters = initials(provider);
+  const name = provider.displayName;
   return (
     <Card className="h-full">
       <CardHeader className="flex flex-row items-center gap-4">
-        <Avatar className="size-16">
-          {provider.profilePhotoUrl ? <AvatarImage src={provider.profilePhotoUrl} alt={name} /> : null}
-          <AvatarFallback className="text-lg">{letters}</AvatarFallback>
-        </Avatar>
+        <PersonAvatar name={name} photoUrl={provider.profilePhotoUrl} className="size-16" fallbackClassName="text-lg" />
         <div className="min-w-0">
-          <h2 className="truncate text-lg font-semibold">{name}</h2>
+          <h2 className="text-lg font-semibold [overflow-wrap:anywhere]">
+            <Link href={userProfilePath(provider.userId)} className="hover:underline">
+              {name}
+            </Link>
+          </h2>
           {provider.city && provider.state ? (
             <p className="flex items-center gap-1 text-sm text-muted-foreground">
               <MapPin className="size-4" aria-hidden="true" />
@@ -37,7 +38,7 @@ export function ProviderCard({ provider }: { provider: PublicProvider }) {
         </div>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {provider.bio ? <p className="line-clamp-3 text-sm text-muted-foreground">{provider.bio}</p> : null}
+        {provider.bio ? <p className="line-clamp-3 text-sm text-muted-foreground [overflow-wrap:anywhere]">{provider.bio}</p> : null}
         <div>
           <h3 className="mb-2 text-sm font-medium">Services</h3>
           <div className="flex flex-wrap gap-2">
@@ -54,6 +55,9 @@ export function ProviderCard({ provider }: { provider: PublicProvider }) {
             <span className="font-semibold">${provider.hourlyRate.toFixed(2).replace(/\.00$/, "")}/hr</span>
           </div>
         ) : null}
+        <Link href={userProfilePath(provider.userId)} className="text-sm font-medium text-primary hover:underline">
+          View profile<span className="sr-only"> of {name}</span>
+        </Link>
       </CardContent>
     </Card>
   );

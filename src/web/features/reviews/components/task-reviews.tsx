@@ -1,9 +1,11 @@
 import { useState } from "react";
 import { format } from "date-fns";
+import { Link } from "wouter";
 import type { TaskDetail } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUser } from "@/lib/current-user";
+import { userProfilePath } from "@/lib/profile-path";
 import { useTaskReviews } from "../api/get-task-reviews";
 import { ReviewDialog } from "./review-dialog";
 import { StarRatingDisplay } from "./star-rating";
@@ -35,13 +37,19 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
         {data?.reviews.map((review) => (
           <div key={review.id} className="space-y-1 border-b pb-3 last:border-b-0 last:pb-0">
             <div className="flex flex-wrap items-center gap-2">
-              <span className="font-medium">{review.reviewerId === user.id ? "Your review" : review.reviewerName}</span>
+              {review.reviewerId === user.id ? (
+                <span className="font-medium">Your review</span>
+              ) : (
+                <Link href={userProfilePath(review.reviewerId)} className="font-medium [overflow-wrap:anywhere] hover:underline">
+                  {review.reviewerName}
+                </Link>
+              )}
               <StarRatingDisplay rating={review.rating} />
               <time dateTime={review.createdAt} className="text-xs text-muted-foreground">
                 {format(new Date(review.createdAt), "MMM d, yyyy")}
               </time>
             </div>
-            {review.comment && <p className="whitespace-pre-wrap text-sm">{review.comment}</p>}
+            {review.comment && <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{review.comment}</p>}
           </div>
         ))}
         {data?.revealsAt && (

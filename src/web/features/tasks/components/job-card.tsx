@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import type { TaskPublic } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { userProfilePath } from "@/lib/profile-path";
 import { TASK_ACTION_COPY } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
 import { dollars, publicPlace, relativeTime } from "./task-format";
@@ -57,8 +58,11 @@ export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCar
           {relativeTime(task.createdAt)}
         </p>
         <p className="flex flex-wrap items-center gap-x-2 text-muted-foreground">
-          <span>
-            Posted by {task.poster.firstName} {task.poster.lastName.charAt(0)}.
+          <span className="[overflow-wrap:anywhere]">
+            Posted by{" "}
+            <Link href={userProfilePath(task.poster.id)} className="font-medium text-foreground hover:underline">
+              {task.poster.displayName}
+            </Link>
           </span>
           <PosterRating rating={task.poster.rating} reviewCount={task.poster.reviewCount} />
         </p>

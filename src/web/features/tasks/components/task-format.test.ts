@@ -67,7 +67,7 @@ describe("task display rules", () => {
 });
 
 describe("taskFelixContext", () => {
-  const party = { id: "00000000-0000-4000-8000-000000000001", firstName: "Paula", lastName: "Poster", profileImageUrl: null, rating: null, reviewCount: 0 };
+  const party = { id: "00000000-0000-4000-8000-000000000001", displayName: "Paula P.", photoUrl: null, rating: null, reviewCount: 0 };
   const publicTask: TaskPublic = {
     id: "00000000-0000-4000-8000-000000000002",
     title: "Binders",
@@ -110,6 +110,8 @@ describe("taskFelixContext", () => {
     const privateTask: TaskDetail = {
       ...publicTask,
       visibility: "private",
+      poster: { ...party, firstName: "Paula", lastName: "Poster" },
+      provider: null,
       location: null,
       startLocation: "15200 Annapolis Rd",
       endLocation: "58 West St",

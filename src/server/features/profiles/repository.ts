@@ -1,0 +1,109 @@
+import { sql } from "drizzle-orm";
+import { displayName } from "../../../shared/names.js";
+import { PROFILE_REVIEWS_LIMIT, type ProfileReview, type UserProfile } from "../../../shared/profiles.js";
+import type { AppContext } from "../../context.js";
+import { queryRows } from "../../db/client.js";
+import { publicPhotoSql } from "../../db/public-photo.js";
+import { revealedCondition } from "../../db/review-visibility.js";
+import { notFound } from "../../http-errors.js";
+
+// A person's public profile (docs/product.md, "People you can see"): two statements whatever the
+// number of reviews, one for the person with their counts and rating, one for their newest
+// revealed reviews with each reviewer's name. Rows become the answer here, field by field.
+
+interface PersonRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  created_at: string | Date;
+  photo_url: string | null;
+  verified: boolean;
+  city: string | null;
+  state: string | null;
+  bio: string | null;
+  service_types: string[] | null;
+  completed_as_provider: number;
+  completed_as_poster: number;
+  rating_average: string | null;
+  rating_count: number;
+}
+
+interface ReviewRow {
+  id: string;
+  rating: number;
+  comment: string | null;
+  reviewer_id: string;
+  reviewer_first: string;
+  reviewer_last: string;
+  created_at: string | Date;
+  by_poster: boolean;
+}
+
+export async function getUserProfile(ctx: AppContext, userId: string): Promise<UserProfile> {
+  const now = ctx.now();
+  // Both statements only read: run them side by side.
+  const [people, reviews] = await Promise.all([
+    queryRows<PersonRow>(
+      ctx.db,
+      sql`select u.id, u.first_name, u.last_name, u.created_at,
+            ${publicPhotoSql(sql`u.id`, sql`u.profile_image_url`)} as photo_url,
+            coalesce(pp.verification_status = 'approved', false) as verified,
+            pp.city, pp.state, pp.bio, pp.service_types,
+            (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.status = 'completed') as completed_as_provider,
+            (select count(*)::int from tasks ct where ct.user_id = u.id and ct.status = 'completed') as completed_as_poster,
+            rated.average as rating_average, rated.count as rating_count
+          from users u
+          left join provider_profiles pp on pp.user_id = u.id
+          left join lateral (
+            select round(avg(r.rating)::numeric, 1)::text as average, count(*)::int as count
+            from reviews r join tasks t on t.id = r.task_id
+            where r.reviewed_id = u.id and ${revealedCondition(now)}
+          ) rated on true
+          where u.id = ${userId}::uuid`,
+    ),
+    queryRows<ReviewRow>(
+      ctx.db,
+      sql`select r.id, r.rating, r.comment, r.reviewer_id, ru.first_name as reviewer_first, ru.last_name as reviewer_last,
+            r.created_at, (r.reviewer_id = t.user_id) as by_poster
+          from reviews r
+          join tasks t on t.id = r.task_id
+          join users ru on ru.id = r.reviewer_id
+          where r.reviewed_id = ${userId}::uuid and ${revealedCondition(now)}
+          order by r.created_at desc, r.id desc
+          limit ${PROFILE_REVIEWS_LIMIT}`,
+    ),
+  ]);
+  const person = people[0];
+  if (!person) throw notFound("This profile does not exist");
+  const verified = person.verified;
+  return {
+    id: person.id,
+    displayName: displayName({ firstName: person.first_name, lastName: person.last_name }),
+    photoUrl: person.photo_url,
+    // Where a provider works, from their approved application; never their street or ZIP.
+    city: verified ? person.city || null : null,
+    state: verified ? person.state || null : null,
+    memberSince: new Date(person.created_at).toISOString(),
+    verifiedProvider: verified,
+    provider: verified ? { serviceTypes: person.service_types ?? [], bio: person.bio ?? "" } : null,
+    completedAsProvider: Number(person.completed_as_provider),
+    completedAsPoster: Number(person.completed_as_poster),
+    rating: {
+      average: person.rating_average === null ? null : Number(person.rating_average),
+      count: Number(person.rating_count),
+    },
+    reviews: reviews.map(toProfileReview),
+  };
+}
+
+function toProfileReview(row: ReviewRow): ProfileReview {
+  return {
+    id: row.id,
+    rating: Number(row.rating),
+    comment: row.comment,
+    reviewerId: row.reviewer_id,
+    reviewerDisplayName: displayName({ firstName: row.reviewer_first, lastName: row.reviewer_last }),
+    date: new Date(row.created_at).toISOString(),
+    givenAs: row.by_poster ? "poster" : "provider",
+  };
+}

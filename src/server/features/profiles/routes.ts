@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { userProfileSchema } from "../../../shared/profiles.js";
+import { getUserProfile } from "./repository.js";
+
+// Public profiles (docs/product.md, "People you can see"): anyone may read one, signed in or not.
+// The response schema names every field that may leave; nothing else can.
+
+const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+
+  app.get(
+    "/api/users/:id/profile",
+    {
+      config: { auth: "public" },
+      schema: {
+        tags: ["profiles"],
+        params: uuidParamSchema,
+        response: { 200: userProfileSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => getUserProfile(ctx, request.params.id),
+  );
+};
+
+export default profilesRoutes;

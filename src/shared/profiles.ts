@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+// Public profiles (docs/product.md, "People you can see"; docs/decisions/023-public-profiles-and-display-names.md).
+// This schema is the filter: the route serialises through it, so a field not named here (e-mail,
+// phone, street address, ZIP, the full last name) cannot leave the server.
+
+/** The newest revealed reviews a profile lists; `rating.count` says how many there are in all. */
+export const PROFILE_REVIEWS_LIMIT = 20;
+
+/** What a stranger may see of a person wherever they appear: the link to their profile, name and photo. */
+export const publicPersonSchema = z.object({
+  id: z.uuid(),
+  /** "Maria G." (displayName in src/shared/names.ts), never the full last name. */
+  displayName: z.string(),
+  photoUrl: z.string().nullable(),
+});
+export type PublicPerson = z.infer<typeof publicPersonSchema>;
+
+export const REVIEW_GIVEN_AS = ["poster", "provider"] as const;
+export type ReviewGivenAs = (typeof REVIEW_GIVEN_AS)[number];
+
+export const profileReviewSchema = z.object({
+  id: z.uuid(),
+  rating: z.number().int(),
+  comment: z.string().nullable(),
+  reviewerId: z.uuid(),
+  reviewerDisplayName: z.string(),
+  date: z.string(),
+  /** The reviewer's side of the task: "poster" when a customer reviewed this person's work as provider. */
+  givenAs: z.enum(REVIEW_GIVEN_AS),
+});
+export type ProfileReview = z.infer<typeof profileReviewSchema>;
+
+export const userProfileSchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  photoUrl: z.string().nullable(),
+  /** A verified provider's city and state from their application; null for everyone else (we hold no city for them). */
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  memberSince: z.string(),
+  verifiedProvider: z.boolean(),
+  /** Only for verified providers: an applicant's bio is not public until an admin approves it. */
+  provider: z.object({ serviceTypes: z.array(z.string()), bio: z.string() }).nullable(),
+  completedAsProvider: z.number().int(),
+  completedAsPoster: z.number().int(),
+  /** Revealed reviews only (docs/product.md, Reviews): the average to one decimal, null without any. */
+  rating: z.object({ average: z.number().nullable(), count: z.number().int() }),
+  /** The newest PROFILE_REVIEWS_LIMIT revealed reviews this person received. */
+  reviews: z.array(profileReviewSchema),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;

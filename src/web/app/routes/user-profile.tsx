@@ -1,0 +1,69 @@
+import { Link, useParams } from "wouter";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { useUserProfile } from "@/features/profiles/api/get-user-profile";
+import { ProfileReviews } from "@/features/profiles/components/profile-reviews";
+import { ProfileSummary } from "@/features/profiles/components/profile-summary";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { ApiError } from "@/lib/api";
+import { useUser } from "@/lib/current-user";
+
+/** /users/{id}: a person's public profile (docs/product.md, "People you can see"). */
+export default function UserProfilePage() {
+  const { id = "" } = useParams<{ id: string }>();
+  const profile = useUserProfile(id);
+  const { user } = useUser();
+  const missing = profile.error instanceof ApiError && (profile.error.status === 404 || profile.error.status === 400);
+  useDocumentTitle(profile.data ? `${profile.data.displayName}'s profile` : missing ? "Profile not found" : "Profile");
+
+  if (profile.isLoading) {
+    return (
+      <div className="mx-auto flex min-h-[50vh] max-w-4xl items-center justify-center px-4 py-8 sm:px-6">
+        <Spinner label="Loading profile..." />
+      </div>
+    );
+  }
+
+  if (!profile.data) {
+    return (
+      <div className="mx-auto flex max-w-xl flex-col items-center px-4 py-24 text-center">
+        <h1 className="text-3xl font-bold">{missing ? "Profile not found" : "Could not load this profile"}</h1>
+        <p className="mt-2 text-muted-foreground">
+          {missing
+            ? "This profile does not exist. The link may be mistyped, or the account was closed."
+            : "Something went wrong while loading this profile. Please try again in a moment."}
+        </p>
+        <div className="mt-8 flex flex-wrap justify-center gap-3">
+          {missing ? null : <Button onClick={() => void profile.refetch()}>Try again</Button>}
+          <Button asChild variant={missing ? "default" : "outline"}>
+            <Link href="/providers">Browse providers</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link href="/job-board">Go to the job board</Link>
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const isMe = user?.id === profile.data.id;
+  return (
+    <div className="mx-auto grid max-w-4xl gap-6 px-4 py-8 sm:px-6">
+      {isMe ? (
+        <p role="note" className="rounded-md border bg-muted/50 px-4 py-3 text-sm">
+          This is your public profile, as everyone else sees it. Your e-mail, phone, street address and full last name are never shown.
+          {profile.data.verifiedProvider ? (
+            <>
+              {" "}
+              <Link href="/provider/profile" className="font-medium underline">
+                Edit your provider profile
+              </Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <ProfileSummary profile={profile.data} />
+      <ProfileReviews reviews={profile.data.reviews} total={profile.data.rating.count} />
+    </div>
+  );
+}
