@@ -1,6 +1,6 @@
 import { format } from "date-fns";
 import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
-import type { FelixContext } from "@shared/felix";
+import { felixContextOfTask, type FelixContext } from "@shared/felix";
 import { budgetDollarsSchema, dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
 import { createTaskBodySchema, scheduleProblem, SCHEDULE_MESSAGES, type GeocodeResult } from "@shared/tasks";
 import type { PostTaskBody, ValidTaskBody } from "../api/create-task";
@@ -235,33 +235,15 @@ export function stepOf(field: string): 1 | 2 {
   return (STEP_FIELDS[1] as readonly string[]).includes(top ?? "") ? 1 : 2;
 }
 
-/** What Felix reads of the half-filled form (the Felix request context: docs/product.md#felix). */
+/**
+ * What Felix reads of the half-filled form (docs/product.md#felix): the body about to be posted, through
+ * the same felixContextOfTask the server uses on the posted task, so the poster's suggestion is the
+ * one a provider gets for that task.
+ */
 export function felixContextOf(form: PostTaskForm): FelixContext {
   const budget = budgetState(form.budget, form.urgency);
-  const base = {
-    title: orNull(form.title),
-    description: orNull(form.description),
-    category: form.category || null,
-    urgency: form.urgency,
-    offeredBudget: budget.kind === "valid" ? budget.dollars : null,
-  };
-  if (form.mode === "single") {
-    return {
-      ...base,
-      location: orNull(form.location.address),
-      city: orNull(form.location.city),
-      state: orNull(form.location.state),
-      stops: [],
-    };
-  }
   return {
-    ...base,
-    startLocation: orNull(form.start.address),
-    startCity: orNull(form.start.city),
-    startState: orNull(form.start.state),
-    endLocation: orNull(form.end.address),
-    endCity: orNull(form.end.city),
-    endState: orNull(form.end.state),
-    stops: keptStops(form).map(({ stop }) => ({ address: stop.address.trim(), city: orNull(stop.city), state: orNull(stop.state) })),
+    ...felixContextOfTask(buildCreateTaskBody(form)),
+    offeredBudget: budget.kind === "valid" ? budget.dollars : null,
   };
 }
