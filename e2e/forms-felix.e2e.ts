@@ -55,6 +55,11 @@ describe("Post a Task wizard", () => {
     expect(await title.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await wizard.getByText("Step 1 of 3: Task Details").isVisible()).toBe(true);
     await expectAxeClean(page);
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: `/tmp/forms-felix-step1-errors-${width}.png` });
+    }
 
     await fillDetails(page, wizard, "Deliver binders");
     await wizard.getByRole("button", { name: "Next" }).click();
@@ -70,6 +75,9 @@ describe("Post a Task wizard", () => {
     await wizard.getByLabel(/^Time/).fill("10:00");
     await wizard.getByRole("button", { name: "Next" }).click();
     await expect.poll(() => errorOf(date)).toBe("The date needed can't be in the past. Pick today or a later date.");
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: "/tmp/forms-felix-past-date-390.png" });
+    await page.setViewportSize({ width: 1366, height: 900 });
     await date.fill("");
     await wizard.getByLabel(/^Time/).fill("");
     await wizard.getByRole("button", { name: "Next" }).click();
@@ -91,6 +99,7 @@ describe("Post a Task wizard", () => {
     await wizard.getByRole("button", { name: "Post Task" }).click();
     await wizard.getByText("Step 1 of 3: Task Details").waitFor();
     await expect.poll(() => errorOf(wizard.getByLabel("Task Title"))).toBe("This title is already used by one of your open tasks");
+    await page.screenshot({ path: "/tmp/forms-felix-server-400-1366.png" });
     expect(await page.getByText("title: ", { exact: false }).count()).toBe(0);
     await expectAxeClean(page);
     page.assertClean([/401 \(Unauthorized\)/, /400 \(Bad Request\)/]);
