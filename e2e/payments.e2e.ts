@@ -56,7 +56,9 @@ async function claimedTask(title: string, budget: number): Promise<string> {
 async function payInBrowser(taskId: string, cardNumber: string): Promise<void> {
   await poster.goto(`${server.url}/task/${taskId}`);
   await poster.getByLabel("Card number").fill(cardNumber);
-  await poster.getByLabel("Expiry (MM/YY)").fill("12/34");
+  // Typed as digits, the expiry is shown as MM/YY like the number is grouped (docs/product.md#validation).
+  await poster.getByLabel("Expiry (MM/YY)").pressSequentially("1234");
+  expect(await poster.getByLabel("Expiry (MM/YY)").inputValue()).toBe("12/34");
   await poster.getByLabel("CVC").fill("123");
   await poster.getByRole("button", { name: /^Pay \$/ }).click();
 }

@@ -114,7 +114,8 @@ describe("public site", () => {
   });
 
   it("book appointment: a short name is refused, a valid request is submitted and the form resets", async () => {
-    const context = await browser.newContext();
+    // The visitor is on the office's clock, so 10:00 is within opening hours (docs/product.md#dates-and-hours).
+    const context = await browser.newContext({ timezoneId: "America/New_York" });
     const page = await newPage(context);
     await page.goto(`${server.url}/book-appointment`);
     const date = page.getByLabel("Appointment Date & Time");
@@ -162,7 +163,8 @@ describe("public site", () => {
         name: "Quinn Planner",
         email: "quinn@example.test",
         phone: "410-555-0123",
-        appointmentDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+        // 15:00 UTC is 10 or 11 AM in Annapolis: within opening hours.
+        appointmentDate: new Date(new Date(Date.now() + 3 * 86_400_000).setUTCHours(15, 0, 0, 0)).toISOString(),
         reason: "Setting up a business account.",
         preferContact: "text",
       },

@@ -423,7 +423,8 @@ describe("stored XSS", () => {
       name: TEXT.appointmentName,
       email: "visitor@example.test",
       phone: TEXT.phone,
-      appointmentDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      // 15:00 UTC is 10 or 11 AM in Annapolis: within opening hours.
+      appointmentDate: new Date(new Date(Date.now() + 3 * 86_400_000).setUTCHours(15, 0, 0, 0)).toISOString(),
       reason: TEXT.appointmentReason,
       preferContact: "call",
     });

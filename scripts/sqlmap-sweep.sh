@@ -218,7 +218,7 @@ sweep messages-send "$POSTER" -u "$BASE/api/messages" --method=POST \
   --data="{\"taskId\":\"$CHAT_TASK\",\"content\":\"On my way\"}" "$SKIP_HEADERS"
 sweep contact "" -u "$BASE/api/contact" --method=POST \
   --data='{"name":"Sam Doe","email":"sam@example.test","subject":"Question","message":"Do you cover Towson?"}' "$SKIP_HEADERS"
-APPOINTMENT_AT="$(node -e 'console.log(new Date(Date.now() + 3 * 86_400_000).toISOString())')"
+APPOINTMENT_AT="$(node -e 'console.log(new Date(new Date(Date.now() + 3 * 86_400_000).setUTCHours(15, 0, 0, 0)).toISOString())')"
 sweep appointments "" -u "$BASE/api/appointments" --method=POST \
   --data="{\"name\":\"Sam Doe\",\"email\":\"sam@example.test\",\"phone\":\"410-555-0100\",\"reason\":\"I would like to talk about becoming a provider\",\"preferContact\":\"call\",\"appointmentDate\":\"$APPOINTMENT_AT\"}" \
   "$SKIP_HEADERS"

@@ -1,7 +1,11 @@
 import { z } from "zod";
 
-/** The one error answer of the API: 4xx messages are for people, 5xx ones are generic. */
-export const errorResponseSchema = z.object({ message: z.string() });
+/**
+ * The one error answer of the API: 4xx messages are for people, 5xx ones are generic. A 400 about
+ * input also names each refused field with its own message (`{"title": "Title must be at least 3
+ * characters"}`; paths are dot-joined, "stops.0.address"), so a form can show it under that field.
+ */
+export const errorResponseSchema = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.string()).optional() });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });

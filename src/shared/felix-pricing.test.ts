@@ -104,7 +104,7 @@ describe("computePricing hand-computed cases", () => {
     { label: "125 miles: 72.50 + 60 = 132.50 rounds up", miles: 125, stops: 0, urgency: "standard", total: 132.5, suggested: 135 },
     { label: "45 miles urgent: 26.10 + 36.40 = 62.50 rounds up", miles: 45, stops: 0, urgency: "urgent", total: 62.5, suggested: 65 },
     { label: "25 miles flexible: 14.50 + 18 = 32.50 rounds up", miles: 25, stops: 0, urgency: "flexible", total: 32.5, suggested: 35 },
-    { label: "12.7 miles: 22.45 rounds down", miles: 12.7, stops: 0, urgency: "standard", total: 22.45, suggested: 20 },
+    { label: "12.7 miles: 7.37 + 0.75 h = 15.00 → 22.37 rounds down", miles: 12.7, stops: 0, urgency: "standard", total: 22.37, suggested: 20 },
     { label: "500 miles urgent: 290 + 273", miles: 500, stops: 0, urgency: "urgent", total: 563, suggested: 565 },
     { label: "1000 miles, 10 stops: 580 + 410 + 100", miles: 1000, stops: 10, urgency: "standard", total: 1090, suggested: 1090 },
   ])("$label", ({ miles: m, stops: s, urgency: u, total, suggested }) => {
@@ -121,23 +121,30 @@ describe("computePricing hand-computed cases", () => {
       laborCost: 50,
       urgency: "urgent",
       urgencyMultiplier: 1.3,
+      urgencyLaborCost: 65,
       stopsCost: 20,
       stops: 2,
+      minimumTopUp: 0,
       total: 143,
       suggestedBudget: 145,
     });
   });
 
-  it("rounds the display fields but computes on unrounded miles", () => {
-    // 12.34 miles: hours 0.7468, mileage 7.1572, labor 14.936, total 22.0932.
+  it("prices the distance it shows: 12.34 miles is shown and priced as 12.3", () => {
+    // 12.3 × 0.58 = 7.134 → 7.13; 12.3 / 50 + 0.5 = 0.746 → 0.75 h → 15.00.
     expect(computePricing({ miles: 12.34, stops: 0, urgency: "standard" })).toMatchObject({
       distance: 12.3,
       laborHours: 0.75,
-      mileageCost: 7.16,
-      laborCost: 14.94,
-      total: 22.09,
+      mileageCost: 7.13,
+      laborCost: 15,
+      urgencyLaborCost: 15,
+      total: 22.13,
       suggestedBudget: 20,
     });
+  });
+
+  it("shows what lifts a small sum to the $20 minimum as its own line", () => {
+    expect(computePricing({ miles: 0, stops: 0, urgency: "standard" })).toMatchObject({ urgencyLaborCost: 10, minimumTopUp: 10, total: 20 });
   });
 
   it.each([
@@ -200,11 +207,25 @@ describe("computePricing properties", () => {
     );
   });
 
+  it("adds up: the shown lines sum to the shown total, to the cent, and the distance shown is the one priced", () => {
+    fc.assert(
+      fc.property(miles, stops, urgency, (m, s, u) => {
+        const b = computePricing({ miles: m, stops: s, urgency: u });
+        const cents = (dollars: number) => Math.round(dollars * 100);
+        expect(cents(b.mileageCost) + cents(b.urgencyLaborCost) + cents(b.stopsCost) + cents(b.minimumTopUp)).toBe(cents(b.total));
+        expect(cents(b.mileageCost)).toBe(Math.round(b.distance * 58));
+        expect(cents(b.urgencyLaborCost)).toBe(Math.round(cents(b.laborCost) * b.urgencyMultiplier));
+        expect(b.stopsCost).toBe(b.stops * 10);
+        expect(b.minimumTopUp === 0 || b.total === 20).toBe(true);
+      }),
+    );
+  });
+
   it("keeps money fields in whole cents", () => {
     fc.assert(
       fc.property(miles, stops, urgency, (m, s, u) => {
         const b = computePricing({ miles: m, stops: s, urgency: u });
-        for (const money of [b.mileageCost, b.laborCost, b.stopsCost, b.total, b.suggestedBudget]) {
+        for (const money of [b.mileageCost, b.laborCost, b.urgencyLaborCost, b.stopsCost, b.minimumTopUp, b.total, b.suggestedBudget]) {
           expect(Math.abs(money * 100 - Math.round(money * 100))).toBeLessThan(1e-6);
         }
       }),

@@ -48,19 +48,28 @@ export interface PricingInput {
   urgency: FelixUrgency;
 }
 
-/** The pricing breakdown Ask Felix answers (docs/product.md, Felix), plus the multiplier applied. Money in dollars rounded to cents. */
+/**
+ * The pricing breakdown Ask Felix answers (docs/product.md, Felix), plus the multiplier applied. Money in
+ * dollars, whole cents. Every line is computed from the figures shown before it, so the money lines
+ * add up to the total exactly: mileageCost + urgencyLaborCost + stopsCost + minimumTopUp = total.
+ */
 export interface PricingBreakdown {
-  /** Miles, rounded to 0.1 for display. */
+  /** Miles to 0.1: the distance shown is the distance priced. */
   distance: number;
+  /** distance × the mileage rate. */
   mileageCost: number;
-  /** Rounded to 0.01 hour for display. */
+  /** To 0.01 hour: distance / speed + the base half hour. */
   laborHours: number;
-  /** Hours × rate before the urgency multiplier; the multiplier is shown on its own line. */
+  /** laborHours × the hourly rate, before the urgency multiplier. */
   laborCost: number;
   urgency: FelixUrgency;
   urgencyMultiplier: number;
+  /** laborCost × urgencyMultiplier: the labor line that is summed. */
+  urgencyLaborCost: number;
   stopsCost: number;
   stops: number;
+  /** What lifts a smaller sum to the minimum budget; 0 above it. */
+  minimumTopUp: number;
   total: number;
   suggestedBudget: number;
 }
@@ -111,32 +120,37 @@ export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROA
 }
 
 /**
- * The rules of docs/product.md (Felix) on unrounded values; only the returned fields are rounded. The suggestion is taken from
- * the total rounded to cents, so the breakdown a person reads (total 22.50) always leads to the
- * suggestion they expect (25) even when floating point lands on 22.4999999.
+ * The rules of docs/product.md (Felix), worked in whole cents from the figures the breakdown shows
+ * (distance to 0.1 mile, hours to 0.01), so the lines a person reads add up to the total they read
+ * (docs/decisions/026-one-felix-budget-for-both-sides.md). The suggestion is the total to the
+ * nearest $5, halves up: 22.50 -> 25, 22.49 -> 20.
  */
 export function computePricing({ miles, stops, urgency }: PricingInput): PricingBreakdown {
   if (!Number.isFinite(miles) || miles < 0) throw new RangeError("miles must be a finite number >= 0");
   if (!Number.isSafeInteger(stops) || stops < 0) throw new RangeError("stops must be an integer >= 0");
-  const laborHours = miles / AVERAGE_SPEED_MPH + BASE_LABOR_HOURS;
-  const mileageCost = miles * MILEAGE_RATE;
-  const laborCost = laborHours * LABOR_RATE_PER_HOUR;
+  const distance = roundTo(miles, 1);
+  const laborHours = roundTo(distance / AVERAGE_SPEED_MPH + BASE_LABOR_HOURS, 2);
   const multiplier = URGENCY_MULTIPLIERS[urgency];
-  const stopsCost = stops * STOP_COST;
-  const total = Math.max(mileageCost + laborCost * multiplier + stopsCost, MIN_SUGGESTED_TOTAL);
-  const totalCents = Math.round(total * 100);
+  const mileageCents = Math.round(distance * MILEAGE_RATE * 100);
+  const laborCents = Math.round(laborHours * LABOR_RATE_PER_HOUR * 100);
+  const urgencyLaborCents = Math.round(laborCents * multiplier);
+  const stopsCents = stops * STOP_COST * 100;
+  const sumCents = mileageCents + urgencyLaborCents + stopsCents;
+  const topUpCents = Math.max(0, Math.round(MIN_SUGGESTED_TOTAL * 100) - sumCents);
+  const totalCents = sumCents + topUpCents;
   const stepCents = SUGGESTION_STEP * 100;
-  // Nearest step, halves up: 22.50 -> 25, 22.49 -> 20.
   const suggestedBudget = (Math.floor((totalCents + stepCents / 2) / stepCents) * stepCents) / 100;
   return {
-    distance: roundTo(miles, 1),
-    mileageCost: roundTo(mileageCost, 2),
-    laborHours: roundTo(laborHours, 2),
-    laborCost: roundTo(laborCost, 2),
+    distance,
+    mileageCost: mileageCents / 100,
+    laborHours,
+    laborCost: laborCents / 100,
     urgency,
     urgencyMultiplier: multiplier,
-    stopsCost: roundTo(stopsCost, 2),
+    urgencyLaborCost: urgencyLaborCents / 100,
+    stopsCost: stopsCents / 100,
     stops,
+    minimumTopUp: topUpCents / 100,
     total: totalCents / 100,
     suggestedBudget,
   };

@@ -69,8 +69,86 @@ export const felixContextSchema = z.object({
   offeredBudget: dollarsSchema
     .max(MAX_BUDGET_CENTS / 100, { error: `Offered budget must be at most ${formatDollars(MAX_BUDGET_CENTS)}` })
     .nullish(),
+  /**
+   * A posted task: the server reads its places, stops and urgency from the task itself with
+   * felixContextOfTask, so the provider who sees only a city gets the same engine inputs as the
+   * poster (docs/decisions/026-one-felix-budget-for-both-sides.md).
+   */
+  taskId: z.uuid({ error: "taskId must be a UUID" }).nullish(),
 });
 export type FelixContext = z.infer<typeof felixContextSchema>;
+
+type Maybe<T> = T | null | undefined;
+
+/** A task's places as the create-task body and the tasks table both hold them. */
+export interface FelixTaskPlaces {
+  title?: Maybe<string>;
+  description?: Maybe<string>;
+  category?: Maybe<string>;
+  urgency?: Maybe<"standard" | "urgent">;
+  location?: Maybe<string>;
+  city?: Maybe<string>;
+  state?: Maybe<string>;
+  lat?: Maybe<number>;
+  lon?: Maybe<number>;
+  startLocation?: Maybe<string>;
+  startCity?: Maybe<string>;
+  startState?: Maybe<string>;
+  startLat?: Maybe<number>;
+  startLon?: Maybe<number>;
+  endLocation?: Maybe<string>;
+  endCity?: Maybe<string>;
+  endState?: Maybe<string>;
+  endLat?: Maybe<number>;
+  endLon?: Maybe<number>;
+  stops?: Maybe<readonly { address?: Maybe<string>; city?: Maybe<string>; state?: Maybe<string>; lat?: Maybe<number>; lon?: Maybe<number> }[]>;
+}
+
+const nullable = <T>(value: Maybe<T>): T | null => value ?? null;
+const filled = (value: Maybe<string>): string | null => (value && value.trim() !== "" ? value.trim() : null);
+
+/**
+ * The one derivation of Felix's engine inputs (route points, stops, urgency) from a task: the
+ * poster's wizard calls it on the body it is about to post, the server on the stored task when a
+ * provider asks about it. One task, one fair budget, whoever asks.
+ */
+export function felixContextOfTask(task: FelixTaskPlaces): FelixContext {
+  const isRoute = Boolean(filled(task.startLocation) ?? filled(task.endLocation)) || (task.stops ?? []).some((s) => filled(s.address));
+  const common = {
+    title: filled(task.title),
+    description: filled(task.description),
+    category: filled(task.category),
+    urgency: task.urgency ?? "standard",
+  };
+  if (!isRoute) {
+    return {
+      ...common,
+      location: filled(task.location),
+      city: filled(task.city),
+      state: filled(task.state),
+      lat: nullable(task.lat),
+      lon: nullable(task.lon),
+      stops: [],
+    };
+  }
+  return {
+    ...common,
+    startLocation: filled(task.startLocation),
+    startCity: filled(task.startCity),
+    startState: filled(task.startState),
+    startLat: nullable(task.startLat),
+    startLon: nullable(task.startLon),
+    endLocation: filled(task.endLocation),
+    endCity: filled(task.endCity),
+    endState: filled(task.endState),
+    endLat: nullable(task.endLat),
+    endLon: nullable(task.endLon),
+    stops: (task.stops ?? []).flatMap((s) => {
+      const address = filled(s.address);
+      return address ? [{ address, city: filled(s.city), state: filled(s.state), lat: nullable(s.lat), lon: nullable(s.lon) }] : [];
+    }),
+  };
+}
 
 export const felixRequestSchema = z.object({
   message: text(1, 1000, "Message"),
@@ -86,8 +164,10 @@ export const pricingBreakdownSchema = z.object({
   laborCost: z.number(),
   urgency: felixUrgencySchema,
   urgencyMultiplier: z.number(),
+  urgencyLaborCost: z.number(),
   stopsCost: z.number(),
   stops: z.number().int(),
+  minimumTopUp: z.number(),
   total: z.number(),
   suggestedBudget: z.number(),
 }) satisfies z.ZodType<PricingBreakdown>;

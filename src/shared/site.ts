@@ -19,6 +19,7 @@ export const APPOINTMENT_MESSAGES = {
   phone: "Phone number must be at least 10 digits",
   tooSoon: "Appointment must be scheduled at least 1 day in advance",
   tooFar: "Appointment must be within the next 12 months",
+  hours: "Please choose a time between 9:00 AM and 6:00 PM (office time, Eastern)",
   reason: "Please provide a detailed reason (at least 10 characters)",
   preferContact: "Please select your preferred contact method",
 } as const;
@@ -97,10 +98,26 @@ export function startOfTomorrowLocal(now: Date): Date {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
 }
 
-/** Server rule: not before the office's tomorrow, not more than a year ahead; null when allowed. */
+/** The office's opening hours, on its own clock (docs/product.md#dates-and-hours). */
+export const OFFICE_HOURS = { from: 9, to: 18 } as const;
+
+/** Minutes since midnight on the office's wall clock at `date`. */
+function officeMinuteOfDay(date: Date): number {
+  const wall = new Date(date.getTime() + zoneOffsetMs(OFFICE_TIME_ZONE, date));
+  return wall.getUTCHours() * 60 + wall.getUTCMinutes();
+}
+
+/** Inside opening hours: 9:00 AM to 6:00 PM office time, 6:00 PM itself included. */
+export function withinOfficeHours(date: Date): boolean {
+  const minute = officeMinuteOfDay(date);
+  return minute >= OFFICE_HOURS.from * 60 && minute <= OFFICE_HOURS.to * 60;
+}
+
+/** Server rule: not before the office's tomorrow, not more than a year ahead, within opening hours; null when allowed. */
 export function appointmentDateProblem(date: Date, now: Date): string | null {
   if (date.getTime() < startOfTomorrowIn(OFFICE_TIME_ZONE, now).getTime()) return APPOINTMENT_MESSAGES.tooSoon;
   if (date.getTime() > now.getTime() + APPOINTMENT_MAX_AHEAD_DAYS * 86_400_000) return APPOINTMENT_MESSAGES.tooFar;
+  if (!withinOfficeHours(date)) return APPOINTMENT_MESSAGES.hours;
   return null;
 }
 
@@ -127,7 +144,8 @@ export function appointmentFormSchema(now: () => Date) {
       .refine((v) => new Date(v).getTime() >= earliestAppointment(now()).getTime(), { error: APPOINTMENT_MESSAGES.tooSoon })
       .refine((v) => new Date(v).getTime() <= now().getTime() + APPOINTMENT_MAX_AHEAD_DAYS * 86_400_000, {
         error: APPOINTMENT_MESSAGES.tooFar,
-      }),
+      })
+      .refine((v) => withinOfficeHours(new Date(v)), { error: APPOINTMENT_MESSAGES.hours }),
   });
 }
 export type AppointmentFormInput = z.input<ReturnType<typeof appointmentFormSchema>>;

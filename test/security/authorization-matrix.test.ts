@@ -462,7 +462,8 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
         phone: "410 555 0100",
         reason: "I would like help setting up my account",
         preferContact: "call",
-        appointmentDate: new Date(t.clock.now().getTime() + 3 * 86_400_000).toISOString(),
+        // 15:00 UTC: 11 AM at the office, within opening hours.
+        appointmentDate: new Date(t.clock.now().getTime() + 3 * 86_400_000 + 3 * 3_600_000).toISOString(),
       }),
   },
   "GET /api/admin/contact-messages": { readOnly: true, request: () => get("/api/admin/contact-messages") },

@@ -393,7 +393,8 @@ await api("anonymous", "POST", "/api/appointments", {
   phone: "410 555 0100",
   reason: plant("appointment reason", { kind: "people", ids: [] }, `ZQ${randomBytes(8).toString("hex")}`),
   preferContact: "call",
-  appointmentDate: new Date(t.clock.now().getTime() + 3 * 86_400_000).toISOString(),
+  // 15:00 UTC: 11 AM at the office, within opening hours.
+  appointmentDate: new Date(t.clock.now().getTime() + 3 * 86_400_000 + 3 * 3_600_000).toISOString(),
 });
 
 // The provider's ID document, readable by the provider and admins only.
@@ -544,7 +545,8 @@ interface FuzzRequest {
 }
 
 const fromPool = <T>(list: T[], fallback: T): fc.Arbitrary<T> => fc.nat().map((i) => (list.length > 0 ? (list[i % list.length] ?? fallback) : fallback));
-const daysAhead = fc.integer({ min: -2, max: 400 }).map((d) => new Date(t.clock.now().getTime() + d * 86_400_000).toISOString());
+// At 15:00 UTC: within the 9 AM-6 PM of a task (in UTC) and of the office (11 AM Eastern).
+const daysAhead = fc.integer({ min: -2, max: 400 }).map((d) => new Date(t.clock.now().getTime() + d * 86_400_000 + 3 * 3_600_000).toISOString());
 
 const email = fc
   .tuple(fc.stringMatching(/^[a-z0-9]{1,8}([._+-][a-z0-9]{1,6})?$/), fc.constantFrom("example.test", "mail.example.org"))

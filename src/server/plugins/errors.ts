@@ -4,7 +4,8 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HttpError } from "../http-errors.js";
 
 // One error format: `{message}`. 4xx messages are for the person and name the field; 5xx messages
-// are generic and the real error goes to the log.
+// are generic and the real error goes to the log. A 400 about fields also carries `fieldErrors`
+// ({path: message}) so forms put each message under its field (docs/product.md#validation).
 
 interface ValidationIssue {
   instancePath?: string;
@@ -24,15 +25,32 @@ function validationMessage(context: string, issues: ValidationIssue[]): string {
     .join("; ");
 }
 
+/** Every refused field with its first message, so a form can show each under its field (docs/product.md#validation). */
+function validationFieldErrors(context: string, issues: ValidationIssue[]): Record<string, string> {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of issues) fieldErrors[fieldName(context, issue)] ??= issue.message ?? "is invalid";
+  return fieldErrors;
+}
+
+const FIELD_MESSAGE = /^([A-Za-z][\w]*(?:\.[\w]+)*): (.+)$/s;
+
+/** A handler's `badRequest("zipCode: must be 5 digits")` names its field the same way the schema's refusals do. */
+export function httpErrorFieldErrors(message: string): Record<string, string> | undefined {
+  const match = FIELD_MESSAGE.exec(message);
+  return match?.[1] && match[2] ? { [match[1]]: match[2] } : undefined;
+}
+
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(error)) {
         const context = error.validationContext ?? "request";
-        return reply.code(400).send({ message: validationMessage(context, error.validation as ValidationIssue[]) });
+        const issues = error.validation as ValidationIssue[];
+        return reply.code(400).send({ message: validationMessage(context, issues), fieldErrors: validationFieldErrors(context, issues) });
       }
       if (error instanceof HttpError) {
-        return reply.code(error.statusCode).send({ message: error.message });
+        const fieldErrors = error.statusCode === 400 ? httpErrorFieldErrors(error.message) : undefined;
+        return reply.code(error.statusCode).send(fieldErrors ? { message: error.message, fieldErrors } : { message: error.message });
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error, cause: error.cause }, "response did not match its schema");

@@ -1,13 +1,23 @@
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { PostTaskDialog } from "@/features/tasks/components/post-task-dialog";
+import { useUser } from "@/lib/current-user";
 
-/** The Post a Task dialog with Felix beside the budget: features meet here, not in each other. */
+/**
+ * The Post a Task dialog with Felix beside the budget: features meet here, not in each other.
+ * Felix answers signed-in people only (its API is), so a visitor typing a draft before signing up
+ * sees the budget field alone.
+ */
 export function PostTaskDialogWithFelix({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { isAuthenticated } = useUser();
   return (
     <PostTaskDialog
       open={open}
       onOpenChange={onOpenChange}
-      budgetHelper={({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />}
+      budgetHelper={
+        isAuthenticated
+          ? ({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />
+          : undefined
+      }
     />
   );
 }

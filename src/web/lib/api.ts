@@ -7,23 +7,32 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly serverMessage: string,
+    /** A 400's refused fields, {path: message} (docs/product.md#validation); empty otherwise. */
+    readonly fieldErrors: Record<string, string> = {},
   ) {
     super(`${status}: ${serverMessage}`);
     this.name = "ApiError";
   }
 }
 
+function stringRecord(value: unknown): Record<string, string> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+}
+
 async function throwIfNotOk(res: Response): Promise<void> {
   if (res.ok) return;
   const text = (await res.text()) || res.statusText;
   let message = text;
+  let fieldErrors: Record<string, string> = {};
   try {
-    const parsed = JSON.parse(text) as { message?: unknown };
+    const parsed = JSON.parse(text) as { message?: unknown; fieldErrors?: unknown };
     if (typeof parsed.message === "string") message = parsed.message;
+    fieldErrors = stringRecord(parsed.fieldErrors);
   } catch {
     // Not JSON: keep the text.
   }
-  throw new ApiError(res.status, message);
+  throw new ApiError(res.status, message, fieldErrors);
 }
 
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {

@@ -2,6 +2,7 @@ import { categoryLabel, PROVIDER_SHARE_PERCENT, SERVICE_FEE_PERCENT, URGENT_SURC
 import {
   AVERAGE_SPEED_MPH,
   BASE_LABOR_HOURS,
+  FAIR_BAND_PERCENT,
   LABOR_RATE_PER_HOUR,
   MILEAGE_RATE,
   MIN_SUGGESTED_TOTAL,
@@ -62,11 +63,10 @@ export function explanation(p: PricingBreakdown): string {
       : `The route is about ${p.distance} miles; at ${usd(MILEAGE_RATE)} a mile (the IRS rate for fuel, wear and insurance) that's ${usd(p.mileageCost)}.`,
     `Labor is the driving time at ${AVERAGE_SPEED_MPH} mph plus ${BASE_LABOR_HOURS} hour on site: ${hours(p.laborHours)} at ${usd(LABOR_RATE_PER_HOUR)} an hour is ${usd(p.laborCost)}.`,
   ];
-  if (p.urgencyMultiplier !== 1) lines.push(`Because it's ${URGENCY_WORDS[p.urgency]}, labor is multiplied by ${p.urgencyMultiplier}.`);
+  if (p.urgencyMultiplier !== 1) lines.push(`Because it's ${URGENCY_WORDS[p.urgency]}, labor is multiplied by ${p.urgencyMultiplier}: ${usd(p.urgencyLaborCost)}.`);
   if (p.stops > 0) lines.push(`${plural(p.stops, "stop")} at ${usd(STOP_COST)} each add ${usd(p.stopsCost)}.`);
-  const raw = p.mileageCost + p.laborCost * p.urgencyMultiplier + p.stopsCost;
   lines.push(
-    raw < MIN_SUGGESTED_TOTAL
+    p.minimumTopUp > 0
       ? `That comes to less than the ${usd(MIN_SUGGESTED_TOTAL)} minimum budget, so the total is ${usd(p.total)}, which gives ${usd(p.suggestedBudget)}.`
       : `The total is ${usd(p.total)}, rounded to the nearest $5: ${usd(p.suggestedBudget)}.`,
   );
@@ -100,6 +100,27 @@ export function evaluationSentence(e: BudgetEvaluation, p: PricingBreakdown): st
   const diff = e.percentDiff === 0 ? "exactly" : `${Math.abs(e.percentDiff)}% ${e.percentDiff > 0 ? "above" : "below"}`;
   const relation = e.percentDiff === 0 ? "exactly the fair budget" : `${diff} the fair budget`;
   return `${usd(e.offeredBudget)} is ${relation} of ${usd(e.fairBudget)} for this task (${miles(p)}). ${STATUS_WORDS[e.status]}`;
+}
+
+/**
+ * A proposed amount against the fair range (the fair budget ±15%), with why: the lines of the
+ * breakdown that make the fair budget (docs/product.md#felix).
+ */
+export function proposalSentence(e: BudgetEvaluation, p: PricingBreakdown): string {
+  const low = usdExact(Math.round(e.fairBudget * (100 - FAIR_BAND_PERCENT)));
+  const high = usdExact(Math.round(e.fairBudget * (100 + FAIR_BAND_PERCENT)));
+  const why = [
+    p.distance > 0 ? `${usdExact(Math.round(p.mileageCost * 100))} of mileage for ${p.distance} miles` : null,
+    `${usdExact(Math.round(p.urgencyLaborCost * 100))} of labor`,
+    p.stops > 0 ? `${usdExact(Math.round(p.stopsCost * 100))} for ${plural(p.stops, "stop")}` : null,
+  ].filter((part): part is string => part !== null);
+  const verdict =
+    e.status === "fair"
+      ? `${usd(e.offeredBudget)} is inside the fair range of ${low} to ${high}, so it would work.`
+      : e.status === "high"
+        ? `${usd(e.offeredBudget)} is above the fair range of ${low} to ${high}: providers would jump at it, but you'd pay more than the work costs.`
+        : `${usd(e.offeredBudget)} is below the fair range of ${low} to ${high}: it may not cover the provider's fuel and time.`;
+  return `${verdict} The fair budget is ${usd(e.fairBudget)} because it takes ${joinAnd(why)}.`;
 }
 
 export function askForOffer(p: PricingBreakdown): string {

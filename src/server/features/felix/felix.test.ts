@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { computePricing, evaluateBudget, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
-import type { FelixContext } from "../../../shared/felix.js";
+import { felixContextOfTask, type FelixContext } from "../../../shared/felix.js";
+import type { CreateTaskBody } from "../../../shared/tasks.js";
 import { createGeocoder } from "../../adapters/geocoding/create-geocoder.js";
 import type { Category } from "../../../shared/constants.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -178,7 +179,22 @@ describe("follow-up intents", () => {
     const res = await ask("Is $80 fair?");
     expect(res.json().evaluation).toEqual(evaluateBudget(80, fair));
     expect(res.json().evaluation.status).toBe("high");
-    expect(res.json().reply).toContain("$80 is 100% above the fair budget of $40");
+    expect(res.json().reply).toContain("$80 is above the fair range of $34.00 to $46.00");
+  });
+
+  it("answers a proposed amount as a follow-up ('would $45 be better?') against the fair range, saying why", async () => {
+    const base = priceOf([ANNAPOLIS, BALTIMORE]);
+    expect(base.suggestedBudget).toBe(40);
+    const res = await ask("Would $45 be better?");
+    expect(res.statusCode).toBe(200);
+    expect(res.json().evaluation).toEqual(evaluateBudget(45, 40));
+    const reply: string = res.json().reply;
+    expect(reply).toContain("$45 is inside the fair range of $34.00 to $46.00, so it would work.");
+    expect(reply).toContain(`of mileage for ${base.distance} miles`);
+    expect(reply).toContain("of labor");
+    const low = await ask("what if I offer $25 instead?");
+    expect(low.json().evaluation.status).toBe("low");
+    expect(low.json().reply).toContain("$25 is below the fair range of $34.00 to $46.00");
   });
 
   it("tells what the provider takes home: 85% of budget and urgent fee", async () => {
@@ -280,5 +296,52 @@ describe("urgency wording", () => {
     expect(res.json().pricingBreakdown.urgency).toBe("standard");
     const same = await ask("What if it is urgent?", route({ urgency: "urgent" }));
     expect(same.json().reply).toContain("It's already urgent");
+  });
+});
+
+describe("one task, one fair budget, whoever asks (docs/decisions/026-one-felix-budget-for-both-sides.md)", () => {
+  const oneStopRoute: Partial<CreateTaskBody> = {
+    title: "Deliver a cake",
+    category: "delivery",
+    location: null,
+    startLocation: "1 Main St",
+    startCity: "Annapolis",
+    startState: "MD",
+    startLat: ANNAPOLIS.lat,
+    startLon: ANNAPOLIS.lon,
+    stops: [{ address: "5 Crain Hwy", city: "Glen Burnie", state: "MD", lat: GLEN_BURNIE.lat, lon: GLEN_BURNIE.lon }],
+    endLocation: "2 Charles St",
+    endCity: "Baltimore",
+    endState: "MD",
+    endLat: BALTIMORE.lat,
+    endLon: BALTIMORE.lon,
+  };
+
+  it.each(["standard", "urgent"] as const)("gives the poster's wizard and a provider seeing only cities the same %s suggestion", async (urgency) => {
+    const poster = await createUser(t);
+    const { task } = await taskAt(t, "open", { poster, urgency, budgetCents: 3000, body: oneStopRoute });
+    const expected = priceOf([ANNAPOLIS, GLEN_BURNIE, BALTIMORE], 1, urgency);
+
+    // The poster asks from the wizard, with the body about to be posted.
+    const asPoster = await ask("Please calculate the budget for this task.", felixContextOfTask({ ...oneStopRoute, urgency }), "recommend", poster);
+    // A provider on the job board knows the cities only; the server reads the task by its id.
+    const publicView = { title: task.title, category: "delivery", startCity: "Annapolis", startState: "MD", endCity: "Baltimore", endState: "MD", urgency, offeredBudget: 30, taskId: task.id };
+    const provider = await createUser(t, { role: "provider" });
+    const asProvider = await ask("Please evaluate this task's budget.", publicView, "evaluate", provider);
+
+    expect(asPoster.statusCode).toBe(200);
+    expect(asProvider.statusCode).toBe(200);
+    expect(asPoster.json().pricingBreakdown).toEqual(expected);
+    expect(asProvider.json().pricingBreakdown).toEqual(expected);
+    expect(asProvider.json().suggestedBudget).toBe(asPoster.json().suggestedBudget);
+    expect(asProvider.json().evaluation).toEqual(evaluateBudget(30, expected.suggestedBudget));
+  });
+
+  it("answers 404 about a task that is not open to a stranger, and to its poster", async () => {
+    const { task, poster } = await taskAt(t, "claimed", { body: oneStopRoute });
+    const stranger = await ask("Please evaluate this task's budget.", { taskId: task.id }, "evaluate", user);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.json()).toEqual({ message: "Task not found" });
+    expect((await ask("Please evaluate this task's budget.", { taskId: task.id }, "evaluate", poster)).statusCode).toBe(200);
   });
 });

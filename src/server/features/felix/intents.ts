@@ -31,7 +31,9 @@ const URGENT = /\burgent|\brush\b|\basap\b|\bright away\b|\bsame[- ]day\b/i;
 const FLEXIBLE = /\bflexib|\bno rush\b|\bwhenever\b|\bno hurry\b|\bany ?time\b/i;
 const STANDARD = /\bnot urgent\b|\bstandard\b|\bnormal (?:timing|speed|priority)\b/i;
 const EXPLAIN = /\bwhy\b|\bexplain|\bbreak ?down|\bhow (?:did|do|does) (?:you|it|this|that|felix)\b|\bhow (?:is|was) (?:it|this|that|the price|the budget) (?:calculated|computed|worked out)/i;
-const FAIR = /\bfair\b|\benough\b|\bok(?:ay)?\b|\breasonable\b|\btoo (?:low|high|much|little)\b|\bwhat about\b|\bhow about\b|\bgood\b/i;
+// A proposed amount as a follow-up: "would $45 be better?", "what if I offer $45", "$45 instead?".
+const FAIR =
+  /\bfair\b|\benough\b|\bok(?:ay)?\b|\breasonable\b|\btoo (?:low|high|much|little)\b|\bwhat about\b|\bhow about\b|\bgood\b|\bbetter\b|\bworse\b|\binstead\b|\bwhat if\b|\b(?:would|could|should|can) (?:i|we)?\s?(?:offer|pay|post|ask|charge|accept|take)\b|\b(?:would|does|is) \$|\bworth\b/i;
 
 export function detectIntent(message: string): FelixIntent {
   const dollars = dollarsIn(message);

@@ -1,6 +1,8 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import type { FelixTaskPlaces } from "../../../shared/felix.js";
 import { haversineMiles, marketStats, type GeoPoint, type MarketStats } from "../../../shared/felix-pricing.js";
 import { queryRows, type Db } from "../../db/client.js";
+import { tasks } from "../../db/schema/tasks.js";
 
 // The market check: what posters actually paid for completed tasks of the same category nearby.
 // Completed budgets say what providers accepted and finished, which open offers do not.
@@ -31,4 +33,20 @@ export async function completedMarket(db: Db, category: string, origin: GeoPoint
     .filter((r) => haversineMiles(origin, { lat: Number(r.lat), lon: Number(r.lon) }) <= MARKET_RADIUS_MILES)
     .map((r) => Number(r.budget_cents) / 100);
   return marketStats(budgets);
+}
+
+/** What Felix reads of a posted task: its places, urgency and budget, and who may ask about it. */
+export interface FelixTask {
+  userId: string;
+  providerId: string | null;
+  status: string;
+  budgetCents: number;
+  places: FelixTaskPlaces;
+}
+
+export async function felixTask(db: Db, id: string): Promise<FelixTask | null> {
+  const [row] = await db.select().from(tasks).where(eq(tasks.id, id)).limit(1);
+  if (!row) return null;
+  const { userId, providerId, status, budgetCents, ...places } = row;
+  return { userId, providerId, status, budgetCents, places: { ...places, stops: row.stops ?? [] } };
 }

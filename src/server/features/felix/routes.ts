@@ -3,7 +3,7 @@ import { errorResponseSchema } from "../../../shared/common.js";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
 import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
 import { createRouter } from "../../adapters/routing/router.js";
-import { requireUser } from "../../plugins/auth.js";
+import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { askFelix, type FelixServiceContext } from "./service.js";
 
@@ -36,10 +36,13 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["felix"],
         body: felixRequestSchema,
-        response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema },
       },
     },
-    async (request) => askFelix(felix, request.body),
+    async (request) => {
+      const user = requireUser(request);
+      return askFelix(felix, { id: user.id, isAdmin: isAdmin(user) }, request.body);
+    },
   );
 };
 

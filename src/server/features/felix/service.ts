@@ -1,6 +1,7 @@
 import { MIN_BUDGET_CENTS, SERVICE_FEE_FIXED_CENTS } from "../../../shared/constants.js";
-import type { FelixContext, FelixMode, FelixResponse } from "../../../shared/felix.js";
+import { felixContextOfTask, type FelixContext, type FelixMode, type FelixResponse } from "../../../shared/felix.js";
 import {
+  FAIR_BAND_PERCENT,
   LABOR_RATE_PER_HOUR,
   MILEAGE_RATE,
   STOP_COST,
@@ -18,7 +19,8 @@ import type { AppContext } from "../../context.js";
 import * as compose from "./composer.js";
 import { detectIntent, type FelixIntent } from "./intents.js";
 import { resolveRoute } from "./places.js";
-import { completedMarket } from "./repository.js";
+import { notFound } from "../../http-errors.js";
+import { completedMarket, felixTask } from "./repository.js";
 
 // One question to Felix: geocode, price with the engine, compare with the market, word the
 // answer. The figures always come from the engine; only the wording may come from a model.
@@ -45,7 +47,27 @@ interface Answer {
 
 const empty = { pricing: null, evaluation: null, market: null, price: null };
 
-export async function askFelix(ctx: FelixServiceContext, question: FelixQuestion): Promise<FelixResponse> {
+/** Who asks: a task that is no longer open is discussed only by its poster, its provider and admins. */
+export interface FelixAsker {
+  id: string;
+  isAdmin: boolean;
+}
+
+/**
+ * A question about a posted task is answered from the task itself (felixContextOfTask), never from
+ * the part of it the asker's page shows, so poster and provider get the same engine inputs
+ * (docs/decisions/026-one-felix-budget-for-both-sides.md). The offered budget is the task's.
+ */
+async function taskContext(ctx: FelixServiceContext, asker: FelixAsker, context: FelixContext): Promise<FelixContext> {
+  if (!context.taskId) return context;
+  const task = await felixTask(ctx.db, context.taskId);
+  const mayAsk = task && (task.status === "open" || task.userId === asker.id || task.providerId === asker.id || asker.isAdmin);
+  if (!task || !mayAsk) throw notFound("Task not found");
+  return { ...felixContextOfTask(task.places), offeredBudget: centsToDollars(task.budgetCents), taskId: context.taskId };
+}
+
+export async function askFelix(ctx: FelixServiceContext, asker: FelixAsker, asked: FelixQuestion): Promise<FelixResponse> {
+  const question = { ...asked, context: await taskContext(ctx, asker, asked.context) };
   const intent = detectIntent(question.message);
   const answer = await answerQuestion(ctx, question, intent);
   const facts = {
@@ -55,6 +77,11 @@ export async function askFelix(ctx: FelixServiceContext, question: FelixQuestion
     urgency: question.context.urgency,
     pricing: answer.pricing,
     evaluation: answer.evaluation,
+    // The fair range a proposal is judged against, so a phrased answer may name it.
+    fairRange: answer.evaluation && {
+      low: Math.round(answer.evaluation.fairBudget * (100 - FAIR_BAND_PERCENT)) / 100,
+      high: Math.round(answer.evaluation.fairBudget * (100 + FAIR_BAND_PERCENT)) / 100,
+    },
     market: answer.market,
     price: answer.price && {
       budget: centsToDollars(answer.price.budgetCents),
@@ -151,7 +178,7 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
     }
     case "is-fair": {
       const evaluation = evaluateBudget(intent.dollars, base.suggestedBudget);
-      return result(base, withMarket(compose.evaluationSentence(evaluation, base)), evaluation);
+      return result(base, withMarket(compose.proposalSentence(evaluation, base)), evaluation);
     }
     case "take-home":
     case "fee": {

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestApp } from "../../../../test/create-test-app.js";
+import { APPOINTMENT_MESSAGES } from "../../../shared/site.js";
 import { appointments, contactMessages } from "../../db/schema/site.js";
 
 // The test clock starts at 2026-06-01T12:00Z (08:00 in Annapolis, EDT).
@@ -91,15 +92,33 @@ describe("POST /api/appointments", () => {
     expect(stored?.preferContact).toBe("visit");
   });
 
-  it("accepts midnight starting the office's tomorrow and refuses a minute before", async () => {
+  it("accepts opening time on the office's tomorrow and refuses a minute before its midnight", async () => {
     const now = t.clock.now();
     const officeMidnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 4)); // EDT is UTC-4
-    const ok = await post(t, "/api/appointments", { ...appointment, appointmentDate: officeMidnight.toISOString() }, freshIp());
+    const opening = new Date(officeMidnight.getTime() + 9 * 3_600_000);
+    const ok = await post(t, "/api/appointments", { ...appointment, appointmentDate: opening.toISOString() }, freshIp());
     expect(ok.statusCode).toBe(201);
     const early = new Date(officeMidnight.getTime() - 60_000).toISOString();
     const refused = await post(t, "/api/appointments", { ...appointment, appointmentDate: early }, freshIp());
     expect(refused.statusCode).toBe(400);
     expect(refused.json<{ message: string }>().message).toBe("appointmentDate: Appointment must be scheduled at least 1 day in advance");
+  });
+
+  it.each([
+    ["8:59 AM", "2026-06-03T12:59:00.000Z", 400],
+    ["9:00 AM", "2026-06-03T13:00:00.000Z", 201],
+    ["6:00 PM", "2026-06-03T22:00:00.000Z", 201],
+    ["6:01 PM", "2026-06-03T22:01:00.000Z", 400],
+    ["midnight", "2026-06-04T04:00:00.000Z", 400],
+  ])("office hours: %s Eastern answers %i", async (_label, appointmentDate, status) => {
+    const res = await post(t, "/api/appointments", { ...appointment, appointmentDate }, freshIp());
+    expect(res.statusCode).toBe(status);
+    if (status === 400) {
+      expect(res.json()).toEqual({
+        message: `appointmentDate: ${APPOINTMENT_MESSAGES.hours}`,
+        fieldErrors: { appointmentDate: APPOINTMENT_MESSAGES.hours },
+      });
+    }
   });
 
   it.each([

@@ -13,7 +13,7 @@ import {
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
-import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
@@ -37,28 +37,24 @@ export type TransitionActorInput = { kind: "person"; user: SessionUser } | { kin
 export type CreateTaskInput = z.output<typeof createTaskBodySchema>;
 export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
 
-const HOUR_MS = 3_600_000;
 /** The coarse position strangers see: 0.01 degree, about a kilometre. */
 const approx = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
 
 /**
- * "Date needed cannot be before today" (docs/product.md, Tasks). The server does not know the poster's time
- * zone, so "today" starts at the earliest local midnight still on today's UTC date anywhere we
- * serve: 00:00 UTC minus 12 hours (UTC-12). A date a few hours into yesterday is tolerated for
- * far-east posters; anything older is refused.
+ * The date needed follows the shared rule (docs/product.md#dates-and-hours), judged with the app
+ * clock: a past date or a time outside 9 AM-6 PM is refused with 400, never dropped.
  */
-export function assertNotInThePast(scheduledDate: string | null | undefined, now: Date): Date | null {
+export function assertSchedule(scheduledDate: string | null | undefined, now: Date): Date | null {
   if (!scheduledDate) return null;
-  const when = new Date(scheduledDate);
-  const startOfUtcDay = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  if (when.getTime() < startOfUtcDay - 12 * HOUR_MS) throw badRequest("scheduledDate: Date needed cannot be before today");
-  return when;
+  const problem = scheduleProblem(scheduledDate, now);
+  if (problem) throw badRequest(`scheduledDate: ${problem}`);
+  return new Date(scheduledDate);
 }
 
 /** Stores the task with server-computed fees; a provider who posts becomes "both". */
 export async function createTask(ctx: AppContext, user: SessionUser, body: CreateTaskInput): Promise<TaskPrivate> {
   const now = ctx.now();
-  const scheduledDate = assertNotInThePast(body.scheduledDate, now);
+  const scheduledDate = assertSchedule(body.scheduledDate, now);
   // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
   const price = priceTask(dollarsToCents(body.budget), body.urgency);
   const isRoute = Boolean(body.startLocation);

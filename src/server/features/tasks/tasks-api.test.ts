@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { CreateTaskBody, TaskPrivate } from "../../../shared/tasks.js";
+import { SCHEDULE_MESSAGES, type CreateTaskBody, type TaskPrivate } from "../../../shared/tasks.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 
@@ -103,6 +103,36 @@ describe("POST /api/tasks", () => {
     expect((await post(poster, { ...single, scheduledDate: today })).scheduledDate).toBe(today);
   });
 
+  // The clock reads 2026-06-01T12:00Z: 08:00 in Baltimore (EDT), 12:00 in London.
+  it.each([
+    ["yesterday in the poster's zone", "2026-05-31T10:00:00-04:00", SCHEDULE_MESSAGES.past],
+    ["today at a time already passed", "2026-06-01T09:00:00+00:00", SCHEDULE_MESSAGES.timePassed],
+    ["8:30 AM local", "2026-06-02T08:30:00-04:00", SCHEDULE_MESSAGES.hours],
+    ["6:30 PM local", "2026-06-02T18:30:00-04:00", SCHEDULE_MESSAGES.hours],
+  ])("refuses a date needed that is %s, with 400 under scheduledDate", async (_label, scheduledDate, message) => {
+    const poster = await createUser(t);
+    const before = await taskCount();
+    const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...single, scheduledDate } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: `scheduledDate: ${message}`, fieldErrors: { scheduledDate: message } });
+    expect(await taskCount()).toBe(before);
+  });
+
+  it("keeps a date needed of today within hours in the poster's zone (9 AM and 6 PM included)", async () => {
+    const poster = await createUser(t);
+    for (const scheduledDate of ["2026-06-01T09:00:00-04:00", "2026-06-01T18:00:00-04:00"]) {
+      const task = await post(poster, { ...single, scheduledDate });
+      expect(task.scheduledDate).toBe(new Date(scheduledDate).toISOString());
+    }
+  });
+
+  it("a 400 on several fields names each field in fieldErrors", async () => {
+    const poster = await createUser(t);
+    const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...single, title: "ab", description: " " } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fieldErrors).toEqual({ title: "Title must be at least 3 characters", description: "Description is required" });
+  });
+
   const longTitle = "x".repeat(10_000);
   const elevenStops = Array.from({ length: 11 }, (_, i) => ({ address: `${i} Main St` }));
   it.each([
@@ -111,7 +141,7 @@ describe("POST /api/tasks", () => {
     ["budget 1e12", { budget: 1e12 }, /budget: Maximum budget/],
     ["budget 'abc'", { budget: "abc" }, /budget: must be a number/],
     ["budget with 3 decimals", { budget: 20.005 }, /budget: must have at most two decimals/],
-    ["date in the past", { scheduledDate: "2026-05-29T10:00:00.000Z" }, /scheduledDate: Date needed cannot be before today/],
+    ["date in the past", { scheduledDate: "2026-05-29T10:00:00.000Z" }, /scheduledDate: The date needed can't be in the past/],
     ["malformed date", { scheduledDate: "tomorrow" }, /scheduledDate/],
     ["unknown category", { category: "gardening" }, /category: Category must be one of the listed categories/],
     ["10,000-character title", { title: longTitle }, /title: Title must be at most 120 characters/],

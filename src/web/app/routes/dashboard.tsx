@@ -11,6 +11,7 @@ import { VerificationAlert } from "@/features/providers/components/verification-
 import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
 import { DashboardTaskCard } from "@/features/tasks/components/dashboard-task-card";
+import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-draft";
 import {
   canUseView,
   initialDashboardView,
@@ -70,7 +71,9 @@ function LoadingCards() {
 export default function DashboardPage() {
   const user = useSignedInUser();
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);
-  const [posting, setPosting] = useState(false);
+  const [params] = useSearchParams();
+  // "?post=task": back from signing in again with the Post a Task draft (docs/product.md#post-a-task-draft).
+  const [posting, setPosting] = useState(params.get(POST_TASK_RETURN_PARAM) === "task");
   usePayoutReturn();
 
   const view = chosenView ?? initialDashboardView(user.role, storedView());

@@ -13,7 +13,7 @@ import {
   Wallet,
 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { CATEGORIES } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -21,6 +21,7 @@ import { useUser } from "@/lib/current-user";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-draft";
 import { goToLogin } from "@/lib/api";
 
 // The dialog (wizard, Felix, address search) is loaded on the first click, so the landing page's
@@ -77,13 +78,13 @@ export default function LandingPage() {
   useDocumentTitle(null);
   const { isAuthenticated, isLoading } = useUser();
   const [, navigate] = useLocation();
-  const [postOpen, setPostOpen] = useState(false);
-  const [postRequested, setPostRequested] = useState(false);
+  // "?post=task" is the way back from sign-in to the wizard and its draft (docs/product.md#post-a-task-draft).
+  const returning = new URLSearchParams(useSearch()).get(POST_TASK_RETURN_PARAM) === "task";
+  const [postOpen, setPostOpen] = useState(returning);
+  const [postRequested, setPostRequested] = useState(returning);
 
+  // Anyone may type a task; the wizard asks to sign in only at "Post Task", keeping the draft.
   const postTask = () => {
-    // Nothing happens until we know whether the visitor is signed in (docs/product.md#roles).
-    if (isLoading) return;
-    if (!isAuthenticated) return goToLogin("/");
     setPostRequested(true);
     setPostOpen(true);
   };

@@ -1,7 +1,7 @@
 import { categoryLabel } from "@shared/constants";
 import type { FelixContext, FelixMode } from "@shared/felix";
 import type { BudgetStatus } from "@shared/felix-pricing";
-import { dollarsToCents, formatDollars } from "@shared/money";
+import { dollarsToCents, formatDollars, formatDollarsExact } from "@shared/money";
 
 // Felix's fixed words in the dialog (docs/product.md#felix) and the greeting built from the task.
 
@@ -29,6 +29,8 @@ export const STATUS_DISPLAY: Record<BudgetStatus, { label: string; tone: "succes
 };
 
 export const usd = (dollars: number) => formatDollars(dollarsToCents(dollars));
+/** Always with cents ("$7.13", "$20.00"), for lines that add up. */
+export const usdExact = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
 /** "+12.5%" above, "-8%" below, "0%" on the mark. */
 export function signedPercent(percent: number): string {

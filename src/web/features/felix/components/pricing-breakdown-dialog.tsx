@@ -1,7 +1,7 @@
 import type { PricingBreakdown } from "@shared/felix-pricing";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { usd } from "./felix-copy";
+import { usd, usdExact } from "./felix-copy";
 
 const URGENCY_LABELS = { standard: "Standard", urgent: "Urgent", flexible: "Flexible" } as const;
 
@@ -14,14 +14,15 @@ export function PricingBreakdownDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  // The money lines are the ones summed, each from the figures in its label, so they add up to the total (docs/product.md#felix).
+  const multiplier = breakdown.urgencyMultiplier === 1 ? "" : ` × ${breakdown.urgencyMultiplier} ${URGENCY_LABELS[breakdown.urgency]}`;
   const rows: [string, string][] = [
     ["Distance", `${breakdown.distance} miles`],
-    ["Mileage cost", usd(breakdown.mileageCost)],
-    ["Labor hours", `${breakdown.laborHours} hours`],
-    ["Labor cost", usd(breakdown.laborCost)],
-    ["Urgency multiplier", `${URGENCY_LABELS[breakdown.urgency]} ×${breakdown.urgencyMultiplier}`],
-    [`Stops cost (${breakdown.stops})`, usd(breakdown.stopsCost)],
-    ["Total", usd(breakdown.total)],
+    [`Mileage (${breakdown.distance} mi × $0.58)`, usdExact(breakdown.mileageCost)],
+    [`Labor (${breakdown.laborHours} h × $20${multiplier})`, usdExact(breakdown.urgencyLaborCost)],
+    [`Stops (${breakdown.stops} × $10)`, usdExact(breakdown.stopsCost)],
+    ...(breakdown.minimumTopUp > 0 ? [["Up to the $20 minimum", usdExact(breakdown.minimumTopUp)] as [string, string]] : []),
+    ["Total", usdExact(breakdown.total)],
   ];
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
+import { applyServerErrors } from "@/lib/server-errors";
 import { useConfirmSandboxPayment } from "../api/confirm-sandbox-payment";
+import { formatExpiry, groupDigits } from "./card-format";
 
 const fields = sandboxConfirmBodySchema.shape;
 
@@ -27,14 +28,6 @@ const cardFormSchema = z.object({
 type CardFormInput = z.input<typeof cardFormSchema>;
 type CardFormValues = z.output<typeof cardFormSchema>;
 
-/** "4242424242424242" → "4242 4242 4242 4242" as the person types. */
-function groupDigits(value: string): string {
-  return value
-    .replace(/\D/g, "")
-    .slice(0, 19)
-    .replace(/(\d{4})(?=\d)/g, "$1 ");
-}
-
 /** The sandbox's card form; the server decides the outcome from Stripe's test numbers. */
 export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientSecret: string; submitLabel: string; onPaid: () => void }) {
   const form = useForm<CardFormInput, unknown, CardFormValues>({
@@ -50,8 +43,14 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
       { clientSecret, cardNumber, expMonth: expiry.month, expYear: expiry.year, cvc },
       {
         onSuccess: onPaid,
-        onError: (error) =>
-          toast({ title: "Payment Failed", description: errorMessage(error, "Your payment could not be processed."), variant: "destructive" }),
+        onError: (error) => {
+          // "cardNumber: Your card number is invalid." shows under the card number (docs/product.md#validation).
+          const outcome = applyServerErrors(error, form.setError, {
+            fieldOf: (path) => (path === "cardNumber" || path === "cvc" ? path : path === "expMonth" || path === "expYear" ? "expiry" : null),
+            fallback: "Your payment could not be processed.",
+          });
+          if (outcome.toast) toast({ title: "Payment Failed", description: outcome.toast, variant: "destructive" });
+        },
       },
     );
   });
@@ -67,8 +66,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
               <Input
                 inputMode="numeric"
                 autoComplete="cc-number"
-                placeholder="1234 1234 1234 1234"
-                {...control}
+                                {...control}
                 {...field}
                 onChange={(e) => field.onChange(groupDigits(e.target.value))}
               />
@@ -88,13 +86,14 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
                   placeholder="MM/YY"
                   {...control}
                   {...field}
-                  onChange={(e) => field.onChange(e.target.value.slice(0, 7))}
+                  inputMode="numeric"
+                  onChange={(e) => field.onChange(formatExpiry(e.target.value))}
                 />
               )}
             />
           )}
         </FormField>
-        <FormField label="CVC" required error={errors.cvc?.message}>
+        <FormField label="CVC" required description="3 or 4 digits" error={errors.cvc?.message}>
           {(control) => (
             <Controller
               control={form.control}
@@ -103,8 +102,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
                 <Input
                   inputMode="numeric"
                   autoComplete="cc-csc"
-                  placeholder="123"
-                  {...control}
+                                    {...control}
                   {...field}
                   onChange={(e) => field.onChange(e.target.value.replace(/\D/g, "").slice(0, 4))}
                 />

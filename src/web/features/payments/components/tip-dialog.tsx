@@ -69,7 +69,7 @@ export function TipDialog({ taskId }: { taskId: string }) {
         ) : (
           <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
             <FormField label="Tip amount ($)" required error={form.formState.errors.amount?.message} description={TIP_RANGE}>
-              <Input inputMode="decimal" placeholder="10" {...form.register("amount")} />
+              <Input inputMode="decimal" placeholder="e.g. 10" {...form.register("amount")} />
             </FormField>
             <Button type="submit" disabled={tip.isPending}>
               {tip.isPending ? "Sending..." : "Send Tip"}

@@ -9,9 +9,9 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 import { maxLengthOf } from "@/lib/form";
+import { applyServerErrors } from "@/lib/server-errors";
 import { useApply } from "../api/apply";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
@@ -44,11 +44,12 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
         onSubmitted();
       })
       .catch((error: unknown) => {
-        toast({
-          title: "Application Failed",
-          description: errorMessage(error, "Failed to submit application. Please try again."),
-          variant: "destructive",
+        // A refusal the server names by field shows under that field (docs/product.md#validation).
+        const outcome = applyServerErrors(error, form.setError, {
+          fields: Object.keys(fields),
+          fallback: "Your application could not be sent. Please try again.",
         });
+        if (outcome.toast) toast({ title: "Application Failed", description: outcome.toast, variant: "destructive" });
       }),
   );
 
@@ -62,7 +63,7 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
           <Input type="email" autoComplete="email" maxLength={maxLengthOf(fields.email)} {...form.register("email")} />
         </FormField>
         <FormField label="Phone" required error={errors.phone?.message}>
-          <Input type="tel" autoComplete="tel" placeholder="(410) 555-0100" maxLength={maxLengthOf(phoneSchema)} {...form.register("phone")} />
+          <Input type="tel" autoComplete="tel" placeholder="e.g. (410) 555-0100" maxLength={maxLengthOf(phoneSchema)} {...form.register("phone")} />
         </FormField>
         <FormField label="Address" required error={errors.address?.message}>
           <Input autoComplete="street-address" maxLength={maxLengthOf(fields.address)} {...form.register("address")} />
@@ -72,7 +73,7 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
         </FormField>
         <div className="grid grid-cols-2 gap-4">
           <FormField label="State" required error={errors.state?.message}>
-            <Input autoComplete="address-level1" placeholder="MD" maxLength={STATE_MAX_LENGTH} {...form.register("state")} />
+            <Input autoComplete="address-level1" placeholder="e.g. MD" maxLength={STATE_MAX_LENGTH} {...form.register("state")} />
           </FormField>
           <FormField label="ZIP Code" required error={errors.zipCode?.message}>
             <Input autoComplete="postal-code" inputMode="numeric" {...form.register("zipCode")} />

@@ -18,7 +18,7 @@ import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
+import { applyServerErrors } from "@/lib/server-errors";
 import { maxLengthOf } from "@/lib/form";
 import { useRequestAppointment } from "../api/request-appointment";
 
@@ -52,12 +52,14 @@ export function AppointmentForm() {
         toast({ title: "Appointment Request Submitted!", description: "We'll review your request and get back to you shortly." });
         form.reset(INITIAL);
       },
-      onError: (error) =>
-        toast({
-          title: "Error",
-          description: errorMessage(error, "Failed to submit appointment request. Please try again."),
-          variant: "destructive",
-        }),
+      onError: (error) => {
+        // "appointmentDate: …" from the server shows under the date (docs/product.md#validation).
+        const outcome = applyServerErrors(error, form.setError, {
+          fields: Object.keys(fields),
+          fallback: "Failed to submit appointment request. Please try again.",
+        });
+        if (outcome.toast) toast({ title: "Error", description: outcome.toast, variant: "destructive" });
+      },
     }),
   );
 

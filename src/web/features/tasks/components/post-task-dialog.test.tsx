@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeApi, renderWithApp, type ApiCall } from "@/testing/render";
 import { PostTaskDialog } from "./post-task-dialog";
+import { POST_TASK_DRAFT_KEY } from "./post-task-draft";
 
 const USER = {
   id: "00000000-0000-4000-8000-000000000001",
@@ -22,6 +23,7 @@ const USER = {
 let api: ReturnType<typeof fakeApi>;
 
 beforeEach(() => {
+  window.localStorage.clear();
   api = fakeApi({
     "GET /api/auth/user": { body: USER },
     "GET /api/geocode": { body: [] },
@@ -34,9 +36,9 @@ afterEach(() => {
 
 function openWizard() {
   const onOpenChange = vi.fn();
-  renderWithApp(<PostTaskDialog open onOpenChange={onOpenChange} />);
+  const { unmount } = renderWithApp(<PostTaskDialog open onOpenChange={onOpenChange} />);
   const dialog = screen.getByRole("dialog", { name: "Post a Task" });
-  return { dialog, onOpenChange, d: within(dialog) };
+  return { dialog, onOpenChange, d: within(dialog), unmount };
 }
 
 /** The validation message tied to a control through aria-describedby, or null. */
@@ -139,5 +141,85 @@ describe("Post a Task wizard", { timeout: 30_000 }, () => {
     expect(errorOf(d.getByRole("combobox", { name: "Start location" }))).toBeNull();
     expect(d.getByText("Step 2 of 3: Location & Budget")).toBeTruthy();
     expect(api.called("POST", "/api/tasks")).toEqual([]);
+  });
+
+  async function fillToReview(user: ReturnType<typeof userEvent.setup>, d: ReturnType<typeof within>) {
+    await fillDetails(user, d);
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 2 of 3: Location & Budget");
+    await user.type(d.getByRole("combobox", { name: "Location" }), "12 Main St");
+    await user.type(d.getByRole("spinbutton", { name: "Budget ($)" }), "45");
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 3 of 3: Review");
+  }
+
+  it("puts a server 400 under its field, on its step, focused, and says the rest in plain words", async () => {
+    api = fakeApi({
+      "GET /api/auth/user": { body: USER },
+      "GET /api/geocode": { body: [] },
+      "POST /api/tasks": {
+        status: 400,
+        body: {
+          message: "title: Say what is needed in the title; lat: must be a number",
+          fieldErrors: { title: "Say what is needed in the title", somethingElse: "must be a number" },
+        },
+      },
+    });
+    const user = userEvent.setup({ delay: null });
+    const { d } = openWizard();
+    await fillToReview(user, d);
+    await user.click(d.getByRole("button", { name: "Post Task" }));
+
+    await d.findByText("Step 1 of 3: Task Details");
+    const title = d.getByRole("textbox", { name: "Task Title" });
+    await waitFor(() => expect(errorOf(title)).toBe("Say what is needed in the title"));
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    expect(await screen.findByText("Must be a number.")).toBeTruthy();
+    expect(screen.queryByText(/title: /)).toBeNull();
+  });
+
+  it("refuses a date without a time and a time outside 9 AM-6 PM under the Time field", async () => {
+    const user = userEvent.setup({ delay: null });
+    const { d } = openWizard();
+    await fillDetails(user, d);
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await d.findByText("Step 2 of 3: Location & Budget");
+    await user.type(d.getByRole("combobox", { name: "Location" }), "12 Main St");
+    await user.type(d.getByRole("spinbutton", { name: "Budget ($)" }), "45");
+    const date = d.getByLabelText(/Date Needed/);
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, "0")}-${String(tomorrow.getDate()).padStart(2, "0")}`;
+    await user.type(date, day);
+    await user.click(d.getByRole("button", { name: "Next" }));
+    const time = d.getByLabelText(/^Time/);
+    await waitFor(() => expect(errorOf(time)).toBe("Pick a time for this date (between 9:00 AM and 6:00 PM)."));
+    await user.type(time, "20:00");
+    await user.click(d.getByRole("button", { name: "Next" }));
+    await waitFor(() => expect(errorOf(time)).toBe("Pick a time between 9:00 AM and 6:00 PM."));
+    expect(d.getByText("Step 2 of 3: Location & Budget")).toBeTruthy();
+    expect(date.getAttribute("min")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("keeps the draft and its step when the wizard is opened again, and clears it after posting", async () => {
+    const user = userEvent.setup({ delay: null });
+    const first = openWizard();
+    await fillDetails(user, first.d);
+    await user.click(first.d.getByRole("button", { name: "Next" }));
+    await first.d.findByText("Step 2 of 3: Location & Budget");
+    await user.type(first.d.getByRole("spinbutton", { name: "Budget ($)" }), "45");
+    first.unmount();
+
+    const again = openWizard();
+    expect(again.d.getByText("Step 2 of 3: Location & Budget")).toBeTruthy();
+    expect((again.d.getByRole("spinbutton", { name: "Budget ($)" }) as HTMLInputElement).value).toBe("45");
+    await user.click(again.d.getByRole("button", { name: "Back" }));
+    expect((again.d.getByRole("textbox", { name: "Task Title" }) as HTMLInputElement).value).toBe("Deliver binders");
+    await user.click(again.d.getByRole("button", { name: "Next" }));
+    await user.type(again.d.getByRole("combobox", { name: "Location" }), "12 Main St");
+    await user.click(again.d.getByRole("button", { name: "Next" }));
+    await again.d.findByText("Step 3 of 3: Review");
+    await user.click(again.d.getByRole("button", { name: "Post Task" }));
+    expect(await screen.findByText("Your task has been posted successfully!")).toBeTruthy();
+    expect(window.localStorage.getItem(POST_TASK_DRAFT_KEY)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
-import { useState, type ReactNode } from "react";
-import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Resolver, type UseFormReturn } from "react-hook-form";
+import { useEffect, useState, type ReactNode } from "react";
+import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
 import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
@@ -15,9 +15,10 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage, goToLogin, isUnauthorizedError } from "@/lib/api";
+import { goToLogin, isUnauthorizedError } from "@/lib/api";
 import { useUser } from "@/lib/current-user";
 import { maxLengthOf } from "@/lib/form";
+import { applyServerErrors } from "@/lib/server-errors";
 import { useCreateTask, type ValidTaskBody } from "../api/create-task";
 import { AddressAutocomplete } from "./address-autocomplete";
 import {
@@ -27,6 +28,7 @@ import {
   emptyAddress,
   emptyPostTaskForm,
   felixContextOf,
+  formFieldOfBodyPath,
   STEP_FIELDS,
   stepOf,
   todayInputValue,
@@ -34,6 +36,7 @@ import {
   type AddressValue,
   type PostTaskForm,
 } from "./post-task-form";
+import { clearPostTaskDraft, loadPostTaskDraft, POST_TASK_RETURN_PARAM, savePostTaskDraft } from "./post-task-draft";
 
 export interface BudgetHelperSlot {
   /** The task as typed so far, in Felix's context shape. */
@@ -52,6 +55,13 @@ export interface PostTaskDialogProps {
 const STEP_TITLES = ["Task Details", "Location & Budget", "Review"] as const;
 const MIN_BUDGET = formatDollars(MIN_BUDGET_CENTS);
 const LOGIN_REDIRECT_DELAY_MS = 500;
+
+/** Where sign-in brings the person back: this page with the wizard open again (docs/product.md#post-a-task-draft). */
+function returnToWizard(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.set(POST_TASK_RETURN_PARAM, "task");
+  return url.pathname + url.search;
+}
 const fields = createTaskBodySchema.shape;
 
 /** Nests "stops.0.address"-style paths into the error tree react-hook-form reads. */
@@ -82,17 +92,29 @@ type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
 export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDialogProps) {
-  const [step, setStep] = useState(1);
+  // The draft typed before a reload, a sign-in or a close comes back with its step (docs/product.md#post-a-task-draft).
+  const [draft] = useState(loadPostTaskDraft);
+  const [step, setStep] = useState(draft?.step ?? 1);
   const form = useForm<PostTaskForm, unknown, ValidTaskBody>({
     resolver: postTaskResolver,
-    defaultValues: emptyPostTaskForm(),
+    defaultValues: draft?.form ?? emptyPostTaskForm(),
     mode: "onTouched",
   });
+  const watched = useWatch({ control: form.control });
+  // A server refusal moves to its step; the field is focused once that step is on screen.
+  // A new object each time, so the same field is focused again after a second refusal.
+  const [focusTarget, setFocusTarget] = useState<{ field: Path<PostTaskForm> } | null>(null);
+  useEffect(() => {
+    if (focusTarget) form.setFocus(focusTarget.field);
+  }, [form, focusTarget]);
   const { isAuthenticated } = useUser();
   const createTask = useCreateTask();
-  // Every change re-renders the wizard: the price, Felix's context and the review read the values.
-  useWatch({ control: form.control });
+  // Every change re-renders the wizard: the price, Felix's context and the review read the values,
+  // and the draft is saved as typed.
   const values = form.getValues();
+  useEffect(() => {
+    savePostTaskDraft({ step, form: form.getValues() });
+  }, [form, step, watched]);
   const budgetValid = budgetState(values.budget, values.urgency).kind === "valid";
 
   // Next checks this step's fields only; an invalid one keeps the step and shows why under it.
@@ -103,30 +125,40 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
 
   const post = (body: ValidTaskBody) => {
     if (!isAuthenticated) {
-      toast({ title: "Sign in required", description: "Please sign in to post a task", variant: "destructive" });
-      goToLogin();
+      // The draft is saved as typed; sign-in or sign-up brings the person back to this step.
+      toast({ title: "Sign in to post", description: "Sign in or create an account; your task will be here when you come back." });
+      goToLogin(returnToWizard());
       return;
     }
     createTask.mutate(body, {
       onSuccess: () => {
         toast({ title: "Success", description: "Your task has been posted successfully!" });
+        clearPostTaskDraft();
         onOpenChange(false);
         setStep(1);
         form.reset(emptyPostTaskForm());
       },
       onError: (error) => {
         if (isUnauthorizedError(error)) {
-          toast({ title: "Unauthorized", description: "You are logged out. Logging in again...", variant: "destructive" });
-          window.setTimeout(() => {
-            window.location.href = "/api/login";
-          }, LOGIN_REDIRECT_DELAY_MS);
+          toast({ title: "Signed out", description: "Sign in again to post; your task is kept.", variant: "destructive" });
+          window.setTimeout(() => goToLogin(returnToWizard()), LOGIN_REDIRECT_DELAY_MS);
           return;
         }
-        toast({
-          title: "Error",
-          description: errorMessage(error, "Failed to post task. Please try again."),
-          variant: "destructive",
+        // A refusal lands under its field, on the step that asks for it (docs/product.md#validation).
+        const values = form.getValues();
+        const outcome = applyServerErrors(error, form.setError, {
+          fieldOf: (path) => {
+            const field = formFieldOfBodyPath(values, path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)));
+            return field === "root" ? null : (field as Path<PostTaskForm>);
+          },
+          fallback: "Your task could not be posted. Please try again.",
         });
+        const [first] = outcome.placed;
+        if (first) {
+          setStep(stepOf(first));
+          setFocusTarget({ field: first });
+        }
+        if (outcome.toast) toast({ title: "Task not posted", description: outcome.toast, variant: "destructive" });
       },
     });
   };
@@ -281,7 +313,7 @@ function AddressFields({ form, name, label, required = false }: AddressFieldsPro
         name={`${name}.state`}
         render={({ field, fieldState }) => (
           <FormField label={`${label} state`} labelClassName="sr-only sm:not-sr-only" error={fieldState.error?.message}>
-            <Input placeholder="MD" maxLength={STATE_MAX_LENGTH} {...field} onChange={(event) => field.onChange(event.target.value.toUpperCase())} />
+            <Input placeholder="e.g. MD" maxLength={STATE_MAX_LENGTH} {...field} onChange={(event) => field.onChange(event.target.value.toUpperCase())} />
           </FormField>
         )}
       />
@@ -367,7 +399,7 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
           error={errors.budget?.message}
           description={errors.budget ? undefined : `Minimum: ${MIN_BUDGET}`}
         >
-          <Input type="number" inputMode="decimal" min={MIN_BUDGET_CENTS / 100} step="0.01" placeholder="20" {...budget} />
+          <Input type="number" inputMode="decimal" min={MIN_BUDGET_CENTS / 100} step="0.01" placeholder="e.g. 45" {...budget} />
         </FormField>
         {budgetHelper ? <div className="sm:pb-7">{budgetHelper}</div> : null}
       </div>
@@ -396,8 +428,8 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
         <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
           <Input type="date" min={todayInputValue(new Date())} {...form.register("date")} />
         </FormField>
-        <FormField label="Time" description="Optional">
-          <Input type="time" {...form.register("time")} />
+        <FormField label="Time" description="Optional; between 9:00 AM and 6:00 PM" error={errors.time?.message}>
+          <Input type="time" min="09:00" max="18:00" {...form.register("time")} />
         </FormField>
       </div>
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTaskBodySchema } from "@shared/tasks";
+import { createTaskBodySchema, SCHEDULE_MESSAGES } from "@shared/tasks";
+import { parsePostTaskDraft } from "./post-task-draft";
 import {
   addressFromSuggestion,
   addressFromTyping,
@@ -7,7 +8,9 @@ import {
   buildCreateTaskBody,
   emptyPostTaskForm,
   felixContextOf,
+  formFieldOfBodyPath,
   scheduledDateIso,
+  scheduleIssue,
   stepOf,
   validatePostTaskForm,
   type AddressValue,
@@ -50,7 +53,60 @@ describe("scheduledDateIso", () => {
   it("is built only when both date and time are given", () => {
     expect(scheduledDateIso("2030-05-01", "")).toBeNull();
     expect(scheduledDateIso("", "10:30")).toBeNull();
-    expect(scheduledDateIso("2030-05-01", "10:30")).toBe(new Date(2030, 4, 1, 10, 30).toISOString());
+    const iso = scheduledDateIso("2030-05-01", "10:30");
+    // Local wall time with the browser's offset, so the server reads the poster's own hours.
+    expect(iso).toMatch(/^2030-05-01T10:30:00(?:Z|[+-]\d{2}:\d{2})$/);
+    expect(new Date(iso ?? "").getTime()).toBe(new Date(2030, 4, 1, 10, 30).getTime());
+  });
+});
+
+describe("scheduleIssue (the browser's clock decides today)", () => {
+  const now = new Date(2030, 4, 10, 12, 0);
+  it.each([
+    ["", "", null],
+    ["2030-05-11", "", { field: "time", message: SCHEDULE_MESSAGES.needsTime }],
+    ["", "10:00", { field: "date", message: SCHEDULE_MESSAGES.needsDate }],
+    ["2030-05-09", "10:00", { field: "date", message: SCHEDULE_MESSAGES.past }],
+    ["2030-05-10", "11:00", { field: "time", message: SCHEDULE_MESSAGES.timePassed }],
+    ["2030-05-10", "13:00", null],
+    ["2030-05-11", "08:59", { field: "time", message: SCHEDULE_MESSAGES.hours }],
+    ["2030-05-11", "09:00", null],
+    ["2030-05-11", "18:00", null],
+    ["2030-05-11", "18:01", { field: "time", message: SCHEDULE_MESSAGES.hours }],
+  ])("date %s time %s gives %j", (date, time, issue) => {
+    expect(scheduleIssue(date, time, now)).toEqual(issue);
+  });
+
+  it("makes a complete form invalid when its date is in the past", () => {
+    expect(validatePostTaskForm({ ...routeForm(), date: "2030-05-01", time: "10:00" }, now)).toEqual({
+      ok: false,
+      issues: [{ field: "date", message: SCHEDULE_MESSAGES.past }],
+    });
+  });
+});
+
+describe("formFieldOfBodyPath", () => {
+  it("maps the server's request paths onto the form's fields", () => {
+    const form = routeForm();
+    form.stops = [stop(" "), stop("2 Elm St")];
+    expect(formFieldOfBodyPath(form, ["title"])).toBe("title");
+    expect(formFieldOfBodyPath(form, ["scheduledDate"])).toBe("date");
+    expect(formFieldOfBodyPath(form, ["startState"])).toBe("start.state");
+    expect(formFieldOfBodyPath(form, ["stops", "0", "state"])).toBe("stops.1.state");
+    expect(formFieldOfBodyPath(form, ["unknown"])).toBe("root");
+  });
+});
+
+describe("parsePostTaskDraft", () => {
+  it("reads a stored draft back and refuses what is not one", () => {
+    const draft = { step: 2, form: routeForm() };
+    expect(parsePostTaskDraft(JSON.stringify(draft))).toEqual(draft);
+    expect(parsePostTaskDraft("not json")).toBeNull();
+    expect(parsePostTaskDraft(null)).toBeNull();
+    expect(parsePostTaskDraft(JSON.stringify({ step: 9, form: { title: 5, category: "weapons", stops: "x" } }))).toEqual({
+      step: 1,
+      form: { ...emptyPostTaskForm() },
+    });
   });
 });
 

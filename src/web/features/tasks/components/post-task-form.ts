@@ -1,8 +1,8 @@
 import { format } from "date-fns";
 import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
-import type { FelixContext } from "@shared/felix";
+import { felixContextOfTask, type FelixContext } from "@shared/felix";
 import { budgetDollarsSchema, dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
-import { createTaskBodySchema, type GeocodeResult } from "@shared/tasks";
+import { createTaskBodySchema, scheduleProblem, SCHEDULE_MESSAGES, type GeocodeResult } from "@shared/tasks";
 import type { PostTaskBody, ValidTaskBody } from "../api/create-task";
 
 // The Post a Task wizard's model, kept pure so its rules are unit-tested without a browser. The
@@ -81,11 +81,26 @@ export function budgetState(budget: string, urgency: Urgency): BudgetState {
   return { kind: "invalid", message: parsed.error.issues[0]?.message ?? "Enter a valid budget" };
 }
 
-/** scheduledDate is built only when both date and time are given, in local time (docs/product.md#tasks). */
+/**
+ * scheduledDate is built when both date and time are given, in local time with the browser's
+ * offset ("2026-12-01T10:00:00-05:00"), so the server judges the hours on the poster's clock
+ * (docs/product.md#dates-and-hours). A date without a time is refused by the form, never dropped.
+ */
 export function scheduledDateIso(date: string, time: string): string | null {
   if (!date || !time) return null;
   const when = new Date(`${date}T${time}`);
-  return Number.isNaN(when.getTime()) ? null : when.toISOString();
+  return Number.isNaN(when.getTime()) ? null : format(when, "yyyy-MM-dd'T'HH:mm:ssxxx");
+}
+
+/** The date-needed refusal and the field it belongs under, judged with the browser's clock. */
+export function scheduleIssue(date: string, time: string, now: Date): FieldIssue | null {
+  if (!date && !time) return null;
+  if (!time) return { field: "time", message: SCHEDULE_MESSAGES.needsTime };
+  if (!date) return { field: "date", message: SCHEDULE_MESSAGES.needsDate };
+  const iso = scheduledDateIso(date, time);
+  const problem = iso === null ? SCHEDULE_MESSAGES.invalid : scheduleProblem(iso, now);
+  if (problem === null) return null;
+  return { field: problem === SCHEDULE_MESSAGES.past || problem === SCHEDULE_MESSAGES.invalid ? "date" : "time", message: problem };
 }
 
 export function todayInputValue(now: Date): string {
@@ -186,24 +201,32 @@ export interface FieldIssue {
 
 export type PostTaskValidation = { ok: true; body: ValidTaskBody } | { ok: false; issues: FieldIssue[] };
 
-/** Validates the form with createTaskBodySchema and names each refusal by its form field. */
-export function validatePostTaskForm(form: PostTaskForm): PostTaskValidation {
+/**
+ * The form field a path of the request body was typed in: "stops.1.state" of the body is the form's
+ * stop that was second among those with an address. "root" when no field of the form holds it.
+ */
+export function formFieldOfBodyPath(form: PostTaskForm, path: readonly PropertyKey[]): string {
+  const [head, index, part] = path;
+  if (head === "stops") {
+    const original = typeof index === "number" || (typeof index === "string" && /^\d+$/.test(index)) ? keptStops(form)[Number(index)]?.index : undefined;
+    if (original === undefined) return "stops";
+    return `stops.${original}.${part === "city" || part === "state" ? part : "address"}`;
+  }
+  return FIELD_OF_BODY[String(head)] ?? "root";
+}
+
+/** Validates the form with createTaskBodySchema and the date rule, and names each refusal by its form field. */
+export function validatePostTaskForm(form: PostTaskForm, now: Date = new Date()): PostTaskValidation {
   const parsed = createTaskBodySchema.safeParse(buildCreateTaskBody(form));
-  if (parsed.success) return { ok: true, body: parsed.data };
-  const stops = keptStops(form);
+  const schedule = scheduleIssue(form.date, form.time, now);
+  if (parsed.success) return schedule ? { ok: false, issues: [schedule] } : { ok: true, body: parsed.data };
   const issues = parsed.error.issues.map((issue): FieldIssue => {
-    const [head, index, part] = issue.path;
-    if (head === "stops") {
-      const original = typeof index === "number" ? stops[index]?.index : undefined;
-      if (original === undefined) return { field: "stops", message: issue.message };
-      return { field: `stops.${original}.${part === "city" || part === "state" ? part : "address"}`, message: issue.message };
-    }
     // A refusal of no particular field (none today) is shown beside the buttons.
-    const field = FIELD_OF_BODY[String(head)] ?? "root";
+    const field = formFieldOfBodyPath(form, issue.path);
     if (field === "budget" && form.budget.trim() === "") return { field, message: "Enter a budget" };
     return { field, message: issue.message };
   });
-  return { ok: false, issues };
+  return { ok: false, issues: schedule ? [...issues.filter((i) => i.field !== "date"), schedule] : issues };
 }
 
 /** The step whose fields hold the first refusal, to show the person where to fix it. */
@@ -212,33 +235,15 @@ export function stepOf(field: string): 1 | 2 {
   return (STEP_FIELDS[1] as readonly string[]).includes(top ?? "") ? 1 : 2;
 }
 
-/** What Felix reads of the half-filled form (the Felix request context: docs/product.md#felix). */
+/**
+ * What Felix reads of the half-filled form (docs/product.md#felix): the body about to be posted, through
+ * the same felixContextOfTask the server uses on the posted task, so the poster's suggestion is the
+ * one a provider gets for that task.
+ */
 export function felixContextOf(form: PostTaskForm): FelixContext {
   const budget = budgetState(form.budget, form.urgency);
-  const base = {
-    title: orNull(form.title),
-    description: orNull(form.description),
-    category: form.category || null,
-    urgency: form.urgency,
-    offeredBudget: budget.kind === "valid" ? budget.dollars : null,
-  };
-  if (form.mode === "single") {
-    return {
-      ...base,
-      location: orNull(form.location.address),
-      city: orNull(form.location.city),
-      state: orNull(form.location.state),
-      stops: [],
-    };
-  }
   return {
-    ...base,
-    startLocation: orNull(form.start.address),
-    startCity: orNull(form.start.city),
-    startState: orNull(form.start.state),
-    endLocation: orNull(form.end.address),
-    endCity: orNull(form.end.city),
-    endState: orNull(form.end.state),
-    stops: keptStops(form).map(({ stop }) => ({ address: stop.address.trim(), city: orNull(stop.city), state: orNull(stop.state) })),
+    ...felixContextOfTask(buildCreateTaskBody(form)),
+    offeredBudget: budget.kind === "valid" ? budget.dollars : null,
   };
 }

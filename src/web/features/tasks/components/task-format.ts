@@ -95,7 +95,11 @@ export function canUseView(role: UserRole, view: DashboardView): boolean {
   return view === "user" ? role === "user" || role === "both" : role === "provider" || role === "both";
 }
 
-/** What Felix's evaluator reads of a task: street addresses only when the viewer may see them. */
+/**
+ * What Felix's evaluator reads of a task: street addresses only when the viewer may see them, and
+ * the task's id, from which the server takes the engine inputs (route, stops, urgency) of the task
+ * itself, so the provider's answer matches the poster's (docs/decisions/026-one-felix-budget-for-both-sides.md).
+ */
 export function taskFelixContext(task: TaskPublic | TaskDetail): FelixContext {
   const addresses =
     "visibility" in task && task.visibility === "private"
@@ -118,6 +122,7 @@ export function taskFelixContext(task: TaskPublic | TaskDetail): FelixContext {
     endState: task.endState,
     urgency: task.urgency,
     offeredBudget: task.budget,
+    taskId: task.id,
     ...addresses,
   };
 }
