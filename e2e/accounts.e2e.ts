@@ -32,7 +32,7 @@ describe("accounts", () => {
     await page.getByRole("button", { name: "Create Account" }).click();
     // Registering signs nobody in (the e-mailed link does; see account-recovery.e2e.ts): sign in
     // with the password, which works before the address is confirmed.
-    await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), { timeout: 15_000 }).toBe(true);
     await page.getByRole("tab", { name: "Sign In" }).click();
     await page.getByLabel("Email").fill("erin@example.test");
     await page.getByLabel("Password").fill("a long password");
