@@ -168,5 +168,5 @@ describe("providers", () => {
     await expect.poll(() => admin.getByRole("tab", { name: /Pending \(0\)/ }).isVisible(), POLL).toBe(true);
     await expectNoSeriousViolations(admin);
     await adminContext.close();
-  });
+  }, 180_000); // Longer than the default: sign-up now goes through the e-mailed link.
 });
