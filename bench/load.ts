@@ -110,9 +110,9 @@ const textArray = (values: readonly string[]) => sql.raw(`array[${values.map((v)
  */
 async function seed(database: Database, tokenPrefix: string): Promise<void> {
   const db = database.db;
-  await db.execute(sql`insert into users (email, first_name, last_name, role, created_at, updated_at)
+  await db.execute(sql`insert into users (email, first_name, last_name, role, created_at, updated_at, email_verified_at)
     select 'load-' || g || '@example.test', (${textArray(FIRST_NAMES)})[1 + g % ${FIRST_NAMES.length}], 'L' || g,
-      (case when g <= ${PROVIDERS}::int then 'provider' else 'user' end)::user_role, now() - interval '90 days', now()
+      (case when g <= ${PROVIDERS}::int then 'provider' else 'user' end)::user_role, now() - interval '90 days', now(), now() - interval '90 days'
     from generate_series(1, ${USERS}::int) g`);
   const loadUsers = sql`(select id, role, email, split_part(split_part(email, '@', 1), '-', 2)::int as n
     from users where email like 'load-%@example.test')`;

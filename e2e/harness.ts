@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
+import pg from "pg";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
@@ -156,6 +157,31 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 
 export function formatViolations(violations: AxeViolation[]): string {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join("\n  ")}`).join("\n");
+}
+
+/**
+ * "Opens the e-mail": the link to `path` ("/reset-password", "/verify-email") in the newest mail
+ * the server queued for `email`, read from its outbox table (the default transport). Waits a little
+ * for the mail, since the page's request may still be in flight.
+ */
+export async function latestMailLink(server: Pick<RunningServer, "databaseUrl">, email: string, path: string): Promise<string> {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await client.query<{ text: string }>(`select text from email_outbox where "to" = $1 order by created_at desc`, [email]);
+      for (const row of rows) {
+        // `path` is a plain path ("/verify-email"): no character in it means anything to RegExp.
+        const link = new RegExp(`https?://\\S+${path}\\?token=[A-Za-z0-9_-]+`).exec(row.text)?.[0];
+        if (link) return link;
+      }
+      if (Date.now() > deadline) throw new Error(`no ${path} link e-mailed to ${email}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** Signs in through the real form. */

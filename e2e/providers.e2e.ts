@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { tinyPdf, tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, latestMailLink, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Pages are code-split and the machine is small: give lazy chunks time to load.
 const POLL = { timeout: 15_000 };
@@ -27,7 +27,11 @@ async function signUp(page: Page, firstName: string, lastName: string, email: st
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill("a long password");
   await page.getByRole("button", { name: "Create Account" }).click();
-  await page.waitForURL(`${server.url}/become-provider`);
+  // Registering signs nobody in: open the e-mailed link (it verifies and signs in), then come back.
+  await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
+  await page.goto(await latestMailLink(server, email, "/verify-email"));
+  await page.waitForURL(`${server.url}/dashboard`, POLL);
+  await page.goto(`${server.url}/become-provider`);
 }
 
 async function expectNoSeriousViolations(page: Page) {
@@ -164,5 +168,5 @@ describe("providers", () => {
     await expect.poll(() => admin.getByRole("tab", { name: /Pending \(0\)/ }).isVisible(), POLL).toBe(true);
     await expectNoSeriousViolations(admin);
     await adminContext.close();
-  });
+  }, 180_000); // Longer than the default: sign-up now goes through the e-mailed link.
 });

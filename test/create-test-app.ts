@@ -91,7 +91,15 @@ let counter = 0;
 /** A user straight in the database (no rate limits, no scrypt cost) with a signed-in session. */
 export async function createUser(
   t: TestApp,
-  overrides: { role?: UserRole; firstName?: string; lastName?: string; email?: string; verifiedProvider?: boolean } = {},
+  overrides: {
+    role?: UserRole;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    verifiedProvider?: boolean;
+    /** false: an account that has not opened its verification link yet (verified by default). */
+    emailVerified?: boolean;
+  } = {},
 ): Promise<TestUser> {
   counter += 1;
   const email = overrides.email ?? `user${counter}-${randomUUID().slice(0, 8)}@example.test`;
@@ -103,6 +111,7 @@ export async function createUser(
       lastName: overrides.lastName ?? `Last${counter}`,
       role: overrides.role ?? (overrides.verifiedProvider ? "provider" : "user"),
       passwordHash: null,
+      emailVerifiedAt: overrides.emailVerified === false ? null : t.clock.now(),
     })
     .returning();
   if (!user) throw new Error("user not created");

@@ -68,7 +68,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     database,
     db: database.db,
     now,
-    mailer: await createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, log: app.log, now }),
+    mailer: await createMailer({
+      db: database.db,
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      log: app.log,
+      now,
+      // A person running the product locally follows the e-mails' links from the log (docs/product.md).
+      logLinks: env.NODE_ENV === "development",
+    }),
     geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),

@@ -14,6 +14,8 @@ export const userSchema = z.object({
   profileImageUrl: z.string().nullable(),
   role: z.enum(USER_ROLES),
   isAdmin: z.boolean(),
+  /** Whether the person opened a link we sent to `email` (or their identity provider vouched for it). */
+  emailVerified: z.boolean(),
   createdAt: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
@@ -32,6 +34,39 @@ export const registerBodySchema = z.object({
   lastName: text(1, 60, "Last name"),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+/** Every answer of the account e-mail routes (register, forgot password, resend, change e-mail): words for people. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** One-time links: a 32-byte random token in base64url (43 characters). */
+export const oneTimeTokenSchema = z
+  .string({ error: "The link is incomplete: open it again from the e-mail" })
+  .trim()
+  .min(20, { error: "The link is incomplete: open it again from the e-mail" })
+  .max(200, { error: "The link is incomplete: open it again from the e-mail" });
+
+export const forgotPasswordBodySchema = z.object({ email: emailSchema });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+
+export const resetPasswordBodySchema = z.object({ token: oneTimeTokenSchema, password: passwordSchema });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
+
+export const verifyEmailBodySchema = z.object({ token: oneTimeTokenSchema });
+export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+/** The password is required for accounts that have one (OIDC-only accounts have none); the server checks. */
+export const changeEmailBodySchema = z.object({
+  newEmail: emailSchema,
+  password: z.string().max(200).optional(),
+});
+export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>;
+
+/** The 403 of posting, applying and paying before the address is verified (docs/product.md). */
+export const VERIFY_EMAIL_FIRST_MESSAGE =
+  "Verify your e-mail address first: open the link we sent you, or send a new one from the banner at the top of the page.";
+export const RESET_LINK_INVALID_MESSAGE = "This reset link has expired or was already used";
+export const VERIFY_LINK_INVALID_MESSAGE = "This link has expired or was already used";
 
 export const loginBodySchema = z.object({
   email: emailSchema,

@@ -36,7 +36,7 @@ afterAll(async () => {
 async function signedInUser(db: Database, role: "user" | "provider") {
   const [user] = await db.db
     .insert(users)
-    .values({ email: `${role}-${randomUUID().slice(0, 8)}@example.test`, firstName: "Cross", lastName: role, role, passwordHash: null })
+    .values({ email: `${role}-${randomUUID().slice(0, 8)}@example.test`, firstName: "Cross", lastName: role, role, passwordHash: null, emailVerifiedAt: new Date() })
     .returning();
   if (!user) throw new Error("user not inserted");
   const token = await createSession(db.db, user.id, { idleDays: 7, absoluteDays: 30 }, new Date());

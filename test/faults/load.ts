@@ -21,7 +21,7 @@ export async function createActors(db: Db, count: number, kind: "poster" | "prov
     const email = `${kind}-${i}-${randomUUID().slice(0, 8)}@faults.test`;
     const [user] = await db
       .insert(users)
-      .values({ email, firstName: kind === "poster" ? "Paula" : "Pedro", lastName: `${kind}${i}`, role: kind === "poster" ? "user" : "provider", passwordHash: null })
+      .values({ email, firstName: kind === "poster" ? "Paula" : "Pedro", lastName: `${kind}${i}`, role: kind === "poster" ? "user" : "provider", passwordHash: null, emailVerifiedAt: new Date() })
       .returning();
     if (!user) throw new Error("user not inserted");
     if (kind === "provider") {

@@ -42,11 +42,32 @@ const assignedOnly = (status: number): Statuses => [401, 403, 403, status, 403, 
 /** Approved providers only (payout onboarding). */
 const providersOnly = (status: number): Statuses => [401, 403, 403, status, status, 403];
 
+/**
+ * Routes that also need a verified e-mail address (config.verifiedEmail): posting, applying and
+ * paying. Every actor above is verified; a signed-in person who is not gets 403 on exactly these
+ * (docs/product.md, Accounts: recovery and verification). The matrix test checks the app marks
+ * exactly these routes and plays each as an unverified person.
+ */
+export const VERIFIED_EMAIL_ROUTES = [
+  "POST /api/tasks",
+  "POST /api/provider/apply",
+  "POST /api/create-payment-intent",
+  "POST /api/sandbox/payments/confirm",
+  "POST /api/tasks/:id/tip",
+] as const;
+
 export const HTTP_MATRIX = {
   // Platform and accounts: public entry points; only "who am I" needs a session.
   "GET /api/health": everyone(200),
   "GET /api/auth/config": everyone(200),
-  "POST /api/auth/register": everyone(201),
+  // Registering answers alike for new and taken addresses and signs nobody in; the one-time links
+  // (reset, verify, change of e-mail) work for whoever holds them (docs/decisions/020-account-recovery-and-verification.md).
+  "POST /api/auth/register": everyone(202),
+  "POST /api/auth/forgot-password": everyone(202),
+  "POST /api/auth/reset-password": everyone(200),
+  "POST /api/auth/verify-email": everyone(200),
+  "POST /api/auth/resend-verification": signedIn(200),
+  "POST /api/auth/change-email": signedIn(202),
   "POST /api/auth/login": everyone(200),
   "GET /api/auth/login": everyone(302),
   "POST /api/auth/logout": everyone(200),

@@ -9,6 +9,8 @@ import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
+import { issueToken } from "../../src/server/features/auth/tokens.js";
+import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../src/shared/auth.js";
 import type { TaskRow } from "../../src/server/task-events.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
@@ -18,6 +20,7 @@ import {
   ACTORS,
   HTTP_MATRIX,
   SOCKET_MATRIX,
+  VERIFIED_EMAIL_ROUTES,
   type Actor,
   type FrameOutcome,
   type RouteKey,
@@ -63,7 +66,7 @@ const LOGIN = { email: `matrix-login-${randomUUID().slice(0, 8)}@example.test`, 
 let wsUrl = "";
 beforeAll(async () => {
   wsUrl = (await t.app.listen({ port: 0, host: "127.0.0.1" })).replace("http://", "ws://");
-  await must(call(t, null, { method: "POST", url: "/api/auth/register", payload: { ...LOGIN, firstName: "Lee", lastName: "Login" } }), 201);
+  await must(call(t, null, { method: "POST", url: "/api/auth/register", payload: { ...LOGIN, firstName: "Lee", lastName: "Login" } }), 202);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -95,6 +98,24 @@ describe("the route table", () => {
       "routes without a row in authorization-matrix-table.ts": [],
       "rows in authorization-matrix-table.ts for routes that do not exist": [],
     });
+  });
+});
+
+describe("routes that need a verified e-mail", () => {
+  it("are exactly the listed ones, and refuse a signed-in person who has not verified with 403", async () => {
+    const marked = new Set<string>();
+    for (const route of announcedRoutes) {
+      if (route.config?.verifiedEmail) for (const method of [route.method].flat()) marked.add(`${method} ${route.url}`);
+    }
+    expect([...marked].sort()).toEqual([...VERIFIED_EMAIL_ROUTES].sort());
+    const unverified = await createUser(t, { emailVerified: false });
+    for (const key of VERIFIED_EMAIL_ROUTES) {
+      const [method = "POST", path = ""] = key.split(" ");
+      // The check runs before the body is read, so any body (and any task id) shows it.
+      const res = await call(t, unverified, { method: method as "POST", url: path.replace(":id", randomUUID()), payload: {} });
+      expect(res.statusCode, key).toBe(403);
+      expect(res.json(), key).toEqual({ message: VERIFY_EMAIL_FIRST_MESSAGE });
+    }
   });
 });
 
@@ -427,6 +448,26 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "POST /api/auth/register": {
     request: () => post("/api/auth/register", { email: `new-${randomUUID()}@example.test`, password: "a-long-password", firstName: "New", lastName: "Person" }),
   },
+  // A new address each time: the per-address limit (5 in 15 minutes) would otherwise answer the sixth actor.
+  "POST /api/auth/forgot-password": { request: () => post("/api/auth/forgot-password", { email: `forgot-${randomUUID()}@example.test` }) },
+  "POST /api/auth/reset-password": {
+    request: async () => {
+      const owner = await createUser(t);
+      const token = await issueToken(t.database.db, { userId: owner.id, purpose: "password_reset", now: t.clock.now() });
+      return post("/api/auth/reset-password", { token, password: "a-new-long-password" });
+    },
+  },
+  "POST /api/auth/verify-email": {
+    request: async () => {
+      const owner = await createUser(t, { emailVerified: false });
+      const token = await issueToken(t.database.db, { userId: owner.id, purpose: "email_verify", now: t.clock.now() });
+      return post("/api/auth/verify-email", { token });
+    },
+  },
+  // Every actor is verified already: the answer says so and sends nothing.
+  "POST /api/auth/resend-verification": { request: () => post("/api/auth/resend-verification") },
+  // The actors have no password (single sign-on style accounts), so none is asked for.
+  "POST /api/auth/change-email": { request: () => post("/api/auth/change-email", { newEmail: `moved-${randomUUID()}@example.test` }) },
   "POST /api/auth/login": { request: () => post("/api/auth/login", LOGIN) },
   "GET /api/auth/login": { readOnly: true, request: () => get("/api/auth/login?returnTo=/dashboard") },
   "POST /api/auth/logout": { request: () => post("/api/auth/logout") },

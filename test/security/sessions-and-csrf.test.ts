@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { queryRows } from "../../src/server/db/client.js";
+import { emailOutbox } from "../../src/server/db/schema/site.js";
 import { tasks } from "../../src/server/db/schema/tasks.js";
 import { sessions } from "../../src/server/db/schema/users.js";
 import { hashToken } from "../../src/server/features/auth/sessions.js";
@@ -59,8 +60,11 @@ async function register(app: TestApp = t) {
     payload: { email, password, firstName: "Mia", lastName: "Member" },
     headers: { origin: TEST_ORIGIN },
   });
-  expect(res.statusCode).toBe(201);
-  return { id: (res.json() as { id: string }).id, email, password, cookie: cookieNamed(res, "errandly_session") ?? "" };
+  // Registering signs nobody in (docs/product.md): the first cookie comes from signing in.
+  expect(res.statusCode).toBe(202);
+  const signIn = await app.app.inject({ method: "POST", url: "/api/auth/login", payload: { email, password }, headers: { origin: TEST_ORIGIN } });
+  expect(signIn.statusCode).toBe(200);
+  return { id: (signIn.json() as { id: string }).id, email, password, cookie: cookieNamed(signIn, "errandly_session") ?? "" };
 }
 
 function login(email: string, password: string, cookie?: string) {
@@ -144,19 +148,31 @@ describe("session fixation", () => {
     }
   });
 
-  it("sign-up never adopts a planted session: the planter stays who they were", async () => {
+  it("sign-up sets no session, and its e-mail link never adopts a planted one: it drops it, as sign-in does", async () => {
     const attacker = await createUser(t);
+    const email = `fresh-${randomBytes(3).toString("hex")}@example.test`;
     const res = await t.app.inject({
       method: "POST",
       url: "/api/auth/register",
-      payload: { email: `fresh-${randomBytes(3).toString("hex")}@example.test`, password: "correct horse battery", firstName: "F", lastName: "R" },
+      payload: { email, password: "correct horse battery", firstName: "F", lastName: "R" },
       headers: { origin: TEST_ORIGIN, cookie: attacker.cookie },
     });
-    expect(res.statusCode).toBe(201);
-    const issued = cookieNamed(res, "errandly_session");
+    expect(res.statusCode).toBe(202);
+    expect(cookieNamed(res, "errandly_session")).toBeNull();
+    const [mail] = await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.to, email));
+    const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? "")?.[1] ?? "";
+    const verified = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/verify-email",
+      payload: { token },
+      headers: { origin: TEST_ORIGIN, cookie: attacker.cookie },
+    });
+    expect(verified.statusCode).toBe(200);
+    const issued = cookieNamed(verified, "errandly_session");
     expect(issued).not.toBe(attacker.cookie);
-    expect(await whoIs(t, issued ?? "")).toBe((res.json() as { id: string }).id);
-    expect(await whoIs(t, attacker.cookie)).toBe(attacker.id);
+    expect(await whoIs(t, issued ?? "")).toBe((verified.json() as { id: string }).id);
+    // Whoever planted the token holds nothing that signs in as the new account.
+    expect(await whoIs(t, attacker.cookie)).toBeNull();
   });
 
   it("single sign-on (OIDC) drops a planted session and issues a fresh token", async () => {

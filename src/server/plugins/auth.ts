@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../shared/auth.js";
 import { isHttps } from "../config/env.js";
 import { deleteSession, resolveSession, type SessionUser } from "../features/auth/sessions.js";
 import { forbidden, unauthorized } from "../http-errors.js";
@@ -16,6 +17,12 @@ declare module "fastify" {
     auth?: RouteAuth;
     /** A public answer that is the same for everyone (the job board): no session lookup for it. */
     sameForEveryone?: boolean;
+    /**
+     * Posting, applying and paying: the signed-in person must have verified their e-mail address
+     * first (docs/product.md, Accounts: recovery and verification). Checked here, once, for every
+     * route that sets it.
+     */
+    verifiedEmail?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -84,6 +91,7 @@ export default fp(
       if (auth === "public") return;
       if (!request.user) throw unauthorized();
       if (auth === "admin" && !isAdmin(request.user)) throw forbidden("Admins only");
+      if (request.routeOptions.config.verifiedEmail && !request.user.emailVerifiedAt) throw forbidden(VERIFY_EMAIL_FIRST_MESSAGE);
     });
   },
   { name: "auth", dependencies: ["@fastify/cookie"] },

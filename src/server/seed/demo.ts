@@ -71,9 +71,9 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
   const [poster, provider] = await db
     .insert(users)
     .values([
-      { email: "poster@errandly.test", passwordHash, firstName: "Paula", lastName: "Poster", role: "user" },
-      { email: "provider@errandly.test", passwordHash, firstName: "Devon", lastName: "Provider", role: "provider" },
-      { email: "admin@errandly.test", passwordHash, firstName: "Ada", lastName: "Admin", role: "admin" },
+      { email: "poster@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Paula", lastName: "Poster", role: "user" },
+      { email: "provider@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Devon", lastName: "Provider", role: "provider" },
+      { email: "admin@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Ada", lastName: "Admin", role: "admin" },
     ])
     .returning();
   if (!poster || !provider) throw new Error("demo users were not created");

@@ -6,6 +6,7 @@ import { Footer } from "./layout/footer";
 import { Header } from "./layout/header";
 import { MobileScrollButtons } from "./layout/mobile-scroll-buttons";
 import { ScrollToTopOnSearchChange } from "./layout/scroll-to-top";
+import { UnverifiedEmailBanner } from "./layout/verify-email-banner";
 import { Router } from "./router";
 
 export function App() {
@@ -20,6 +21,7 @@ export function App() {
         </a>
         <div className="flex min-h-screen flex-col bg-background text-foreground">
           <Header />
+          <UnverifiedEmailBanner />
           {/* At least a viewport tall (less the 4rem header): the footer starts below the fold, so a
               page replacing its loading spinner never moves it on screen (Lighthouse CLS was 0.42). */}
           <main id="main" className="min-h-[calc(100vh-4rem)] flex-1">

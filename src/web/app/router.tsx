@@ -34,6 +34,10 @@ const AdminAudit = page(() => import("./routes/admin-audit"));
 const AdminOutbox = page(() => import("./routes/admin-outbox"));
 const ProviderProfile = page(() => import("./routes/provider-profile"));
 const UserProfile = page(() => import("./routes/user-profile"));
+const ForgotPassword = page(() => import("./routes/forgot-password"));
+const ResetPassword = page(() => import("./routes/reset-password"));
+const VerifyEmail = page(() => import("./routes/verify-email"));
+const SettingsEmail = page(() => import("./routes/settings-email"));
 const NotFound = page(() => import("./routes/not-found"));
 
 function PageFallback() {
@@ -109,6 +113,14 @@ export function Router() {
         <Route path="/contact" component={Contact} />
         <Route path="/book-appointment" component={BookAppointment} />
         <Route path="/sign-in" component={SignIn} />
+        <Route path="/forgot-password" component={ForgotPassword} />
+        <Route path="/reset-password" component={ResetPassword} />
+        <Route path="/verify-email" component={VerifyEmail} />
+        <Route path="/settings/email">
+          <ProtectedRoute signInPrompt={{ title: "E-mail address", description: "Sign in to change the e-mail address of your account." }}>
+            <SettingsEmail />
+          </ProtectedRoute>
+        </Route>
         <Route path="/earnings">
           <ProtectedRoute>
             <Earnings />

@@ -2,14 +2,27 @@ import type { FastifyBaseLogger } from "fastify";
 import { emailOutbox } from "../../db/schema/site.js";
 import type { Mailer } from "./mailer.js";
 
-/** Without SMTP_URL: mail is stored in the outbox for admins to read, and logged; nothing is sent. */
-export function createOutboxMailer(options: { log: FastifyBaseLogger }): Mailer {
+/** The addresses in a mail's text: what a person running the product locally needs to follow. */
+export function linksIn(text: string): string[] {
+  return text.match(/https?:\/\/[^\s<>"]+/g) ?? [];
+}
+
+/**
+ * Without SMTP_URL: mail is stored in the outbox for admins to read, and logged; nothing is sent.
+ * With `logLinks` (development only: the links are one-time sign-in and reset secrets) the log line
+ * carries the mail's links, so a person running the product locally can open them.
+ */
+export function createOutboxMailer(options: { log: FastifyBaseLogger; logLinks?: boolean }): Mailer {
   const { log } = options;
   return {
     transport: "outbox",
     async queue(tx, mail) {
       await tx.insert(emailOutbox).values({ ...mail, status: "stored" });
-      log.info({ to: mail.to, subject: mail.subject, kind: mail.kind }, "e-mail stored in outbox (no SMTP_URL)");
+      if (options.logLinks) {
+        log.info({ to: mail.to, subject: mail.subject, kind: mail.kind, links: linksIn(mail.text) }, `e-mail to ${mail.to}: ${mail.subject}`);
+      } else {
+        log.info({ to: mail.to, subject: mail.subject, kind: mail.kind }, "e-mail stored in outbox (no SMTP_URL)");
+      }
     },
     async deliverQueued() {
       return 0;

@@ -15,6 +15,8 @@ export const users = pgTable("users", {
   lastName: text().notNull(),
   profileImageUrl: text(),
   role: userRole().notNull().default("user"),
+  /** When the person proved they read this address (a link we sent, or the IdP's email_verified). Null: not yet. */
+  emailVerifiedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
@@ -56,4 +58,30 @@ export const auditLog = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index().on(t.createdAt), index().on(t.targetType, t.targetId)],
+);
+
+export const AUTH_TOKEN_PURPOSES = ["password_reset", "email_verify", "email_change"] as const;
+export const authTokenPurpose = pgEnum("auth_token_purpose", AUTH_TOKEN_PURPOSES);
+
+/**
+ * One-time links sent by e-mail: reset a password, verify an address, confirm a new address. Only
+ * the SHA-256 of the token is stored; a token is used by one conditional UPDATE (usedAt is null and
+ * not expired), so two clicks of one link give one success (docs/decisions/020-account-recovery-and-verification.md).
+ */
+export const authTokens = pgTable(
+  "auth_tokens",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: authTokenPurpose().notNull(),
+    tokenHash: text().notNull().unique(),
+    /** The address an email_change token moves the account to. */
+    newEmail: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.userId, t.purpose)],
 );

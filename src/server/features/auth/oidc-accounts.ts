@@ -3,6 +3,7 @@ import { emailSchema } from "../../../shared/common.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
 import type { UserRow } from "./sessions.js";
+import { markEmailVerified } from "./tokens.js";
 
 // Who an OpenID Connect sign-in is: the IdP's claims turned into a profile, then matched to one of
 // our accounts by subject, else by verified e-mail, else a new account.
@@ -62,7 +63,7 @@ export async function accountForOidcProfile(
   options: { adminEmails: readonly string[]; now: Date },
 ): Promise<UserRow> {
   const [bySubject] = await db.select().from(users).where(eq(users.oidcSubject, profile.subject)).limit(1);
-  if (bySubject) return bySubject;
+  if (bySubject) return verifiedByIdp(db, bySubject, profile, options);
 
   const [byEmail] = await db.select().from(users).where(eq(users.email, profile.email)).limit(1);
   if (byEmail) {
@@ -76,7 +77,7 @@ export async function accountForOidcProfile(
       .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
       .returning();
     if (!linked) throw new OidcSignInError(`${profile.email} is already linked to another single sign-on identity`);
-    return linked;
+    return verifiedByIdp(db, linked, profile, options);
   }
 
   const [created] = await db
@@ -89,6 +90,8 @@ export async function accountForOidcProfile(
       lastName: profile.lastName,
       // Only an address the identity provider vouches for may claim an ADMIN_EMAILS seat.
       role: options.adminEmails.includes(profile.email) && profile.emailVerified ? "admin" : "user",
+      // The IdP's email_verified claim counts as our verification (docs/decisions/020-account-recovery-and-verification.md).
+      emailVerifiedAt: profile.emailVerified ? options.now : null,
       createdAt: options.now,
       updatedAt: options.now,
     })
@@ -97,4 +100,15 @@ export async function accountForOidcProfile(
   // A concurrent first sign-in of the same person won the insert; the next attempt finds the account.
   if (!created) throw new OidcSignInError(`${profile.email} was created concurrently; sign in again`);
   return created;
+}
+
+/**
+ * An existing account signing in: when the IdP now vouches for the address the account still has,
+ * it counts as verified (with the ADMIN_EMAILS promotion that goes with it, tokens.ts).
+ */
+async function verifiedByIdp(db: Db, user: UserRow, profile: OidcProfile, options: { adminEmails: readonly string[]; now: Date }): Promise<UserRow> {
+  if (user.emailVerifiedAt || !profile.emailVerified || user.email !== profile.email) return user;
+  await markEmailVerified(db, user.id, options.adminEmails, options.now);
+  const [fresh] = await db.select().from(users).where(eq(users.id, user.id)).limit(1);
+  return fresh ?? user;
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { User } from "../../../shared/auth.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
@@ -12,22 +12,22 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 }
 
 /**
- * ADMIN_EMAILS: accounts with those e-mails become admins when the server starts. Not at sign-up:
- * nobody proves they own an e-mail address, so whoever registered a listed address first would
- * otherwise become an admin (docs/decisions/003-sessions-and-sign-in.md).
+ * ADMIN_EMAILS: accounts with those e-mails, once verified, become admins when the server starts, and the moment
+ * such an address is verified (tokens.ts markEmailVerified). Never at sign-up: only opening the
+ * link proves the address is theirs (docs/decisions/003-sessions-and-sign-in.md, 020).
  */
 export async function promoteAdminEmails(db: Db, emails: readonly string[]): Promise<number> {
   if (emails.length === 0) return 0;
   const promoted = await db
     .update(users)
     .set({ role: "admin", updatedAt: new Date() })
-    .where(and(inArray(users.email, [...emails]), ne(users.role, "admin")))
+    .where(and(inArray(users.email, [...emails]), isNotNull(users.emailVerifiedAt), ne(users.role, "admin")))
     .returning({ id: users.id });
   return promoted.length;
 }
 
 /** The API's user answer: both spellings of the name (the contract's readers use both), never the password hash. */
-export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" | "lastName" | "profileImageUrl" | "role" | "createdAt">): User {
+export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" | "lastName" | "profileImageUrl" | "role" | "emailVerifiedAt" | "createdAt">): User {
   return {
     id: user.id,
     email: user.email,
@@ -39,6 +39,7 @@ export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" 
     profileImageUrl: user.profileImageUrl,
     role: user.role,
     isAdmin: user.role === "admin",
+    emailVerified: user.emailVerifiedAt !== null,
     createdAt: user.createdAt.toISOString(),
   };
 }

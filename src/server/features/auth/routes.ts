@@ -1,20 +1,23 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { loginBodySchema, registerBodySchema, safeReturnTo, userSchema } from "../../../shared/auth.js";
+import { loginBodySchema, messageResponseSchema, registerBodySchema, safeReturnTo, userSchema } from "../../../shared/auth.js";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
-import { conflict, unauthorized } from "../../http-errors.js";
+import { unauthorized } from "../../http-errors.js";
 import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
 import { assertPasswordAccepted } from "./password-policy.js";
 import { createSession } from "./sessions.js";
 import { beginSignIn } from "./sign-in-throttle.js";
+import { signUpAttemptMail, verifyEmailMail } from "./account-mail.js";
+import recoveryRoutes from "./recovery-routes.js";
+import { issueToken } from "./tokens.js";
 import oidcRoutes from "./oidc-routes.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 
-// Local accounts: register, sign in, sign out, who am I; plus the navigation entry points the
+// Local accounts: register (answered alike for new and taken addresses), sign in, sign out, who am I; plus the navigation entry points the
 // web uses (/api/login, /api/auth/login, /api/logout), and single sign-on when OIDC is configured.
 // See docs/decisions/003-sessions-and-sign-in.md.
 
@@ -33,6 +36,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // env.ts accepts the three only together; local accounts stay available either way.
   const oidc = issuerUrl && clientId && clientSecret ? { issuerUrl, clientId, clientSecret } : null;
   if (oidc) await app.register(oidcRoutes, oidc);
+  await app.register(recoveryRoutes);
 
   app.get(
     "/api/auth/config",
@@ -58,22 +62,35 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["auth"],
         body: registerBodySchema,
-        response: { 201: userSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 202: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
       await assertPasswordAccepted(password, { email, firstName, lastName });
+      // Hashed in both cases, so the answer takes as long for a taken address as for a new one.
       const passwordHash = await hashPassword(password);
-      const [created] = await ctx.db
-        .insert(users)
-        .values({ email, passwordHash, firstName, lastName, role: "user" })
-        .onConflictDoNothing({ target: users.email })
-        .returning();
-      if (!created) throw conflict("An account with this email already exists. Please sign in.");
-      const token = await createSession(ctx.db, created.id, policy, ctx.now());
-      setSessionCookie(app, reply, token);
-      return reply.code(201).send(toUserView(created));
+      await ctx.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({ email, passwordHash, firstName, lastName, role: "user" })
+          .onConflictDoNothing({ target: users.email })
+          .returning();
+        if (created) {
+          const token = await issueToken(tx, { userId: created.id, purpose: "email_verify", now: ctx.now() });
+          await ctx.mailer.queue(tx, { ...verifyEmailMail(ctx.env.PUBLIC_URL, token), to: email });
+          return;
+        }
+        // A taken address: nothing is created and the owner hears about it; an owner who never
+        // confirmed the address gets a fresh link too (docs/decisions/020-account-recovery-and-verification.md).
+        const owner = await findUserByEmail(tx, email);
+        const verifyToken =
+          owner && !owner.emailVerifiedAt ? await issueToken(tx, { userId: owner.id, purpose: "email_verify", now: ctx.now() }) : null;
+        await ctx.mailer.queue(tx, { ...signUpAttemptMail(ctx.env.PUBLIC_URL, verifyToken), to: email });
+      });
+      // The same answer for a new and a taken address, and nobody is signed in: registering does
+      // not tell whether an address has an account.
+      return reply.code(202).send({ message: `Check your inbox: we sent a link to ${email} to finish signing up.` });
     },
   );
 

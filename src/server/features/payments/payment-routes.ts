@@ -41,7 +41,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
   app.post(
     "/api/create-payment-intent",
     {
-      config: { auth: "user" },
+      config: { auth: "user", verifiedEmail: true },
       preHandler: cardLimit,
       schema: { tags: ["payments"], body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
     },
@@ -56,7 +56,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
   app.post(
     "/api/sandbox/payments/confirm",
     {
-      config: { auth: "user" },
+      config: { auth: "user", verifiedEmail: true },
       preHandler: cardLimit,
       schema: {
         tags: ["payments"],
@@ -100,7 +100,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
   app.post(
     "/api/tasks/:id/tip",
     {
-      config: { auth: "user" },
+      config: { auth: "user", verifiedEmail: true },
       preHandler: cardLimit,
       schema: {
         tags: ["payments"],

@@ -21,7 +21,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/provider/apply",
     {
-      config: { auth: "user" },
+      config: { auth: "user", verifiedEmail: true },
       preHandler: rateLimit(ctx.db, ctx.now, { name: "provider-apply", max: 10, windowMs: 3_600_000, key: (r) => r.user?.id ?? r.ip }),
       schema: {
         tags: ["providers"],

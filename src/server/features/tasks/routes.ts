@@ -79,7 +79,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/tasks",
     {
-      config: { auth: "user" },
+      config: { auth: "user", verifiedEmail: true },
       schema: {
         tags: ["tasks"],
         body: createTaskBodySchema,

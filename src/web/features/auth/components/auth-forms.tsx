@@ -1,6 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
+import { MailCheck } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
+import { Link } from "wouter";
 import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import { loginBodySchema, registerBodySchema, type LoginBody, type RegisterBody, type User } from "@shared/auth";
 import { Alert, AlertDescription } from "@/components/ui/alert";
@@ -10,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
 import { apiRequest, errorMessage } from "@/lib/api";
+import { useRegister } from "../api/register";
 
 // Sign-in and sign-up share the server's zod schemas, so the form and the API agree on every rule.
 
@@ -38,6 +41,11 @@ export function SignInForm({ onSignedIn }: Props) {
       <FormField label="Password" required error={errors.password?.message}>
         <PasswordInput autoComplete="current-password" {...form.register("password")} />
       </FormField>
+      <div className="-mt-2 text-right text-sm">
+        <Link href="/forgot-password" className="font-medium text-primary underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
+      </div>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? "Signing in..." : "Sign In"}
       </Button>
@@ -45,7 +53,11 @@ export function SignInForm({ onSignedIn }: Props) {
   );
 }
 
-export function SignUpForm({ onSignedIn }: Props) {
+/**
+ * Registering signs nobody in and answers alike for a new and a taken address (docs/product.md,
+ * Accounts: recovery and verification): the form ends on "check your inbox".
+ */
+export function SignUpForm() {
   const form = useForm<RegisterBody>({
     resolver: zodResolver(registerBodySchema),
     defaultValues: { email: "", password: "", firstName: "", lastName: "" },
@@ -54,11 +66,24 @@ export function SignUpForm({ onSignedIn }: Props) {
     control: form.control,
     name: ["password", "email", "firstName", "lastName"],
   });
-  const mutation = useMutation({
-    mutationFn: (body: RegisterBody) => apiRequest<User>("POST", "/api/auth/register", body),
-    onSuccess: onSignedIn,
-  });
+  const mutation = useRegister();
   const { errors } = form.formState;
+  if (mutation.isSuccess) {
+    return (
+      <div className="space-y-4 text-center" role="status">
+        <MailCheck className="mx-auto size-10 text-primary" aria-hidden="true" />
+        <h2 className="text-xl font-semibold">Check your inbox</h2>
+        <p className="break-words">{mutation.data.message}</p>
+        <p className="text-sm text-muted-foreground">
+          Open the link in that e-mail to confirm your address and sign in. Nothing there? Look in your spam folder, or sign in with
+          your password and send a new link from the banner at the top of the page.
+        </p>
+        <Button type="button" variant="outline" className="w-full" onClick={() => mutation.reset()}>
+          Use another address
+        </Button>
+      </div>
+    );
+  }
   return (
     <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
       {mutation.isError && (

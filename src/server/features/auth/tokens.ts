@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { AUTH_TOKEN_PURPOSES, authTokens, users } from "../../db/schema/users.js";
+import { hashToken } from "./sessions.js";
+
+// One-time links sent by e-mail (docs/decisions/020-account-recovery-and-verification.md): a random
+// 256-bit token in the link, only its SHA-256 stored; asking again deletes the earlier tokens of
+// that purpose; a use is one conditional UPDATE, so two uses of one token give one success.
+
+export type TokenPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
+export type AuthTokenRow = typeof authTokens.$inferSelect;
+
+const MINUTE_MS = 60_000;
+/** How long a link works: a reset link for an hour, an address link for a day (docs/product.md). */
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  password_reset: 60 * MINUTE_MS,
+  email_verify: 24 * 60 * MINUTE_MS,
+  email_change: 24 * 60 * MINUTE_MS,
+};
+
+export async function issueToken(
+  db: Db,
+  input: { userId: string; purpose: TokenPurpose; now: Date; newEmail?: string },
+): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.delete(authTokens).where(and(eq(authTokens.userId, input.userId), eq(authTokens.purpose, input.purpose)));
+  await db.insert(authTokens).values({
+    userId: input.userId,
+    purpose: input.purpose,
+    tokenHash: hashToken(token),
+    newEmail: input.newEmail ?? null,
+    expiresAt: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
+    createdAt: input.now,
+  });
+  return token;
+}
+
+/** Uses the token once: the row when it was unused and unexpired at `now`, else null (and nothing changes). */
+export async function consumeToken(db: Db, token: string, purposes: readonly TokenPurpose[], now: Date): Promise<AuthTokenRow | null> {
+  const [row] = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(authTokens.tokenHash, hashToken(token)),
+        inArray(authTokens.purpose, [...purposes]),
+        isNull(authTokens.usedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Drops the user's outstanding links (all, or of some purposes): after a reset or an address change. */
+export async function deleteTokens(db: Db, userId: string, purposes: readonly TokenPurpose[] = AUTH_TOKEN_PURPOSES): Promise<void> {
+  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), inArray(authTokens.purpose, [...purposes])));
+}
+
+/**
+ * Marks the address verified (the first time only) and, when ADMIN_EMAILS lists it, makes the
+ * account an admin in the same statement: a fresh deployment gets its first admin by signing up
+ * and opening the link, without a restart (docs/decisions/003-sessions-and-sign-in.md, 020).
+ */
+export async function markEmailVerified(db: Db, userId: string, adminEmails: readonly string[], now: Date): Promise<void> {
+  const listed = adminEmails.length > 0 ? sql`${users.email} in (${sql.join(adminEmails.map((e) => sql`${e}`), sql`, `)})` : sql`false`;
+  await db
+    .update(users)
+    .set({
+      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`,
+      role: sql`case when ${listed} then 'admin'::user_role else ${users.role} end`,
+      updatedAt: now,
+    })
+    .where(eq(users.id, userId));
+}

@@ -1,0 +1,79 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm, useWatch } from "react-hook-form";
+import { Link } from "wouter";
+import { PASSWORD_MIN_LENGTH } from "@shared/constants";
+import { RESET_LINK_INVALID_MESSAGE, resetPasswordBodySchema, type ResetPasswordBody, type User } from "@shared/auth";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { PasswordInput } from "@/components/ui/password-input";
+import { PasswordStrength } from "@/components/ui/password-strength";
+import { ApiError, errorMessage } from "@/lib/api";
+import { useResetPassword } from "../api/reset-password";
+
+const formSchema = resetPasswordBodySchema.pick({ password: true });
+type FormValues = Pick<ResetPasswordBody, "password">;
+
+interface Props {
+  /** The token of the e-mailed link; null when the link came without one. */
+  token: string | null;
+  /** Called once the password is set and this device is signed in. */
+  onDone: (user: User) => void;
+}
+
+function BadLink({ message }: { message: string }) {
+  return (
+    <div className="space-y-4">
+      <Alert variant="destructive">
+        <AlertDescription>{message}</AlertDescription>
+      </Alert>
+      <p className="text-sm text-muted-foreground">Reset links work once, for 60 minutes. Ask for a new one and use the newest e-mail.</p>
+      <Button asChild className="w-full">
+        <Link href="/forgot-password">Send me a new link</Link>
+      </Button>
+    </div>
+  );
+}
+
+/** The new password for the e-mailed link (docs/product.md, Accounts: recovery and verification). */
+export function ResetPasswordForm({ token, onDone }: Props) {
+  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { password: "" } });
+  const password = useWatch({ control: form.control, name: "password" });
+  const mutation = useResetPassword();
+  const { errors } = form.formState;
+  if (!token) return <BadLink message="This link is incomplete. Open it again from the e-mail, or ask for a new one." />;
+  // A 400 here is the link itself (expired, used or unknown); the form cannot fix it.
+  const linkRefused =
+    mutation.error instanceof ApiError &&
+    (mutation.error.serverMessage === RESET_LINK_INVALID_MESSAGE || mutation.error.serverMessage.startsWith("body.token"));
+  if (linkRefused && mutation.error instanceof ApiError) {
+    return <BadLink message={mutation.error.serverMessage} />;
+  }
+  return (
+    <form
+      className="space-y-4"
+      noValidate
+      onSubmit={form.handleSubmit(({ password }) => mutation.mutate({ token, password }, { onSuccess: onDone }))}
+    >
+      {mutation.isError && (
+        <Alert variant="destructive">
+          <AlertDescription>{errorMessage(mutation.error, "That did not work. Please try again in a moment.")}</AlertDescription>
+        </Alert>
+      )}
+      <div className="grid gap-2">
+        <FormField
+          label="New password"
+          required
+          description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess. You will be signed out everywhere else.`}
+          error={errors.password?.message}
+        >
+          <PasswordInput autoComplete="new-password" {...form.register("password")} />
+        </FormField>
+        <PasswordStrength password={password} />
+      </div>
+      <Button type="submit" className="w-full" disabled={mutation.isPending}>
+        {mutation.isPending ? "Saving..." : "Set new password and sign in"}
+      </Button>
+    </form>
+  );
+}
