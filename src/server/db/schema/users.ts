@@ -13,7 +13,13 @@ export const users = pgTable("users", {
   oidcSubject: text().unique(),
   firstName: text().notNull(),
   lastName: text().notNull(),
+  /** "The" photo of the person, for everyone (docs/decisions/021-account-settings-deletion-and-export.md). */
   profileImageUrl: text(),
+  /** An approved provider's new photo, shown only once an admin approves it; the old one stays until then. */
+  pendingProfileImageUrl: text(),
+  pendingProfileImageAt: timestamp({ withTimezone: true }),
+  /** Set when the person deleted their account: the row stays, anonymized, for the records others rely on. */
+  deletedAt: timestamp({ withTimezone: true }),
   role: userRole().notNull().default("user"),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -32,6 +38,9 @@ export const sessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     idleExpiresAt: timestamp({ withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** The browser's User-Agent at sign-in, for the active sessions list; null for sessions made before it was kept. */
+    userAgent: text(),
+    createdIp: text(),
   },
   (t) => [index().on(t.userId), index().on(t.absoluteExpiresAt)],
 );

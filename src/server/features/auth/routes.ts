@@ -8,7 +8,7 @@ import { conflict, unauthorized } from "../../http-errors.js";
 import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
-import { createSession } from "./sessions.js";
+import { createSession, sessionOrigin } from "./sessions.js";
 import oidcRoutes from "./oidc-routes.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 
@@ -68,7 +68,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .onConflictDoNothing({ target: users.email })
         .returning();
       if (!created) throw conflict("An account with this email already exists. Please sign in.");
-      const token = await createSession(ctx.db, created.id, policy, ctx.now());
+      const token = await createSession(ctx.db, created.id, policy, ctx.now(), sessionOrigin(request));
       setSessionCookie(app, reply, token);
       return reply.code(201).send(toUserView(created));
     },
@@ -93,7 +93,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!user || !user.passwordHash || !valid) throw unauthorized("Invalid email or password");
       // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
       await clearSession(app, request, reply);
-      const token = await createSession(ctx.db, user.id, policy, ctx.now());
+      const token = await createSession(ctx.db, user.id, policy, ctx.now(), sessionOrigin(request));
       setSessionCookie(app, reply, token);
       return toUserView(user);
     },
