@@ -26,7 +26,8 @@ const Contact = page(() => import("./routes/contact"));
 const BookAppointment = page(() => import("./routes/book-appointment"));
 const SignIn = page(() => import("./routes/sign-in"));
 const Earnings = page(() => import("./routes/earnings"));
-const NotificationSettings = page(() => import("./routes/notification-settings"));
+const Settings = page(() => import("./routes/settings"));
+const Goodbye = page(() => import("./routes/goodbye"));
 const SandboxOnboarding = page(() => import("./routes/sandbox-onboarding"));
 const AdminInbox = page(() => import("./routes/admin-inbox"));
 const AdminFinance = page(() => import("./routes/admin-finance"));
@@ -112,13 +113,13 @@ export function Router() {
             <Earnings />
           </ProtectedRoute>
         </Route>
-        <Route path="/settings/notifications">
-          <ProtectedRoute
-            signInPrompt={{ title: "Notification settings", description: "Sign in to choose which e-mails you receive." }}
-          >
-            <NotificationSettings />
+        {/* /settings/notifications keeps working: e-mails link to it. */}
+        <Route path="/settings/:tab?">
+          <ProtectedRoute signInPrompt={{ title: "Settings", description: "Sign in to change your name, photo, password and notifications." }}>
+            <Settings />
           </ProtectedRoute>
         </Route>
+        <Route path="/goodbye" component={Goodbye} />
         <Route path="/payouts/sandbox-onboarding">
           <ProtectedRoute>
             <SandboxOnboarding />
