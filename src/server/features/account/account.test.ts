@@ -286,11 +286,18 @@ describe("export", () => {
     // The provider's side: the task they did, without the poster's street address or e-mail.
     const theirs = (await call(t, provider, { url: "/api/account/export" })).json<AccountExport>();
     expect(theirs.tasksDone.map((x) => x.id)).toEqual([task.id]);
-    expect(theirs.reviewsReceived).toMatchObject([{ rating: 5 }]);
+    // The poster's review is blind until the provider reviews too.
+    expect(theirs.reviewsReceived).toEqual([]);
+    expect(JSON.stringify(theirs)).not.toContain("Great");
     expect(theirs.providerApplication).toMatchObject({ verificationStatus: "approved", hasIdDocument: false });
     expect(JSON.stringify(theirs)).not.toContain("99 Secret Lane");
     expect(JSON.stringify(theirs)).not.toContain(poster.email);
     expect(theirs.ledgerEntries.some((e) => e.account === `provider:${provider.id}:balance`)).toBe(true);
+    expect(
+      (await call(t, provider, { method: "POST", url: "/api/reviews", payload: { taskId: task.id, reviewedId: poster.id, rating: 4, comment: "Kind" } })).statusCode,
+    ).toBe(201);
+    const revealed = (await call(t, provider, { url: "/api/account/export" })).json<AccountExport>();
+    expect(revealed.reviewsReceived).toMatchObject([{ rating: 5, comment: "Great" }]);
   });
 });
 

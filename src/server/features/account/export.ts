@@ -2,6 +2,8 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { AccountExport } from "../../../shared/account.js";
 import { NOTIFICATION_KINDS } from "../../../shared/notifications.js";
 import type { AppContext } from "../../context.js";
+import { queryRows } from "../../db/client.js";
+import { revealedCondition } from "../../db/review-visibility.js";
 import { emailOptOuts, messages, notifications } from "../../db/schema/chat.js";
 import { ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -119,7 +121,14 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     createdAt: reviews.createdAt,
   };
   const reviewsGiven = await db.select(reviewColumns).from(reviews).where(eq(reviews.reviewerId, userId));
-  const reviewsReceived = await db.select(reviewColumns).from(reviews).where(eq(reviews.reviewedId, userId));
+  // Reviews are blind: one about them shows only once it is revealed (src/server/db/review-visibility.ts).
+  const reviewsReceived = await queryRows<Row>(
+    db,
+    sql`select r.id, r.task_id as "taskId", r.reviewer_id as "reviewerId", r.reviewed_id as "reviewedId", r.rating, r.comment,
+          r.created_at as "createdAt"
+        from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = ${userId} and ${revealedCondition(ctx.now())}`,
+  );
 
   const paymentRows = await db
     .select({
