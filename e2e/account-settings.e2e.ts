@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
+import { tinyPng } from "../test/fixtures/test-files.js";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // The account settings journeys (docs/decisions/021-account-settings-deletion-and-export.md):
@@ -167,15 +168,33 @@ describe("account settings", () => {
     }
   });
 
-  it("lets an admin approve an approved provider's new photo from the admin page", async () => {
-    const context = await browser.newContext();
-    const page = await newPage(context);
-    await signIn(page, server.url, DEMO.admin, DEMO.password, "/admin");
-    await page.getByRole("tab", { name: "Photo Changes" }).click();
-    await expect.poll(() => page.getByText("No photo changes waiting").isVisible(), POLL).toBe(true);
-    await expectAxeClean(page);
-    await page.screenshot({ path: join(SHOTS, "admin-photo-changes-1366.png") });
-    page.assertClean(ENDED);
-    await context.close();
+  it("an approved provider's new photo waits for the admin, who approves it from the admin page", async () => {
+    const providerContext = await browser.newContext();
+    const provider = await newPage(providerContext);
+    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/settings/profile");
+    await provider.getByRole("heading", { name: "Profile photo" }).waitFor();
+    await provider.locator('input[type="file"]').setInputFiles({ name: "me.png", mimeType: "image/png", buffer: tinyPng() });
+    await expect.poll(() => provider.getByText("waiting for an admin's approval").isVisible(), POLL).toBe(true);
+    await expectAxeClean(provider);
+    await provider.screenshot({ path: join(SHOTS, "settings-photo-pending-1366.png"), fullPage: true });
+
+    const adminContext = await browser.newContext();
+    const admin = await newPage(adminContext);
+    await signIn(admin, server.url, DEMO.admin, DEMO.password, "/admin");
+    await admin.getByRole("tab", { name: "Photo Changes" }).click();
+    const approve = admin.getByRole("button", { name: "Approve photo" });
+    await expect.poll(() => approve.count(), POLL).toBe(1);
+    await expectAxeClean(admin);
+    await admin.screenshot({ path: join(SHOTS, "admin-photo-changes-1366.png") });
+    await approve.click();
+    await expect.poll(() => admin.getByText("No photo changes waiting").isVisible(), POLL).toBe(true);
+
+    await provider.reload();
+    await expect.poll(() => provider.getByAltText("Your current profile photo").isVisible(), POLL).toBe(true);
+    expect(await provider.getByText("waiting for an admin's approval").count()).toBe(0);
+    provider.assertClean(ENDED);
+    admin.assertClean(ENDED);
+    await providerContext.close();
+    await adminContext.close();
   });
 });
