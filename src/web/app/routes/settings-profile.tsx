@@ -7,7 +7,7 @@ export default function SettingsProfilePage() {
   return (
     <>
       <ProfileNameForm />
-      <ProfilePhotoCard uploader={(onUploaded) => <FileUpload kind="profile_photo" label="New photo" onUploaded={onUploaded} />} />
+      <ProfilePhotoCard uploader={(onUploaded) => <FileUpload kind="profile_photo" label="Photo" onUploaded={onUploaded} />} />
     </>
   );
 }
