@@ -115,10 +115,15 @@ const PLAN: Record<string, Visit[]> = {
     { as: null, h1: SIGN_IN },
     { as: "provider", h1: "Earnings" },
   ],
-  "/settings/notifications": [
-    { as: null, h1: "Notification settings" },
-    { as: "poster", h1: "Notification settings" },
+  "/settings/:tab?": [
+    { as: null, h1: "Settings", url: "/settings/notifications" },
+    { as: "poster", h1: "Settings", url: "/settings/profile" },
+    { as: "poster", h1: "Settings", url: "/settings/security" },
+    { as: "poster", h1: "Settings", url: "/settings/notifications" },
+    { as: "poster", h1: "Settings", url: "/settings/privacy" },
+    { as: "provider", h1: "Settings", url: "/settings/profile" },
   ],
+  "/goodbye": [{ as: null, h1: "Your account is deleted" }],
   "/payouts/sandbox-onboarding": [
     { as: null, h1: SIGN_IN },
     { as: "provider", h1: "Set Up Payouts" },

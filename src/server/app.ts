@@ -15,7 +15,12 @@ import { createMailer } from "./adapters/mail/create-mailer.js";
 import type { Env } from "./config/env.js";
 import type { AppContext } from "./context.js";
 import type { Database } from "./db/client.js";
+import accountRoutes from "./features/account/routes.js";
 import authRoutes from "./features/auth/routes.js";
+import { assertPasswordAccepted } from "./features/auth/password-policy.js";
+import { hashPassword, verifyPassword } from "./features/auth/passwords.js";
+import { transitionTask } from "./features/tasks/service.js";
+import { createStorage } from "./adapters/storage/create-storage.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
@@ -124,6 +129,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(felixRoutes);
   await app.register(paymentsRoutes);
   await app.register(profilesRoutes);
+  // The account feature gets what it needs of others from here, the one place that composes them
+  // (docs/decisions/021-account-settings-deletion-and-export.md).
+  await app.register(accountRoutes, {
+    storage: await createStorage(env),
+    hashPassword,
+    verifyPassword,
+    assertPasswordAccepted,
+    cancelTaskAsPoster: async (taskId, poster, options) =>
+      (await transitionTask(ctx, "cancel", taskId, { kind: "person", user: poster }, options)) !== null,
+  });
 
   await app.register(spaPlugin);
 

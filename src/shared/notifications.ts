@@ -9,6 +9,7 @@ export const NOTIFICATION_KINDS = [
   "chat_message",
   "application_decided",
   "payout_released",
+  "photo_decided",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -52,4 +53,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   chat_message: "A new chat message while I am away",
   application_decided: "My provider application is decided",
   payout_released: "A payout is released",
+  photo_decided: "My new profile photo is approved or declined",
 };

@@ -134,6 +134,22 @@ export const HTTP_MATRIX = {
   "GET /api/notifications/preferences": signedIn(200),
   "PUT /api/notifications/preferences": signedIn(200),
 
+  // One's own account (no user id in the path); a session id that is not one's own is 404.
+  "GET /api/account": signedIn(200),
+  "PATCH /api/account/profile": signedIn(200),
+  "PUT /api/account/photo": signedIn(200),
+  "DELETE /api/account/photo": signedIn(200),
+  "POST /api/account/password": signedIn(200),
+  "GET /api/account/sessions": signedIn(200),
+  "DELETE /api/account/sessions/:id": [401, 404, 200, 404, 404, 404],
+  "POST /api/account/sessions/sign-out-others": signedIn(200),
+  "GET /api/account/export": signedIn(200),
+  "DELETE /api/account": signedIn(200),
+  // Approved providers' photo changes wait for an admin.
+  "GET /api/admin/photo-changes": adminOnly(200),
+  "POST /api/admin/photo-changes/:userId/approve": adminOnly(200),
+  "POST /api/admin/photo-changes/:userId/reject": adminOnly(200),
+
   // Reviews: the two parties of a completed task review each other; blind until both have.
   "POST /api/reviews": [401, 403, 201, 201, 403, 403],
   "GET /api/reviews/task/:taskId": partiesAndAdmin(200),

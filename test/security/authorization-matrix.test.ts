@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -11,6 +11,9 @@ import { providerProfiles, uploads } from "../../src/server/db/schema/providers.
 import { reviews } from "../../src/server/db/schema/reviews.js";
 import { issueToken } from "../../src/server/features/auth/tokens.js";
 import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../src/shared/auth.js";
+import { sessions, users } from "../../src/server/db/schema/users.js";
+import { hashPassword } from "../../src/server/features/auth/passwords.js";
+import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
 import type { TaskRow } from "../../src/server/task-events.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
@@ -280,6 +283,45 @@ async function pendingApplicant(): Promise<TestUser> {
   return applicant;
 }
 
+/** Hashed once: scrypt per actor would make the password routes' rows slow. */
+const MATRIX_PASSWORD = "matrix-password-123";
+const matrixPasswordHash = hashPassword(MATRIX_PASSWORD);
+
+async function givePassword(user: TestUser): Promise<void> {
+  await t.database.db.update(users).set({ passwordHash: await matrixPasswordHash }).where(eq(users.id, user.id));
+}
+
+/** A second session of the poster's (another browser): its id in scene.prepared. */
+async function posterSecondSession(scene: Scene): Promise<void> {
+  await createSession(t.database.db, scene.poster.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now());
+  const current = hashToken(scene.poster.cookie.slice(scene.poster.cookie.indexOf("=") + 1));
+  const [other] = await t.database.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.userId, scene.poster.id), ne(sessions.tokenHash, current)));
+  if (!other) throw new Error("the poster's second session was not made");
+  scene.prepared = other.id;
+}
+
+/** The scene's approved provider asks for a new photo: its path in scene.prepared, waiting for an admin. */
+async function pendingPhotoOfProvider(scene: Scene): Promise<void> {
+  scene.prepared = await uploadedFile(scene.assigned, "profile_photo");
+  await must(call(t, scene.assigned, { method: "PUT", url: "/api/account/photo", payload: { photoURL: scene.prepared } }), 200);
+}
+
+async function firstName(userId: string): Promise<string | undefined> {
+  const [row] = await t.database.db.select({ firstName: users.firstName }).from(users).where(eq(users.id, userId));
+  return row?.firstName;
+}
+async function shownPhoto(userId: string): Promise<string | null | undefined> {
+  const [row] = await t.database.db.select({ url: users.profileImageUrl }).from(users).where(eq(users.id, userId));
+  return row?.url;
+}
+async function pendingPhoto(userId: string): Promise<string | null | undefined> {
+  const [row] = await t.database.db.select({ url: users.pendingProfileImageUrl }).from(users).where(eq(users.id, userId));
+  return row?.url;
+}
+
 async function applicationStatus(userId: string): Promise<string | undefined> {
   const [row] = await t.database.db.select({ status: providerProfiles.verificationStatus }).from(providerProfiles).where(eq(providerProfiles.userId, userId));
   return row?.status;
@@ -383,6 +425,8 @@ interface Scenario {
   send?(w: World): Promise<Answer>;
   /** Besides the status: nothing leaked, nothing changed by a refused caller. */
   check?(w: World, res: Answer): Promise<void> | void;
+  /** Routes that hash passwords (scrypt per actor) get more than the default time. */
+  slow?: boolean;
 }
 
 const get = (url: string): InjectOptions => ({ method: "GET", url });
@@ -699,6 +743,94 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     request: () => ({ method: "PUT", url: "/api/notifications/preferences", payload: { email: { chat_message: false } } }),
   },
 
+  "GET /api/account": {
+    readOnly: true,
+    request: () => get("/api/account"),
+    check: (w, res) => {
+      if (w.actor) expect(parse<{ email: string }>(res).email, w.label).toBe(w.actor.email);
+    },
+  },
+  "PATCH /api/account/profile": {
+    request: () => ({ method: "PATCH", url: "/api/account/profile", payload: { firstName: "Renamed", lastName: "Person" } }),
+    check: async (w) => expect(await firstName(w.poster.id), w.label).toBe(w.actorKind === "poster" ? "Renamed" : "Kept"),
+    prepare: async (scene) => {
+      await t.database.db.update(users).set({ firstName: "Kept" }).where(eq(users.id, scene.poster.id));
+    },
+  },
+  "PUT /api/account/photo": {
+    request: async (w) => ({
+      method: "PUT",
+      url: "/api/account/photo",
+      payload: { photoURL: w.actor ? await uploadedFile(w.actor, "profile_photo") : `/objects/${randomUUID()}` },
+    }),
+  },
+  "DELETE /api/account/photo": { request: () => ({ method: "DELETE", url: "/api/account/photo" }) },
+  "POST /api/account/password": {
+    slow: true,
+    request: async (w) => {
+      if (w.actor) await givePassword(w.actor);
+      return post("/api/account/password", { currentPassword: MATRIX_PASSWORD, newPassword: "matrix-password-456" });
+    },
+  },
+  "GET /api/account/sessions": {
+    readOnly: true,
+    prepare: posterSecondSession,
+    request: () => get("/api/account/sessions"),
+    check: (w, res) => {
+      if (!w.actor) return;
+      const ids = parse<{ id: string }[]>(res).map((s) => s.id);
+      expect(ids.includes(w.prepared), w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "DELETE /api/account/sessions/:id": {
+    prepare: posterSecondSession,
+    request: (w) => ({ method: "DELETE", url: `/api/account/sessions/${w.prepared}` }),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, w.prepared));
+      expect(row === undefined, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "POST /api/account/sessions/sign-out-others": {
+    prepare: posterSecondSession,
+    request: () => post("/api/account/sessions/sign-out-others"),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, w.prepared));
+      expect(row === undefined, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /api/account/export": {
+    readOnly: true,
+    stage: "completed",
+    request: () => get("/api/account/export"),
+    check: (w, res) => {
+      if (!w.actor) return;
+      // Each caller's own data only: the poster's e-mail is in nobody else's export.
+      expect(res.body.includes(w.poster.email), w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "DELETE /api/account": {
+    slow: true,
+    request: async (w) => {
+      if (w.actor) await givePassword(w.actor);
+      return { method: "DELETE", url: "/api/account", payload: { password: MATRIX_PASSWORD } };
+    },
+    check: async (w) => {
+      const [row] = await t.database.db.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, w.poster.id));
+      expect(row?.deletedAt != null, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /api/admin/photo-changes": { readOnly: true, prepare: pendingPhotoOfProvider, request: () => get("/api/admin/photo-changes") },
+  "POST /api/admin/photo-changes/:userId/approve": {
+    prepare: pendingPhotoOfProvider,
+    request: (w) => post(`/api/admin/photo-changes/${w.assigned.id}/approve`),
+    check: async (w) => expect(await shownPhoto(w.assigned.id), w.label).toBe(w.actorKind === "admin" ? w.prepared : null),
+  },
+  "POST /api/admin/photo-changes/:userId/reject": {
+    prepare: pendingPhotoOfProvider,
+    request: (w) => post(`/api/admin/photo-changes/${w.assigned.id}/reject`, { reason: "Not a photo of a face" }),
+    check: async (w) => expect(await pendingPhoto(w.assigned.id), w.label).toBe(w.actorKind === "admin" ? null : w.prepared),
+  },
+
   "POST /api/reviews": {
     stage: "completed",
     request: (w) =>
@@ -866,7 +998,7 @@ describe("HTTP routes × actors", () => {
         await SCENARIOS[key].check?.(world, res);
       }
       expect(got, answers.join("\n")).toEqual(Object.fromEntries(ACTORS.map((actor, i) => [actor, expected[i]])));
-    });
+    }, SCENARIOS[key].slow ? 120_000 : undefined);
   }
 });
 

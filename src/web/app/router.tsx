@@ -26,7 +26,8 @@ const Contact = page(() => import("./routes/contact"));
 const BookAppointment = page(() => import("./routes/book-appointment"));
 const SignIn = page(() => import("./routes/sign-in"));
 const Earnings = page(() => import("./routes/earnings"));
-const NotificationSettings = page(() => import("./routes/notification-settings"));
+const Settings = page(() => import("./routes/settings"));
+const Goodbye = page(() => import("./routes/goodbye"));
 const SandboxOnboarding = page(() => import("./routes/sandbox-onboarding"));
 const AdminInbox = page(() => import("./routes/admin-inbox"));
 const AdminFinance = page(() => import("./routes/admin-finance"));
@@ -37,7 +38,6 @@ const UserProfile = page(() => import("./routes/user-profile"));
 const ForgotPassword = page(() => import("./routes/forgot-password"));
 const ResetPassword = page(() => import("./routes/reset-password"));
 const VerifyEmail = page(() => import("./routes/verify-email"));
-const SettingsEmail = page(() => import("./routes/settings-email"));
 const NotFound = page(() => import("./routes/not-found"));
 
 function PageFallback() {
@@ -116,23 +116,18 @@ export function Router() {
         <Route path="/forgot-password" component={ForgotPassword} />
         <Route path="/reset-password" component={ResetPassword} />
         <Route path="/verify-email" component={VerifyEmail} />
-        <Route path="/settings/email">
-          <ProtectedRoute signInPrompt={{ title: "E-mail address", description: "Sign in to change the e-mail address of your account." }}>
-            <SettingsEmail />
-          </ProtectedRoute>
-        </Route>
         <Route path="/earnings">
           <ProtectedRoute>
             <Earnings />
           </ProtectedRoute>
         </Route>
-        <Route path="/settings/notifications">
-          <ProtectedRoute
-            signInPrompt={{ title: "Notification settings", description: "Sign in to choose which e-mails you receive." }}
-          >
-            <NotificationSettings />
+        {/* /settings/notifications keeps working: e-mails link to it. */}
+        <Route path="/settings/:tab?">
+          <ProtectedRoute signInPrompt={{ title: "Settings", description: "Sign in to change your name, photo, e-mail, password and notifications." }}>
+            <Settings />
           </ProtectedRoute>
         </Route>
+        <Route path="/goodbye" component={Goodbye} />
         <Route path="/payouts/sandbox-onboarding">
           <ProtectedRoute>
             <SandboxOnboarding />

@@ -13,7 +13,13 @@ export const users = pgTable("users", {
   oidcSubject: text().unique(),
   firstName: text().notNull(),
   lastName: text().notNull(),
+  /** "The" photo of the person, for everyone (docs/decisions/021-account-settings-deletion-and-export.md). */
   profileImageUrl: text(),
+  /** An approved provider's new photo, shown only once an admin approves it; the old one stays until then. */
+  pendingProfileImageUrl: text(),
+  pendingProfileImageAt: timestamp({ withTimezone: true }),
+  /** Set when the person deleted their account: the row stays, anonymized, for the records others rely on. */
+  deletedAt: timestamp({ withTimezone: true }),
   role: userRole().notNull().default("user"),
   /** When the person proved they read this address (a link we sent, or the IdP's email_verified). Null: not yet. */
   emailVerifiedAt: timestamp({ withTimezone: true }),
@@ -34,6 +40,9 @@ export const sessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     idleExpiresAt: timestamp({ withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp({ withTimezone: true }).notNull(),
+    /** The browser's User-Agent at sign-in, for the active sessions list; null for sessions made before it was kept. */
+    userAgent: text(),
+    createdIp: text(),
   },
   (t) => [index().on(t.userId), index().on(t.absoluteExpiresAt)],
 );

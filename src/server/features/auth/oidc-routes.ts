@@ -7,7 +7,7 @@ import { safeReturnTo } from "../../../shared/auth.js";
 import { isHttps } from "../../config/env.js";
 import { clearSession, setSessionCookie } from "../../plugins/auth.js";
 import { accountForOidcProfile, profileFromClaims } from "./oidc-accounts.js";
-import { createSession } from "./sessions.js";
+import { createSession, sessionOrigin } from "./sessions.js";
 
 // Optional single sign-on: Authorization Code flow with PKCE (S256), state and nonce. What the
 // callback must check travels in a short-lived HttpOnly cookie sealed with an HMAC keyed from the
@@ -147,7 +147,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
       const user = await accountForOidcProfile(ctx.db, profileFromClaims(claims), { adminEmails: ctx.env.ADMIN_EMAILS, now });
       // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
       await clearSession(app, request, reply);
-      const token = await createSession(ctx.db, user.id, { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS }, now);
+      const token = await createSession(ctx.db, user.id, { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS }, now, sessionOrigin(request));
       setSessionCookie(app, reply, token);
       return reply.redirect(safeReturnTo(flow.returnTo), 302);
     } catch (error) {

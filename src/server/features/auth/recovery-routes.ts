@@ -27,7 +27,7 @@ import {
 import { assertPasswordAccepted } from "./password-policy.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail, toUserView } from "./repository.js";
-import { createSession, type UserRow } from "./sessions.js";
+import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
 import { consumeToken, deleteTokens, issueToken, markEmailVerified } from "./tokens.js";
 
 // Forgot/reset password, e-mail verification and change of e-mail: everything that works through a
@@ -67,7 +67,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Signs the person in on this device, as login does: a fresh token, the old cookie's session dropped. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
     await clearSession(app, request, reply);
-    setSessionCookie(app, reply, await createSession(ctx.db, userId, policy, ctx.now()));
+    setSessionCookie(app, reply, await createSession(ctx.db, userId, policy, ctx.now(), sessionOrigin(request)));
   }
 
   async function userById(id: string): Promise<UserRow> {

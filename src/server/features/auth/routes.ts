@@ -9,7 +9,7 @@ import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
 import { assertPasswordAccepted } from "./password-policy.js";
-import { createSession } from "./sessions.js";
+import { createSession, sessionOrigin } from "./sessions.js";
 import { beginSignIn } from "./sign-in-throttle.js";
 import { signUpAttemptMail, verifyEmailMail } from "./account-mail.js";
 import recoveryRoutes from "./recovery-routes.js";
@@ -119,7 +119,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       await attempt.succeeded();
       // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
       await clearSession(app, request, reply);
-      const token = await createSession(ctx.db, user.id, policy, ctx.now());
+      const token = await createSession(ctx.db, user.id, policy, ctx.now(), sessionOrigin(request));
       setSessionCookie(app, reply, token);
       return toUserView(user);
     },

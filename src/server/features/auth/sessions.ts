@@ -24,11 +24,25 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export async function createSession(db: Db, userId: string, policy: SessionPolicy, now: Date): Promise<string> {
+/** Where a session was opened from, for the account's active sessions list (docs/decisions/021-account-settings-deletion-and-export.md). */
+export interface SessionOrigin {
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+}
+
+/** The request's User-Agent and address, as createSession keeps them. */
+export function sessionOrigin(request: { headers: Record<string, string | string[] | undefined>; ip: string }): SessionOrigin {
+  const agent = request.headers["user-agent"];
+  return { userAgent: typeof agent === "string" ? agent : undefined, ip: request.ip };
+}
+
+export async function createSession(db: Db, userId: string, policy: SessionPolicy, now: Date, origin: SessionOrigin = {}): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await db.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
+    userAgent: origin.userAgent?.slice(0, 512) ?? null,
+    createdIp: origin.ip?.slice(0, 64) ?? null,
     createdAt: now,
     lastSeenAt: now,
     idleExpiresAt: new Date(now.getTime() + policy.idleDays * DAY_MS),

@@ -401,7 +401,12 @@ describe("directory and profile", () => {
       payload: { bio: "New bio", hourlyRate: 35.5, serviceTypes: ["moving"], availability: { friday: true }, profilePhotoUrl: photo },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ bio: "New bio", hourlyRate: 35.5, serviceTypes: ["moving"], profilePhotoUrl: photo });
+    // An approved provider's new photo waits for an admin (decision 021); the rest applies at once.
+    expect(res.json()).toMatchObject({ bio: "New bio", hourlyRate: 35.5, serviceTypes: ["moving"], profilePhotoUrl: null });
+    const before = (await call(t, null, { url: "/api/providers" })).json();
+    expect(before.find((p: { bio: string }) => p.bio === "New bio")).toMatchObject({ hourlyRate: 35.5, profilePhotoUrl: null });
+    const admin = await createUser(t, { role: "admin" });
+    expect((await call(t, admin, { method: "POST", url: `/api/admin/photo-changes/${provider.id}/approve` })).statusCode).toBe(200);
     const dir = (await call(t, null, { url: "/api/providers" })).json();
     expect(dir.find((p: { bio: string }) => p.bio === "New bio")).toMatchObject({ hourlyRate: 35.5, profilePhotoUrl: photo });
 

@@ -62,6 +62,19 @@ export async function submitApplication(ctx: AppContext, userId: string, body: A
 
 export async function updateProfile(ctx: AppContext, userId: string, patch: ProfilePatch): Promise<ProviderProfile> {
   if (patch.profilePhotoUrl) await assertOwnedUpload(ctx, userId, patch.profilePhotoUrl, "profile_photo", "profilePhotoUrl");
+  // An approved provider's new photo waits for an admin; the approved one stays shown until then
+  // (docs/decisions/021-account-settings-deletion-and-export.md). The admin queue is the account feature's.
+  const [current] = await ctx.db
+    .select({ status: providerProfiles.verificationStatus })
+    .from(providerProfiles)
+    .where(eq(providerProfiles.userId, userId));
+  const heldForApproval = patch.profilePhotoUrl !== undefined && current?.status === "approved";
+  if (heldForApproval) {
+    await ctx.db
+      .update(users)
+      .set({ pendingProfileImageUrl: patch.profilePhotoUrl, pendingProfileImageAt: ctx.now(), updatedAt: ctx.now() })
+      .where(eq(users.id, userId));
+  }
   const [row] = await ctx.db
     .update(providerProfiles)
     .set({
@@ -69,7 +82,7 @@ export async function updateProfile(ctx: AppContext, userId: string, patch: Prof
       ...(patch.hourlyRate === undefined ? {} : { hourlyRateCents: patch.hourlyRate === null ? null : dollarsToCents(patch.hourlyRate) }),
       ...(patch.serviceTypes === undefined ? {} : { serviceTypes: patch.serviceTypes }),
       ...(patch.availability === undefined ? {} : { availability: patch.availability }),
-      ...(patch.profilePhotoUrl === undefined ? {} : { profilePhotoPath: patch.profilePhotoUrl }),
+      ...(patch.profilePhotoUrl === undefined || heldForApproval ? {} : { profilePhotoPath: patch.profilePhotoUrl }),
       updatedAt: ctx.now(),
     })
     .where(eq(providerProfiles.userId, userId))
@@ -116,9 +129,15 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
     }
     if (decision === "approve") {
       // "both" when they have posted tasks; an admin stays an admin.
+      // The approved application photo becomes the person's one photo (decision 021).
+      const [approvedPhoto] = await tx
+        .select({ path: providerProfiles.profilePhotoPath })
+        .from(providerProfiles)
+        .where(eq(providerProfiles.userId, userId));
       await tx
         .update(users)
         .set({
+          ...(approvedPhoto?.path ? { profileImageUrl: approvedPhoto.path } : {}),
           role: sql`case when ${users.role} = 'admin' then 'admin'::user_role
             when ${users.role} = 'both' or exists (select 1 from ${tasks} where ${tasks.userId} = ${userId}) then 'both'::user_role
             else 'provider'::user_role end`,
@@ -323,9 +342,11 @@ export const UNATTACHED_TTL_MS = 24 * 3_600_000;
 export const QUOTA_MESSAGE =
   "You have uploaded 100 MB of files that are not used yet. Use or replace them first, or wait a day until unused files are removed.";
 
-/** An upload is attached while a provider profile points at it (ID document or photo). */
-const attached = sql`exists (select 1 from ${providerProfiles} p
-  where p.id_document_path = '/objects/' || ${uploads.id}::text or p.profile_photo_path = '/objects/' || ${uploads.id}::text)`;
+/** An upload is attached while a provider profile or a user's photo (shown or pending) points at it. */
+const attached = sql`(exists (select 1 from ${providerProfiles} p
+  where p.id_document_path = '/objects/' || ${uploads.id}::text or p.profile_photo_path = '/objects/' || ${uploads.id}::text)
+  or exists (select 1 from ${users} u
+  where u.profile_image_url = '/objects/' || ${uploads.id}::text or u.pending_profile_image_url = '/objects/' || ${uploads.id}::text))`;
 
 /**
  * One account cannot fill the disk: a file is refused when the owner's unattached files and it
@@ -400,7 +421,8 @@ export interface ServedObject {
 
 /**
  * GET /objects/{id}: ID documents (and files not yet attached) only to their owner and admins;
- * a profile photo is public once it belongs to an approved provider. Others get 404, so a
+ * a profile photo is public once it belongs to an approved provider or is its owner's shown photo
+ * (a pending one is not: decision 021). Others get 404, so a
  * guessed id tells nothing.
  */
 export async function readObject(
@@ -416,7 +438,8 @@ export async function readObject(
       storageKey: uploads.storageKey,
       contentType: uploads.contentType,
       publicPhoto: sql<boolean>`exists (select 1 from ${providerProfiles} where ${providerProfiles.userId} = ${uploads.ownerId}
-        and ${providerProfiles.verificationStatus} = 'approved' and ${providerProfiles.profilePhotoPath} = ${objectPath(id)})`,
+        and ${providerProfiles.verificationStatus} = 'approved' and ${providerProfiles.profilePhotoPath} = ${objectPath(id)})
+        or exists (select 1 from ${users} where ${users.id} = ${uploads.ownerId} and ${users.profileImageUrl} = ${objectPath(id)})`,
     })
     .from(uploads)
     .where(and(eq(uploads.id, id), isNotNull(uploads.sizeBytes)))

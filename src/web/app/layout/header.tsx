@@ -1,4 +1,4 @@
-import { LogOut, Menu, Moon, Sun, X } from "lucide-react";
+import { LogOut, Menu, Moon, Settings, Sun, X } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { initials } from "@shared/names";
@@ -84,6 +84,11 @@ export function Header() {
                 {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
                 <AvatarFallback aria-label={`Signed in as ${user.firstName} ${user.lastName}`}>{initials(user)}</AvatarFallback>
               </Avatar>
+              <Button asChild variant="ghost" size="sm">
+                <Link href="/settings/profile" aria-current={location.startsWith("/settings") ? "page" : undefined}>
+                  <Settings aria-hidden="true" /> Settings
+                </Link>
+              </Button>
               <Button variant="outline" size="sm" onClick={logout}>
                 <LogOut /> Logout
               </Button>
@@ -121,6 +126,7 @@ export function Header() {
             {isProvider && navLink("/earnings", "Earnings", close)}
             {isProvider && navLink("/provider/profile", "My Profile", close)}
             {isAdmin && navLink("/admin", "Admin", close)}
+            {isAuthenticated && navLink("/settings/profile", "Settings", close)}
             {isAuthenticated && user ? (
               <div className="mt-2 flex items-center justify-between gap-2 border-t border-border pt-3">
                 <div className="flex items-center gap-2">

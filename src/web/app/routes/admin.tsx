@@ -11,6 +11,7 @@ import { AdminNav } from "@/features/admin/components/admin-nav";
 import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
 import { ApplicationDetailsDialog } from "@/features/admin/components/application-details-dialog";
 import { RejectDialog } from "@/features/admin/components/reject-dialog";
+import { PhotoChangesQueue } from "@/features/account/components/photo-changes-queue";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 function Loading() {
@@ -99,7 +100,11 @@ function AdminDashboard() {
           <TabsTrigger value="pending">Pending ({pending.length})</TabsTrigger>
           <TabsTrigger value="under_review">Under Review ({underReview.length})</TabsTrigger>
           <TabsTrigger value="active">Active Providers ({providers.length})</TabsTrigger>
+          <TabsTrigger value="photos">Photo Changes</TabsTrigger>
         </TabsList>
+        <TabsContent value="photos" className="mt-6">
+          <PhotoChangesQueue />
+        </TabsContent>
         <TabsContent value="pending" className="mt-6">
           {list(pending, "No pending applications")}
         </TabsContent>

@@ -8,15 +8,13 @@ import { useNotificationPreferences } from "@/features/notifications/api/get-not
 import { useUpdateNotificationPreferences } from "@/features/notifications/api/update-notification-preferences";
 import { errorMessage } from "@/lib/api";
 
-/** /settings/notifications: per kind, e-mail on or off; in-app notices always stay. */
+/** /settings/notifications (a tab of /settings): per kind, e-mail on or off; in-app notices always stay. */
 export default function NotificationSettingsPage() {
   const prefs = useNotificationPreferences(true);
   const update = useUpdateNotificationPreferences();
 
   return (
-    <div className="mx-auto max-w-2xl space-y-6 py-8">
-      <h1 className="text-3xl font-bold">Notification settings</h1>
-      <Card>
+    <Card>
         <CardHeader>
           <CardTitle asChild className="text-xl">
             <h2>E-mail notifications</h2>
@@ -53,7 +51,6 @@ export default function NotificationSettingsPage() {
             );
           })}
         </CardContent>
-      </Card>
-    </div>
+    </Card>
   );
 }

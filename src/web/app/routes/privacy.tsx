@@ -94,10 +94,34 @@ const SECTIONS: LegalSection[] = [
     title: "Your choices and rights",
     body: (
       <p>
-        You can view and update your account details at any time. You may ask us for a copy of your data, or to correct or delete it, by
-        writing to {OFFICE.supportEmail}. Some records must be kept after deletion where the law requires (for example payment records).
+        You can view and update your account details at any time in Settings, where you can also download your data and delete your
+        account (see below). You may also ask us to correct or delete your data by writing to {OFFICE.supportEmail}. Some records must be kept after deletion where the law requires (for example payment records).
         The service is not intended for anyone under 18.
       </p>
+    ),
+  },
+  {
+    id: "your-account",
+    title: "Downloading your data and deleting your account",
+    body: (
+      <>
+        <p>
+          In Settings, under Privacy, &quot;Download my data&quot; gives you a file with everything we keep about you: your profile, provider
+          application (we only say whether an ID document is on file), tasks you posted or did, the messages you wrote, reviews given and
+          received, payments, tips, payouts and ledger entries about you, notifications, e-mail settings, the devices you are signed in on and
+          the audit entries about you. It contains nothing private about anyone else.
+        </p>
+        <p>&quot;Delete my account&quot; asks for your password. It is not possible while one of your tasks is in progress, money for a task is
+          held in escrow, a payment is being processed, or you have earnings that are not paid out yet. When you delete your account:</p>
+        <ul>
+          <li>Your name becomes &quot;Deleted user&quot;; your e-mail address, password, photo, ID document and provider details are erased.</li>
+          <li>You are signed out on every device; your open tasks are cancelled; your notifications and e-mail settings are deleted.</li>
+          <li>
+            Records other people rely on stay: finished tasks, chat messages in their conversations, payments, payouts and our ledger (which
+            the law requires us to keep), and the ratings of your reviews (their comments are removed). They show &quot;Deleted user&quot;.
+          </li>
+        </ul>
+      </>
     ),
   },
   {
@@ -120,7 +144,7 @@ export default function PrivacyPage() {
   return (
     <LegalPage
       title="Privacy Policy"
-      updated="2026-11-21"
+      updated="2026-11-24"
       intro={
         <p>
           This policy explains what information Errandly collects when you use our errand and task marketplace in the United States, how we

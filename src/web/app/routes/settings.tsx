@@ -1,0 +1,49 @@
+import { Suspense } from "react";
+import { Link, Redirect, useParams } from "wouter";
+import { Spinner } from "@/components/ui/spinner";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS } from "../settings-tabs";
+
+/**
+ * /settings/<tab>: the account's settings, one tab per page (settings-tabs.tsx). The tab bar scrolls
+ * sideways inside itself on a narrow screen; the page never does.
+ */
+export default function SettingsPage() {
+  const { tab = DEFAULT_SETTINGS_TAB } = useParams<{ tab?: string }>();
+  const active = SETTINGS_TABS.find((t) => t.path === tab);
+  useDocumentTitle(active ? `Settings: ${active.label}` : "Settings");
+  if (!active) return <Redirect to={`/settings/${DEFAULT_SETTINGS_TAB}`} replace />;
+  const Page = active.page;
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
+      <h1 className="mb-6 text-3xl font-bold">Settings</h1>
+      <nav aria-label="Settings" className="-mx-4 mb-6 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+        <ul className="flex w-max min-w-full gap-1 border-b border-border">
+          {SETTINGS_TABS.map((t) => (
+            <li key={t.path}>
+              <Link
+                href={`/settings/${t.path}`}
+                aria-current={t.path === active.path ? "page" : undefined}
+                className="-mb-px inline-block border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-muted-foreground hover:text-foreground aria-[current=page]:border-primary aria-[current=page]:text-foreground"
+              >
+                {t.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Suspense
+        fallback={
+          <div className="flex justify-center py-12">
+            <Spinner />
+          </div>
+        }
+      >
+        <div className="grid gap-6">
+          <Page />
+        </div>
+      </Suspense>
+    </div>
+  );
+}

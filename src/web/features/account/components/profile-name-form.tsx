@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from "react";
+import type { Account } from "@shared/account";
+import { profileBodySchema } from "@shared/account";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Skeleton } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/api";
+import { useAccount } from "../api/get-account";
+import { useUpdateProfile } from "../api/update-profile";
+
+type Errors = Partial<Record<"firstName" | "lastName", string>>;
+
+/** First and last name, checked with the server's own schema before it is sent. */
+export function ProfileNameForm() {
+  const account = useAccount();
+  return account.data ? <NameForm account={account.data} /> : <Skeleton className="h-48 w-full" />;
+}
+
+function NameForm({ account }: { account: Account }) {
+  const update = useUpdateProfile();
+  const [firstName, setFirstName] = useState(account.firstName);
+  const [lastName, setLastName] = useState(account.lastName);
+  const [errors, setErrors] = useState<Errors>({});
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = profileBodySchema.safeParse({ firstName, lastName });
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if (field === "firstName" || field === "lastName") next[field] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    update.mutate(parsed.data, {
+      onSuccess: () => toast({ title: "Name saved", description: "Your new name is shown across Errandly." }),
+      onError: (error) => toast({ title: "Could not save your name", description: errorMessage(error, "Please try again."), variant: "destructive" }),
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild className="text-xl">
+          <h2>Your name</h2>
+        </CardTitle>
+        <CardDescription>How other people on Errandly see you.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+          <FormField label="First name" required error={errors.firstName}>
+            <Input value={firstName} maxLength={60} autoComplete="given-name" onChange={(e) => setFirstName(e.target.value)} />
+          </FormField>
+          <FormField label="Last name" required error={errors.lastName}>
+            <Input value={lastName} maxLength={60} autoComplete="family-name" onChange={(e) => setLastName(e.target.value)} />
+          </FormField>
+          <div className="sm:col-span-2">
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? "Saving..." : "Save name"}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
