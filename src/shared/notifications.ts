@@ -9,6 +9,8 @@ export const NOTIFICATION_KINDS = [
   "chat_message",
   "application_decided",
   "payout_released",
+  "task_declined",
+  "task_cancelled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -52,4 +54,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   chat_message: "A new chat message while I am away",
   application_decided: "My provider application is decided",
   payout_released: "A payout is released",
+  task_declined: "A poster chooses another provider for a task I claimed",
+  task_cancelled: "A task I work on is cancelled",
 };

@@ -96,6 +96,23 @@ export const taskPartySchema = z.object({
 });
 
 /**
+ * The provider who claimed, as the poster (and admins) see them before paying: a display name
+ * ("Maria G."), never the full last name, and the record that helps decide whether to pay or to
+ * decline (docs/product.md, "The poster sees who claimed"). Null for every other viewer.
+ */
+export const taskProviderCardSchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  profilePhotoUrl: z.string().nullable(),
+  /** Average of revealed reviews, one decimal; null without any. */
+  rating: z.number().nullable(),
+  reviewCount: z.number().int(),
+  /** Tasks they completed as provider. */
+  completedTasks: z.number().int(),
+});
+export type TaskProviderCard = z.infer<typeof taskProviderCardSchema>;
+
+/**
  * What anyone may see of a task. Street addresses are absent by construction: lists use this
  * schema, so a field not named here can never leave the server.
  */
@@ -130,7 +147,7 @@ export const taskPublicSchema = z.object({
   paymentDeadline: z.string().nullable(),
   paymentCapturedAt: z.string().nullable(),
   poster: taskPartySchema,
-  provider: taskPartySchema.nullable(),
+  provider: taskProviderCardSchema.nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 

@@ -12,12 +12,13 @@ import {
   type TaskViewer,
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
-import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import { displayName } from "../../../shared/names.js";
+import type { createTaskBodySchema, openTasksQuerySchema, TaskDetail, TaskPrivate, TaskProviderCard, TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { tasks, type StoredStop } from "../../db/schema/tasks.js";
+import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, notFound } from "../../http-errors.js";
 import type { TaskRow } from "../../task-events.js";
@@ -270,12 +271,12 @@ export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Pro
   const parties = new Map<string, TaskParty>(
     rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount) }]),
   );
-  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
+  return rows.map((r) => toPublicView(r.task, parties, new Map(), r.distance === null ? null : Number(r.distance)));
 }
 
 export async function listPostedBy(ctx: AppContext, userId: string): Promise<TaskPrivate[]> {
   const rows = await ctx.db.select().from(tasks).where(eq(tasks.userId, userId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
-  return privateViews(ctx.db, rows, ctx.now());
+  return privateViews(ctx.db, rows, ctx.now(), true);
 }
 
 export async function listAssignedTo(ctx: AppContext, providerId: string): Promise<TaskPrivate[]> {
@@ -287,14 +288,19 @@ export async function listAssignedTo(ctx: AppContext, providerId: string): Promi
 export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
   const row = await findTask(ctx, id);
   if (!row) throw notFound("Task not found");
-  const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], ctx.now());
+  const now = ctx.now();
+  const parties = await loadParties(ctx.db, [row.userId], now);
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
-  return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
+  // Who claimed is the poster's business (and admins'): strangers and the provider get null.
+  const cards = viewer !== null && (viewer.id === row.userId || viewer.role === "admin") ? await loadProviderCards(ctx.db, [row], now) : new Map();
+  return insider
+    ? { ...toPrivateView(row, parties, cards), visibility: "private" }
+    : { ...toPublicView(row, parties, cards), visibility: "public" };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
-export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPrivate> {
-  const [view] = await privateViews(ctx.db, [row], ctx.now());
+export async function privateView(ctx: AppContext, row: TaskRow, viewerId: string | null = null): Promise<TaskPrivate> {
+  const [view] = await privateViews(ctx.db, [row], ctx.now(), viewerId === row.userId);
   if (!view) throw new Error("task view missing");
   return view;
 }
@@ -351,7 +357,46 @@ function party(parties: Map<string, TaskParty>, id: string): TaskParty {
   return found;
 }
 
-function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, distanceMiles: number | null = null): TaskPublic {
+/**
+ * The card of each row's provider: display name, photo, revealed-review average and count, and
+ * tasks completed as provider, in one query.
+ */
+async function loadProviderCards(db: Db, rows: readonly TaskRow[], now: Date): Promise<Map<string, TaskProviderCard>> {
+  const ids = [...new Set(rows.flatMap((r) => (r.providerId ? [r.providerId] : [])))];
+  if (ids.length === 0) return new Map();
+  const found = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      photo: sql<string | null>`coalesce(${providerProfiles.profilePhotoPath}, ${users.profileImageUrl})`,
+      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
+    })
+    .from(users)
+    .leftJoin(providerProfiles, eq(providerProfiles.userId, users.id))
+    .where(inArray(users.id, ids));
+  return new Map(
+    found.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        displayName: displayName(r),
+        profilePhotoUrl: r.photo,
+        rating: r.rating === null ? null : Number(r.rating),
+        reviewCount: Number(r.reviewCount),
+        completedTasks: Number(r.completedTasks),
+      },
+    ]),
+  );
+}
+
+type ProviderCards = Map<string, TaskProviderCard>;
+
+function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, cards: ProviderCards = new Map(), distanceMiles: number | null = null): TaskPublic {
   return {
     id: row.id,
     title: row.title,
@@ -381,13 +426,13 @@ function toPublicView(row: TaskRow, parties: Map<string, TaskParty>, distanceMil
     paymentDeadline: iso(row.paymentDeadline),
     paymentCapturedAt: iso(row.paymentCapturedAt),
     poster: party(parties, row.userId),
-    provider: row.providerId ? party(parties, row.providerId) : null,
+    provider: row.providerId ? (cards.get(row.providerId) ?? null) : null,
   };
 }
 
-function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>): TaskPrivate {
+function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>, cards: ProviderCards): TaskPrivate {
   return {
-    ...toPublicView(row, parties),
+    ...toPublicView(row, parties, cards),
     location: row.location,
     startLocation: row.startLocation,
     endLocation: row.endLocation,
@@ -401,10 +446,11 @@ function toPrivateView(row: TaskRow, parties: Map<string, TaskParty>): TaskPriva
   };
 }
 
-/** Parties of many rows at once, then each row's view. */
-async function privateViews(db: Db, rows: TaskRow[], now: Date): Promise<TaskPrivate[]> {
-  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])), now);
-  return rows.map((r) => toPrivateView(r, parties));
+/** Parties of many rows at once, then each row's view; `forPoster` adds the provider cards. */
+async function privateViews(db: Db, rows: TaskRow[], now: Date, forPoster = false): Promise<TaskPrivate[]> {
+  const parties = await loadParties(db, rows.map((r) => r.userId), now);
+  const cards = forPoster ? await loadProviderCards(db, rows, now) : new Map<string, TaskProviderCard>();
+  return rows.map((r) => toPrivateView(r, parties, cards));
 }
 
 
@@ -527,4 +573,24 @@ export async function dueUnpaidClaims(ctx: AppContext, now: Date, batch: number)
     .orderBy(tasks.paymentDeadline)
     .limit(batch);
   return due.map((row) => row.id);
+}
+
+/** Locks the task row for this transaction and answers its provider (null when none or no task). */
+export async function lockProviderOf(taskId: string, tx: Db): Promise<string | null> {
+  const [row] = await tx.select({ providerId: tasks.providerId }).from(tasks).where(eq(tasks.id, taskId)).for("update");
+  return row?.providerId ?? null;
+}
+
+/** Remembers that the poster declined this provider for this task (docs/decisions/024-declining-a-provider.md). */
+export async function recordDeclinedProvider(taskId: string, providerId: string, now: Date, tx: Db): Promise<void> {
+  await tx.insert(taskDeclinedProviders).values({ taskId, providerId, declinedAt: now }).onConflictDoNothing();
+}
+
+export async function wasDeclined(taskId: string, providerId: string, tx: Db): Promise<boolean> {
+  const [row] = await tx
+    .select({ taskId: taskDeclinedProviders.taskId })
+    .from(taskDeclinedProviders)
+    .where(and(eq(taskDeclinedProviders.taskId, taskId), eq(taskDeclinedProviders.providerId, providerId)))
+    .limit(1);
+  return row !== undefined;
 }
