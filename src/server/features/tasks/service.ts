@@ -51,18 +51,18 @@ export async function transitionTask(
     if (name === "claim" && actor.kind === "person" && (await lockAndCountUnpaidClaims(ctx, actor.user.id, tx)) >= MAX_UNPAID_CLAIMS) {
       throw conflict(TOO_MANY_UNPAID_CLAIMS);
     }
-    // The one place the declined-provider rule is evaluated: the task row is locked first, so a
-    // claim racing the poster's decline waits for it and then sees the declined row.
-    if (name === "claim" && actor.kind === "person") {
-      await lockProviderOf(taskId, tx);
-      if (await wasDeclined(taskId, actor.user.id, tx)) throw conflict(DECLINED_PROVIDER_MESSAGE);
-    }
     // A transition that releases the provider reads who it was under the row lock, so its notice
     // and the declined record name the provider the UPDATE really released.
     const releases = (findTransition(name).effects as readonly string[]).includes("release_provider");
     const releasedProviderId = releases ? await lockProviderOf(taskId, tx) : null;
     const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
     if (!row) return null;
+    // The one place the declined-provider rule is evaluated, after the claim's UPDATE: that UPDATE
+    // holds the task row, so a claim racing the poster's decline waited for it, and this new
+    // statement sees the declined row. Throwing rolls the claim back.
+    if (name === "claim" && actor.kind === "person" && (await wasDeclined(taskId, actor.user.id, tx))) {
+      throw conflict(DECLINED_PROVIDER_MESSAGE);
+    }
     if (name === "decline" && releasedProviderId !== null) await recordDeclinedProvider(taskId, releasedProviderId, now, tx);
     await ctx.taskEvents.emit({
       transition: name,
