@@ -108,6 +108,7 @@ describe("payments", () => {
     expect(held.status).toBe("holding");
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     await poster.getByRole("button", { name: "Approve & Release Payment" }).click();
+    await poster.getByRole("alertdialog", { name: "Release the payment now?" }).getByRole("button", { name: "Yes, release payment" }).click();
     await expect.poll(() => poster.getByText("Payment Released").first().isVisible()).toBe(true);
     const released = await api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
     expect(released.status).toBe("released");

@@ -141,7 +141,14 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
       ) : (
         <ChatMessageList messages={messages.data ?? []} myId={myId} />
       )}
-      <ChatComposer onSend={onSend} sending={send.isPending} />
+      {task.status === "cancelled" ? (
+        // The server refuses new messages too (docs/product.md, Chat and notifications).
+        <p role="note" className="border-t px-4 py-3 text-center text-sm text-muted-foreground">
+          This task was cancelled; the chat is closed.
+        </p>
+      ) : (
+        <ChatComposer onSend={onSend} sending={send.isPending} />
+      )}
     </ChatCard>
   );
 }
