@@ -66,7 +66,8 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
 export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetail; providerView?: boolean }) {
   if (providerView) {
     return (
-      <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
+      <div className="grid gap-2">
+        <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
         <div className="flex justify-between gap-2">
           <dt>Budget</dt>
           <dd>{dollars(task.budget)}</dd>
@@ -81,8 +82,9 @@ export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetai
           <dt>Your earnings (85%)</dt>
           <dd>{formatDollarsExact(providerEarningsCents(dollarsToCents(task.budget), task.urgency))}</dd>
         </div>
-        <p className="text-muted-foreground">{youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.</p>
-      </dl>
+        </dl>
+        <p className="text-sm text-muted-foreground">{youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.</p>
+      </div>
     );
   }
   return (
