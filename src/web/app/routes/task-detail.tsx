@@ -144,6 +144,7 @@ export default function TaskDetailPage() {
         {t.provider && (
           <ClaimedByCard
             provider={t.provider}
+            title={t.status === "claimed" ? "Claimed by" : "Your provider"}
             actions={
               decline ? (
                 <div className="grid gap-2">

@@ -18,13 +18,13 @@ function initialsOf(displayName: string): string {
   return letters.slice(0, 2).toUpperCase() || "P";
 }
 
-export function ClaimedByCard({ provider, actions }: { provider: TaskProviderCard; actions?: ReactNode }) {
+export function ClaimedByCard({ provider, title = "Claimed by", actions }: { provider: TaskProviderCard; title?: string; actions?: ReactNode }) {
   const { displayName, profilePhotoUrl, rating, reviewCount, completedTasks } = provider;
   return (
     <Card data-testid="claimed-by-card">
       <CardHeader>
         <CardTitle asChild className="text-xl">
-          <h2>Claimed by</h2>
+          <h2>{title}</h2>
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-4">
