@@ -79,7 +79,7 @@ describe("payments", () => {
     await workIt(taskId);
     await provider.goto(`${server.url}/earnings`);
     const row = provider.getByRole("row", { name: /Parcel pickup paid by card/ });
-    await expect.poll(() => row.isVisible()).toBe(true);
+    await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await row.innerText()).toMatch(/Released[\s\S]*\$42\.50/);
     expect(formatViolations(await seriousAxeViolations(provider))).toBe("");
     poster.assertClean();
@@ -105,11 +105,12 @@ describe("payments", () => {
     await workIt(taskId);
 
     await poster.goto(`${server.url}/task/${taskId}`);
-    await expect.poll(() => poster.getByText("Held in escrow").first().isVisible()).toBe(true);
+    await expect.poll(() => poster.getByText("held in escrow").first().isVisible(), { timeout: 15_000 }).toBe(true);
     const held = await api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
     expect(held.status).toBe("holding");
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     await poster.getByRole("button", { name: "Approve & Release Payment" }).click();
+    await poster.getByRole("alertdialog", { name: "Release the payment now?" }).getByRole("button", { name: "Yes, release payment" }).click();
     await expect.poll(() => poster.getByText("Payment Released").first().isVisible()).toBe(true);
     const released = await api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
     expect(released.status).toBe("released");
@@ -117,7 +118,7 @@ describe("payments", () => {
     // The released state and the tip button in the dark theme.
     await poster.evaluate(() => localStorage.setItem("theme", "dark"));
     await poster.reload();
-    await expect.poll(() => poster.getByRole("button", { name: "Tip" }).isVisible()).toBe(true);
+    await expect.poll(() => poster.getByRole("button", { name: "Tip" }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     poster.assertClean([/402/]);
   });

@@ -101,6 +101,7 @@ describe("providers", () => {
     await expect.poll(() => page.getByText("Verified Provider").isVisible(), POLL).toBe(true);
     await page.goto(`${server.url}/job-board`);
     await page.getByRole("button", { name: /^Claim Task/ }).first().click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Yes, claim it" }).click();
     await toast(page, "Task claimed successfully!");
     page.assertClean([/401 \(Unauthorized\)/, /404 \(Not Found\)/]);
     admin.assertClean([/401 \(Unauthorized\)/]);

@@ -180,6 +180,10 @@ describe("tasks", () => {
     }).toBe(true);
 
     await provider.getByRole("button", { name: `Claim Task for ${TITLE}` }).click();
+    // The claim asks first, with what the provider takes home.
+    const confirm = provider.getByRole("alertdialog", { name: "Claim this task?" });
+    await eventually(() => confirm.innerText()).toMatch(/You'll earn \$[\d.,]+\. The poster has 30 minutes to pay/);
+    await confirm.getByRole("button", { name: "Yes, claim it" }).click();
     await eventually(visible(provider, "Task claimed successfully!")).toBe(true);
     await eventually(() => provider.getByTestId("job-card").filter({ hasText: TITLE }).count()).toBe(0);
 

@@ -14,6 +14,11 @@ export interface TaskTransitionEvent {
   task: TaskRow;
   /** Who did it; null for the timer. */
   actorId: string | null;
+  /**
+   * The provider a transition released (decline, expire): `task.providerId` is already null then,
+   * and the notice still has to reach them. Null for transitions that keep the provider.
+   */
+  releasedProviderId: string | null;
   tx: Db;
   now: Date;
 }

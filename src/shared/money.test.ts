@@ -9,8 +9,10 @@ import {
   formatDollars,
   formatDollarsExact,
   priceTask,
+  providerEarningsCents,
   serviceFeeCents,
   urgentSurchargeCents,
+  youllEarnText,
 } from "./money.js";
 
 const budgetCents = fc.integer({ min: 2000, max: MAX_BUDGET_CENTS });
@@ -194,6 +196,27 @@ describe("budgetDollarsSchema", () => {
       fc.property(fc.integer({ min: 0, max: MAX_BUDGET_CENTS + 1000 }), (cents) => {
         const accepted = budgetDollarsSchema.safeParse(centsToDollars(cents)).success;
         expect(accepted).toBe(cents >= 2000 && cents <= MAX_BUDGET_CENTS);
+      }),
+    );
+  });
+});
+
+describe("what the provider earns (docs/product.md, Fees)", () => {
+  it("is 85% of the budget for a standard task and includes the urgent surcharge", () => {
+    expect(providerEarningsCents(3000, "standard")).toBe(2550);
+    expect(youllEarnText(3000, "standard")).toBe("You'll earn $25.50");
+    // $50 urgent: $7.50 surcharge, 85% of $57.50 rounded down.
+    expect(providerEarningsCents(5000, "urgent")).toBe(4887);
+    expect(youllEarnText(5000, "urgent")).toBe("You'll earn $48.87");
+  });
+
+  it("plus the platform's commission is what the poster pays minus the service fee", () => {
+    fc.assert(
+      fc.property(budgetCents, urgency, (budget, u) => {
+        const price = priceTask(budget, u);
+        const earnings = providerEarningsCents(budget, u);
+        expect(earnings + price.platformCommissionCents).toBe(price.totalCents - price.serviceFeeCents);
+        expect(earnings).toBeLessThanOrEqual(price.budgetCents + price.urgentFeeCents);
       }),
     );
   });

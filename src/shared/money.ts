@@ -92,3 +92,16 @@ export function priceTask(budgetCents: number, urgency: Urgency): TaskPrice {
     needsApprovalWindow: budgetCents >= APPROVAL_WINDOW_THRESHOLD_CENTS,
   };
 }
+
+/**
+ * What the provider takes home from a task: the provider's share of priceTask (85% of budget +
+ * urgent surcharge, no service fee; docs/product.md, Fees). Every "You'll earn" reads this.
+ */
+export function providerEarningsCents(budgetCents: number, urgency: Urgency): number {
+  return priceTask(budgetCents, urgency).providerShareCents;
+}
+
+/** "You'll earn $25.50": the provider's line on cards, the task page, the claim dialog and notices. */
+export function youllEarnText(budgetCents: number, urgency: Urgency): string {
+  return `You'll earn ${formatDollarsExact(providerEarningsCents(budgetCents, urgency))}`;
+}

@@ -10,6 +10,8 @@ export const NOTIFICATION_KINDS = [
   "application_decided",
   "payout_released",
   "photo_decided",
+  "task_declined",
+  "task_cancelled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -54,4 +56,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   application_decided: "My provider application is decided",
   payout_released: "A payout is released",
   photo_decided: "My new profile photo is approved or declined",
+  task_declined: "A poster chooses another provider for a task I claimed",
+  task_cancelled: "A task I work on is cancelled",
 };

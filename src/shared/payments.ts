@@ -105,6 +105,11 @@ export const taskEscrowSchema = z.object({
   providerShare: z.number(),
   tips: z.number(),
   disputeReason: z.string().nullable(),
+  /**
+   * Money given back to the poster for this task (a paid task cancelled, an admin's refund, a late
+   * capture), from the ledger: the amount and when; null when nothing was refunded.
+   */
+  refund: z.object({ amount: z.number(), refundedAt: z.string() }).nullable(),
 });
 export type TaskEscrow = z.infer<typeof taskEscrowSchema>;
 

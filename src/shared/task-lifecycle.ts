@@ -117,6 +117,17 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
   },
+  {
+    // The poster turns down the provider who claimed, while the claim is unpaid (the payment
+    // window): the task is open again and that provider may not claim it again
+    // (docs/decisions/024-declining-a-provider.md; the server remembers who was declined).
+    name: "decline",
+    actor: "poster",
+    from: ["claimed"],
+    to: "open",
+    requires: [{ condition: "unpaid", message: "A paid task's provider can no longer be declined; cancel the task for a refund instead" }],
+    effects: ["release_provider"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -212,6 +223,8 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a claimed task can expire";
     case "reactivate":
       return "Only a task whose payment expired can be reactivated";
+    case "decline":
+      return "Only a claimed task's provider can be declined";
   }
 }
 

@@ -149,6 +149,29 @@ export const taskInsiderPartySchema = taskPartySchema.extend({
 export type TaskInsiderParty = z.infer<typeof taskInsiderPartySchema>;
 
 /**
+ * The provider who claimed, as the poster (and admins) see them before paying: a display name
+ * ("Maria G."), never the full last name, and the record that helps decide whether to pay or to
+ * decline (docs/product.md, "The poster sees who claimed"). Strangers see the same card (a display name is public, decision 023).
+ */
+export const taskProviderCardSchema = z.object({
+  id: z.uuid(),
+  displayName: z.string(),
+  profilePhotoUrl: z.string().nullable(),
+  /** Average of revealed reviews, one decimal; null without any. */
+  rating: z.number().nullable(),
+  reviewCount: z.number().int(),
+  /** Tasks they completed as provider. */
+  completedTasks: z.number().int(),
+});
+export type TaskProviderCard = z.infer<typeof taskProviderCardSchema>;
+
+/** The same provider for the task's insiders: with the full name. */
+export const taskInsiderProviderCardSchema = taskProviderCardSchema.extend({
+  firstName: z.string(),
+  lastName: z.string(),
+});
+
+/**
  * What anyone may see of a task. Street addresses are absent by construction: lists use this
  * schema, so a field not named here can never leave the server.
  */
@@ -183,14 +206,14 @@ export const taskPublicSchema = z.object({
   paymentDeadline: z.string().nullable(),
   paymentCapturedAt: z.string().nullable(),
   poster: taskPartySchema,
-  provider: taskPartySchema.nullable(),
+  provider: taskProviderCardSchema.nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 
 /** The poster, the assigned provider and admins see the addresses and each other's full names too. */
 export const taskPrivateSchema = taskPublicSchema.extend({
   poster: taskInsiderPartySchema,
-  provider: taskInsiderPartySchema.nullable(),
+  provider: taskInsiderProviderCardSchema.nullable(),
   location: z.string().nullable(),
   startLocation: z.string().nullable(),
   endLocation: z.string().nullable(),

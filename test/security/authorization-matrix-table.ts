@@ -95,6 +95,8 @@ export const HTTP_MATRIX = {
   "PATCH /api/tasks/:id/complete": assignedOnly(200),
   "PATCH /api/tasks/:id/cancel": posterOnly(200),
   "PATCH /api/tasks/:id/reactivate": posterOnly(200),
+  // Only during the payment window (claimed, unpaid): docs/decisions/024-declining-a-provider.md.
+  "PATCH /api/tasks/:id/decline-provider": posterOnly(200),
   "GET /api/geocode": everyone(200),
 
   // Provider applications and profiles: one's own only. Approved providers have applied already.

@@ -448,7 +448,7 @@ function ownTasks(url: string, field: "userId" | "providerId", owner: Actor): Sc
 }
 
 /** A person's lifecycle transition from `stage`; a refused one leaves the task where it was. */
-function taskTransition(name: "claim" | "start" | "complete" | "cancel" | "reactivate", stage: Stage): Scenario {
+function taskTransition(name: "claim" | "start" | "complete" | "cancel" | "reactivate" | "decline-provider", stage: Stage): Scenario {
   return {
     stage,
     request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.task.id}/${name}` }),
@@ -582,7 +582,10 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     stage: "claimed",
     request: (w) => get(`/api/tasks/${w.task.id}`),
     check: (w, res) => {
-      const detail = parse<{ visibility: string; location?: string }>(res);
+      const detail = parse<{ visibility: string; location?: string; provider: { id: string } | null }>(res);
+      // Who claimed is shown to the poster and admins only (docs/decisions/024-declining-a-provider.md).
+      const seesClaimer = w.actorKind === "poster" || w.actorKind === "admin";
+      expect(detail.provider?.id ?? null, w.label).toBe(seesClaimer ? w.task.providerId : null);
       if (isInsider(w)) {
         expect(detail, w.label).toMatchObject({ visibility: "private", location: STREET });
       } else {
@@ -596,6 +599,7 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "PATCH /api/tasks/:id/complete": taskTransition("complete", "in_progress"),
   "PATCH /api/tasks/:id/cancel": taskTransition("cancel", "paid"),
   "PATCH /api/tasks/:id/reactivate": taskTransition("reactivate", "expired"),
+  "PATCH /api/tasks/:id/decline-provider": taskTransition("decline-provider", "claimed"),
   "GET /api/geocode": { readOnly: true, request: () => get("/api/geocode?q=Annapolis") },
 
   "POST /api/provider/apply": {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
 import { users } from "./users.js";
 
@@ -81,4 +81,22 @@ export const tasks = pgTable(
     // Case-insensitive substring search over title and description stays fast at 100k rows.
     index("tasks_search_trgm_idx").using("gin", sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
   ],
+);
+
+/**
+ * Providers a task's poster declined during the payment window: each may not claim that task again
+ * (docs/decisions/024-declining-a-provider.md). Written by the "decline" transition, in its transaction.
+ */
+export const taskDeclinedProviders = pgTable(
+  "task_declined_providers",
+  {
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    providerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    declinedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.providerId] })],
 );

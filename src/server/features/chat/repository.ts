@@ -17,6 +17,8 @@ export const INLINE_CONTENT_BYTES = 3500;
 export const NO_PROVIDER_MESSAGE = "Chat will be available once a provider claims this task";
 export const NO_PERMISSION_MESSAGE = "You don't have permission to view this chat";
 export const ADMIN_READ_ONLY_MESSAGE = "Admins can read this chat but not write in it";
+/** A cancelled task's chat stays readable and takes no new messages (docs/product.md, Chat and notifications). */
+export const CHAT_CLOSED_MESSAGE = "This task was cancelled; the chat is closed.";
 
 export type ChatAccess = "participant" | "admin";
 
@@ -89,6 +91,12 @@ interface InsertedRow {
  * when the statement commits, so no instance can push a message that was not stored.
  * Returns null when the sender may not write.
  */
+/** Whether the task's chat is closed to new messages (the task was cancelled). */
+export async function chatClosed(db: Db, taskId: string): Promise<boolean> {
+  const [task] = await db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return task?.status === "cancelled";
+}
+
 export async function insertMessage(db: Db, input: { taskId: string; senderId: string; content: string; now: Date }): Promise<Message | null> {
   const [row] = await queryRows<InsertedRow>(
     db,
@@ -98,7 +106,7 @@ export async function insertMessage(db: Db, input: { taskId: string; senderId: s
                  case when t.user_id = ${input.senderId}::uuid then t.provider_id else t.user_id end,
                  ${input.content}, ${input.now.toISOString()}::timestamptz
           from tasks t
-          where t.id = ${input.taskId}::uuid and t.provider_id is not null
+          where t.id = ${input.taskId}::uuid and t.provider_id is not null and t.status <> 'cancelled'
             and (t.user_id = ${input.senderId}::uuid or t.provider_id = ${input.senderId}::uuid)
           returning id, task_id, sender_id, recipient_id, content, read, created_at
         )

@@ -8,16 +8,26 @@ import {
   sendMessageBodySchema,
 } from "../../../shared/chat.js";
 import { errorResponseSchema } from "../../../shared/common.js";
-import { forbidden } from "../../http-errors.js";
+import { conflict, forbidden } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { ChatHub } from "./hub.js";
-import { ADMIN_READ_ONLY_MESSAGE, chatAccess, insertMessage, listMessages, markRead, NO_PERMISSION_MESSAGE } from "./repository.js";
+import {
+  ADMIN_READ_ONLY_MESSAGE,
+  CHAT_CLOSED_MESSAGE,
+  chatAccess,
+  chatClosed,
+  insertMessage,
+  listMessages,
+  markRead,
+  NO_PERMISSION_MESSAGE,
+} from "./repository.js";
 import { CHAT_RATE_WINDOW_MS, registerChatSocket } from "./socket.js";
 import { noticeUnseenMessages } from "./unread-notices.js";
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const sendErrors = { ...errors, 409: errorResponseSchema, 429: errorResponseSchema };
 
 const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -54,7 +64,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["chat"],
         body: sendMessageBodySchema,
-        response: { 201: messageSchema, ...errors, 429: errorResponseSchema },
+        response: { 201: messageSchema, ...sendErrors },
       },
     },
     async (request, reply) => {
@@ -62,7 +72,8 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       const access = await chatAccess(ctx.db, request.body.taskId, user);
       if (access === "admin") throw forbidden(ADMIN_READ_ONLY_MESSAGE);
       const message = await insertMessage(ctx.db, { taskId: request.body.taskId, senderId: user.id, content: request.body.content, now: ctx.now() });
-      if (!message) throw forbidden(NO_PERMISSION_MESSAGE);
+      // The insert refuses a cancelled task's chat too; say which refusal it was.
+      if (!message) throw (await chatClosed(ctx.db, request.body.taskId)) ? conflict(CHAT_CLOSED_MESSAGE) : forbidden(NO_PERMISSION_MESSAGE);
       return reply.code(201).send(message);
     },
   );

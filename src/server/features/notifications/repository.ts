@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import {
   NOTIFICATION_KINDS,
   type Notification,
@@ -7,7 +7,9 @@ import {
   type NotificationPreferences,
 } from "../../../shared/notifications.js";
 import type { Db } from "../../db/client.js";
+import { revealedCondition } from "../../db/review-visibility.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
+import { users } from "../../db/schema/users.js";
 import { unreadNotificationCount } from "../../notify.js";
 
 export const NOTIFICATION_LIST_LIMIT = 50;
@@ -60,4 +62,28 @@ export async function updatePreferences(db: Db, userId: string, email: Partial<R
     }
   });
   return getPreferences(db, userId);
+}
+
+export interface ProviderSummary {
+  firstName: string;
+  lastName: string;
+  rating: number | null;
+  completedTasks: number;
+}
+
+/** What the claim notice says about the provider: revealed-review average and tasks completed as provider. */
+export async function providerSummary(db: Db, providerId: string, now: Date): Promise<ProviderSummary | null> {
+  const [row] = await db
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
+        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
+    })
+    .from(users)
+    .where(eq(users.id, providerId))
+    .limit(1);
+  if (!row) return null;
+  return { firstName: row.firstName, lastName: row.lastName, rating: row.rating === null ? null : Number(row.rating), completedTasks: Number(row.completedTasks) };
 }

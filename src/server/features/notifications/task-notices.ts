@@ -1,7 +1,9 @@
+import { displayName } from "../../../shared/names.js";
 import type { AppContext } from "../../context.js";
 import { notifyUser } from "../../notify.js";
+import { providerSummary, type ProviderSummary } from "./repository.js";
 
-// What the poster hears about their task's transitions. Each handler runs inside the transition's
+// What each party hears about a task's transitions. Each handler runs inside the transition's
 // transaction, so the notice exists exactly when the transition committed. Payment and payout
 // notices come from the payments feature, application decisions from the providers feature.
 // "expire" has no notice kind of its own (the product names none); the poster sees the payment-expired
@@ -12,17 +14,52 @@ function minutesLeft(deadline: Date | null, now: Date): number | null {
   return Math.max(1, Math.ceil((deadline.getTime() - now.getTime()) / 60_000));
 }
 
+/** "Maria G. (4.8 stars, 12 completed tasks)": who claimed, in the poster's claim notice. */
+function claimer(summary: ProviderSummary | null): string {
+  if (!summary) return "a provider";
+  const rating = summary.rating === null ? "no ratings yet" : `${summary.rating.toFixed(1)} stars`;
+  const done = `${summary.completedTasks} completed ${summary.completedTasks === 1 ? "task" : "tasks"}`;
+  return `${displayName(summary)} (${rating}, ${done})`;
+}
+
 export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskEvents.on("claim", async ({ task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
+    const who = claimer(task.providerId ? await providerSummary(tx, task.providerId, now) : null);
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "task_claimed",
       title: "Your task was claimed",
       body:
         minutes === null
-          ? `"${task.title}" was claimed by a provider. Pay to confirm.`
-          : `"${task.title}" was claimed by a provider. Pay within ${minutes} minutes to confirm.`,
+          ? `"${task.title}" was claimed by ${who}. Pay to confirm, or decline this provider.`
+          : `"${task.title}" was claimed by ${who}. Pay within ${minutes} minutes to confirm, or decline this provider.`,
+      taskId: task.id,
+    });
+  });
+  // docs/decisions/024-declining-a-provider.md: the declined provider hears it at once.
+  ctx.taskEvents.on("decline", async ({ task, tx, releasedProviderId }) => {
+    if (releasedProviderId === null) return;
+    await notifyUser(ctx, tx, {
+      userId: releasedProviderId,
+      kind: "task_declined",
+      title: "The poster chose another provider",
+      body: `The poster of "${task.title}" chose another provider. The task is no longer in your jobs; you can claim other tasks on the job board.`,
+      taskId: task.id,
+    });
+  });
+  // The provider of a cancelled task is told, so their last notice is not "you can start"
+  // (docs/product.md, Chat and notifications). A paid task's money goes back to the poster.
+  ctx.taskEvents.on("cancel", async ({ task, tx }) => {
+    if (task.providerId === null) return;
+    const paid = task.paymentCapturedAt !== null;
+    await notifyUser(ctx, tx, {
+      userId: task.providerId,
+      kind: "task_cancelled",
+      title: "A task you claimed was cancelled",
+      body: paid
+        ? `The poster cancelled "${task.title}" and their payment was refunded. Please do not start or continue the work: it will not be paid. The chat is closed.`
+        : `The poster cancelled "${task.title}" before paying. There is nothing to do for it. The chat is closed.`,
       taskId: task.id,
     });
   });

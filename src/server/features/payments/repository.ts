@@ -427,7 +427,21 @@ export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id:
     .select({ total: sql<string | null>`sum(${tips.amountCents})` })
     .from(tips)
     .where(and(eq(tips.taskId, task.id), eq(tips.status, "captured")));
+  // What the ledger moved from this task's escrow to the refunds account, and when it last did.
+  const [refundRow] = await ctx.db
+    .select({
+      total: sql<string | null>`sum(${ledgerEntries.amountCents})`,
+      at: sql<Date | string | null>`max(${ledgerTransactions.createdAt})`,
+    })
+    .from(ledgerTransactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
+    .where(and(eq(ledgerTransactions.taskId, task.id), eq(ledgerTransactions.kind, "refund"), eq(ledgerEntries.account, ACCOUNTS.refunds)));
+  const refundedCents = Number(refundRow?.total ?? 0);
   return {
+    refund:
+      refundedCents > 0 && refundRow?.at
+        ? { amount: centsToDollars(refundedCents), refundedAt: new Date(refundRow.at).toISOString() }
+        : null,
     paid: task.paymentCapturedAt !== null,
     status: escrowStatus(hold?.status ?? null),
     releaseAt: hold ? hold.releaseAt.toISOString() : null,

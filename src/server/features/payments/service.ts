@@ -9,7 +9,7 @@ import {
   type MoneyRequester,
   type MoneyTransitionName,
 } from "../../../shared/money-lifecycle.js";
-import { formatDollarsExact, priceTask } from "../../../shared/money.js";
+import { formatDollarsExact, priceTask, youllEarnText } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
 import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
@@ -189,7 +189,7 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
       userId: task.providerId,
       kind: "payment_received",
       title: "Payment received",
-      body: `The poster paid for "${task.title}". You can start the work.`,
+      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.budgetCents, task.urgency)}. You can start the work.`,
       taskId: task.id,
     });
   }

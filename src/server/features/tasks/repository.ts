@@ -13,13 +13,13 @@ import {
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
-import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskPublic } from "../../../shared/tasks.js";
+import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
 import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { tasks, type StoredStop } from "../../db/schema/tasks.js";
+import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, notFound } from "../../http-errors.js";
 import type { TaskRow } from "../../task-events.js";
@@ -266,7 +266,8 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<TaskPublic[]> {
   const rows = await boardStatement(ctx.db, boardShape(query)).execute(boardValues(query, ctx.now()));
   const parties = new Map<string, PartyRow>(
-    rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount) }]),
+    // Open tasks have no provider yet, and a poster's card has no completed-task count.
+    rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount), completedTasks: 0 }]),
   );
   return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
 }
@@ -285,13 +286,14 @@ export async function listAssignedTo(ctx: AppContext, providerId: string): Promi
 export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
   const row = await findTask(ctx, id);
   if (!row) throw notFound("Task not found");
-  const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], ctx.now());
+  const now = ctx.now();
+  const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], now);
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
   return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
-export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPrivate> {
+export async function privateView(ctx: AppContext, row: TaskRow, viewerId: string | null = null): Promise<TaskPrivate> {
   const [view] = await privateViews(ctx.db, [row], ctx.now());
   if (!view) throw new Error("task view missing");
   return view;
@@ -310,6 +312,8 @@ interface PartyRow {
   photoUrl: string | null;
   rating: number | null;
   reviewCount: number;
+  /** Tasks completed as provider: the record the poster weighs before paying. */
+  completedTasks: number;
 }
 
 /**
@@ -330,6 +334,7 @@ async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<M
         where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
       reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
         where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
     })
     .from(users)
     .where(inArray(users.id, unique));
@@ -343,6 +348,7 @@ async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<M
         photoUrl: r.photoUrl,
         rating: r.rating === null ? null : Number(r.rating),
         reviewCount: Number(r.reviewCount),
+        completedTasks: Number(r.completedTasks),
       },
     ]),
   );
@@ -365,8 +371,28 @@ function party(parties: Map<string, PartyRow>, id: string): TaskParty {
 
 /** What the task's insiders (poster, assigned provider, admins) see: the full name as well. */
 function insiderParty(parties: Map<string, PartyRow>, id: string): TaskInsiderParty {
+  return { ...party(parties, id), ...fullName(parties, id) };
+}
+
+function fullName(parties: Map<string, PartyRow>, id: string): { firstName: string; lastName: string } {
   const p = partyRow(parties, id);
-  return { ...party(parties, id), firstName: p.firstName, lastName: p.lastName };
+  return { firstName: p.firstName, lastName: p.lastName };
+}
+
+/**
+ * The assigned provider as anyone sees them: display name, photo, record (docs/product.md, "The
+ * poster sees who claimed"); insiders get the full name as well.
+ */
+function providerCard(parties: Map<string, PartyRow>, id: string): TaskProviderCard {
+  const p = partyRow(parties, id);
+  return {
+    id: p.id,
+    displayName: displayName(p),
+    profilePhotoUrl: p.photoUrl,
+    rating: p.rating,
+    reviewCount: p.reviewCount,
+    completedTasks: p.completedTasks,
+  };
 }
 
 function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMiles: number | null = null): TaskPublic {
@@ -399,7 +425,7 @@ function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMile
     paymentDeadline: iso(row.paymentDeadline),
     paymentCapturedAt: iso(row.paymentCapturedAt),
     poster: party(parties, row.userId),
-    provider: row.providerId ? party(parties, row.providerId) : null,
+    provider: row.providerId ? providerCard(parties, row.providerId) : null,
   };
 }
 
@@ -407,7 +433,7 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivat
   return {
     ...toPublicView(row, parties),
     poster: insiderParty(parties, row.userId),
-    provider: row.providerId ? insiderParty(parties, row.providerId) : null,
+    provider: row.providerId ? { ...providerCard(parties, row.providerId), ...fullName(parties, row.providerId) } : null,
     location: row.location,
     startLocation: row.startLocation,
     endLocation: row.endLocation,
@@ -547,4 +573,24 @@ export async function dueUnpaidClaims(ctx: AppContext, now: Date, batch: number)
     .orderBy(tasks.paymentDeadline)
     .limit(batch);
   return due.map((row) => row.id);
+}
+
+/** Locks the task row for this transaction and answers its provider (null when none or no task). */
+export async function lockProviderOf(taskId: string, tx: Db): Promise<string | null> {
+  const [row] = await tx.select({ providerId: tasks.providerId }).from(tasks).where(eq(tasks.id, taskId)).for("update");
+  return row?.providerId ?? null;
+}
+
+/** Remembers that the poster declined this provider for this task (docs/decisions/024-declining-a-provider.md). */
+export async function recordDeclinedProvider(taskId: string, providerId: string, now: Date, tx: Db): Promise<void> {
+  await tx.insert(taskDeclinedProviders).values({ taskId, providerId, declinedAt: now }).onConflictDoNothing();
+}
+
+export async function wasDeclined(taskId: string, providerId: string, tx: Db): Promise<boolean> {
+  const [row] = await tx
+    .select({ taskId: taskDeclinedProviders.taskId })
+    .from(taskDeclinedProviders)
+    .where(and(eq(taskDeclinedProviders.taskId, taskId), eq(taskDeclinedProviders.providerId, providerId)))
+    .limit(1);
+  return row !== undefined;
 }

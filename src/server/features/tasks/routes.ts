@@ -35,8 +35,18 @@ declare module "fastify" {
   }
 }
 
-/** The person-driven transitions, each at PATCH /api/tasks/{id}/{name} with an empty body. */
-const PERSON_TRANSITIONS = ["claim", "start", "complete", "cancel", "reactivate"] as const satisfies readonly TaskTransitionName[];
+/**
+ * The person-driven transitions, each at PATCH /api/tasks/{id}/{path} with an empty body; the path
+ * is the transition's name except where a longer one reads better in the API.
+ */
+const PERSON_TRANSITIONS = [
+  { name: "claim", path: "claim" },
+  { name: "start", path: "start" },
+  { name: "complete", path: "complete" },
+  { name: "cancel", path: "cancel" },
+  { name: "reactivate", path: "reactivate" },
+  { name: "decline", path: "decline-provider" },
+] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
  * Identical requests that arrive while one is being answered share its answer. Under load most
@@ -146,9 +156,9 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => getTaskDetail(ctx, request.params.id, request.user),
   );
 
-  for (const name of PERSON_TRANSITIONS) {
+  for (const { name, path } of PERSON_TRANSITIONS) {
     app.patch(
-      `/api/tasks/:id/${name}`,
+      `/api/tasks/:id/${path}`,
       {
         config: { auth: "user" },
         schema: {
@@ -164,7 +174,10 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      async (request) => privateView(ctx, await performTransition(ctx, name, request.params.id, requireUser(request))),
+      async (request) => {
+        const user = requireUser(request);
+        return privateView(ctx, await performTransition(ctx, name, request.params.id, user), user.id);
+      },
     );
   }
 

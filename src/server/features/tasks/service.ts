@@ -1,5 +1,5 @@
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
-import { evaluateTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import { evaluateTransition, findTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { HttpError, conflict, notFound } from "../../http-errors.js";
@@ -8,6 +8,9 @@ import {
   dueUnpaidClaims,
   findTask,
   lockAndCountUnpaidClaims,
+  lockProviderOf,
+  recordDeclinedProvider,
+  wasDeclined,
   taskViewer,
   updateByTransition,
   type SessionUser,
@@ -17,6 +20,9 @@ import {
 export const TOO_MANY_UNPAID_CLAIMS =
   `You already have ${MAX_UNPAID_CLAIMS} claimed tasks waiting for their posters to pay. ` +
   "You can claim another once one of them is paid or its payment window ends.";
+
+/** A provider the poster declined tries the same task again (docs/decisions/024-declining-a-provider.md). */
+export const DECLINED_PROVIDER_MESSAGE = "The poster chose another provider for this task.";
 
 // The one transition function (docs/decisions/005-task-lifecycle-table.md): every change of a
 // task, by a person, the payment-deadline timer or the payment system, is the table row's
@@ -45,9 +51,27 @@ export async function transitionTask(
     if (name === "claim" && actor.kind === "person" && (await lockAndCountUnpaidClaims(ctx, actor.user.id, tx)) >= MAX_UNPAID_CLAIMS) {
       throw conflict(TOO_MANY_UNPAID_CLAIMS);
     }
+    // A transition that releases the provider reads who it was under the row lock, so its notice
+    // and the declined record name the provider the UPDATE really released.
+    const releases = (findTransition(name).effects as readonly string[]).includes("release_provider");
+    const releasedProviderId = releases ? await lockProviderOf(taskId, tx) : null;
     const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
     if (!row) return null;
-    await ctx.taskEvents.emit({ transition: name, task: row, actorId: actor.kind === "person" ? actor.user.id : null, tx, now });
+    // The one place the declined-provider rule is evaluated, after the claim's UPDATE: that UPDATE
+    // holds the task row, so a claim racing the poster's decline waited for it, and this new
+    // statement sees the declined row. Throwing rolls the claim back.
+    if (name === "claim" && actor.kind === "person" && (await wasDeclined(taskId, actor.user.id, tx))) {
+      throw conflict(DECLINED_PROVIDER_MESSAGE);
+    }
+    if (name === "decline" && releasedProviderId !== null) await recordDeclinedProvider(taskId, releasedProviderId, now, tx);
+    await ctx.taskEvents.emit({
+      transition: name,
+      task: row,
+      actorId: actor.kind === "person" ? actor.user.id : null,
+      releasedProviderId,
+      tx,
+      now,
+    });
     return row;
   };
   return options.tx ? run(options.tx) : ctx.db.transaction(run);

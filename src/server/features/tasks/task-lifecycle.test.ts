@@ -248,7 +248,8 @@ describe("claim", () => {
       providerId: c.provider.id,
       paymentDeadline: new Date(t.clock.now().getTime() + WINDOW_MS).toISOString(),
       paymentCapturedAt: null,
-      provider: { id: c.provider.id, rating: null, reviewCount: 0 },
+      // The claimer's card is for the poster (docs/decisions/024-declining-a-provider.md).
+      provider: null,
     });
     const stored = await row(id);
     expect(stored.claimedAt?.toISOString()).toBe(t.clock.now().toISOString());

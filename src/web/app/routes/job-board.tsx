@@ -142,7 +142,8 @@ export default function JobBoardPage() {
                 <JobCard
                   key={task.id}
                   task={task}
-                  showClaim={claim !== undefined}
+                  claim={claim}
+                  showEarnings={isProvider && task.userId !== viewer?.id}
                   claiming={pending?.id === task.id}
                   onClaim={() => {
                     if (claim) run(task.id, claim);

@@ -11,9 +11,11 @@ import { TaskEscrowActions } from "@/features/payments/components/task-escrow-ac
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useTask } from "@/features/tasks/api/get-task";
+import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
-import { TaskCategoryBadge, TaskStatusBadge, TaskUrgencyBadge } from "@/features/tasks/components/task-badges";
+import { TaskActionButton } from "@/features/tasks/components/task-action-button";
+import { TaskCategoryBadge, TaskEscrowBadge, TaskStatusBadge, TaskUrgencyBadge } from "@/features/tasks/components/task-badges";
 import { posterOwesPayment, taskActionButtons } from "@/features/tasks/components/task-actions";
 import { relativeTime, taskFelixContext } from "@/features/tasks/components/task-format";
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
@@ -68,7 +70,11 @@ export default function TaskDetailPage() {
   // While the poster owes the claim's payment, the payment card replaces the poster's own buttons.
   const ownerMustPay = posterOwesPayment(t, viewer?.id ?? null, now);
   const reactivate = buttons.find((b) => b.name === "reactivate");
-  const rowButtons = buttons.filter((b) => b !== reactivate && !(ownerMustPay && b.actor === "poster"));
+  // Declining sits on the card of the provider it declines.
+  const decline = buttons.find((b) => b.name === "decline");
+  const rowButtons = buttons.filter((b) => b !== reactivate && b !== decline && !(ownerMustPay && b.actor === "poster"));
+  // Providers read their take-home pay, not what the poster pays (docs/product.md, Fees).
+  const providerView = viewer !== null && !isOwner && (viewer.id === t.providerId || isProvider);
   // Start waits for the poster's payment: the assigned provider is told so, with the time left.
   const waitingForPayment = buttons.some((b) => b.name === "start" && b.blockedBy === "paid");
   const pendingHere = pending?.id === t.id ? pending.action : null;
@@ -83,6 +89,7 @@ export default function TaskDetailPage() {
               <TaskStatusBadge status={t.status} />
               <TaskCategoryBadge category={t.category} />
               <TaskUrgencyBadge urgency={t.urgency} />
+              <TaskEscrowBadge task={t} />
             </div>
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t.title}</h1>
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
@@ -121,19 +128,19 @@ export default function TaskDetailPage() {
             )}
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Payment</h2>
-              <TaskPaymentBox task={t} />
+              <TaskPaymentBox task={t} providerView={providerView} />
             </section>
 
             <section aria-label="Task actions" className="flex flex-wrap items-center gap-2">
               {rowButtons.map((button) => (
-                <Button
+                <TaskActionButton
                   key={button.name}
-                  variant={button.variant}
-                  onClick={() => run(t.id, button)}
+                  task={t}
+                  button={button}
+                  onRun={() => run(t.id, button)}
+                  pending={pendingHere === button.name}
                   disabled={!button.enabled || pending !== null}
-                >
-                  {pendingHere === button.name ? button.pendingLabel : button.label}
-                </Button>
+                />
               ))}
               {isProvider && !isOwner && t.status === "open" && (
                 <AskFelixButton mode="evaluate" context={taskFelixContext(t)} />
@@ -148,6 +155,31 @@ export default function TaskDetailPage() {
             </section>
           </CardContent>
         </Card>
+
+        {t.provider && (
+          <ClaimedByCard
+            provider={t.provider}
+            title={t.status === "claimed" ? "Claimed by" : "Your provider"}
+            actions={
+              decline ? (
+                <div className="grid gap-2">
+                  <p className="text-sm text-muted-foreground">
+                    Not the right fit? You can decline this provider until you pay; your task goes back on the job board.
+                  </p>
+                  <div>
+                    <TaskActionButton
+                      task={t}
+                      button={decline}
+                      onRun={() => run(t.id, decline)}
+                      pending={pendingHere === "decline"}
+                      disabled={!decline.enabled || pending !== null}
+                    />
+                  </div>
+                </div>
+              ) : undefined
+            }
+          />
+        )}
 
         {ownerMustPay && (
           <Card className="border-warning">

@@ -107,7 +107,7 @@ function task(): TaskDetail {
     paymentDeadline: null,
     paymentCapturedAt: null,
     poster: party(POSTER),
-    provider: party(PROVIDER),
+    provider: { id: PROVIDER, displayName: "Pat P.", profilePhotoUrl: null, rating: null, reviewCount: 0, completedTasks: 0 },
   };
 }
 

@@ -151,7 +151,10 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
       </ChatCard>
     );
   }
-  const partner = user?.id === task.userId ? task.provider : task.poster;
+  const partner: ChatPartner | null =
+    user?.id === task.userId
+      ? task.provider && { id: task.provider.id, displayName: task.provider.displayName, photoUrl: task.provider.profilePhotoUrl }
+      : task.poster;
   return (
     <ChatCard connected={status === "connected"} partner={partner}>
       <ReconnectBanner status={status} />
@@ -165,7 +168,14 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
       ) : (
         <ChatMessageList messages={messages.data ?? []} myId={myId} />
       )}
-      <ChatComposer onSend={onSend} sending={send.isPending} />
+      {task.status === "cancelled" ? (
+        // The server refuses new messages too (docs/product.md, Chat and notifications).
+        <p role="note" className="border-t px-4 py-3 text-center text-sm text-muted-foreground">
+          This task was cancelled; the chat is closed.
+        </p>
+      ) : (
+        <ChatComposer onSend={onSend} sending={send.isPending} />
+      )}
     </ChatCard>
   );
 }

@@ -5,6 +5,7 @@ import type { TaskDetail } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { ConfirmActionDialog } from "@/components/ui/confirm-action-dialog";
 import { toast } from "@/components/ui/use-toast";
 import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
@@ -15,20 +16,24 @@ import { TipDialog } from "./tip-dialog";
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 const when = (iso: string | null) => (iso ? format(new Date(iso), "MMM d, yyyy 'at' h:mm a") : "");
+/** "Tue 3:40 PM": the end of the approval window, at most a day away. */
+const windowEnd = (iso: string | null) => (iso ? format(new Date(iso), "EEE h:mm a") : "");
 
 const BADGE: Record<TaskEscrow["status"], { label: string; variant: "warning" | "destructive" | "success" | "secondary" }> = {
   none: { label: "Not paid", variant: "secondary" },
-  holding: { label: "Held in escrow", variant: "warning" },
+  holding: { label: "Paid · held in escrow", variant: "warning" },
   disputed: { label: "Under review", variant: "destructive" },
   released: { label: "Released", variant: "success" },
   refunded: { label: "Refunded", variant: "secondary" },
 };
 
-function describe(escrow: TaskEscrow, isPoster: boolean): string {
+function describe(escrow: TaskEscrow, isPoster: boolean, providerName: string): string {
   switch (escrow.status) {
     case "holding":
+      // What the poster may still do with the money, until when, and what each button does
+      // (docs/product.md, Money: the 24-hour approval window).
       return isPoster
-        ? `Your payment is held in escrow. It is released to the provider on ${when(escrow.releaseAt)} unless you approve it sooner or report a problem.`
+        ? `You have until ${windowEnd(escrow.releaseAt)} to approve or report a problem. Approve releases ${money(escrow.providerShare)} to ${providerName} now; if you do nothing, it is released automatically then.`
         : `${money(escrow.providerShare)} is held in escrow and will be released to you on ${when(escrow.releaseAt)}.`;
     case "disputed":
       return isPoster
@@ -43,17 +48,44 @@ function describe(escrow: TaskEscrow, isPoster: boolean): string {
   }
 }
 
-/** After completion: approve release, report a problem, tip (poster); held/released status (both). */
+/** A cancelled task's refund, from the ledger: "Refunded $32.90 on Nov 24, 2026" (docs/product.md, Money). */
+function RefundCard({ refund, isPoster }: { refund: NonNullable<TaskEscrow["refund"]>; isPoster: boolean }) {
+  const on = format(new Date(refund.refundedAt), "MMM d, yyyy");
+  return (
+    <Card data-testid="refund-card">
+      <CardHeader>
+        <CardTitle asChild className="flex flex-wrap items-center gap-2 text-xl">
+          <h2>
+            Payment <Badge variant="secondary">Refunded</Badge>
+          </h2>
+        </CardTitle>
+        <CardDescription>
+          {isPoster
+            ? `Refunded ${money(refund.amount)} on ${on}. The refund goes back to the card you paid with; your bank may take a few days to show it.`
+            : `The task was cancelled and the poster's payment was refunded on ${on}. Nothing will be paid for this task.`}
+        </CardDescription>
+      </CardHeader>
+    </Card>
+  );
+}
+
+/**
+ * After completion: approve release, report a problem, tip (poster); held/released status (both).
+ * After a paid task's cancellation: the refund.
+ */
 export function TaskEscrowActions({ task }: { task: TaskDetail }) {
   const { user } = useUser();
   const isPoster = user?.id === task.userId;
   const isProvider = user !== null && user.id === task.providerId;
-  const visible = task.status === "completed" && (isPoster || isProvider);
+  const cancelledAfterPayment = task.status === "cancelled" && task.paymentCapturedAt !== null;
+  const visible = (task.status === "completed" || cancelledAfterPayment) && (isPoster || isProvider);
   const escrow = useTaskEscrow(task.id, visible);
   const approve = useApproveRelease(task.id);
   if (!visible || !escrow.data) return null;
   const data = escrow.data;
+  if (task.status === "cancelled") return data.refund ? <RefundCard refund={data.refund} isPoster={isPoster} /> : null;
   const badge = BADGE[data.status];
+  const providerName = task.provider?.displayName ?? "the provider";
 
   function approveNow() {
     approve.mutate(undefined, {
@@ -70,7 +102,7 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
             Payment <Badge variant={badge.variant}>{badge.label}</Badge>
           </h2>
         </CardTitle>
-        <CardDescription>{describe(data, isPoster)}</CardDescription>
+        <CardDescription>{describe(data, isPoster, providerName)}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-3">
@@ -100,13 +132,17 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
           <div className="flex flex-wrap gap-2">
             {data.status === "holding" && (
               <>
-                <Button onClick={approveNow} disabled={approve.isPending}>
-                  {approve.isPending ? "Releasing..." : "Approve & Release Payment"}
-                </Button>
+                <ConfirmActionDialog
+                  trigger={<Button disabled={approve.isPending}>{approve.isPending ? "Releasing..." : "Approve & Release Payment"}</Button>}
+                  title="Release the payment now?"
+                  lines={[`${money(data.providerShare)} will be released to ${providerName}.`, "After this you can no longer report a problem with this task."]}
+                  confirmLabel="Yes, release payment"
+                  onConfirm={approveNow}
+                />
                 <ReportProblemDialog taskId={task.id} />
               </>
             )}
-            <TipDialog taskId={task.id} />
+            <TipDialog taskId={task.id} providerName={providerName} />
           </div>
         )}
       </CardContent>

@@ -36,7 +36,11 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
   }, [mutate, task.id, task.totalAmount, deadlinePassed]);
 
   function onPaid() {
-    toast({ title: "Payment Successful", description: "Your task has been posted!" });
+    // Where the money is now (docs/product.md, Money: escrow), not "posted": the task was posted before.
+    toast({
+      title: "Payment Successful",
+      description: `Payment of ${formatDollarsExact(dollarsToCents(task.totalAmount))} received. We hold it in escrow until you approve the work.`,
+    });
     void queryClient.invalidateQueries({ queryKey: taskKey(task.id) });
     void queryClient.invalidateQueries({ queryKey: myTasksKey });
   }

@@ -2,10 +2,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { formatDollars } from "@shared/money";
+import { dollarsToCents, formatDollars, formatDollarsExact } from "@shared/money";
 import { MAX_TIP_CENTS, MIN_TIP_CENTS, tipBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
@@ -22,11 +22,16 @@ type TipFormValues = z.output<typeof tipFormSchema>;
 
 const TIP_RANGE = `From ${formatDollars(MIN_TIP_CENTS)} to ${formatDollars(MAX_TIP_CENTS)}.`;
 
-/** The poster's tip after completion; 100% goes to the provider. */
-export function TipDialog({ taskId }: { taskId: string }) {
+/**
+ * The poster's tip after completion; 100% goes to the provider. The amount is confirmed before the
+ * card is charged (docs/product.md, Web app: "Confirmations").
+ */
+export function TipDialog({ taskId, providerName }: { taskId: string; providerName: string }) {
   const [open, setOpen] = useState(false);
   const form = useForm<TipFormInput, unknown, TipFormValues>({ resolver: zodResolver(tipFormSchema), defaultValues: { amount: "" } });
   const [clientSecret, setClientSecret] = useState<string | null>(null);
+  // The amount awaiting the poster's yes; null while they type it.
+  const [confirming, setConfirming] = useState<number | null>(null);
   // One key per opening: a double click or a retry after a lost answer finds the same tip on the
   // server instead of charging again; the next opening is a new tip.
   const [idempotencyKey, setIdempotencyKey] = useState(() => randomId());
@@ -34,6 +39,7 @@ export function TipDialog({ taskId }: { taskId: string }) {
 
   function openChange(next: boolean) {
     if (next) setIdempotencyKey(randomId());
+    setConfirming(null);
     setOpen(next);
   }
 
@@ -42,17 +48,20 @@ export function TipDialog({ taskId }: { taskId: string }) {
     setOpen(false);
     form.reset({ amount: "" });
     setClientSecret(null);
+    setConfirming(null);
   }
 
-  const submit = form.handleSubmit(({ amount }) =>
+  const submit = form.handleSubmit(({ amount }) => setConfirming(amount));
+
+  function send(amount: number) {
     tip.mutate(
       { amount, idempotencyKey },
       {
         onSuccess: (result) => (result.clientSecret ? setClientSecret(result.clientSecret) : done()),
         onError: (err) => toast({ title: "Tip Failed", description: errorMessage(err, "Your tip could not be sent."), variant: "destructive" }),
       },
-    ),
-  );
+    );
+  }
 
   return (
     <Dialog open={open} onOpenChange={openChange}>
@@ -66,13 +75,28 @@ export function TipDialog({ taskId }: { taskId: string }) {
         </DialogHeader>
         {clientSecret ? (
           <CardPayment clientSecret={clientSecret} submitLabel="Send Tip" onPaid={done} />
+        ) : confirming !== null ? (
+          <div className="grid gap-4" role="group" aria-label="Confirm your tip">
+            <p className="text-sm">
+              Send a {formatDollarsExact(dollarsToCents(confirming))} tip to {providerName}? It is charged to your card and{" "}
+              {providerName} receives all of it. A tip cannot be taken back.
+            </p>
+            <DialogFooter>
+              <Button variant="outline" onClick={() => setConfirming(null)} disabled={tip.isPending}>
+                Change amount
+              </Button>
+              <Button onClick={() => send(confirming)} disabled={tip.isPending}>
+                {tip.isPending ? "Sending..." : `Yes, send ${formatDollarsExact(dollarsToCents(confirming))} tip`}
+              </Button>
+            </DialogFooter>
+          </div>
         ) : (
           <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
             <FormField label="Tip amount ($)" required error={form.formState.errors.amount?.message} description={TIP_RANGE}>
               <Input inputMode="decimal" placeholder="e.g. 10" {...form.register("amount")} />
             </FormField>
             <Button type="submit" disabled={tip.isPending}>
-              {tip.isPending ? "Sending..." : "Send Tip"}
+              Review Tip
             </Button>
           </form>
         )}

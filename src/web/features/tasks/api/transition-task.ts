@@ -15,6 +15,16 @@ import { tasksBaseKey } from "./get-task";
  */
 export type TaskAction = Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor> }>["name"];
 
+/** The route of each action: its name, except where the API spells it out (decline → decline-provider). */
+export const TASK_ACTION_PATH: Record<TaskAction, string> = {
+  claim: "claim",
+  start: "start",
+  complete: "complete",
+  cancel: "cancel",
+  reactivate: "reactivate",
+  decline: "decline-provider",
+};
+
 export interface TaskActionInput {
   id: string;
   action: TaskAction;
@@ -25,7 +35,7 @@ export function useTaskAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: TaskActionInput) =>
-      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${action}`),
+      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${TASK_ACTION_PATH[action]}`),
     onSettled: async () => {
       // Also after a refusal: a 409 means our copy of the task is out of date.
       await Promise.all([

@@ -1,20 +1,24 @@
-import { Clock, MapPin, Star } from "lucide-react";
+import { Clock, MapPin, Star, Wallet } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import { dollarsToCents, youllEarnText } from "@shared/money";
 import type { TaskPublic } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { userProfilePath } from "@/lib/profile-path";
-import { TASK_ACTION_COPY } from "./task-actions";
+import { TaskActionButton } from "./task-action-button";
+import type { TaskActionButton as ActionButton } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
 import { dollars, publicPlace, relativeTime } from "./task-format";
 
 export interface JobCardProps {
   task: TaskPublic;
-  /** Whether to offer Claim: signed-out visitors (who are sent to sign in) and viewers who may claim. */
-  showClaim: boolean;
+  /** The Claim button when offered: signed-out visitors (who are sent to sign in) and viewers who may claim. */
+  claim: ActionButton | undefined;
   claiming: boolean;
   onClaim: () => void;
+  /** Providers see their take-home pay ("You'll earn $25.50") instead of the poster's budget alone. */
+  showEarnings?: boolean;
   /** The page puts Felix's budget evaluator here for providers. */
   evaluate?: ReactNode;
 }
@@ -30,7 +34,7 @@ export function PosterRating({ rating, reviewCount }: { rating: number | null; r
 }
 
 /** A job board card (docs/product.md#tasks): the whole title links to the task page. */
-export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCardProps) {
+export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate }: JobCardProps) {
   return (
     <Card className="flex flex-col" data-testid="job-card">
       <CardHeader className="gap-3">
@@ -49,6 +53,12 @@ export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCar
       <CardContent className="flex flex-1 flex-col gap-3 text-sm">
         <p className="line-clamp-3 text-muted-foreground">{task.description}</p>
         <p className="text-2xl font-bold text-primary">{dollars(task.budget)}</p>
+        {showEarnings && (
+          <p className="flex items-center gap-1.5 font-medium text-success">
+            <Wallet className="size-4 shrink-0" aria-hidden="true" />
+            {youllEarnText(dollarsToCents(task.budget), task.urgency)}
+          </p>
+        )}
         <p className="flex items-center gap-1.5 text-muted-foreground">
           <MapPin className="size-4 shrink-0" aria-hidden="true" />
           {publicPlace(task)}
@@ -73,11 +83,8 @@ export function JobCard({ task, showClaim, claiming, onClaim, evaluate }: JobCar
             View Details<span className="sr-only"> for {task.title}</span>
           </Link>
         </Button>
-        {showClaim && (
-          <Button size="sm" onClick={onClaim} disabled={claiming}>
-            {claiming ? TASK_ACTION_COPY.claim.pendingLabel : TASK_ACTION_COPY.claim.label}
-            <span className="sr-only"> for {task.title}</span>
-          </Button>
+        {claim && (
+          <TaskActionButton task={task} button={claim} onRun={onClaim} pending={claiming} disabled={claiming} size="sm" srSuffix={` for ${task.title}`} />
         )}
         {evaluate}
       </CardFooter>

@@ -28,6 +28,7 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
   complete: { label: "Mark Complete", pendingLabel: "Completing...", variant: "default" },
   cancel: { label: "Cancel Task", pendingLabel: "Cancelling...", variant: "destructive" },
   reactivate: { label: "Reactivate Task", pendingLabel: "Reactivating...", variant: "default" },
+  decline: { label: "Decline This Provider", pendingLabel: "Declining...", variant: "destructive" },
 };
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;

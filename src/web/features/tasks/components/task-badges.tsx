@@ -1,5 +1,6 @@
-import { Zap } from "lucide-react";
+import { ShieldCheck, Zap } from "lucide-react";
 import { categoryLabel, type TaskStatus, type Urgency } from "@shared/constants";
+import type { TaskPublic } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { statusBadgeVariant, statusLabel } from "./task-format";
 
@@ -19,5 +20,18 @@ export function TaskUrgencyBadge({ urgency }: { urgency: Urgency }) {
     </Badge>
   ) : (
     <Badge variant="secondary">Standard</Badge>
+  );
+}
+
+/**
+ * "Paid · held in escrow" while the captured payment waits for the work (claimed or in progress);
+ * after completion the task's payment card tells whether it is still held or released.
+ */
+export function TaskEscrowBadge({ task }: { task: Pick<TaskPublic, "status" | "paymentCapturedAt"> }) {
+  if (task.paymentCapturedAt === null || (task.status !== "claimed" && task.status !== "in_progress")) return null;
+  return (
+    <Badge variant="success">
+      <ShieldCheck aria-hidden="true" /> Paid · held in escrow
+    </Badge>
   );
 }

@@ -1,4 +1,5 @@
 import { CalendarClock, MapPin } from "lucide-react";
+import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
 import { dollars, publicPlace, scheduledDateLabel } from "./task-format";
 
@@ -61,7 +62,31 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
   );
 }
 
-export function TaskPaymentBox({ task }: { task: TaskDetail }) {
+/** The poster's fee lines and total; a provider sees what they take home instead (docs/product.md, Fees). */
+export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetail; providerView?: boolean }) {
+  if (providerView) {
+    return (
+      <div className="grid gap-2">
+        <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
+        <div className="flex justify-between gap-2">
+          <dt>Budget</dt>
+          <dd>{dollars(task.budget)}</dd>
+        </div>
+        {task.urgentFee > 0 && (
+          <div className="flex justify-between gap-2">
+            <dt>Urgent bonus (15%)</dt>
+            <dd>{dollars(task.urgentFee)}</dd>
+          </div>
+        )}
+        <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+          <dt>Your earnings (85%)</dt>
+          <dd>{formatDollarsExact(providerEarningsCents(dollarsToCents(task.budget), task.urgency))}</dd>
+        </div>
+        </dl>
+        <p className="text-sm text-muted-foreground">{youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.</p>
+      </div>
+    );
+  }
   return (
     <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
       <div className="flex justify-between">

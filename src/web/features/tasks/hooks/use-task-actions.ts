@@ -36,6 +36,11 @@ const TOASTS: Record<TaskAction, Toasts> = {
   start: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
   complete: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
   cancel: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
+  decline: {
+    success: { title: "Provider Declined", description: "Your task is open again for other providers to claim." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
   reactivate: {
     success: { title: "Task Reactivated", description: "Your task is now available for providers to claim again." },
     signedOut: "Please sign in to perform this action",

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+
+// No surprises with money (docs/decisions/024-declining-a-provider.md, docs/product.md): the poster
+// sees who claimed and declines them; the provider is told and cannot claim again; every
+// money-moving action asks first with its amount; a paid task cancelled shows the refund to the
+// poster, tells the provider and closes the chat.
+
+let server: RunningServer;
+let browser: Browser;
+let posterContext: BrowserContext;
+let providerContext: BrowserContext;
+let poster: Awaited<ReturnType<typeof newPage>>;
+let provider: Awaited<ReturnType<typeof newPage>>;
+
+const POLL = { timeout: 15_000 };
+/** A refused claim (409) and the signed-out user call at sign-in are logged by the browser. */
+const EXPECTED = [/409 \(Conflict\)/, /401 \(Unauthorized\)/];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  posterContext = await browser.newContext();
+  providerContext = await browser.newContext();
+  poster = await newPage(posterContext);
+  provider = await newPage(providerContext);
+  await signIn(poster, server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(provider, server.url, DEMO.provider, DEMO.password, "/dashboard");
+  poster.problems.length = 0;
+  provider.problems.length = 0;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api<T>(page: Page, method: "POST" | "PATCH" | "GET", path: string, data?: unknown): Promise<T> {
+  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function postTask(title: string, budget: number): Promise<{ id: string; totalAmount: number }> {
+  return api(poster, "POST", "/api/tasks", {
+    title,
+    description: "Collect a parcel from the post office",
+    category: "errands",
+    budget,
+    urgency: "standard",
+    location: "12 Main St",
+    city: "Annapolis",
+    state: "MD",
+  });
+}
+
+/** Pays a claimed task with the sandbox card, through the same routes the card form uses. */
+async function payByApi(task: { id: string; totalAmount: number }): Promise<void> {
+  const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { taskId: task.id, amount: task.totalAmount });
+  await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" });
+}
+
+async function expectAxeClean(page: Page): Promise<void> {
+  expect(formatViolations(await seriousAxeViolations(page))).toBe("");
+}
+
+/**
+ * The page at phone (390 px) and desktop (1366 px) width: nothing scrolls sideways. With
+ * E2E_SCREENSHOTS=<dir> each width is also saved as <dir>/<name>-<width>.png for a look.
+ */
+async function atBothWidths(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize() ?? { width: 1280, height: 720 };
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
+    const dir = process.env.E2E_SCREENSHOTS;
+    if (dir) await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(original);
+}
+
+const dialog = (page: Page, name: string | RegExp) => page.getByRole("alertdialog", { name });
+
+async function notificationsText(page: Page): Promise<string> {
+  await page.getByRole("button", { name: /^Notifications/ }).click();
+  const panel = page.getByRole("dialog", { name: "Notifications" });
+  await panel.waitFor({ state: "visible" });
+  const text = await panel.innerText();
+  await page.keyboard.press("Escape");
+  return text;
+}
+
+describe("money trust", () => {
+  it("claim, the poster sees the claimer and declines, the provider is told and cannot claim again", async () => {
+    const task = await postTask("Return library books", 30);
+    await provider.goto(`${server.url}/task/${task.id}`);
+    // The provider reads their take-home pay, not the poster's total.
+    await expect.poll(() => provider.getByTestId("payment-box").innerText(), POLL).toContain("$25.50");
+    await atBothWidths(provider, "provider-earnings");
+    expect(await provider.getByTestId("payment-box").innerText()).not.toContain("Service Fee");
+    await provider.getByRole("button", { name: "Claim Task" }).click();
+    const claim = dialog(provider, "Claim this task?");
+    await expect.poll(() => claim.innerText(), POLL).toContain("You'll earn $25.50. The poster has 30 minutes to pay; you can start once they do.");
+    await atBothWidths(provider, "claim-dialog");
+    await expectAxeClean(provider);
+    await claim.getByRole("button", { name: "Yes, claim it" }).click();
+    await expect.poll(() => provider.getByText("Task claimed successfully!").first().isVisible(), POLL).toBe(true);
+
+    const { provider: card } = await api<{ provider: { id: string; displayName: string } | null }>(poster, "GET", `/api/tasks/${task.id}`);
+    if (!card) throw new Error("the poster got no provider card");
+    await poster.goto(`${server.url}/task/${task.id}`);
+    const claimedBy = poster.getByTestId("claimed-by-card");
+    await expect.poll(() => claimedBy.isVisible(), POLL).toBe(true);
+    expect(await claimedBy.getByRole("link", { name: card.displayName }).getAttribute("href")).toBe(`/users/${card.id}`);
+    expect(await claimedBy.innerText()).toMatch(/completed tasks?/);
+    await atBothWidths(poster, "claimed-by");
+    expect(await notificationsText(poster)).toContain(`claimed by ${card.displayName}`);
+    await expectAxeClean(poster);
+
+    await claimedBy.getByRole("button", { name: "Decline This Provider" }).click();
+    const decline = dialog(poster, `Decline ${card.displayName}?`);
+    await expect.poll(() => decline.innerText(), POLL).toContain("cannot claim this task again");
+    await expectAxeClean(poster);
+    await decline.getByRole("button", { name: "Yes, decline" }).click();
+    await expect.poll(() => poster.getByText("Provider Declined").first().isVisible(), POLL).toBe(true);
+    await expect.poll(() => poster.getByTestId("claimed-by-card").count(), POLL).toBe(0);
+
+    await provider.goto(`${server.url}/job-board`);
+    await expect.poll(() => notificationsText(provider), POLL).toContain("The poster chose another provider");
+    // The task is on the board again, and this provider's claim is refused with the reason.
+    await provider.getByRole("button", { name: "Claim Task for Return library books" }).click();
+    await dialog(provider, "Claim this task?").getByRole("button", { name: "Yes, claim it" }).click();
+    await expect.poll(() => provider.getByText("The poster chose another provider for this task.").first().isVisible(), POLL).toBe(true);
+    const after = await api<{ status: string; providerId: string | null }>(poster, "GET", `/api/tasks/${task.id}`);
+    expect(after).toMatchObject({ status: "open", providerId: null });
+    poster.assertClean(EXPECTED);
+    provider.assertClean(EXPECTED);
+  });
+
+  it("complete, release and tip each state their amount before anything happens", async () => {
+    const task = await postTask("Move a bookcase", 150);
+    await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    await payByApi(task);
+    await poster.goto(`${server.url}/task/${task.id}`);
+    await expect.poll(() => poster.getByText("Paid · held in escrow").first().isVisible(), POLL).toBe(true);
+    await api(provider, "PATCH", `/api/tasks/${task.id}/start`);
+
+    await provider.goto(`${server.url}/task/${task.id}`);
+    await provider.getByRole("button", { name: "Mark Complete" }).click();
+    const complete = dialog(provider, "Mark this task complete?");
+    await expect.poll(() => complete.innerText(), POLL).toContain("The poster has 24 hours to approve or report a problem; then $127.50 is released to you.");
+    await expectAxeClean(provider);
+    await complete.getByRole("button", { name: "Yes, mark complete" }).click();
+    await expect.poll(() => provider.getByText("Task updated successfully!").first().isVisible(), POLL).toBe(true);
+
+    const { provider: card } = await api<{ provider: { displayName: string } | null }>(poster, "GET", `/api/tasks/${task.id}`);
+    const name = card?.displayName ?? "";
+    await poster.goto(`${server.url}/task/${task.id}`);
+    await expect
+      .poll(() => poster.getByText(/^You have until \w{3} \d{1,2}:\d\d [AP]M to approve or report a problem\./).isVisible(), POLL)
+      .toBe(true);
+    expect(await poster.getByText(`Approve releases $127.50 to ${name} now; if you do nothing, it is released automatically then.`, { exact: false }).isVisible()).toBe(true);
+    await atBothWidths(poster, "approval-window");
+
+    await poster.getByRole("button", { name: "Approve & Release Payment" }).click();
+    const release = dialog(poster, "Release the payment now?");
+    await expect.poll(() => release.innerText(), POLL).toContain(`$127.50 will be released to ${name}.`);
+    await expectAxeClean(poster);
+    await release.getByRole("button", { name: "Yes, release payment" }).click();
+    await expect.poll(() => poster.getByText("Payment Released").first().isVisible(), POLL).toBe(true);
+
+    await poster.getByRole("button", { name: "Tip" }).click();
+    await poster.getByLabel("Tip amount ($)").fill("10");
+    await poster.getByRole("button", { name: "Review Tip" }).click();
+    const tip = poster.getByRole("group", { name: "Confirm your tip" });
+    await expect.poll(() => tip.innerText(), POLL).toContain(`Send a $10.00 tip to ${name}?`);
+    expect(await tip.getByRole("button", { name: "Yes, send $10.00 tip" }).isVisible()).toBe(true);
+    await expectAxeClean(poster);
+    // Going back changes nothing: no tip is started.
+    await tip.getByRole("button", { name: "Change amount" }).click();
+    await expect.poll(() => poster.getByLabel("Tip amount ($)").isVisible(), POLL).toBe(true);
+    poster.assertClean(EXPECTED);
+    provider.assertClean(EXPECTED);
+  });
+
+  it("cancelling a paid task: the poster sees the refund, the provider is told, the chat is closed", async () => {
+    const task = await postTask("Deliver a birthday cake", 30);
+    await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    await payByApi(task);
+    await api(poster, "POST", "/api/messages", { taskId: task.id, content: "The cake is in the fridge." });
+
+    await poster.goto(`${server.url}/task/${task.id}`);
+    await poster.getByRole("button", { name: "Cancel Task" }).click();
+    const cancel = dialog(poster, "Cancel this task?");
+    await expect.poll(() => cancel.innerText(), POLL).toContain("$32.90 will be refunded to your card.");
+    expect(await cancel.innerText()).toContain("The provider will be told");
+    await expectAxeClean(poster);
+    await cancel.getByRole("button", { name: "Yes, cancel task" }).click();
+    await expect.poll(() => poster.getByText(/^Refunded \$32\.90 on \w{3} \d{1,2}, \d{4}\./).isVisible(), POLL).toBe(true);
+    await expect.poll(() => poster.getByText("This task was cancelled; the chat is closed.").isVisible(), POLL).toBe(true);
+    expect(await poster.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    await expectAxeClean(poster);
+    await atBothWidths(poster, "refunded");
+
+    await provider.goto(`${server.url}/task/${task.id}`);
+    await expect.poll(() => provider.getByText("This task was cancelled; the chat is closed.").isVisible(), POLL).toBe(true);
+    await expect.poll(() => provider.getByText("The cake is in the fridge.").isVisible(), POLL).toBe(true);
+    expect(await provider.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    expect(await notificationsText(provider)).toContain("A task you claimed was cancelled");
+    await expectAxeClean(provider);
+    poster.assertClean(EXPECTED);
+    provider.assertClean(EXPECTED);
+  });
+});

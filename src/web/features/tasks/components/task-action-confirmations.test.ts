@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { actionConfirmation } from "./task-action-confirmations";
+
+// Every confirmation states its amounts (docs/product.md, Web app: "Confirmations").
+
+const base = {
+  budget: 30,
+  urgency: "standard" as const,
+  totalAmount: 32.9,
+  paymentCapturedAt: null,
+  providerId: null,
+  provider: null,
+  status: "open" as const,
+};
+const provider = { id: "00000000-0000-4000-8000-000000000001", displayName: "Maria G.", profilePhotoUrl: null, rating: 4.8, reviewCount: 5, completedTasks: 12 };
+
+describe("actionConfirmation", () => {
+  it("tells a provider what they will earn and about the payment window when claiming", () => {
+    expect(actionConfirmation("claim", base)?.lines).toEqual(["You'll earn $25.50. The poster has 30 minutes to pay; you can start once they do."]);
+    expect(actionConfirmation("claim", { ...base, budget: 50, urgency: "urgent" })?.lines[0]).toContain("You'll earn $48.87.");
+  });
+
+  it("names the refund and the provider when cancelling a paid task", () => {
+    const lines = actionConfirmation("cancel", { ...base, status: "claimed", paymentCapturedAt: "2026-11-24T10:00:00Z", providerId: provider.id, provider })?.lines;
+    expect(lines).toContain("$32.90 will be refunded to your card.");
+    expect(lines).toContain("The provider will be told, and the chat will close.");
+    expect(actionConfirmation("cancel", base)?.lines).not.toContain("$32.90 will be refunded to your card.");
+  });
+
+  it("says when the provider's share is released on completion", () => {
+    expect(actionConfirmation("complete", base)?.lines[0]).toBe("$25.50 is released to your balance right away.");
+    expect(actionConfirmation("complete", { ...base, budget: 200 })?.lines[0]).toBe(
+      "The poster has 24 hours to approve or report a problem; then $170.00 is released to you.",
+    );
+  });
+
+  it("names the declined provider", () => {
+    const confirmation = actionConfirmation("decline", { ...base, status: "claimed", providerId: provider.id, provider });
+    expect(confirmation?.title).toBe("Decline Maria G.?");
+    expect(confirmation?.lines[1]).toBe("Maria G. will be told and cannot claim this task again.");
+  });
+
+  it("asks nothing before start and reactivate", () => {
+    expect(actionConfirmation("start", base)).toBeNull();
+    expect(actionConfirmation("reactivate", base)).toBeNull();
+  });
+});
