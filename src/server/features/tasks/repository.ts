@@ -293,7 +293,7 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
-export async function privateView(ctx: AppContext, row: TaskRow, viewerId: string | null = null): Promise<TaskPrivate> {
+export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPrivate> {
   const [view] = await privateViews(ctx.db, [row], ctx.now());
   if (!view) throw new Error("task view missing");
   return view;

@@ -176,7 +176,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const user = requireUser(request);
-        return privateView(ctx, await performTransition(ctx, name, request.params.id, user), user.id);
+        return privateView(ctx, await performTransition(ctx, name, request.params.id, user));
       },
     );
   }
