@@ -20,6 +20,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, notFound } from "../../http-errors.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../task-events.js";
 
 // The tasks table: posting, the job board, the lists and the detail, each row turned into its API
@@ -110,6 +111,8 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       })
       .returning();
     if (!inserted) throw new Error("task insert returned no row");
+    // A new task joins every provider's job board live (docs/decisions/025-live-task-status.md).
+    await announceTaskUpdate(tx, inserted.id, "posted", { board: "added" });
     await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
     return inserted;
   });
@@ -501,6 +504,12 @@ export async function lockAndCountUnpaidClaims(ctx: AppContext, providerId: stri
     .from(tasks)
     .where(and(eq(tasks.providerId, providerId), eq(tasks.status, "claimed"), isNull(tasks.paymentCapturedAt)));
   return row?.n ?? 0;
+}
+
+/** Locks the task row for this transaction and answers its provider (null when none, or no such task). */
+export async function lockProviderOf(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<string | null> {
+  const [row] = await tx.select({ providerId: tasks.providerId }).from(tasks).where(eq(tasks.id, taskId)).for("update");
+  return row?.providerId ?? null;
 }
 
 export async function findTask(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<TaskRow | null> {

@@ -1,5 +1,5 @@
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
-import { evaluateTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import { evaluateTransition, findTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { HttpError, conflict, notFound } from "../../http-errors.js";
@@ -8,6 +8,7 @@ import {
   dueUnpaidClaims,
   findTask,
   lockAndCountUnpaidClaims,
+  lockProviderOf,
   taskViewer,
   updateByTransition,
   type SessionUser,
@@ -45,9 +46,20 @@ export async function transitionTask(
     if (name === "claim" && actor.kind === "person" && (await lockAndCountUnpaidClaims(ctx, actor.user.id, tx)) >= MAX_UNPAID_CLAIMS) {
       throw conflict(TOO_MANY_UNPAID_CLAIMS);
     }
+    // A transition that releases the provider (from the table, so a new one is covered) first locks
+    // the row and remembers who held it: they are told the task is gone (docs/decisions/025-live-task-status.md).
+    const releases = (findTransition(name).effects as readonly string[]).includes("release_provider");
+    const previousProviderId = releases ? await lockProviderOf(ctx, taskId, tx) : null;
     const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
     if (!row) return null;
-    await ctx.taskEvents.emit({ transition: name, task: row, actorId: actor.kind === "person" ? actor.user.id : null, tx, now });
+    await ctx.taskEvents.emit({
+      transition: name,
+      task: row,
+      actorId: actor.kind === "person" ? actor.user.id : null,
+      previousProviderId,
+      tx,
+      now,
+    });
     return row;
   };
   return options.tx ? run(options.tx) : ctx.db.transaction(run);
