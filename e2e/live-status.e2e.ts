@@ -72,7 +72,7 @@ describe("live task status", () => {
     const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
     await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
     // Within a second of the payment's answer, without a reload.
-    await expect.poll(() => start.isEnabled(), { timeout: 1_000, intervals: [50] }).toBe(true);
+    await expect.poll(() => start.isEnabled(), { timeout: 1_000, interval: 50 }).toBe(true);
     expect(await provider.getByText("Waiting for Payment", { exact: true }).count()).toBe(0);
 
     const violations = await seriousAxeViolations(provider);

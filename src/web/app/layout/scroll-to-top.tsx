@@ -10,6 +10,14 @@ let first = true;
 /** How long a restored position waits for the page (a code-split chunk, cached data) to grow tall enough. */
 const RESTORE_FOR_MS = 1500;
 
+// Registered when the module loads, before the router's own popstate listener: the router re-renders
+// (and runs the effect below) inside its listener, which must already find `returning` set.
+if (typeof window !== "undefined") {
+  window.addEventListener("popstate", () => {
+    returning = true;
+  });
+}
+
 const here = () => `${window.location.pathname}${window.location.search}`;
 
 /**
@@ -23,9 +31,6 @@ export function ScrollToTopOnSearchChange() {
 
   useEffect(() => {
     window.history.scrollRestoration = "manual";
-    const onPop = () => {
-      returning = true;
-    };
     let frame = 0;
     const onScroll = () => {
       if (frame) return;
@@ -34,10 +39,8 @@ export function ScrollToTopOnSearchChange() {
         positions.set(here(), window.scrollY);
       });
     };
-    window.addEventListener("popstate", onPop);
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => {
-      window.removeEventListener("popstate", onPop);
       window.removeEventListener("scroll", onScroll);
       cancelAnimationFrame(frame);
     };
