@@ -39,6 +39,7 @@ import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
 import { TaskEvents } from "./task-events.js";
+import { registerTaskUpdates } from "./task-updates.js";
 
 export interface BuildOptions {
   env: Env;
@@ -88,6 +89,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
   };
   app.decorate("ctx", ctx);
+  // Every task transition is pushed to the people it concerns (docs/decisions/025-live-task-status.md).
+  registerTaskUpdates(ctx.taskEvents);
 
   // Platform: errors, headers and CSRF, cookies, sockets, OpenAPI, who is asking.
   await app.register(errorsPlugin);

@@ -27,6 +27,7 @@ export type TaskEventHandler = (event: TaskTransitionEvent) => Promise<void>;
 
 export class TaskEvents {
   private readonly handlers = new Map<TaskTransitionName, TaskEventHandler[]>();
+  private readonly anyHandlers: TaskEventHandler[] = [];
 
   on(transition: TaskTransitionName, handler: TaskEventHandler): void {
     const list = this.handlers.get(transition) ?? [];
@@ -34,7 +35,13 @@ export class TaskEvents {
     this.handlers.set(transition, list);
   }
 
+  /** Runs on every transition, present and future (the live task status, docs/decisions/025-live-task-status.md). */
+  onAny(handler: TaskEventHandler): void {
+    this.anyHandlers.push(handler);
+  }
+
   async emit(event: TaskTransitionEvent): Promise<void> {
     for (const handler of this.handlers.get(event.transition) ?? []) await handler(event);
+    for (const handler of this.anyHandlers) await handler(event);
   }
 }

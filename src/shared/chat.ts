@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHAT_MESSAGE_MAX_LENGTH } from "./constants.js";
+import { CHAT_MESSAGE_MAX_LENGTH, TASK_STATUSES } from "./constants.js";
 
 // Contracts of the task chat (docs/product.md, Chat and notifications: messages and the realtime connection). The
 // same schemas validate the REST bodies, every socket frame the server receives, and what the
@@ -62,6 +62,18 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
     createdAt: z.string(),
   }),
   z.object({ type: z.literal("notification"), unreadCount: z.number().int() }),
+  // A task changed (a transition or a money/review event on it): sent to its poster, its provider
+  // (and one who just lost it) and admins; the page refetches what it shows
+  // (docs/decisions/025-live-task-status.md).
+  z.object({
+    type: z.literal("task_updated"),
+    taskId: z.uuid(),
+    status: z.enum(TASK_STATUSES),
+    /** What happened: a transition name of the lifecycle table, or tip, release, refund, dispute, review. */
+    event: z.string(),
+  }),
+  // Tasks left the job board (removed) or one joined it (added), coalesced per instance; sent to every socket.
+  z.object({ type: z.literal("job_board_changed"), removed: z.array(z.uuid()), added: z.boolean() }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 

@@ -188,7 +188,7 @@ export type RouteKey = keyof typeof HTTP_MATRIX;
  * Socket frames over /ws, on a claimed task's chat: the first frame the server answers with.
  * "refused" means the upgrade itself was refused (no session), so no frame can be sent.
  */
-export type FrameOutcome = "refused" | "auth_success" | "error" | "message" | "notification";
+export type FrameOutcome = "refused" | "auth_success" | "error" | "message" | "notification" | "task_updated" | "nothing";
 export type FrameOutcomes = readonly [
   signedOut: FrameOutcome,
   user: FrameOutcome,
@@ -207,6 +207,11 @@ export const SOCKET_MATRIX = {
   "message without auth": ["refused", "error", "error", "error", "error", "error"],
   /** {type:"subscribe_notifications"}: one's own unread count. */
   subscribe_notifications: ["refused", "notification", "notification", "notification", "notification", "notification"],
+  /**
+   * After subscribe_notifications, the poster cancels the task: the parties and admins get
+   * {type:"task_updated"}; a stranger's socket gets nothing about it (only the public job-board frame).
+   */
+  "task_updated after a change": ["refused", "nothing", "task_updated", "task_updated", "nothing", "task_updated"],
 } as const satisfies Record<string, FrameOutcomes>;
 
 export type SocketFrameKey = keyof typeof SOCKET_MATRIX;

@@ -24,5 +24,9 @@ describe("parseServerFrame", () => {
     expect(parseServerFrame("not json")).toBeNull();
     expect(parseServerFrame('{"type":"notification"}')).toBeNull();
     expect(parseServerFrame('{"type":"shutdown"}')).toBeNull();
+    const update = { type: "task_updated", taskId: "00000000-0000-4000-8000-000000000001", status: "claimed", event: "pay" };
+    expect(parseServerFrame(JSON.stringify(update))).toEqual(update);
+    expect(parseServerFrame(JSON.stringify({ ...update, status: "teleported" }))).toBeNull();
+    expect(parseServerFrame('{"type":"job_board_changed","removed":[],"added":true}')).toEqual({ type: "job_board_changed", removed: [], added: true });
   });
 });

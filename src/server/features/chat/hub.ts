@@ -2,9 +2,11 @@ import type { WebSocket } from "ws";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { ServerFrame } from "../../../shared/chat.js";
+import { TASK_STATUSES } from "../../../shared/constants.js";
 import type { AppContext } from "../../context.js";
 import { sessions } from "../../db/schema/users.js";
 import { NOTIFICATIONS_CHANNEL, unreadNotificationCount } from "../../notify.js";
+import { TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { CHAT_CHANNEL, messageById, type ChatAccess } from "./repository.js";
 
 // The sockets of THIS instance, by task room and by user. Nothing is sent from the code path that
@@ -45,6 +47,20 @@ const notifiedMessageSchema = z.object({
   createdAt: z.string(),
 });
 
+const taskUpdateSchema = z.object({
+  taskId: z.uuid(),
+  status: z.enum(TASK_STATUSES),
+  event: z.string(),
+  board: z.enum(["removed", "added"]).nullable(),
+  userIds: z.array(z.uuid().nullable()),
+});
+
+/**
+ * Job-board changes heard within this window go out as one frame per socket: a burst of claims
+ * costs each connected browser one frame, not one per claim (docs/decisions/025-live-task-status.md).
+ */
+export const BOARD_COALESCE_MS = 250;
+
 function parseJson(payload: string): unknown {
   try {
     return JSON.parse(payload);
@@ -60,6 +76,12 @@ export class ChatHub {
   /** Every open socket of this instance, joined or not, by user and by session. */
   private readonly sockets = new Map<string, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
+  /** Admins' sockets: admins hear every task's updates. */
+  private readonly admins = new Set<Connection>();
+  /** Job-board changes waiting for the next coalesced frame. */
+  private boardRemoved = new Set<string>();
+  private boardAdded = false;
+  private boardTimer: NodeJS.Timeout | null = null;
   private unsubscribers: (() => Promise<void>)[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
 
@@ -70,6 +92,7 @@ export class ChatHub {
       await this.ctx.database.listen(CHAT_CHANNEL, (payload) => void this.onChatMessage(payload)),
       await this.ctx.database.listen(NOTIFICATIONS_CHANNEL, (payload) => void this.onNotification(payload)),
       await this.ctx.database.listen(SESSION_ENDED_CHANNEL, (sessionId) => this.closeSession(sessionId)),
+      await this.ctx.database.listen(TASK_UPDATES_CHANNEL, (payload) => this.onTaskUpdate(payload)),
     ];
     this.ctx.database.onListenerRestored(() => this.resync());
     // A peer that vanished without a close frame is dropped after one missed ping.
@@ -79,6 +102,7 @@ export class ChatHub {
 
   async stop(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.boardTimer) clearTimeout(this.boardTimer);
     await Promise.all(this.unsubscribers.map((u) => u().catch(() => undefined)));
     this.unsubscribers = [];
   }
@@ -92,6 +116,7 @@ export class ChatHub {
     const session = this.bySession.get(conn.sessionId) ?? new Set<Connection>();
     session.add(conn);
     this.bySession.set(conn.sessionId, session);
+    if (conn.role === "admin") this.admins.add(conn);
     void this.watchExpiry(conn);
     return true;
   }
@@ -161,6 +186,7 @@ export class ChatHub {
   remove(conn: Connection): boolean {
     if (!this.sockets.get(conn.userId)?.has(conn)) return false;
     this.leaveRoom(conn);
+    this.admins.delete(conn);
     if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
     for (const [map, key] of [
       [this.users, conn.userId],
@@ -226,6 +252,46 @@ export class ChatHub {
     } catch (err) {
       this.ctx.log.error({ err }, "notification push failed");
     }
+  }
+
+  /**
+   * A task changed (src/server/task-updates.ts): its poster, its provider, a provider who just lost
+   * it, and admins hear it on every socket they hold here, subscribed or not. Nobody else does: the
+   * frame names the task and its status, which a stranger has no business knowing.
+   */
+  private onTaskUpdate(payload: string): void {
+    try {
+      const parsed = taskUpdateSchema.safeParse(parseJson(payload));
+      if (!parsed.success) return;
+      const { taskId, status, event, board, userIds } = parsed.data;
+      const frame: ServerFrame = { type: "task_updated", taskId, status, event };
+      const targets = new Set<Connection>(this.admins);
+      for (const userId of userIds) for (const conn of userId ? (this.sockets.get(userId) ?? []) : []) targets.add(conn);
+      for (const conn of targets) send(conn.socket, frame);
+      if (board) this.queueBoardChange(taskId, board);
+    } catch (err) {
+      this.ctx.log.error({ err }, "task update push failed");
+    }
+  }
+
+  private queueBoardChange(taskId: string, change: "removed" | "added"): void {
+    if (change === "removed") this.boardRemoved.add(taskId);
+    else {
+      this.boardRemoved.delete(taskId);
+      this.boardAdded = true;
+    }
+    if (this.boardTimer) return;
+    this.boardTimer = setTimeout(() => this.flushBoard(), BOARD_COALESCE_MS);
+    this.boardTimer.unref();
+  }
+
+  /** One frame to every socket here: the board is public, so the ids of tasks that left it tell nobody anything new. */
+  private flushBoard(): void {
+    this.boardTimer = null;
+    const frame: ServerFrame = { type: "job_board_changed", removed: [...this.boardRemoved], added: this.boardAdded };
+    this.boardRemoved = new Set();
+    this.boardAdded = false;
+    for (const conn of this.allSockets()) send(conn.socket, frame);
   }
 
   /**

@@ -21,6 +21,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { auditLog } from "../../db/schema/users.js";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../task-events.js";
 import {
   ACCOUNTS,
@@ -280,6 +281,8 @@ async function captureTip(ctx: AppContext, tx: Db, tip: TipRow): Promise<TipRow 
     body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
     taskId: tip.taskId,
   });
+  // Money events that are not transitions are pushed live too (docs/decisions/025-live-task-status.md).
+  await announceTaskUpdate(tx, tip.taskId, "tip");
   return captured;
 }
 
@@ -357,6 +360,7 @@ async function releaseEscrow(ctx: AppContext, tx: Db, task: TaskRow, actorId: st
     body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
     taskId: task.id,
   });
+  await announceTaskUpdate(tx, task.id, "release");
   return true;
 }
 
@@ -372,6 +376,7 @@ async function refundEscrow(ctx: PaymentsContext, tx: Db, taskId: string, actorI
   // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
   // poster can retry; the key makes a retry after a rollback the same refund.
   if (payment.gatewayRef) await ctx.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
+  await announceTaskUpdate(tx, taskId, "refund");
   return true;
 }
 
@@ -410,6 +415,7 @@ export async function reportProblem(ctx: PaymentsContext, taskId: string, userId
   assertActor("escrow", "report_problem", who);
   const [hold] = await moveHold(ctx, "report_problem", eq(escrowHolds.taskId, taskId), { disputeReason: reason, disputedAt: ctx.now() });
   if (!hold) throw refusal(ctx, "escrow", "report_problem", (await findHold(ctx, taskId)) ?? { status: null }, who);
+  await announceTaskUpdate(ctx.db, taskId, "dispute");
 }
 
 /** An admin settles a dispute with a written reason, recorded in the audit log. */

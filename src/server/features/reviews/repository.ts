@@ -4,6 +4,7 @@ import type { Review, TaskReviews, UserReviews } from "../../../shared/reviews.j
 import { queryRows, type Db } from "../../db/client.js";
 import { BLIND_MS, revealedCondition } from "../../db/review-visibility.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http-errors.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 
 // Two-way, blind reviews: neither side sees the other's review until both have written one or
 // BLIND_REVIEW_DAYS have passed since completion, so the second reviewer cannot retaliate or
@@ -82,6 +83,8 @@ export async function createReview(
     if (input.reviewedId !== other) throw badRequest("reviewedId must be the other participant of this task");
     throw conflict("You have already reviewed this task");
   }
+  // The other party's page learns of it live: a second review reveals both (docs/decisions/025-live-task-status.md).
+  await announceTaskUpdate(db, input.taskId, "review");
   const [row] = await queryRows<ReviewRow>(
     db,
     sql`select ${reviewColumns} from reviews r join users u on u.id = r.reviewer_id where r.id = ${inserted.id}::uuid`,

@@ -22,6 +22,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, notFound } from "../../http-errors.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../task-events.js";
 
 // The tasks table: posting, the job board, the lists and the detail, each row turned into its API
@@ -108,6 +109,8 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       })
       .returning();
     if (!inserted) throw new Error("task insert returned no row");
+    // A new task joins every provider's job board live (docs/decisions/025-live-task-status.md).
+    await announceTaskUpdate(tx, inserted.id, "posted", { board: "added" });
     await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
     return inserted;
   });

@@ -15,6 +15,9 @@ const NotificationBell = lazy(() =>
   import("@/features/notifications/components/notification-bell").then((m) => ({ default: m.NotificationBell })),
 );
 
+// The live connection (bell count, task status, job board) loads with the bell, once per page.
+const LiveUpdates = lazy(() => import("../live-updates"));
+
 function LazyNotificationBell() {
   return (
     <Suspense fallback={null}>
@@ -58,6 +61,11 @@ export function Header() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+      {isAuthenticated && (
+        <Suspense fallback={null}>
+          <LiveUpdates />
+        </Suspense>
+      )}
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link href="/" className="flex items-center gap-2">
           <img src="/favicon.svg" alt="" width={32} height={32} className="size-8" />

@@ -1,6 +1,6 @@
 import { Skeleton } from "@/components/ui/skeleton";
 import { useAuditLog } from "@/features/admin/api/get-audit-log";
-import { AdminNav } from "@/features/admin/components/admin-nav";
+import { AdminShell } from "@/features/admin/components/admin-shell";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 function AuditTable() {
@@ -42,12 +42,8 @@ function AuditTable() {
 export default function AdminAuditPage() {
   useDocumentTitle("Audit Log");
   return (
-    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <header className="mb-8 grid gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Audit Log</h1>
-        <AdminNav current="/admin/audit" />
-      </header>
+    <AdminShell title="Audit Log" current="/admin/audit">
       <AuditTable />
-    </div>
+    </AdminShell>
   );
 }

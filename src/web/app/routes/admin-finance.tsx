@@ -12,7 +12,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { AdminNav } from "@/features/admin/components/admin-nav";
+import { AdminShell } from "@/features/admin/components/admin-shell";
 import { useAdminFinance } from "@/features/payments/api/get-admin-finance";
 import { useResolveDispute } from "@/features/payments/api/resolve-dispute";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
@@ -141,12 +141,8 @@ function Finance() {
 export default function AdminFinancePage() {
   useDocumentTitle("Finance");
   return (
-    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <header className="mb-8 grid gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Finance</h1>
-        <AdminNav current="/admin/finance" />
-      </header>
+    <AdminShell title="Finance" current="/admin/finance">
       <Finance />
-    </div>
+    </AdminShell>
   );
 }

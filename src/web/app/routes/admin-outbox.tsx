@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useOutbox } from "@/features/admin/api/get-outbox";
-import { AdminNav } from "@/features/admin/components/admin-nav";
+import { AdminShell } from "@/features/admin/components/admin-shell";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary" | "destructive"> = {
@@ -47,12 +47,8 @@ function OutboxList() {
 export default function AdminOutboxPage() {
   useDocumentTitle("E-mail Outbox");
   return (
-    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
-      <header className="mb-8 grid gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">E-mail Outbox</h1>
-        <AdminNav current="/admin/outbox" />
-      </header>
+    <AdminShell title="E-mail Outbox" current="/admin/outbox">
       <OutboxList />
-    </div>
+    </AdminShell>
   );
 }

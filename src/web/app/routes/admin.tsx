@@ -7,7 +7,7 @@ import { useDecideApplication } from "@/features/admin/api/decide-application";
 import { useActiveProviders } from "@/features/admin/api/get-active-providers";
 import { useApplications } from "@/features/admin/api/get-applications";
 import { ActiveProviderCard } from "@/features/admin/components/active-provider-card";
-import { AdminNav } from "@/features/admin/components/admin-nav";
+import { AdminShell } from "@/features/admin/components/admin-shell";
 import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
 import { ApplicationDetailsDialog } from "@/features/admin/components/application-details-dialog";
 import { RejectDialog } from "@/features/admin/components/reject-dialog";
@@ -89,12 +89,7 @@ function AdminDashboard() {
     );
 
   return (
-    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <header className="mb-8 grid gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
-        <p className="text-muted-foreground">Review provider applications and see who is working.</p>
-        <AdminNav current="/admin" />
-      </header>
+    <AdminShell title="Admin Dashboard" description="Review provider applications and see who is working." current="/admin">
       <Tabs defaultValue="pending">
         <TabsList>
           <TabsTrigger value="pending">Pending ({pending.length})</TabsTrigger>
@@ -136,7 +131,7 @@ function AdminDashboard() {
           if (rejecting) reject(rejecting.userId, reason);
         }}
       />
-    </div>
+    </AdminShell>
   );
 }
 

@@ -82,7 +82,7 @@ export default function DashboardPage() {
 
   const choose = (next: DashboardView) => {
     setChosenView(next);
-    if (user.role === "both") {
+    if (user.role === "both" || user.role === "provider") {
       try {
         window.localStorage.setItem(VIEW_MODE_STORAGE_KEY, next);
       } catch {

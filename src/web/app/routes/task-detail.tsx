@@ -1,4 +1,4 @@
-import { ArrowLeft, Clock, CreditCard, RotateCcw } from "lucide-react";
+import { Clock, CreditCard, RotateCcw } from "lucide-react";
 import { Link, useParams } from "wouter";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -22,15 +22,11 @@ import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/com
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { userProfilePath } from "@/lib/profile-path";
+import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
+import { BackLink } from "../layout/back-link";
 
 function BackButton() {
-  return (
-    <Button asChild variant="ghost" size="sm" className="mb-4">
-      <Link href="/">
-        <ArrowLeft aria-hidden="true" /> Back
-      </Link>
-    </Button>
-  );
+  return <BackLink fallback="/job-board" />;
 }
 
 /** The task page (/task/{id} and /tasks/{id}; docs/product.md#task-states). */
@@ -49,14 +45,7 @@ export default function TaskDetailPage() {
       </div>
     );
   }
-  if (!task.data) {
-    return (
-      <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
-        <BackButton />
-        <h1 className="text-2xl font-bold">Task not found</h1>
-      </div>
-    );
-  }
+  if (!task.data) return <TaskUnavailable error={task.error} onRetry={() => void task.refetch()} />;
 
   const t = task.data;
   // The poster's full name is for the task's insiders only; everyone else gets "Maria G."

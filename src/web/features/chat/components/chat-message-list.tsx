@@ -5,13 +5,16 @@ import { cn } from "@/lib/cn";
 
 /** The conversation, newest at the bottom; it follows new messages. */
 export function ChatMessageList({ messages, myId }: { messages: readonly Message[]; myId: string }) {
-  const endRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  // Scrolls the list itself, never the window: scrollIntoView moved the whole task page down to the
+  // chat on load, so the page did not open at its top (docs/product.md, Web app).
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: "end" });
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
   }, [messages.length]);
 
   return (
-    <div role="log" aria-label="Messages" aria-live="polite" tabIndex={0} className="flex-1 space-y-3 overflow-y-auto px-4 py-2">
+    <div ref={listRef} role="log" aria-label="Messages" aria-live="polite" tabIndex={0} className="flex-1 space-y-3 overflow-y-auto px-4 py-2">
       {messages.length === 0 && <p className="py-8 text-center text-sm text-muted-foreground">No messages yet. Say hello!</p>}
       {messages.map((message) => {
         const mine = message.senderId === myId;
@@ -19,11 +22,11 @@ export function ChatMessageList({ messages, myId }: { messages: readonly Message
           <div key={message.id} className={cn("flex", mine ? "justify-end" : "justify-start")}>
             <div
               className={cn(
-                "max-w-[70%] rounded-lg px-3 py-2 text-sm",
+                "min-w-0 max-w-[70%] rounded-lg px-3 py-2 text-sm",
                 mine ? "bg-primary text-primary-foreground" : "bg-muted text-foreground",
               )}
             >
-              <p className="whitespace-pre-wrap break-words">{message.content}</p>
+              <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.content}</p>
               <time dateTime={message.createdAt} className="mt-1 block text-right text-xs">
                 {format(new Date(message.createdAt), "h:mm a")}
               </time>
@@ -31,7 +34,6 @@ export function ChatMessageList({ messages, myId }: { messages: readonly Message
           </div>
         );
       })}
-      <div ref={endRef} />
     </div>
   );
 }

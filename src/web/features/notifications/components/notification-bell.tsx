@@ -8,23 +8,30 @@ import { useUser } from "@/lib/current-user";
 import { cn } from "@/lib/cn";
 import { useNotifications } from "../api/get-notifications";
 import { useMarkNotificationsRead } from "../api/mark-notifications-read";
-import { useNotificationSocket } from "../hooks/use-notification-socket";
 
 /** The header bell: unread count, the latest notices, mark all read, and the settings link. */
 export function NotificationBell() {
   const { isAuthenticated } = useUser();
   const [open, setOpen] = useState(false);
+  // The notices that were unread when the bell was opened keep their mark while it is open,
+  // although opening it marked them read (the badge clears on open).
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const titleId = useId();
   const list = useNotifications(isAuthenticated);
   const markRead = useMarkNotificationsRead();
-  useNotificationSocket(isAuthenticated);
 
   if (!isAuthenticated) return null;
   const unread = list.data?.unreadCount ?? 0;
   const items = list.data?.notifications ?? [];
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) return;
+    setFresh(new Set(items.filter((n) => !n.read).map((n) => n.id)));
+    if (unread > 0) markRead.mutate(undefined);
+  };
 
   return (
-    <Popover open={open} onOpenChange={setOpen}>
+    <Popover open={open} onOpenChange={onOpenChange}>
       <PopoverTrigger asChild>
         <Button variant="ghost" size="icon" className="relative" aria-label={`Notifications, ${unread} unread`}>
           <Bell className="size-5" aria-hidden="true" />
@@ -59,7 +66,8 @@ export function NotificationBell() {
                 </time>
               </>
             );
-            const className = cn("block px-4 py-3 hover:bg-accent", !n.read && "border-l-4 border-primary");
+            const isNew = !n.read || fresh.has(n.id);
+            const className = cn("block px-4 py-3 hover:bg-accent", isNew && "border-l-4 border-primary");
             const onOpen = () => {
               if (!n.read) markRead.mutate([n.id]);
               setOpen(false);

@@ -42,19 +42,20 @@ export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: 
   const ratingErrorId = useId();
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(({ rating, comment }) =>
-    create.mutate(
-      { taskId, reviewedId, rating, comment },
-      {
-        onSuccess: () => {
-          toast({ title: "Review submitted successfully!" });
-          form.reset(EMPTY);
-          onOpenChange(false);
-        },
-        onError: (err) => toast({ title: "Error", description: errorMessage(err, "Failed to submit review"), variant: "destructive" }),
-      },
-    ),
-  );
+  // mutateAsync, not mutate's callbacks: the live task update (docs/decisions/025-live-task-status.md)
+  // may refetch the reviews and unmount this dialog before the answer, and mutate's callbacks do not
+  // run after an unmount, which lost the success toast.
+  const onSubmit = form.handleSubmit(async ({ rating, comment }) => {
+    try {
+      await create.mutateAsync({ taskId, reviewedId, rating, comment });
+    } catch (err) {
+      toast({ title: "Error", description: errorMessage(err, "Failed to submit review"), variant: "destructive" });
+      return;
+    }
+    toast({ title: "Review submitted successfully!" });
+    form.reset(EMPTY);
+    onOpenChange(false);
+  });
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

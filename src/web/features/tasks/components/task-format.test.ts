@@ -57,11 +57,13 @@ describe("task display rules", () => {
     expect(initialDashboardView("both", null)).toBe("provider");
     expect(initialDashboardView("both", "user")).toBe("user");
     expect(initialDashboardView("both", "garbage")).toBe("provider");
-    expect(initialDashboardView("provider", "user")).toBe("provider");
+    // A provider who posted tasks comes back to the view they chose last.
+    expect(initialDashboardView("provider", "user")).toBe("user");
+    expect(initialDashboardView("provider", null)).toBe("provider");
     expect(initialDashboardView("user", "provider")).toBe("user");
     expect(initialDashboardView("admin", null)).toBe("user");
     expect([canUseView("user", "user"), canUseView("user", "provider")]).toEqual([true, false]);
-    expect([canUseView("provider", "user"), canUseView("provider", "provider")]).toEqual([false, true]);
+    expect([canUseView("provider", "user"), canUseView("provider", "provider")]).toEqual([true, true]);
     expect([canUseView("both", "user"), canUseView("both", "provider")]).toEqual([true, true]);
   });
 });

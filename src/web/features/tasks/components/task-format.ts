@@ -87,12 +87,13 @@ export const VIEW_MODE_STORAGE_KEY = "dashboardViewMode";
 
 /** Dashboard view mode (docs/product.md#roles): both starts from the stored choice (default provider). */
 export function initialDashboardView(role: UserRole, stored: string | null): DashboardView {
-  if (role === "both") return stored === "user" ? "user" : "provider";
-  return role === "provider" ? "provider" : "user";
+  if (role === "both" || role === "provider") return stored === "user" ? "user" : "provider";
+  return "user";
 }
 
+/** Anyone may post a task, a provider included, so everyone has "My Tasks"; "My Jobs" is for providers. */
 export function canUseView(role: UserRole, view: DashboardView): boolean {
-  return view === "user" ? role === "user" || role === "both" : role === "provider" || role === "both";
+  return view === "user" ? true : role === "provider" || role === "both";
 }
 
 /**

@@ -1,0 +1,39 @@
+import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { TaskPublic } from "@shared/tasks";
+import { userQueryKey } from "@/lib/current-user";
+import { openTasksBaseKey } from "./get-open-tasks";
+import { myJobsQueryKey } from "./get-my-jobs";
+import { myTasksQueryKey } from "./get-my-tasks";
+import { taskQueryKey, tasksBaseKey } from "./get-task";
+
+// What the task caches do with the live frames (docs/product.md, Live updates;
+// docs/decisions/025-live-task-status.md). The app's one live connection calls these.
+
+/** {type:'task_updated'}: the task page and both dashboards refetch what they show, if shown. */
+export function taskUpdated(queryClient: QueryClient, taskId: string): void {
+  for (const queryKey of [taskQueryKey(taskId), myTasksQueryKey, myJobsQueryKey, userQueryKey]) {
+    void queryClient.invalidateQueries({ queryKey });
+  }
+}
+
+/**
+ * {type:'job_board_changed'}: tasks that left the board are dropped from every cached page at once,
+ * without a request, so a claimed task vanishes from other providers' boards. A task that joined
+ * the board costs one refetch of the board on screen (none when no board is shown).
+ */
+export function jobBoardChanged(queryClient: QueryClient, change: { removed: readonly string[]; added: boolean }): void {
+  if (change.removed.length > 0) {
+    const gone = new Set(change.removed);
+    queryClient.setQueriesData<InfiniteData<TaskPublic[]>>({ queryKey: openTasksBaseKey }, (data) =>
+      data ? { ...data, pages: data.pages.map((page) => page.filter((task) => !gone.has(task.id))) } : data,
+    );
+  }
+  if (change.added) void queryClient.invalidateQueries({ queryKey: openTasksBaseKey });
+}
+
+/** After a reconnect: every task list and page may have missed a change. */
+export function refreshTasks(queryClient: QueryClient): void {
+  for (const queryKey of [tasksBaseKey, openTasksBaseKey, myTasksQueryKey, myJobsQueryKey]) {
+    void queryClient.invalidateQueries({ queryKey });
+  }
+}
