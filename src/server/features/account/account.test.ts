@@ -449,6 +449,9 @@ describe("deleting the account", () => {
     expect(profile).toMatchObject({ fullName: "Deleted user", phone: "", address: "", bio: "", verificationStatus: "rejected", idDocumentPath: null });
     const directory = await call(t, null, { url: "/api/providers" });
     expect(directory.body).not.toContain("Quinn");
+    // A closed account has no public profile: the same 404 as an unknown id (decision 023).
+    const publicProfile = await call(t, null, { url: `/api/users/${provider.id}/profile` });
+    expect(publicProfile.statusCode).toBe(404);
   });
 
   it("a claim racing the deletion never leaves a claimed task of a deleted poster", async () => {

@@ -59,7 +59,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
             from reviews r join tasks t on t.id = r.task_id
             where r.reviewed_id = u.id and ${revealedCondition(now)}
           ) rated on true
-          where u.id = ${userId}::uuid`,
+          where u.id = ${userId}::uuid and u.deleted_at is null`,
     ),
     queryRows<ReviewRow>(
       ctx.db,
