@@ -36,7 +36,9 @@ describe("appointmentDateProblem", () => {
   const now = new Date("2026-11-21T15:00:00Z"); // 10:00 in Annapolis
   it("refuses the office's same day, accepts its tomorrow, refuses more than a year ahead", () => {
     expect(appointmentDateProblem(new Date("2026-11-22T04:59:00Z"), now)).toBe(APPOINTMENT_MESSAGES.tooSoon);
-    expect(appointmentDateProblem(new Date("2026-11-22T05:00:00Z"), now)).toBeNull();
+    // 9:00 AM Eastern on the office's tomorrow: its first bookable hour (docs/product.md).
+    expect(appointmentDateProblem(new Date("2026-11-22T14:00:00Z"), now)).toBeNull();
+    expect(appointmentDateProblem(new Date("2026-11-22T13:59:00Z"), now)).toBe(APPOINTMENT_MESSAGES.hours);
     expect(appointmentDateProblem(new Date("2027-11-21T15:00:00Z"), now)).toBeNull();
     expect(appointmentDateProblem(new Date("2027-11-21T15:00:01Z"), now)).toBe(APPOINTMENT_MESSAGES.tooFar);
   });
@@ -61,12 +63,13 @@ describe("appointment schemas", () => {
   });
 
   it("the form refuses today and accepts tomorrow in local time", () => {
-    const now = new Date(2026, 10, 21, 10, 0);
+    // 15:00 local is within office hours (9 AM-6 PM Eastern) whether this runs on UTC or Eastern time.
+    const now = new Date(2026, 10, 21, 15, 0);
     const schema = appointmentFormSchema(() => now);
-    const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}T10:00`;
+    const local = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}T15:00`;
     const today = schema.safeParse({ ...valid, appointmentDate: local(now) });
     expect(today.error?.issues.map((i) => i.message)).toEqual([APPOINTMENT_MESSAGES.tooSoon]);
-    const dayAfter = new Date(2026, 10, 23, 10, 0);
+    const dayAfter = new Date(2026, 10, 23, 15, 0);
     expect(schema.safeParse({ ...valid, appointmentDate: local(dayAfter) }).success).toBe(true);
   });
 });
