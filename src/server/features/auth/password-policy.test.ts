@@ -62,7 +62,7 @@ describe("password policy", () => {
 
   it("accepts a long password of unrelated words and stores the account", async () => {
     const res = await register({ email: "good@example.test", password: "orchid kettle planet", firstName: "Gita", lastName: "Good" });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(202);
     const [row] = await t.database.db.select().from(users).where(eq(users.email, "good@example.test"));
     expect(row?.passwordHash).toMatch(/^scrypt\$/);
   });

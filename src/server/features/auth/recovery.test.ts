@@ -45,7 +45,7 @@ async function linkToken(email: string, path: "/reset-password" | "/verify-email
 
 let counter = 0;
 /** A local account (with a password), registered through the API, verified through its link. */
-async function localAccount(password = "old password 1", verify = true): Promise<{ email: string; password: string; id: string }> {
+async function localAccount(password = "amber falcon ribbon", verify = true): Promise<{ email: string; password: string; id: string }> {
   counter += 1;
   const email = `local${counter}-${Date.now()}@example.test`;
   expect((await post("/api/auth/register", { email, password, firstName: "Lo", lastName: "Cal" })).statusCode).toBe(202);
@@ -67,8 +67,8 @@ describe("registration", () => {
   it("answers a new and a taken address alike, signs nobody in, and e-mails the owner of the taken one", async () => {
     const owner = await localAccount();
     const fresh = `fresh-${Date.now()}@example.test`;
-    const newOne = await post("/api/auth/register", { email: fresh, password: "some password", firstName: "New", lastName: "One" });
-    const taken = await post("/api/auth/register", { email: owner.email, password: "another password", firstName: "Evil", lastName: "Twin" });
+    const newOne = await post("/api/auth/register", { email: fresh, password: "cobalt meadow lantern", firstName: "New", lastName: "One" });
+    const taken = await post("/api/auth/register", { email: owner.email, password: "velvet tundra compass", firstName: "Evil", lastName: "Twin" });
     expect(newOne.statusCode).toBe(202);
     expect(taken.statusCode).toBe(202);
     expect(newOne.json<{ message: string }>().message.replace(fresh, "X")).toBe(taken.json<{ message: string }>().message.replace(owner.email, "X"));
@@ -91,9 +91,9 @@ describe("registration", () => {
   });
 
   it("sends an unverified owner a fresh verification link instead", async () => {
-    const owner = await localAccount("first password", false);
+    const owner = await localAccount("saffron glacier whistle", false);
     const firstToken = await linkToken(owner.email, "/verify-email");
-    await post("/api/auth/register", { email: owner.email, password: "second password", firstName: "A", lastName: "B" });
+    await post("/api/auth/register", { email: owner.email, password: "juniper canyon mosaic", firstName: "A", lastName: "B" });
     const [attempt] = await mailsTo(owner.email);
     expect(attempt?.subject).toBe("Someone tried to sign up with your address");
     const secondToken = await linkToken(owner.email, "/verify-email");
@@ -136,7 +136,7 @@ describe("verification", () => {
   });
 
   it("makes an ADMIN_EMAILS address admin the moment it is verified", async () => {
-    expect((await post("/api/auth/register", { email: "chief@example.test", password: "chief password", firstName: "C", lastName: "H" })).statusCode).toBe(202);
+    expect((await post("/api/auth/register", { email: "chief@example.test", password: "crimson harbor orbit", firstName: "C", lastName: "H" })).statusCode).toBe(202);
     const [before] = await t.database.db.select().from(users).where(eq(users.email, "chief@example.test"));
     expect(before?.role).toBe("user");
     const res = await post("/api/auth/verify-email", { token: await linkToken("chief@example.test", "/verify-email") });
@@ -242,7 +242,7 @@ describe("forgot and reset password", () => {
     await post("/api/auth/forgot-password", { email: account.email });
     const token = await linkToken(account.email, "/reset-password");
 
-    const res = await post("/api/auth/reset-password", { token, password: "brand new password" });
+    const res = await post("/api/auth/reset-password", { token, password: "tawny prairie beacon" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: account.id, email: account.email });
     const cookie = cookieFrom(res);
@@ -253,15 +253,15 @@ describe("forgot and reset password", () => {
     expect((await t.app.inject({ url: "/api/auth/user", headers: { cookie } })).json()).toMatchObject({ id: account.id });
 
     expect((await login(account.email, account.password)).statusCode).toBe(401);
-    expect((await login(account.email, "brand new password")).statusCode).toBe(200);
+    expect((await login(account.email, "tawny prairie beacon")).statusCode).toBe(200);
     const [changed] = await mailsTo(account.email);
     expect(changed?.subject).toBe("Your Errandly password was changed");
 
     // The link is used up: a second use changes nothing.
-    const reuse = await post("/api/auth/reset-password", { token, password: "attacker password" });
+    const reuse = await post("/api/auth/reset-password", { token, password: "indigo walnut cascade" });
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
-    expect((await login(account.email, "brand new password")).statusCode).toBe(200);
+    expect((await login(account.email, "tawny prairie beacon")).statusCode).toBe(200);
   });
 
   it("works at 59:59 and is refused at 60:00", async () => {
@@ -269,15 +269,15 @@ describe("forgot and reset password", () => {
     await post("/api/auth/forgot-password", { email: account.email });
     const early = await linkToken(account.email, "/reset-password");
     t.clock.advance(60 * MINUTE - 1000);
-    expect((await post("/api/auth/reset-password", { token: early, password: "in time password" })).statusCode).toBe(200);
+    expect((await post("/api/auth/reset-password", { token: early, password: "marble sparrow thicket" })).statusCode).toBe(200);
 
     await post("/api/auth/forgot-password", { email: account.email });
     const late = await linkToken(account.email, "/reset-password");
     t.clock.advance(60 * MINUTE);
-    const res = await post("/api/auth/reset-password", { token: late, password: "too late password" });
+    const res = await post("/api/auth/reset-password", { token: late, password: "copper lagoon summit" });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
-    expect((await login(account.email, "in time password")).statusCode).toBe(200);
+    expect((await login(account.email, "marble sparrow thicket")).statusCode).toBe(200);
   });
 
   it("refuses an earlier link once a new one was asked for, and an unknown token", async () => {
@@ -287,10 +287,10 @@ describe("forgot and reset password", () => {
     await post("/api/auth/forgot-password", { email: account.email });
     const second = await linkToken(account.email, "/reset-password");
     expect(second).not.toBe(first);
-    expect((await post("/api/auth/reset-password", { token: first, password: "first link password" })).statusCode).toBe(400);
-    expect((await post("/api/auth/reset-password", { token: "x".repeat(43), password: "guess password" })).statusCode).toBe(400);
+    expect((await post("/api/auth/reset-password", { token: first, password: "opal fjord trellis" })).statusCode).toBe(400);
+    expect((await post("/api/auth/reset-password", { token: "x".repeat(43), password: "russet quarry nimbus" })).statusCode).toBe(400);
     expect((await login(account.email, account.password)).statusCode).toBe(200);
-    expect((await post("/api/auth/reset-password", { token: second, password: "second link password" })).statusCode).toBe(200);
+    expect((await post("/api/auth/reset-password", { token: second, password: "hazel comet drizzle" })).statusCode).toBe(200);
   });
 
   it("gives exactly one success to parallel resets with one token", async () => {
@@ -316,7 +316,7 @@ describe("forgot and reset password", () => {
     });
     const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
     await post("/api/auth/forgot-password", { email: account.email });
-    const res = await post("/api/auth/reset-password", { token: await linkToken(account.email, "/reset-password"), password: "socket password" });
+    const res = await post("/api/auth/reset-password", { token: await linkToken(account.email, "/reset-password"), password: "scarlet bayou kernel" });
     expect(res.statusCode).toBe(200);
     // No scheduler run: the session_ended notification alone closes it.
     expect(await closed).toBe(1008);

@@ -19,7 +19,7 @@ async function account(email: string): Promise<void> {
     headers: { origin: TEST_ORIGIN },
     remoteAddress: "127.0.9.9",
   });
-  expect(res.statusCode).toBe(201);
+  expect(res.statusCode).toBe(202);
 }
 
 const signIn = (remoteAddress: string, email: string, password: string) =>

@@ -248,8 +248,8 @@ describe("claim", () => {
       providerId: c.provider.id,
       paymentDeadline: new Date(t.clock.now().getTime() + WINDOW_MS).toISOString(),
       paymentCapturedAt: null,
-      // The claimer's card is for the poster (docs/decisions/024-declining-a-provider.md).
-      provider: null,
+      // The claimer's card (docs/decisions/024-declining-a-provider.md), with the full name for this insider.
+      provider: { id: c.provider.id, completedTasks: 0, reviewCount: 0, rating: null },
     });
     const stored = await row(id);
     expect(stored.claimedAt?.toISOString()).toBe(t.clock.now().toISOString());
