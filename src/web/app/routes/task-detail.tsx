@@ -145,7 +145,8 @@ export default function TaskDetailPage() {
           </CardContent>
         </Card>
 
-        {t.provider && (
+        {/* The claimer's card is the poster's (and admins') decision aid: pay or decline (docs/product.md). */}
+        {t.provider && (isOwner || viewer?.role === "admin") && (
           <ClaimedByCard
             provider={t.provider}
             title={t.status === "claimed" ? "Claimed by" : "Your provider"}
