@@ -31,7 +31,7 @@ async function signUp(page: Page, email: string, password: string) {
   await page.getByLabel("First name").fill("Vera");
   await page.getByLabel("Last name").fill("Link");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await page.getByLabel(/^Password/).fill(password);
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
   await visible(page, `Check your inbox: we sent a link to ${email} to finish signing up.`);
@@ -41,7 +41,7 @@ describe("account recovery and verification", () => {
   it("signs up, shows 'check your inbox', opens the verify link, and is signed in with the banner gone", async () => {
     const context = await browser.newContext();
     const page = await newPage(context);
-    await signUp(page, "vera@example.test", "vera's long password");
+    await signUp(page, "vera@example.test", "tangerine glacier whistle 4");
     await expectNoSeriousViolations(page);
     // Nobody is signed in by registering.
     expect(await page.getByTestId("sign-in-button").first().isVisible()).toBe(true);
@@ -62,10 +62,10 @@ describe("account recovery and verification", () => {
   it("an unverified person who signs in with the password sees the banner and can resend the link", async () => {
     const context = await browser.newContext();
     const page = await newPage(context);
-    await signUp(page, "ursula@example.test", "ursula's long password");
+    await signUp(page, "ursula@example.test", "pebble lighthouse mosaic 8");
     await page.getByRole("tab", { name: "Sign In" }).click();
     await page.getByLabel("Email").fill("ursula@example.test");
-    await page.getByLabel("Password").fill("ursula's long password");
+    await page.getByLabel(/^Password/).fill("pebble lighthouse mosaic 8");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL(`${server.url}/`, POLL);
     const banner = page.getByRole("region", { name: "Confirm your e-mail address" });
@@ -79,7 +79,7 @@ describe("account recovery and verification", () => {
   it("forgot password: asks for a link, opens the e-mail, sets a new password and is signed in", async () => {
     const context = await browser.newContext();
     const page = await newPage(context);
-    await signUp(page, "remy@example.test", "remy's first password");
+    await signUp(page, "remy@example.test", "walnut comet prairie 3");
     await page.goto(await latestMailLink(server, "remy@example.test", "/verify-email"));
     await page.waitForURL(`${server.url}/dashboard`, POLL);
     await page.getByRole("button", { name: "Logout" }).click();
@@ -96,14 +96,14 @@ describe("account recovery and verification", () => {
     await page.goto(await latestMailLink(server, "remy@example.test", "/reset-password"));
     await expect.poll(() => page.getByRole("heading", { name: "Choose a new password" }).isVisible(), POLL).toBe(true);
     await expectNoSeriousViolations(page);
-    await page.getByLabel("New password").fill("remy's second password");
+    await page.getByLabel("New password").fill("harbor velvet sparrow 5");
     await page.getByRole("button", { name: "Set new password and sign in" }).click();
     await page.waitForURL(`${server.url}/dashboard`, POLL);
     await expect.poll(() => page.getByLabel("Signed in as Vera Link").isVisible(), POLL).toBe(true);
 
     // The used link now explains itself and offers a new one.
     await page.goto(await latestMailLink(server, "remy@example.test", "/reset-password"));
-    await page.getByLabel("New password").fill("a third password here");
+    await page.getByLabel("New password").fill("quarry nimbus trellis 6");
     await page.getByRole("button", { name: "Set new password and sign in" }).click();
     await visible(page, "This reset link has expired or was already used");
     expect(await page.getByRole("link", { name: "Send me a new link" }).isVisible()).toBe(true);

@@ -111,6 +111,10 @@ const PLAN: Record<string, Visit[]> = {
   "/contact": [{ as: null, h1: "Contact Us" }],
   "/book-appointment": [{ as: null, h1: "Schedule an Office Visit" }],
   "/sign-in": [{ as: null, h1: SIGN_IN }],
+  "/forgot-password": [{ as: null, h1: "Forgot your password?" }],
+  // Without a token each says so and offers a way onward; the e-mailed links are account-recovery.e2e.ts.
+  "/reset-password": [{ as: null, h1: "Choose a new password" }],
+  "/verify-email": [{ as: null, h1: "Confirm your e-mail address" }],
   "/earnings": [
     { as: null, h1: SIGN_IN },
     { as: "provider", h1: "Earnings" },
@@ -119,6 +123,7 @@ const PLAN: Record<string, Visit[]> = {
     { as: null, h1: "Settings", url: "/settings/notifications" },
     { as: "poster", h1: "Settings", url: "/settings/profile" },
     { as: "poster", h1: "Settings", url: "/settings/security" },
+    { as: "poster", h1: "Settings", url: "/settings/email" },
     { as: "poster", h1: "Settings", url: "/settings/notifications" },
     { as: "poster", h1: "Settings", url: "/settings/privacy" },
     { as: "provider", h1: "Settings", url: "/settings/profile" },

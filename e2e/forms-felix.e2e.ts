@@ -128,7 +128,7 @@ describe("Post a Task wizard", () => {
     // Signed out: off to sign in, and back to the wizard with what was typed.
     await page.waitForURL((u) => u.pathname === "/sign-in");
     await page.getByLabel("Email").fill(DEMO.poster);
-    await page.getByLabel("Password").fill(DEMO.password);
+    await page.getByLabel(/^Password/).fill(DEMO.password);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/" && u.searchParams.get("post") === "task");
     wizard = page.getByRole("dialog", { name: "Post a Task" });

@@ -41,9 +41,9 @@ describe("live task status", () => {
     // Another provider: a new account made a provider in the database (the application journey is
     // providers.e2e.ts); the job board is all this test needs of them.
     const email = `other-provider-${Date.now()}@example.test`;
-    await api(other, "POST", "/api/auth/register", { email, firstName: "Olive", lastName: "Other", password: "Errandly e2e other provider 2026" });
+    await api(other, "POST", "/api/auth/register", { email, firstName: "Olive", lastName: "Other", password: "violet canyon lantern 2026" });
     await database.query("update users set role = 'provider' where email = $1", [email]);
-    await signIn(other, server.url, email, "Errandly e2e other provider 2026", "/job-board");
+    await signIn(other, server.url, email, "violet canyon lantern 2026", "/job-board");
 
     const title = `Live status check ${Date.now()}`;
     const task = await api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {

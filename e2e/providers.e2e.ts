@@ -159,8 +159,9 @@ describe("providers", () => {
     await secondContext.close();
 
     await admin.goto(`${server.url}/providers`);
-    await expect.poll(() => admin.getByRole("heading", { name: "Riley Stone" }).isVisible(), POLL).toBe(true);
-    expect(await admin.getByText("Sam Reed").count()).toBe(0);
+    // The directory shows display names (docs/product.md, "People you can see").
+    await expect.poll(() => admin.getByRole("heading", { name: "Riley S." }).isVisible(), POLL).toBe(true);
+    expect(await admin.getByText("Sam R.").count()).toBe(0);
     await expectNoSeriousViolations(admin);
     await admin.getByTestId("theme-toggle").first().click();
     await admin.waitForSelector("html.dark", { state: "attached" });

@@ -11,7 +11,7 @@ import { VerificationAlert } from "@/features/providers/components/verification-
 import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
 import { DashboardTaskCard } from "@/features/tasks/components/dashboard-task-card";
-import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-draft";
+import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
 import {
   canUseView,
   initialDashboardView,

@@ -21,7 +21,7 @@ import { useUser } from "@/lib/current-user";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
-import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-draft";
+import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
 import { goToLogin } from "@/lib/api";
 
 // The dialog (wizard, Felix, address search) is loaded on the first click, so the landing page's

@@ -36,7 +36,8 @@ import {
   type AddressValue,
   type PostTaskForm,
 } from "./post-task-form";
-import { clearPostTaskDraft, loadPostTaskDraft, POST_TASK_RETURN_PARAM, savePostTaskDraft } from "./post-task-draft";
+import { clearPostTaskDraft, loadPostTaskDraft, savePostTaskDraft } from "./post-task-draft";
+import { POST_TASK_RETURN_PARAM } from "./post-task-return";
 
 export interface BudgetHelperSlot {
   /** The task as typed so far, in Felix's context shape. */

@@ -6,8 +6,6 @@ import { emptyAddress, emptyPostTaskForm, type AddressValue, type PostTaskForm }
 // successful post. The wizard holds no card data, so none is ever stored.
 
 export const POST_TASK_DRAFT_KEY = "errandly:post-task-draft:v1";
-/** `?post=task` on a page that hosts the wizard opens it again (the return from sign-in). */
-export const POST_TASK_RETURN_PARAM = "post";
 
 export interface PostTaskDraft {
   step: number;
