@@ -6,7 +6,7 @@ import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, s
 // The live task status (docs/product.md, Live updates), in three browsers: the poster pays and the
 // provider's open task page turns from "Waiting for Payment" to an enabled "Start Task" within a
 // second, without a reload; a task claimed by one provider disappears from another provider's
-// job board without a reload.
+// job board without a reload. A page whose socket opens late catches up on what it missed.
 
 let server: RunningServer;
 let browser: Browser;
@@ -59,10 +59,19 @@ describe("live task status", () => {
     // The new task joins the other provider's board without a reload; the claim takes it off.
     const card = () => other.getByTestId("job-card").filter({ hasText: title });
     await expect.poll(() => card().count(), { timeout: 10_000 }).toBe(1);
+    // The provider's page loads before its socket opens (as on a slow phone): the socket is held
+    // until the claim is done, so the page must catch up on what it missed once subscribed.
+    let openSocket = () => {};
+    const socketHeld = new Promise<void>((resolve) => (openSocket = resolve));
+    await provider.routeWebSocket(/\/ws$/, async (socket) => {
+      await socketHeld;
+      socket.connectToServer();
+    });
     await provider.goto(`${server.url}/task/${task.id}`);
     await expect.poll(() => provider.getByRole("heading", { name: title }).isVisible(), { timeout: 15_000 }).toBe(true);
     await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
     await expect.poll(() => card().count(), { timeout: 5_000 }).toBe(0);
+    openSocket();
 
     // The claim reached the provider's own page too (claimed through the API, not this page).
     await expect.poll(() => provider.getByText("Waiting for Payment", { exact: true }).isVisible(), { timeout: 5_000 }).toBe(true);

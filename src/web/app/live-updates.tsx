@@ -15,19 +15,25 @@ export function LiveUpdates() {
   const queryClient = useQueryClient();
   useEffect(() => {
     let reconnect = false;
+    let awaitingSubscription = false;
     return connectRealtime({
       onOpen: (send) => {
         send({ type: "subscribe_notifications" });
-        // The first connect follows the page's own fetches; later ones catch up on what was missed.
-        if (reconnect) {
-          refreshNotifications(queryClient);
-          refreshTasks(queryClient);
-        }
-        reconnect = true;
+        awaitingSubscription = true;
       },
       onFrame: (frame) => {
-        if (frame.type === "notification") notificationCountPushed(queryClient, frame.unreadCount);
-        else if (frame.type === "task_updated") {
+        if (frame.type === "notification") {
+          notificationCountPushed(queryClient, frame.unreadCount);
+          // The first count answers the subscription: from here on every change is pushed, but a
+          // change between a query's fetch and this moment was not (the page loads faster than the
+          // socket opens, and a reconnect missed the gap), so what was fetched before refetches.
+          if (awaitingSubscription) {
+            awaitingSubscription = false;
+            refreshTasks(queryClient, Date.now());
+            if (reconnect) refreshNotifications(queryClient);
+            reconnect = true;
+          }
+        } else if (frame.type === "task_updated") {
           taskUpdated(queryClient, frame.taskId);
           void queryClient.invalidateQueries({ queryKey: taskEscrowQueryKey(frame.taskId) });
           void queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(frame.taskId) });

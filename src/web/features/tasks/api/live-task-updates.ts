@@ -31,9 +31,9 @@ export function jobBoardChanged(queryClient: QueryClient, change: { removed: rea
   if (change.added) void queryClient.invalidateQueries({ queryKey: openTasksBaseKey });
 }
 
-/** After a reconnect: every task list and page may have missed a change. */
-export function refreshTasks(queryClient: QueryClient): void {
+/** Once the socket is subscribed: every task list and page fetched before `subscribedAt` may have missed a change. */
+export function refreshTasks(queryClient: QueryClient, subscribedAt: number): void {
   for (const queryKey of [tasksBaseKey, openTasksBaseKey, myTasksQueryKey, myJobsQueryKey]) {
-    void queryClient.invalidateQueries({ queryKey });
+    void queryClient.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt < subscribedAt });
   }
 }
