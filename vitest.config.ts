@@ -55,6 +55,10 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A page's state is awaited, never slept on; on a loaded CI machine a route's first
+          // render can take seconds, so the wait is long. A test that asserts a speed ("within a
+          // second") passes its own timeout.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
