@@ -7,7 +7,7 @@ import { newPage, startServer, type RunningServer } from "./harness.js";
 // What crawlers and link previews read: each public page's HTML, fetched as a plain HTTP request
 // with no JavaScript, carries its own title and description (and a task page its share tags); and
 // the browser tab keeps the right title while the app navigates (issue 17;
-// docs/decisions/027-head-tags-from-the-server.md).
+// docs/decisions/028-head-tags-from-the-server.md).
 
 let server: RunningServer;
 let browser: Browser;

@@ -148,7 +148,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(seoRoutes);
 
   // Each page's title, description and share tags go into the HTML the SPA fallback sends
-  // (docs/decisions/027-head-tags-from-the-server.md).
+  // (docs/decisions/028-head-tags-from-the-server.md).
   await app.register(spaPlugin, {
     pageHead: async (path) => renderHeadTags(await resolvePageHead({ db: ctx.db, publicUrl: env.PUBLIC_URL }, path)),
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalPath, fullTitle, indexedStaticPaths, matchRoute, privatePathPrefixes, ROUTE_HEADS } from "./page-head.js";
 
-// The route table is the one place page titles live (docs/decisions/027-head-tags-from-the-server.md).
+// The route table is the one place page titles live (docs/decisions/028-head-tags-from-the-server.md).
 // That it names exactly the router's routes is checked beside the router (src/web/app/router-heads.test.ts).
 
 describe("ROUTE_HEADS", () => {

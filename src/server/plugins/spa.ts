@@ -9,7 +9,7 @@ import { WEB_DIST_DIR } from "../paths.js";
 // JSON 404 and every other unknown path gets index.html so the client router shows the page
 // (or its 404 page). Each page's head tags (title, description, robots, Open Graph) are put into
 // index.html on the way out, so crawlers and link previews, which run no JavaScript, read them
-// (docs/decisions/027-head-tags-from-the-server.md).
+// (docs/decisions/028-head-tags-from-the-server.md).
 
 export interface SpaOptions {
   /** The head tags of a path (no query string), HTML-escaped; without it index.html goes as built. */

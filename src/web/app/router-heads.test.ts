@@ -4,7 +4,7 @@ import routerSource from "./router.tsx?raw";
 
 // Every page's title and description live in the shared route table (src/shared/page-head.ts),
 // which the server writes into the HTML; a route added to the router without a row there would
-// get the not-found title and noindex from the server (docs/decisions/027-head-tags-from-the-server.md).
+// get the not-found title and noindex from the server (docs/decisions/028-head-tags-from-the-server.md).
 
 describe("the route table", () => {
   it("has exactly the router's routes", () => {

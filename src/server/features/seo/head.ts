@@ -8,7 +8,7 @@ import { findPersonHead, findTaskHead, type TaskHeadData } from "./repository.js
 // The head tags of one address: the shared route table (src/shared/page-head.ts) for every page,
 // and for a task or a profile what a signed-out visitor may see of it, looked up here. The SPA
 // fallback injects them into index.html; a later server renderer would call the same two functions
-// (docs/decisions/027-head-tags-from-the-server.md).
+// (docs/decisions/028-head-tags-from-the-server.md).
 
 /** Shipped in the web app's public folder (1200×630, the size link previews ask for). */
 export const DEFAULT_SHARE_IMAGE = "/og-image.png";

@@ -3,7 +3,7 @@ import { indexedStaticPaths, privatePathPrefixes } from "../../../shared/page-he
 import { escapeHtml } from "./head.js";
 import { listSitemapTasks } from "./repository.js";
 
-// robots.txt and sitemap.xml for search engines (issue 17; docs/decisions/027-head-tags-from-the-server.md).
+// robots.txt and sitemap.xml for search engines (issue 17; docs/decisions/028-head-tags-from-the-server.md).
 // Both are built per request from PUBLIC_URL and the route table, so they never disagree with
 // the pages' own robots tags, and both may be cached by anyone: they hold only public addresses.
 

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "../../paths.js";
 import { SITEMAP_TASK_LIMIT } from "./routes.js";
 
 // The HTML the server sends per address (title, description, robots, Open Graph and Twitter tags),
-// robots.txt and sitemap.xml (issue 17; docs/decisions/027-head-tags-from-the-server.md).
+// robots.txt and sitemap.xml (issue 17; docs/decisions/028-head-tags-from-the-server.md).
 
 // A built index.html as Vite writes it: the page-head markers of src/web/index.html survive the build.
 const webDist = mkdtempSync(join(tmpdir(), "errandly-seo-web-"));
