@@ -28,6 +28,8 @@ import paymentsRoutes from "./features/payments/routes.js";
 import profilesRoutes from "./features/profiles/routes.js";
 import providersRoutes from "./features/providers/routes.js";
 import reviewsRoutes from "./features/reviews/routes.js";
+import { renderHeadTags, resolvePageHead } from "./features/seo/head.js";
+import seoRoutes from "./features/seo/routes.js";
 import siteRoutes from "./features/site/routes.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
@@ -143,7 +145,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       (await transitionTask(ctx, "cancel", taskId, { kind: "person", user: poster }, options)) !== null,
   });
 
-  await app.register(spaPlugin);
+  await app.register(seoRoutes);
+
+  // Each page's title, description and share tags go into the HTML the SPA fallback sends
+  // (docs/decisions/028-head-tags-from-the-server.md).
+  await app.register(spaPlugin, {
+    pageHead: async (path) => renderHeadTags(await resolvePageHead({ db: ctx.db, publicUrl: env.PUBLIC_URL }, path)),
+  });
 
   ctx.scheduler.register("sessions:cleanup", () => deleteExpiredSessions(ctx.db, ctx.now()));
   ctx.scheduler.register("rate-limits:cleanup", () =>

@@ -59,6 +59,9 @@ export const VERIFIED_EMAIL_ROUTES = [
 export const HTTP_MATRIX = {
   // Platform and accounts: public entry points; only "who am I" needs a session.
   "GET /api/health": everyone(200),
+  // For search engines: public addresses only (docs/decisions/028-head-tags-from-the-server.md).
+  "GET /robots.txt": everyone(200),
+  "GET /sitemap.xml": everyone(200),
   "GET /api/auth/config": everyone(200),
   // Registering answers alike for new and taken addresses and signs nobody in; the one-time links
   // (reset, verify, change of e-mail) work for whoever holds them (docs/decisions/020-account-recovery-and-verification.md).

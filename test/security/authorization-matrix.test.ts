@@ -488,6 +488,17 @@ function payoutOnboarding(url: string): Scenario {
 
 const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/health": { readOnly: true, request: () => get("/api/health") },
+  "GET /robots.txt": { readOnly: true, request: () => get("/robots.txt") },
+  // The open task's page address, and nothing of the task itself (its street least of all).
+  "GET /sitemap.xml": {
+    readOnly: true,
+    stage: "open",
+    request: () => get("/sitemap.xml"),
+    check: (w, res) => {
+      expect(res.body, w.label).toContain(`/task/${w.task.id}</loc>`);
+      expect(res.body, w.label).not.toContain(STREET);
+    },
+  },
   "GET /api/auth/config": { readOnly: true, request: () => get("/api/auth/config") },
   "POST /api/auth/register": {
     request: () => post("/api/auth/register", { email: `new-${randomUUID()}@example.test`, password: "a-long-password", firstName: "New", lastName: "Person" }),

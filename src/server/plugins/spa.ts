@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
@@ -6,10 +7,30 @@ import { WEB_DIST_DIR } from "../paths.js";
 
 // The built SPA: hashed assets are cached for a year, index.html never; unknown /api paths are a
 // JSON 404 and every other unknown path gets index.html so the client router shows the page
-// (or its 404 page).
+// (or its 404 page). Each page's head tags (title, description, robots, Open Graph) are put into
+// index.html on the way out, so crawlers and link previews, which run no JavaScript, read them
+// (docs/decisions/028-head-tags-from-the-server.md).
 
-export default fp(
-  async (app) => {
+export interface SpaOptions {
+  /** The head tags of a path (no query string), HTML-escaped; without it index.html goes as built. */
+  pageHead?: (path: string) => Promise<string>;
+}
+
+/** Where src/web/index.html marks the tags a page replaces (its title and description). */
+const HEAD_START = "<!-- page-head -->";
+const HEAD_END = "<!-- /page-head -->";
+
+/** index.html with the page's tags between the markers, or before </head> in a page without them. */
+export function injectHead(indexHtml: string, tags: string): string {
+  const start = indexHtml.indexOf(HEAD_START);
+  const end = indexHtml.indexOf(HEAD_END);
+  if (start !== -1 && end > start) return `${indexHtml.slice(0, start)}${tags}${indexHtml.slice(end + HEAD_END.length)}`;
+  const close = indexHtml.indexOf("</head>");
+  return close === -1 ? indexHtml : `${indexHtml.slice(0, close)}${tags}${indexHtml.slice(close)}`;
+}
+
+export default fp<SpaOptions>(
+  async (app, options) => {
     const webDist = app.ctx.env.WEB_DIST_DIR ?? WEB_DIST_DIR;
     const indexPath = join(webDist, "index.html");
     const hasBuild = existsSync(indexPath);
@@ -28,7 +49,7 @@ export default fp(
     }
     const indexHtml = hasBuild ? readFileSync(indexPath, "utf8") : null;
 
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split("?")[0] ?? "";
       // HEAD answers like GET (monitors and link checkers use it); Fastify sends no body for it.
       if (path.startsWith("/api/") || path === "/api" || (request.method !== "GET" && request.method !== "HEAD")) {
@@ -37,8 +58,30 @@ export default fp(
       if (!indexHtml) {
         return reply.code(404).type("text/plain").send("The web app is not built. Run `npm run build`.");
       }
-      return reply.code(200).type("text/html").header("cache-control", "no-cache").send(indexHtml);
+      let html = indexHtml;
+      if (options.pageHead) {
+        try {
+          html = injectHead(indexHtml, await options.pageHead(path));
+        } catch (error) {
+          // The database away must not take the page with it: the app still loads, with the
+          // build's generic title, and shows its own error once its API calls fail.
+          request.log.warn({ err: error }, "page head lookup failed; serving index.html as built");
+        }
+      }
+      // no-cache, not max-age: the page's title follows its task, which its poster may change or
+      // close at any moment, and the HTML names this build's hashed assets. The ETag lets a browser
+      // or CDN revalidate it with a 304 instead of the body. The HTML is the same whoever asks (the
+      // head holds only what a signed-out visitor sees), so it does not vary by cookie.
+      const etag = `"${createHash("sha256").update(html).digest("base64url").slice(0, 27)}"`;
+      reply.header("cache-control", "no-cache").header("etag", etag);
+      if (ifNoneMatch(request.headers["if-none-match"], etag)) return reply.code(304).send();
+      return reply.code(200).type("text/html; charset=utf-8").send(html);
     });
   },
   { name: "spa" },
 );
+
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}

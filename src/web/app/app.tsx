@@ -7,6 +7,7 @@ import { Header } from "./layout/header";
 import { MobileScrollButtons } from "./layout/mobile-scroll-buttons";
 import { ScrollToTopOnSearchChange } from "./layout/scroll-to-top";
 import { UnverifiedEmailBanner } from "./layout/verify-email-banner";
+import { RouteHead } from "./layout/route-head";
 import { Router } from "./router";
 
 export function App() {
@@ -25,6 +26,7 @@ export function App() {
           {/* At least a viewport tall (less the 4rem header): the footer starts below the fold, so a
               page replacing its loading spinner never moves it on screen (Lighthouse CLS was 0.42). */}
           <main id="main" className="min-h-[calc(100vh-4rem)] flex-1">
+            <RouteHead />
             <Router />
           </main>
           <Footer />

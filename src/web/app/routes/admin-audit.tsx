@@ -1,7 +1,6 @@
 import { Skeleton } from "@/components/ui/skeleton";
 import { useAuditLog } from "@/features/admin/api/get-audit-log";
 import { AdminShell } from "@/features/admin/components/admin-shell";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 function AuditTable() {
   const { data, isLoading } = useAuditLog(true);
@@ -40,7 +39,6 @@ function AuditTable() {
 
 /** /admin/audit: who did what, when and why. */
 export default function AdminAuditPage() {
-  useDocumentTitle("Audit Log");
   return (
     <AdminShell title="Audit Log" current="/admin/audit">
       <AuditTable />

@@ -15,7 +15,6 @@ import { toast } from "@/components/ui/use-toast";
 import { AdminShell } from "@/features/admin/components/admin-shell";
 import { useAdminFinance } from "@/features/payments/api/get-admin-finance";
 import { useResolveDispute } from "@/features/payments/api/resolve-dispute";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
 
@@ -139,7 +138,6 @@ function Finance() {
 
 /** /admin/finance: money held, earned and paid, and the disputes waiting for a decision. */
 export default function AdminFinancePage() {
-  useDocumentTitle("Finance");
   return (
     <AdminShell title="Finance" current="/admin/finance">
       <Finance />

@@ -2,7 +2,6 @@ import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useOutbox } from "@/features/admin/api/get-outbox";
 import { AdminShell } from "@/features/admin/components/admin-shell";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 const STATUS_VARIANT: Record<string, "success" | "warning" | "info" | "secondary" | "destructive"> = {
   sent: "success",
@@ -45,7 +44,6 @@ function OutboxList() {
 
 /** /admin/outbox: every e-mail the product sent or stored (docs/decisions/011-email-outbox.md). */
 export default function AdminOutboxPage() {
-  useDocumentTitle("E-mail Outbox");
   return (
     <AdminShell title="E-mail Outbox" current="/admin/outbox">
       <OutboxList />

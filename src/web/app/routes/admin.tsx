@@ -12,7 +12,6 @@ import { ApplicationCard, fullName } from "@/features/admin/components/applicati
 import { ApplicationDetailsDialog } from "@/features/admin/components/application-details-dialog";
 import { RejectDialog } from "@/features/admin/components/reject-dialog";
 import { PhotoChangesQueue } from "@/features/account/components/photo-changes-queue";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 function Loading() {
   return (
@@ -137,6 +136,5 @@ function AdminDashboard() {
 
 /** The admin dashboard (/admin; docs/product.md#verification). */
 export default function AdminPage() {
-  useDocumentTitle("Admin Dashboard");
   return <AdminDashboard />;
 }

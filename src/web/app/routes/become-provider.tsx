@@ -6,7 +6,6 @@ import { Spinner } from "@/components/ui/spinner";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { ApplicationForm } from "@/features/providers/components/application-form";
 import { ApplicationStatus } from "@/features/providers/components/application-status";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { useSignedInUser } from "../protected-route";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
@@ -20,7 +19,6 @@ const REQUIREMENTS = ["18 years or older", "Valid government-issued ID", "Reliab
 
 /** The become-provider page (/become-provider; docs/product.md#verification). */
 export default function BecomeProviderPage() {
-  useDocumentTitle("Become a Provider");
   const user = useSignedInUser();
   const [, navigate] = useLocation();
   const profile = useProviderProfile(true);

@@ -2,10 +2,8 @@ import { OFFICE } from "@shared/constants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { AppointmentForm } from "@/features/site/components/appointment-form";
 import { OfficeAddressItems } from "@/features/site/components/office-contact";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 export default function BookAppointmentPage() {
-  useDocumentTitle("Schedule an Office Visit");
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <header className="mb-8 text-center">

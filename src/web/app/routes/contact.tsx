@@ -3,7 +3,6 @@ import { OFFICE } from "@shared/constants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ContactForm } from "@/features/site/components/contact-form";
 import { OfficeAddressItems } from "@/features/site/components/office-contact";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 const QUICK_SUPPORT = [
   { title: "For Users", text: "Posting tasks, payments, escrow and refunds.", email: OFFICE.supportEmail },
@@ -13,7 +12,6 @@ const QUICK_SUPPORT = [
 ];
 
 export default function ContactPage() {
-  useDocumentTitle("Contact Us");
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6 lg:py-16">
       <header className="mb-10 text-center">

@@ -7,7 +7,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Skeleton } from "@/components/ui/skeleton";
 import { useEarnings } from "@/features/payments/api/get-earnings";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
@@ -44,7 +43,6 @@ function Totals({ data }: { data: Earnings }) {
 
 /** /earnings: the provider's money, held, available and paid out, task by task. */
 export default function EarningsPage() {
-  useDocumentTitle("Earnings");
   const earnings = useEarnings(true);
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-12 sm:px-6">

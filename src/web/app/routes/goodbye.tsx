@@ -1,10 +1,8 @@
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 /** /goodbye: shown once an account is deleted. */
 export default function GoodbyePage() {
-  useDocumentTitle("Account deleted");
   return (
     <div className="mx-auto grid max-w-md justify-items-center gap-4 px-4 py-24 text-center">
       <h1 className="text-3xl font-bold">Your account is deleted</h1>

@@ -20,7 +20,6 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUser } from "@/lib/current-user";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
 import { goToLogin } from "@/lib/api";
 
@@ -75,7 +74,6 @@ const EARN_POINTS = [
 ];
 
 export default function LandingPage() {
-  useDocumentTitle(null);
   const { isAuthenticated, isLoading } = useUser();
   const [, navigate] = useLocation();
   // "?post=task" is the way back from sign-in to the wizard and its draft (docs/product.md#post-a-task-draft).

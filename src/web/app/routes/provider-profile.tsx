@@ -4,13 +4,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Spinner } from "@/components/ui/spinner";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { ProfileForm } from "@/features/providers/components/profile-form";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { useUser } from "@/lib/current-user";
 import { userProfilePath } from "@/lib/profile-path";
 
 /** /provider/profile: a provider edits their public profile. */
 export default function ProviderProfilePage() {
-  useDocumentTitle("My Provider Profile");
   const profile = useProviderProfile(true);
   const { user } = useUser();
 

@@ -1,11 +1,9 @@
 import { Skeleton } from "@/components/ui/skeleton";
 import { useProviders } from "@/features/providers/api/get-providers";
 import { ProviderCard } from "@/features/providers/components/provider-card";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 
 /** The public provider directory (/providers; docs/product.md#verification). */
 export default function ProvidersPage() {
-  useDocumentTitle("Browse Available Providers");
   const { data: providers, isLoading, isError } = useProviders();
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">

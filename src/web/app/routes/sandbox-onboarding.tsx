@@ -3,12 +3,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { toast } from "@/components/ui/use-toast";
 import { useCompleteSandboxOnboarding } from "@/features/payments/api/complete-sandbox-onboarding";
-import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { errorMessage } from "@/lib/api";
 
 /** /payouts/sandbox-onboarding: the sandbox's stand-in for Stripe's hosted Express onboarding. */
 export default function SandboxOnboardingPage() {
-  useDocumentTitle("Set Up Payouts");
   const [, navigate] = useLocation();
   const complete = useCompleteSandboxOnboarding();
 

@@ -23,6 +23,7 @@ import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
+import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
 
 function BackButton() {
@@ -35,6 +36,8 @@ export default function TaskDetailPage() {
   const task = useTask(id);
   const { viewer } = useTaskViewer();
   const { run, pending } = useTaskActions();
+  // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
+  useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
   if (task.isLoading) {
     // The page's own column, so React turns this very element into the task card's container

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { useDocumentTitle } from "../hooks/use-document-title";
 
 export interface LegalSection {
   id: string;
@@ -10,7 +9,6 @@ export interface LegalSection {
 
 /** Privacy policy and terms: dated, with a table of contents linking to each section. */
 export function LegalPage({ title, updated, intro, sections }: { title: string; updated: string; intro: ReactNode; sections: LegalSection[] }) {
-  useDocumentTitle(title);
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 lg:py-16">
       <header>

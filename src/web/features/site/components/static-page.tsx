@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { useDocumentTitle } from "../hooks/use-document-title";
 
 interface StaticPageProps {
   title: string;
@@ -9,7 +8,6 @@ interface StaticPageProps {
 
 /** The frame of the information pages: one h1, an intro, and the page's tab title. */
 export function StaticPage({ title, intro, children }: StaticPageProps) {
-  useDocumentTitle(title);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6 lg:py-16">
       <header className="mb-10 text-center">

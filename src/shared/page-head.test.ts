@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { canonicalPath, fullTitle, indexedStaticPaths, matchRoute, privatePathPrefixes, ROUTE_HEADS } from "./page-head.js";
+
+// The route table is the one place page titles live (docs/decisions/028-head-tags-from-the-server.md).
+// That it names exactly the router's routes is checked beside the router (src/web/app/router-heads.test.ts).
+
+describe("ROUTE_HEADS", () => {
+  it("keeps descriptions within what search results show (about 160 characters)", () => {
+    for (const route of ROUTE_HEADS) expect(route.description.length, route.pattern).toBeLessThanOrEqual(160);
+  });
+});
+
+describe("matchRoute", () => {
+  it.each([
+    ["/", "/"],
+    ["/pricing", "/pricing"],
+    ["/pricing/", "/pricing"],
+    ["/task/abc", "/task/:id"],
+    ["/tasks/abc", "/tasks/:id"],
+    ["/users/abc", "/users/:id"],
+    ["/settings", "/settings/:tab?"],
+    ["/settings/security", "/settings/:tab?"],
+    ["/admin/inbox", "/admin/inbox"],
+    ["/task", "*"],
+    ["/task/a/b", "*"],
+    ["/pricingx", "*"],
+  ])("%s is %s", (path, pattern) => {
+    expect(matchRoute(path).route.pattern).toBe(pattern);
+  });
+
+  it("hands over the id, and the canonical path of a task", () => {
+    const match = matchRoute("/tasks/a%20b");
+    expect(match.params).toEqual({ id: "a b" });
+    expect(canonicalPath(match, "/tasks/a%20b")).toBe("/task/a b");
+    expect(canonicalPath(matchRoute("/jobs"), "/jobs")).toBe("/job-board");
+  });
+});
+
+describe("fullTitle", () => {
+  it("adds the site name, or is the home title", () => {
+    expect(fullTitle("Pricing")).toBe("Pricing | Errandly");
+    expect(fullTitle(null)).toBe("Errandly: local errands and tasks, done by verified providers");
+  });
+});
+
+describe("robots and sitemap lists", () => {
+  it("no private prefix shuts out a public page (robots.txt rules are prefixes)", () => {
+    const prefixes = privatePathPrefixes();
+    expect(prefixes).toContain("/admin");
+    expect(prefixes).toContain("/provider/");
+    for (const route of ROUTE_HEADS.filter((r) => r.index)) {
+      const path = route.pattern.replace(/:\w+\??/g, "x");
+      expect(prefixes.filter((prefix) => path.startsWith(prefix)), path).toEqual([]);
+    }
+  });
+
+  it("the sitemap's static pages are the indexable ones, each once", () => {
+    const paths = indexedStaticPaths();
+    expect(paths).toContain("/");
+    expect(paths).toContain("/job-board");
+    expect(paths).not.toContain("/jobs");
+    expect(paths).not.toContain("/dashboard");
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+});
