@@ -575,6 +575,16 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       expect(res.body, w.label).not.toContain(STREET);
     },
   },
+  "GET /api/tasks/open/radius-counts": {
+    readOnly: true,
+    stage: "open",
+    // The job board's filters (docs/product.md#job-board-filters): counts only, the same for everyone.
+    request: () => get("/api/tasks/open/radius-counts?near=21401&radiusMiles=10&minBudget=0&when=flexible"),
+    check: (w, res) => {
+      expect(parse<{ counts: { radiusMiles: number }[] }>(res).counts.map((c) => c.radiusMiles), w.label).toEqual([5, 10, 25, 50]);
+      expect(res.body, w.label).not.toContain(STREET);
+    },
+  },
   "GET /api/tasks/my-tasks": ownTasks("/api/tasks/my-tasks", "userId", "poster"),
   "GET /api/tasks/my-jobs": ownTasks("/api/tasks/my-jobs", "providerId", "assignedProvider"),
   "GET /api/tasks/:id": {

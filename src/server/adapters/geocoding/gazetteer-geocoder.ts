@@ -176,3 +176,13 @@ export function createGazetteerGeocoder(): Geocoder {
     },
   };
 }
+
+/**
+ * A US ZIP code's centroid from the offline table, or null when there is no such ZIP code. The job
+ * board places `near=21401` with it even when GEOCODER_URL names an external service: a public,
+ * per-request filter cannot wait in a one-request-a-second queue (docs/decisions/027-job-board-distance-and-dates.md).
+ */
+export function findZip(zip: string): { lat: number; lon: number; city: string; state: string } | null {
+  const entry = loadIndex().byZip.get(zip);
+  return entry ? { lat: entry.latitude, lon: entry.longitude, city: entry.city, state: entry.state } : null;
+}
