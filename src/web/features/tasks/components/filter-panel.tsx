@@ -147,7 +147,13 @@ export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelP
           {active && <span className="size-2 rounded-full bg-primary" aria-hidden="true" />}
         </Button>
       </PopoverTrigger>
-      <PopoverContent align="end" className="max-h-[calc(100dvh-8rem)] w-[min(22rem,calc(100vw-2rem))] overflow-y-auto">
+      <PopoverContent
+        align="end"
+        aria-label="Filters"
+        collisionPadding={16}
+        // The panel scrolls inside the room the page leaves it, so no part is out of reach on a phone.
+        className="max-h-[var(--radix-popover-content-available-height)] w-[min(22rem,calc(100vw-2rem))] overflow-y-auto"
+      >
         <form noValidate onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label="Filter tasks">
           <FormField label="Near (ZIP code)" error={errors.near?.message} description={nearNote ?? undefined}>
             {(control) => (
@@ -194,7 +200,7 @@ export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelP
             render={({ field }) => (
               <fieldset>
                 <legend className="mb-2 text-sm font-medium">When</legend>
-                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="When">
+                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="When" className="flex flex-wrap gap-x-4 gap-y-2">
                   {(["any", ...TASK_WHEN] as const).map((w) => (
                     <div key={w} className="flex items-center gap-2">
                       <RadioGroupItem id={`when-${w}`} value={w} />
@@ -212,7 +218,7 @@ export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelP
             render={({ field }) => (
               <fieldset>
                 <legend className="mb-2 text-sm font-medium">Sort by</legend>
-                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="Sort tasks by">
+                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="Sort tasks by" className="flex flex-wrap gap-x-4 gap-y-2">
                   {sorts.map((s) => (
                     <div key={s.value} className="flex items-center gap-2">
                       <RadioGroupItem id={`sort-${s.value}`} value={s.value} />
