@@ -687,11 +687,12 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/admin/outbox": { readOnly: true, request: () => get("/api/admin/outbox") },
   "GET /api/providers": {
     readOnly: true,
-    request: () => get("/api/providers"),
+    // With the place filter (docs/product.md#verification): createUser's providers are in ZIP 21401.
+    request: () => get("/api/providers?near=21401&radiusMiles=5&sort=completed"),
     check: (w, res) => {
-      // createUser's verified providers have this phone and street; the directory shows neither.
+      // createUser's verified providers have this phone, street and ZIP code; the directory shows none.
       expect(parse<unknown[]>(res).length, w.label).toBeGreaterThan(0);
-      for (const secret of ["4105550100", "1 Test St", w.assigned.email]) expect(res.body, w.label).not.toContain(secret);
+      for (const secret of ["4105550100", "1 Test St", "21401", w.assigned.email]) expect(res.body, w.label).not.toContain(secret);
     },
   },
 

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type { NearPlace } from "../../../shared/task-filters.js";
 import type { GeocodeResult } from "../../../shared/tasks.js";
 import type { Geocoder } from "./geocoder.js";
 import { stateCode } from "./us-states.js";
@@ -185,4 +186,11 @@ export function createGazetteerGeocoder(): Geocoder {
 export function findZip(zip: string): { lat: number; lon: number; city: string; state: string } | null {
   const entry = loadIndex().byZip.get(zip);
   return entry ? { lat: entry.latitude, lon: entry.longitude, city: entry.city, state: entry.state } : null;
+}
+
+/** Where a search is centred (`near`): a ZIP code's centroid, or the point itself; null for an unknown ZIP code. */
+export function nearPoint(near: NearPlace): { lat: number; lon: number } | null {
+  if (near.kind === "point") return { lat: near.lat, lon: near.lon };
+  const place = findZip(near.zip);
+  return place ? { lat: place.lat, lon: place.lon } : null;
 }
