@@ -124,3 +124,43 @@ describe("job board filters", () => {
     page.assertClean(SIGNED_OUT);
   });
 });
+
+// The directory's part of issue 15 (docs/product.md#verification, "Directory filters"): the demo has
+// one approved provider, Devon P., in ZIP 21401 (Annapolis); 21701 (Frederick) is about 55 miles away.
+describe("provider directory filters", () => {
+  it("filters by place and service in the URL, across reload and Back, and says when nothing matches", async () => {
+    await page.goto(`${server.url}/providers`);
+    const cards = page.getByRole("list").getByRole("heading", { level: 2 });
+    await eventually(() => cards.allInnerTexts()).toEqual(["Devon P."]);
+    const form = page.getByRole("form", { name: "Filter providers" });
+
+    await form.getByLabel("Near (ZIP code)").fill("21701");
+    await form.getByRole("button", { name: "Search" }).click();
+    await eventually(() => query(page)).toBe("?near=21701&radiusMiles=25");
+    await eventually(() => page.getByRole("status").filter({ hasText: "No providers match these filters" }).count()).toBe(1);
+
+    await form.getByLabel("Near (ZIP code)").fill("21401");
+    await form.getByRole("button", { name: "Search" }).click();
+    await eventually(() => query(page)).toBe("?near=21401&radiusMiles=25");
+    await eventually(() => cards.allInnerTexts()).toEqual(["Devon P."]);
+    expect(await page.getByText("· 0 mi").count()).toBe(1);
+
+    await form.getByRole("combobox", { name: "Service" }).click();
+    await page.getByRole("option", { name: "Pet Care" }).click();
+    await eventually(() => query(page)).toBe("?near=21401&radiusMiles=25&serviceType=pet");
+    await eventually(() => page.getByRole("status").filter({ hasText: "No providers match these filters" }).count()).toBe(1);
+    await expectAxeClean(page, "directory, nothing found");
+
+    await page.reload();
+    await eventually(() => page.getByRole("status").filter({ hasText: "No providers match these filters" }).count()).toBe(1);
+    await page.goBack();
+    await eventually(() => query(page)).toBe("?near=21401&radiusMiles=25");
+    await eventually(() => cards.allInnerTexts()).toEqual(["Devon P."]);
+    await expectAxeClean(page, "directory, filtered");
+    // Back again: the box follows the URL's place.
+    await page.goBack();
+    await eventually(() => query(page)).toBe("?near=21701&radiusMiles=25");
+    await eventually(() => form.getByLabel("Near (ZIP code)").inputValue()).toBe("21701");
+    page.assertClean(SIGNED_OUT);
+  });
+});

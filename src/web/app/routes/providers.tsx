@@ -26,6 +26,13 @@ export default function ProvidersPage() {
   const { data: providers, isLoading, isError } = useProviders(filters);
   const [nearText, setNearText] = useState(filters.near ?? "");
   const [nearError, setNearError] = useState<string | null>(null);
+  // Back, Forward or Clear filters change the URL's place: the box shows it again (React's "adjust state on a prop change").
+  const [shownNear, setShownNear] = useState(filters.near);
+  if (shownNear !== filters.near) {
+    setShownNear(filters.near);
+    setNearText(filters.near ?? "");
+    setNearError(null);
+  }
   const apply = (next: ProvidersParams) => {
     const query = directoryQuery(next);
     navigate(query ? `/providers?${query}` : "/providers");
@@ -57,7 +64,7 @@ export default function ProvidersPage() {
         <FormField label="Near (ZIP code)" error={nearError}>
           {(control) => (
             <div className="flex gap-2">
-              <Input {...control} value={nearText} onChange={(e) => setNearText(e.target.value)} inputMode="numeric" placeholder="e.g. 21401" className="min-w-0 flex-1" />
+              <Input {...control} value={nearText} onChange={(e) => setNearText(e.target.value)} inputMode="numeric" placeholder="e.g. 10001" className="min-w-0 flex-1" />
               <Button type="submit" variant="outline">
                 Search
               </Button>
@@ -150,10 +157,7 @@ export default function ProvidersPage() {
             <p>No providers match these filters. Try a wider area, another service or any rating.</p>
             <Button
               variant="outline"
-              onClick={() => {
-                setNearText("");
-                apply({});
-              }}
+              onClick={() => apply({})}
             >
               Clear filters
             </Button>
