@@ -31,6 +31,12 @@ const SCENARIOS = [
   { name: "no filter", path: "/api/tasks/open" },
   { name: "category=delivery", path: "/api/tasks/open?category=delivery" },
   { name: "search=grocery", path: "/api/tasks/open?search=grocery" },
+  // The filters of issue 15 (docs/product.md#job-board-filters). The seed's positions cover
+  // 38.9-39.89 N, 76.5-76.99 W: 21401 (Annapolis) is inside, where about 6% of tasks lie within 10
+  // miles; 21701 (Frederick) is 20 miles west of the seeded area, so nothing is within 5 miles and
+  // the query must look at every candidate the box lets through to say so.
+  { name: "near=21401&radiusMiles=10", path: "/api/tasks/open?near=21401&radiusMiles=10" },
+  { name: "near=21701&radiusMiles=5 (none)", path: "/api/tasks/open?near=21701&radiusMiles=5" },
 ];
 
 const TITLES = [

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boardFilterFields, checkFilterRules } from "./task-filters.js";
 import { emailSchema, stateCodeSchema, text } from "./common.js";
 import {
   CATEGORY_VALUES,
@@ -133,8 +134,33 @@ export const publicProviderSchema = z.object({
   serviceTypes: z.array(z.string()),
   hourlyRate: z.number().nullable(),
   verificationStatus: verificationStatusSchema,
+  /** Tasks they completed as provider. */
+  completedTasks: z.number().int(),
+  /**
+   * Miles from `near` to the centre of the provider's ZIP code (never their street address), rounded
+   * like the job board's; null without `near` (docs/product.md#verification, "Directory filters").
+   */
+  distanceMiles: z.number().nullable(),
 });
 export type PublicProvider = z.infer<typeof publicProviderSchema>;
+
+export const PROVIDER_SORTS = ["name", "rating", "completed"] as const;
+
+/** GET /api/providers: the job board's place filter, a service type, a lowest rating and a sort. */
+export const providersQuerySchema = z
+  .object({
+    near: boardFilterFields.near,
+    radiusMiles: boardFilterFields.radiusMiles,
+    serviceType: z.enum(CATEGORY_VALUES, { error: "serviceType must be one of the listed service types" }).optional(),
+    minRating: z.coerce
+      .number({ error: "minRating must be a number from 1 to 5" })
+      .min(1, { error: "minRating must be a number from 1 to 5" })
+      .max(5, { error: "minRating must be a number from 1 to 5" })
+      .optional(),
+    sort: z.enum(PROVIDER_SORTS, { error: "sort must be name, rating or completed" }).default("name"),
+  })
+  .superRefine(checkFilterRules);
+export type ProvidersQuery = z.input<typeof providersQuerySchema>;
 
 export const uploadRequestSchema = z
   .object({ kind: z.enum(UPLOAD_KINDS, { error: "must be id_document or profile_photo" }).optional() })

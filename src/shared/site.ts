@@ -65,10 +65,15 @@ export type AppointmentBody = z.infer<typeof appointmentBodySchema>;
 
 /** Midnight at the start of the calendar day after `now`, in the given IANA time zone. */
 export function startOfTomorrowIn(timeZone: string, now: Date): Date {
+  return startOfDayIn(timeZone, now, 1);
+}
+
+/** Midnight at the start of the calendar day `days` after the one `now` falls on, in the given IANA time zone. */
+export function startOfDayIn(timeZone: string, now: Date, days: number): Date {
   const parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric" })
     .formatToParts(now)
     .reduce<Record<string, number>>((acc, p) => (p.type === "literal" ? acc : { ...acc, [p.type]: Number(p.value) }), {});
-  const wallMidnight = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, (parts.day ?? 1) + 1);
+  const wallMidnight = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, (parts.day ?? 1) + days);
   // Shift by the zone's offset at that moment; twice, in case the first guess crossed a DST change.
   let instant = wallMidnight - zoneOffsetMs(timeZone, new Date(wallMidnight));
   instant = wallMidnight - zoneOffsetMs(timeZone, new Date(instant));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
 import { budgetDollarsSchema } from "./money.js";
+import { boardFilterFields, checkFilterRules, RADIUS_MILES } from "./task-filters.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
@@ -241,18 +242,36 @@ export const openTasksQuerySchema = z
     search: z.string().trim().max(200, { error: "search must be at most 200 characters" }).optional(),
     category: z.enum(CATEGORY_VALUES, { error: "category must be one of the listed categories" }).optional(),
     sort: z.enum(TASK_SORTS, { error: "sort must be newest, budget_desc, budget_asc or distance" }).default("newest"),
+    ...boardFilterFields,
     lat: z.coerce.number().min(-90).max(90).optional(),
     lon: z.coerce.number().min(-180).max(180).optional(),
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     pageSize: z.coerce.number().int().min(1).max(100).default(30),
   })
-  .refine((q) => q.sort !== "distance" || (q.lat !== undefined && q.lon !== undefined), {
-    path: ["lat"],
-    error: "sort=distance needs lat and lon",
+  .superRefine((q, ctx) => {
+    checkFilterRules(q, ctx);
+    if (q.near !== undefined && (q.lat !== undefined || q.lon !== undefined)) {
+      ctx.addIssue({ code: "custom", path: ["near"], message: "Give near or lat and lon, not both" });
+    }
+    if (q.sort === "distance" && q.near === undefined && (q.lat === undefined || q.lon === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["lat"], message: "sort=distance needs near, or lat and lon" });
+    }
   });
 export type OpenTasksQuery = z.input<typeof openTasksQuerySchema>;
 
 export const taskListSchema = z.array(taskPublicSchema);
+
+/** GET /api/tasks/open/radius-counts: the board's filters with `near`, without sort or paging. */
+export const radiusCountsQuerySchema = openTasksQuerySchema.refine((q) => q.near !== undefined, {
+  path: ["near"],
+  error: "near is required (a ZIP code or lat,lon)",
+});
+
+/** How many open tasks match at each radius (docs/product.md#job-board-filters: "what to loosen"). */
+export const radiusCountsSchema = z.object({
+  counts: z.array(z.object({ radiusMiles: z.literal(RADIUS_MILES), count: z.number().int() })),
+});
+export type RadiusCounts = z.infer<typeof radiusCountsSchema>;
 export const myTaskListSchema = z.array(taskPrivateSchema);
 
 export const geocodeQuerySchema = z.object({

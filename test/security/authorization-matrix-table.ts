@@ -90,6 +90,7 @@ export const HTTP_MATRIX = {
   // belongs to one actor of the lifecycle table, and admins have no task actions (docs/product.md, Roles).
   "POST /api/tasks": signedIn(201),
   "GET /api/tasks/open": everyone(200),
+  "GET /api/tasks/open/radius-counts": everyone(200),
   "GET /api/tasks/my-tasks": signedIn(200),
   "GET /api/tasks/my-jobs": signedIn(200),
   "GET /api/tasks/:id": everyone(200),

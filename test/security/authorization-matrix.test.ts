@@ -586,6 +586,16 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       expect(res.body, w.label).not.toContain(STREET);
     },
   },
+  "GET /api/tasks/open/radius-counts": {
+    readOnly: true,
+    stage: "open",
+    // The job board's filters (docs/product.md#job-board-filters): counts only, the same for everyone.
+    request: () => get("/api/tasks/open/radius-counts?near=21401&radiusMiles=10&minBudget=0&when=flexible"),
+    check: (w, res) => {
+      expect(parse<{ counts: { radiusMiles: number }[] }>(res).counts.map((c) => c.radiusMiles), w.label).toEqual([5, 10, 25, 50]);
+      expect(res.body, w.label).not.toContain(STREET);
+    },
+  },
   "GET /api/tasks/my-tasks": ownTasks("/api/tasks/my-tasks", "userId", "poster"),
   "GET /api/tasks/my-jobs": ownTasks("/api/tasks/my-jobs", "providerId", "assignedProvider"),
   "GET /api/tasks/:id": {
@@ -688,11 +698,12 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/admin/outbox": { readOnly: true, request: () => get("/api/admin/outbox") },
   "GET /api/providers": {
     readOnly: true,
-    request: () => get("/api/providers"),
+    // With the place filter (docs/product.md#verification): createUser's providers are in ZIP 21401.
+    request: () => get("/api/providers?near=21401&radiusMiles=5&sort=completed"),
     check: (w, res) => {
-      // createUser's verified providers have this phone and street; the directory shows neither.
+      // createUser's verified providers have this phone, street and ZIP code; the directory shows none.
       expect(parse<unknown[]>(res).length, w.label).toBeGreaterThan(0);
-      for (const secret of ["4105550100", "1 Test St", w.assigned.email]) expect(res.body, w.label).not.toContain(secret);
+      for (const secret of ["4105550100", "1 Test St", "21401", w.assigned.email]) expect(res.body, w.label).not.toContain(secret);
     },
   },
 

@@ -821,7 +821,14 @@ const REGRESSIONS: Record<string, (fresh: { providerUploadUrl: string }) => Fuzz
   // An empty 404 without {message}: a plain GET is not a WebSocket upgrade (chat/socket.ts).
   "GET /ws": () => [request("user", "GET", "/ws", { headers: { origin: TEST_ORIGIN } })],
   // 500: a subnormal latitude underflowed radians() in the distance sort (task-repository.ts).
-  "GET /api/tasks/open": () => [request("anonymous", "GET", "/api/tasks/open?lat=5e-324&lon=0")],
+  // The job board's filters: the same underflow through near, a ZIP code nobody has, a box across the 180° meridian.
+  "GET /api/tasks/open": () => [
+    request("anonymous", "GET", "/api/tasks/open?lat=5e-324&lon=0"),
+    request("anonymous", "GET", "/api/tasks/open?near=5e-324,0&radiusMiles=5&sort=distance"),
+    request("anonymous", "GET", "/api/tasks/open?near=00000&radiusMiles=50"),
+    request("anonymous", "GET", "/api/tasks/open?near=51.9,179.99&radiusMiles=50&minBudget=0&maxBudget=100000&when=today"),
+  ],
+  "GET /api/tasks/open/radius-counts": () => [request("anonymous", "GET", "/api/tasks/open/radius-counts?near=89.99,0&radiusMiles=50&when=flexible")],
 };
 
 function seedOf(op: Operation): number {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import type { NearPlace } from "../../../shared/task-filters.js";
 import type { GeocodeResult } from "../../../shared/tasks.js";
 import type { Geocoder } from "./geocoder.js";
 import { stateCode } from "./us-states.js";
@@ -175,4 +176,21 @@ export function createGazetteerGeocoder(): Geocoder {
       return [...exact, ...prefixed].slice(0, limit).map((t) => result(null, t.city, t.state, t.zip, t.lat, t.lon));
     },
   };
+}
+
+/**
+ * A US ZIP code's centroid from the offline table, or null when there is no such ZIP code. The job
+ * board places `near=21401` with it even when GEOCODER_URL names an external service: a public,
+ * per-request filter cannot wait in a one-request-a-second queue (docs/decisions/027-job-board-distance-and-dates.md).
+ */
+export function findZip(zip: string): { lat: number; lon: number; city: string; state: string } | null {
+  const entry = loadIndex().byZip.get(zip);
+  return entry ? { lat: entry.latitude, lon: entry.longitude, city: entry.city, state: entry.state } : null;
+}
+
+/** Where a search is centred (`near`): a ZIP code's centroid, or the point itself; null for an unknown ZIP code. */
+export function nearPoint(near: NearPlace): { lat: number; lon: number } | null {
+  if (near.kind === "point") return { lat: near.lat, lon: near.lon };
+  const place = findZip(near.zip);
+  return place ? { lat: place.lat, lon: place.lon } : null;
 }

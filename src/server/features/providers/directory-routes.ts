@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { publicProviderSchema } from "../../../shared/providers.js";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { providersQuerySchema, publicProviderSchema } from "../../../shared/providers.js";
 import { listPublicProviders } from "./repository.js";
 
 const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/providers",
-    { config: { auth: "public" }, schema: { tags: ["providers"], response: { 200: z.array(publicProviderSchema) } } },
-    async () => listPublicProviders(app.ctx.db, app.ctx.now()),
+    {
+      config: { auth: "public" },
+      schema: { tags: ["providers"], querystring: providersQuerySchema, response: { 200: z.array(publicProviderSchema), 400: errorResponseSchema } },
+    },
+    async (request) => listPublicProviders(app.ctx.db, app.ctx.now(), request.query),
   );
 };
 

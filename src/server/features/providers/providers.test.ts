@@ -387,7 +387,7 @@ describe("directory and profile", () => {
     expect(raw).not.toContain(pending.email);
     for (const p of list) {
       expect(Object.keys(p).sort()).toEqual(
-        ["bio", "city", "displayName", "hourlyRate", "id", "profilePhotoUrl", "rating", "reviewCount", "serviceTypes", "state", "userId", "verificationStatus"],
+        ["bio", "city", "completedTasks", "displayName", "distanceMiles", "hourlyRate", "id", "profilePhotoUrl", "rating", "reviewCount", "serviceTypes", "state", "userId", "verificationStatus"],
       );
     }
   });

@@ -1,15 +1,18 @@
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider } from "../../../shared/providers.js";
+import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider, providersQuerySchema } from "../../../shared/providers.js";
+import { distanceMiles, roundMiles } from "../../../shared/task-filters.js";
+import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { Db } from "../../db/client.js";
 import { revealedCondition } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
-import { notFound } from "../../http-errors.js";
+import { badRequest, notFound } from "../../http-errors.js";
 
 // Reading providers: one's own profile, the admin dashboard's lists (applications, active
 // providers, audit log, outbox) and the public directory.
@@ -165,7 +168,20 @@ export async function listOutbox(db: Db): Promise<OutboxEntry[]> {
  * The public directory: approved providers only, and only what a visitor may see (never phone,
  * street address, e-mail, ZIP or the ID document; the response schema filters as a second guard).
  */
-export async function listPublicProviders(db: Db, now: Date): Promise<PublicProvider[]> {
+/**
+ * The public directory (docs/product.md#verification, "Directory filters"): approved providers, by
+ * service type and lowest rating in SQL; by distance from `near` to the centre of each provider's
+ * ZIP code (the offline ZIP table, never their street address) after, since profiles keep no
+ * position. Approved providers are few; with a place, all of them are measured before the 500 cap.
+ */
+export type ProvidersInput = Pick<z.output<typeof providersQuerySchema>, "sort"> & Partial<z.output<typeof providersQuerySchema>>;
+
+export async function listPublicProviders(db: Db, now: Date, query: ProvidersInput = { sort: "name" }): Promise<PublicProvider[]> {
+  let origin: { lat: number; lon: number } | null = null;
+  if (query.near) {
+    origin = nearPoint(query.near);
+    if (!origin) throw badRequest(`near: We don't know the ZIP code ${query.near.kind === "zip" ? query.near.zip : ""}. Check it, or use a nearby one.`);
+  }
   // Only revealed reviews count: a blind one must not show through the average.
   const ratings = db
     .select({
@@ -177,7 +193,23 @@ export async function listPublicProviders(db: Db, now: Date): Promise<PublicProv
     .where(revealedCondition(now))
     .groupBy(sql`r.reviewed_id`)
     .as("ratings");
-  const rows = await db
+  const completed = db
+    .select({ providerId: tasks.providerId, count: sql<number>`count(*)::int`.as("completed_count") })
+    .from(tasks)
+    .where(eq(tasks.status, "completed"))
+    .groupBy(tasks.providerId)
+    .as("completed");
+  const conditions: SQL[] = [eq(providerProfiles.verificationStatus, "approved")];
+  if (query.serviceType) conditions.push(sql`${query.serviceType} = any(${providerProfiles.serviceTypes})`);
+  if (query.minRating !== undefined) conditions.push(sql`${ratings.average}::numeric >= ${query.minRating}::numeric`);
+  const byName = [asc(users.firstName), asc(users.lastName), asc(providerProfiles.id)];
+  const order =
+    query.sort === "rating"
+      ? [sql`${ratings.average}::numeric desc nulls last`, sql`${ratings.count} desc nulls last`, ...byName]
+      : query.sort === "completed"
+        ? [sql`coalesce(${completed.count}, 0) desc`, ...byName]
+        : byName;
+  const base = db
     .select({
       id: providerProfiles.id,
       userId: providerProfiles.userId,
@@ -185,10 +217,12 @@ export async function listPublicProviders(db: Db, now: Date): Promise<PublicProv
       lastName: users.lastName,
       city: providerProfiles.city,
       state: providerProfiles.state,
+      zipCode: providerProfiles.zipCode,
       bio: providerProfiles.bio,
       profilePhotoUrl: providerProfiles.profilePhotoPath,
       rating: ratings.average,
       reviewCount: ratings.count,
+      completedTasks: completed.count,
       serviceTypes: providerProfiles.serviceTypes,
       hourlyRateCents: providerProfiles.hourlyRateCents,
       verificationStatus: providerProfiles.verificationStatus,
@@ -196,16 +230,31 @@ export async function listPublicProviders(db: Db, now: Date): Promise<PublicProv
     .from(providerProfiles)
     .innerJoin(users, eq(users.id, providerProfiles.userId))
     .leftJoin(ratings, eq(ratings.reviewedId, providerProfiles.userId))
-    .where(eq(providerProfiles.verificationStatus, "approved"))
-    .orderBy(users.firstName, users.lastName)
-    .limit(500);
-  return rows.map(({ hourlyRateCents, firstName, lastName, ...r }) => ({
-    ...r,
-    displayName: displayName({ firstName, lastName }),
-    city: r.city || null,
-    state: r.state || null,
-    rating: r.rating ?? null,
-    reviewCount: r.reviewCount ?? 0,
-    hourlyRate: hourlyRateCents === null ? null : centsToDollars(hourlyRateCents),
-  }));
+    .leftJoin(completed, eq(completed.providerId, providerProfiles.userId))
+    .where(and(...conditions))
+    .orderBy(...order);
+  const rows = origin ? await base : await base.limit(500);
+  const cards = rows.map(({ hourlyRateCents, firstName, lastName, zipCode, ...r }) => {
+    const place = origin ? findZip(zipCode.slice(0, 5)) : null;
+    const miles = origin && place ? distanceMiles(origin, place) : null;
+    return {
+      card: {
+        ...r,
+        displayName: displayName({ firstName, lastName }),
+        city: r.city || null,
+        state: r.state || null,
+        rating: r.rating ?? null,
+        reviewCount: r.reviewCount ?? 0,
+        completedTasks: r.completedTasks ?? 0,
+        hourlyRate: hourlyRateCents === null ? null : centsToDollars(hourlyRateCents),
+        distanceMiles: miles === null ? null : roundMiles(miles),
+      },
+      miles,
+    };
+  });
+  const radius = query.radiusMiles;
+  return cards
+    .filter(({ miles }) => radius === undefined || (miles !== null && miles <= radius))
+    .slice(0, 500)
+    .map(({ card }) => card);
 }

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, fillPlaceholders, getTableColumns, inArray, isNotNu
 import type { z } from "zod";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars, dollarsToCents, priceTask } from "../../../shared/money.js";
+import { findZip } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import {
   findTransition,
   type SystemActor,
@@ -13,7 +14,8 @@ import {
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
-import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
+import { boundingBox, RADIUS_MILES, roundMiles, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
+import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
@@ -161,14 +163,53 @@ interface BoardShape {
   category: boolean;
   search: boolean;
   point: boolean;
+  /** Within radiusMiles of the point: a latitude box, a longitude box unless it wraps, then the distance. */
+  radius: boolean;
+  lonBox: boolean;
+  minBudget: boolean;
+  maxBudget: boolean;
+  when: "any" | "range" | "unscheduled";
 }
 
-const boardShape = (query: OpenTasksInput): BoardShape => ({
+/** The centre of a search: `near` (a ZIP code placed by the offline gazetteer, or a point), else lat/lon. */
+function searchPoint(query: OpenTasksInput): { lat: number; lon: number } | null {
+  const near = query.near;
+  if (near?.kind === "zip") {
+    const place = findZip(near.zip);
+    // Handlers' "field: message" errors become fieldErrors (docs/product.md#validation).
+    if (!place) throw badRequest(`near: We don't know the ZIP code ${near.zip}. Check it, or use a nearby one.`);
+    return { lat: place.lat, lon: place.lon };
+  }
+  if (near?.kind === "point") return { lat: near.lat, lon: near.lon };
+  return query.lat !== undefined && query.lon !== undefined ? { lat: query.lat, lon: query.lon } : null;
+}
+
+/** The query with its search point placed and its filters read, once per request. */
+interface BoardRequest {
+  query: OpenTasksInput;
+  point: { lat: number; lon: number } | null;
+  box: BoundingBox | null;
+}
+
+function boardRequest(query: OpenTasksInput, radius: number | undefined = query.radiusMiles): BoardRequest {
+  const point = searchPoint(query);
+  return { query, point, box: point && radius !== undefined ? boundingBox(point.lat, point.lon, radius) : null };
+}
+
+const boardShape = ({ query, point, box }: BoardRequest): BoardShape => ({
   sort: query.sort,
   category: query.category !== undefined,
   search: Boolean(query.search),
-  point: query.lat !== undefined && query.lon !== undefined,
+  point: point !== null,
+  radius: box !== null,
+  lonBox: box !== null && box.lon !== null,
+  minBudget: query.minBudget !== undefined,
+  maxBudget: query.maxBudget !== undefined,
+  when: query.when === undefined ? "any" : query.when === "flexible" ? "unscheduled" : "range",
 });
+
+const shapeName = (s: BoardShape) =>
+  `${s.sort}_${[s.category, s.search, s.point, s.radius, s.lonBox, s.minBudget, s.maxBudget].map(Number).join("")}${s.when}`;
 
 /**
  * A search point rounded to 1e-6° (about 11 cm, finer than any stored position): a subnormal
@@ -177,15 +218,52 @@ const boardShape = (query: OpenTasksInput): BoardShape => ({
 const coordinate = (value: number | undefined): number | null => (value === undefined ? null : Math.round(value * 1e6) / 1e6);
 
 /** The placeholders' values; those a shape does not use are ignored. */
-const boardValues = (query: OpenTasksInput, now: Date) => ({
-  category: query.category ?? null,
-  pattern: query.search ? containsPattern(query.search) : null,
-  lat: coordinate(query.lat),
-  lon: coordinate(query.lon),
-  limit: query.pageSize,
-  offset: (query.page - 1) * query.pageSize,
-  revealedBefore: new Date(now.getTime() - BLIND_MS).toISOString(),
-});
+const boardValues = ({ query, point, box }: BoardRequest, now: Date) => {
+  const range = query.when ? whenRange(query.when, now) : null;
+  return {
+    category: query.category ?? null,
+    pattern: query.search ? containsPattern(query.search) : null,
+    lat: coordinate(point?.lat),
+    lon: coordinate(point?.lon),
+    radius: query.radiusMiles ?? null,
+    minLat: box?.minLat ?? null,
+    maxLat: box?.maxLat ?? null,
+    minLon: box?.lon?.min ?? null,
+    maxLon: box?.lon?.max ?? null,
+    minCents: query.minBudget === undefined ? null : Math.round(query.minBudget * 100),
+    maxCents: query.maxBudget === undefined ? null : Math.round(query.maxBudget * 100),
+    from: range && range !== "unscheduled" ? range.from.toISOString() : null,
+    to: range && range !== "unscheduled" ? range.to.toISOString() : null,
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+    revealedBefore: new Date(now.getTime() - BLIND_MS).toISOString(),
+  };
+};
+
+/**
+ * The WHERE of the board (docs/product.md#job-board-filters). The radius is a box on the coarse
+ * position first, so the approx position index narrows the rows before the exact distance is
+ * computed for the few left (docs/decisions/027-job-board-distance-and-dates.md).
+ */
+function boardConditions(shape: BoardShape, distance: SQL<number | null>): SQL[] {
+  const p = sql.placeholder;
+  const conditions: SQL[] = [eq(tasks.status, "open")];
+  if (shape.category) conditions.push(eq(tasks.category, p("category")));
+  // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
+  if (shape.search) conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${p("pattern")}`);
+  if (shape.radius) {
+    conditions.push(sql`${tasks.approxLat} between ${p("minLat")}::float8 and ${p("maxLat")}::float8`);
+    if (shape.lonBox) conditions.push(sql`${tasks.approxLon} between ${p("minLon")}::float8 and ${p("maxLon")}::float8`);
+    conditions.push(sql`${distance} <= ${p("radius")}::float8`);
+  }
+  if (shape.minBudget) conditions.push(sql`${tasks.budgetCents} >= ${p("minCents")}::int`);
+  if (shape.maxBudget) conditions.push(sql`${tasks.budgetCents} <= ${p("maxCents")}::int`);
+  if (shape.when === "range") {
+    conditions.push(sql`${tasks.scheduledDate} >= ${p("from")}::timestamptz and ${tasks.scheduledDate} < ${p("to")}::timestamptz`);
+  }
+  if (shape.when === "unscheduled") conditions.push(isNull(tasks.scheduledDate));
+  return conditions;
+}
 
 /**
  * The job board's page in ONE statement: the page of open tasks (a derived table, so LIMIT and
@@ -194,15 +272,11 @@ const boardValues = (query: OpenTasksInput, now: Date) => ({
  */
 function boardQuery(db: Db, shape: BoardShape) {
   const p = sql.placeholder;
-  const conditions: SQL[] = [eq(tasks.status, "open")];
-  if (shape.category) conditions.push(eq(tasks.category, p("category")));
-  // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
-  if (shape.search) conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${p("pattern")}`);
   const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
   const page = db
     .select({ ...TASK_COLUMNS, distance: distance.as("distance") })
     .from(tasks)
-    .where(and(...conditions))
+    .where(and(...boardConditions(shape, distance)))
     .orderBy(...boardOrder(shape.sort, { budgetCents: tasks.budgetCents, createdAt: tasks.createdAt, id: tasks.id, distance }))
     .limit(p("limit"))
     .offset(p("offset"))
@@ -250,7 +324,7 @@ function boardStatement(db: Db, shape: BoardShape): BoardStatement {
     statements = new Map();
     boardStatements.set(db, statements);
   }
-  const name = `tasks_open_${shape.sort}_${Number(shape.category)}${Number(shape.search)}${Number(shape.point)}`;
+  const name = `tasks_open_${shapeName(shape)}`;
   let statement = statements.get(name);
   if (!statement) {
     statement = boardQuery(db, shape).prepare(name);
@@ -261,18 +335,38 @@ function boardStatement(db: Db, shape: BoardShape): BoardStatement {
 
 /** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
 export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput): { sql: string; params: unknown[] } {
-  const built = boardQuery(ctx.db, boardShape(query)).toSQL();
-  return { sql: built.sql, params: fillPlaceholders(built.params, boardValues(query, ctx.now())) };
+  const request = boardRequest(query);
+  const built = boardQuery(ctx.db, boardShape(request)).toSQL();
+  return { sql: built.sql, params: fillPlaceholders(built.params, boardValues(request, ctx.now())) };
 }
 
 /** The job board: open tasks only, public view, newest first unless another sort is asked. */
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<TaskPublic[]> {
-  const rows = await boardStatement(ctx.db, boardShape(query)).execute(boardValues(query, ctx.now()));
+  const request = boardRequest(query);
+  const rows = await boardStatement(ctx.db, boardShape(request)).execute(boardValues(request, ctx.now()));
   const parties = new Map<string, PartyRow>(
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
     rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount), completedTasks: 0 }]),
   );
-  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : Number(r.distance)));
+  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : roundMiles(Number(r.distance))));
+}
+
+/**
+ * How many open tasks match the same filters within each radius (docs/product.md#job-board-filters:
+ * an empty board says what to loosen). One count over the widest radius' box answers every radius,
+ * and the web asks only when a filtered page came back empty, so the usual board costs nothing more.
+ */
+export async function countWithinRadii(ctx: AppContext, query: OpenTasksInput): Promise<RadiusCounts> {
+  const widest = Math.max(...RADIUS_MILES);
+  const request = boardRequest(query, widest);
+  const shape = boardShape(request);
+  const distance = distanceSql(sql.placeholder("lat"), sql.placeholder("lon"));
+  const counts = Object.fromEntries(
+    RADIUS_MILES.map((r) => [`r${r}`, sql<number>`(count(*) filter (where ${distance} <= ${sql.raw(String(r))}))::int`]),
+  );
+  const statement = ctx.db.select(counts).from(tasks).where(and(...boardConditions(shape, distance))).prepare(`tasks_radius_counts_${shapeName(shape)}`);
+  const [row] = await statement.execute({ ...boardValues(request, ctx.now()), radius: widest });
+  return { counts: RADIUS_MILES.map((radiusMiles: RadiusMiles) => ({ radiusMiles, count: Number(row?.[`r${radiusMiles}`] ?? 0) })) };
 }
 
 export async function listPostedBy(ctx: AppContext, userId: string): Promise<TaskPrivate[]> {

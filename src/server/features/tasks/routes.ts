@@ -6,6 +6,8 @@ import {
   createTaskBodySchema,
   myTaskListSchema,
   openTasksQuerySchema,
+  radiusCountsQuerySchema,
+  radiusCountsSchema,
   taskDetailSchema,
   taskListSchema,
   taskPrivateSchema,
@@ -15,7 +17,7 @@ import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
 import geocodeRoutes from "./geocode-routes.js";
-import { createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
+import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 
 // Tasks: post, find, claim and run a task through its life (docs/product.md, Task states). Every
@@ -67,7 +69,9 @@ function sharedWhileRunning<A, R>(run: (arg: A) => Promise<R>, keyOf: (arg: A) =
   };
 }
 
-const boardKey = (q: OpenTasksInput) => JSON.stringify([q.sort, q.category, q.search, q.lat, q.lon, q.page, q.pageSize]);
+// Every field of the parsed query decides the answer, so every field is in the key.
+const boardKey = (q: OpenTasksInput) =>
+  JSON.stringify([q.sort, q.category, q.search, q.near, q.radiusMiles, q.minBudget, q.maxBudget, q.when, q.lat, q.lon, q.page, q.pageSize]);
 
 /**
  * The route's own response serializer (the one app.ts installs for every route), run once per
@@ -123,6 +127,19 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       // content type fastify gives serialized JSON (a custom serializer does not set one).
       return reply.type("application/json; charset=utf-8").serializer(() => json).send(list);
     },
+  );
+
+  app.get(
+    "/api/tasks/open/radius-counts",
+    {
+      config: { auth: "public", sameForEveryone: true },
+      schema: {
+        tags: ["tasks"],
+        querystring: radiusCountsQuerySchema,
+        response: { 200: radiusCountsSchema, 400: errorResponseSchema },
+      },
+    },
+    async (request) => countWithinRadii(ctx, request.query),
   );
 
   app.get(

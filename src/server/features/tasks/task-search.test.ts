@@ -87,7 +87,7 @@ describe("GET /api/tasks/open", () => {
   });
 
   it.each([
-    ["?sort=distance", /lat: sort=distance needs lat and lon/],
+    ["?sort=distance", /lat: sort=distance needs near, or lat and lon/],
     ["?sort=cheapest", /sort/],
     ["?category=gardening", /category/],
     ["?page=0", /page/],

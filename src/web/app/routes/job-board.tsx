@@ -6,13 +6,25 @@ import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
+import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
+import {
+  filterChips,
+  hasBoardFilters,
+  noMatchMessage,
+  readBoardFilters,
+  withoutChip,
+  writeBoardFilters,
+  type BoardFilterValues,
+} from "@/features/tasks/components/board-filters";
+import { BOARD_SORTS, FilterPanel, type BoardSort } from "@/features/tasks/components/filter-panel";
 import { JobCard } from "@/features/tasks/components/job-card";
-import { SortMenu, BOARD_SORTS, type BoardSort } from "@/features/tasks/components/sort-menu";
 import { taskActionButtons } from "@/features/tasks/components/task-actions";
 import { taskFelixContext } from "@/features/tasks/components/task-format";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -21,21 +33,33 @@ function parseCategory(value: string | null): Category | undefined {
   return CATEGORY_VALUES.find((c) => c === value);
 }
 
-function parseSort(value: string | null): BoardSort {
+function parseSort(value: string | null, hasNear: boolean): BoardSort {
+  if (value === "distance") return hasNear ? "distance" : "newest";
   return BOARD_SORTS.find((s) => s.value === value)?.value ?? "newest";
 }
 
-/** The job board (/jobs and /job-board; docs/product.md#tasks): search, category filter in the URL, job cards. */
+/**
+ * The job board (/jobs and /job-board; docs/product.md#tasks and #job-board-filters): search,
+ * category, place, budget, date and sort, all in the URL, so Back, reload and shared links keep them.
+ */
 export default function JobBoardPage() {
   const [params, setParams] = useSearchParams();
   const [, navigate] = useLocation();
   const category = parseCategory(params.get("category"));
   const search = params.get("search") ?? "";
-  const sort = parseSort(params.get("sort"));
+  const filters = readBoardFilters(params);
+  const sort = parseSort(params.get("sort"), Boolean(filters.near));
   const [searchText, setSearchText] = useState(search);
   const [view, setView] = useState<"list" | "map">("list");
   const { viewer } = useTaskViewer();
-  const tasks = useOpenTasks({ search, category, sort });
+  // "Near me" falls back to the provider's ZIP code when the browser gives no position.
+  const profile = useProviderProfile(viewer?.role === "provider" || viewer?.role === "both");
+  const fallbackZip = /^\d{5}/.exec(profile.data?.zipCode ?? "")?.[0] ?? null;
+  const boardParams = { search, category, sort, ...filters };
+  const tasks = useOpenTasks(boardParams);
+  const list = uniqueTasks(tasks.data?.pages ?? []);
+  const empty = !tasks.isLoading && !tasks.isError && list.length === 0;
+  const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);
   const { run, pending } = useTaskActions();
 
   // Choosing a category (docs/product.md#tasks) sets the URL to /job-board?category={value} (also from /jobs).
@@ -43,6 +67,15 @@ export default function JobBoardPage() {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
     else next.delete(key);
+    const query = next.toString();
+    navigate(query ? `/job-board?${query}` : "/job-board");
+  };
+
+  // Applying filters is one history entry, so Back returns to the board as it was before.
+  const applyFilters = (values: BoardFilterValues, nextSort: BoardSort) => {
+    const next = writeBoardFilters(params, values);
+    if (nextSort === "newest") next.delete("sort");
+    else next.set("sort", nextSort);
     const query = next.toString();
     navigate(query ? `/job-board?${query}` : "/job-board");
   };
@@ -69,7 +102,7 @@ export default function JobBoardPage() {
 
   const now = new Date();
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
-  const list = uniqueTasks(tasks.data?.pages ?? []);
+  const chips = filterChips(filters);
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
@@ -89,7 +122,7 @@ export default function JobBoardPage() {
           />
         </div>
         <div className="flex gap-2">
-          <SortMenu value={sort} onChange={(value) => setParam("sort", value === "newest" ? undefined : value)} />
+          <FilterPanel values={filters} sort={sort} fallbackZip={fallbackZip} onApply={applyFilters} />
           <div className="flex rounded-md border" role="group" aria-label="View">
             <Button variant={view === "list" ? "secondary" : "ghost"} aria-pressed={view === "list"} onClick={() => setView("list")}>
               <LayoutGrid aria-hidden="true" /> List
@@ -112,6 +145,29 @@ export default function JobBoardPage() {
         ))}
       </div>
 
+      {chips.length > 0 && (
+        <ul className="mt-4 flex flex-wrap items-center gap-2" aria-label="Active filters">
+          {chips.map((chip) => (
+            <li key={chip.key}>
+              <Button
+                variant="secondary"
+                size="sm"
+                className="h-auto min-h-8 rounded-full py-1 whitespace-normal"
+                aria-label={`Remove filter: ${chip.label}`}
+                onClick={() => applyFilters(withoutChip(filters, chip.key), sort === "distance" && chip.key === "near" ? "newest" : sort)}
+              >
+                {chip.label} <X aria-hidden="true" />
+              </Button>
+            </li>
+          ))}
+          <li>
+            <Button variant="link" size="sm" onClick={() => applyFilters({}, sort === "distance" ? "newest" : sort)}>
+              Clear filters
+            </Button>
+          </li>
+        </ul>
+      )}
+
       {category && (
         <Alert role="status" variant="info" className="mt-4 flex items-center justify-between gap-3">
           <AlertDescription>
@@ -131,8 +187,18 @@ export default function JobBoardPage() {
             <LoaderCircle className="size-6 animate-spin text-primary" aria-hidden="true" />
             Loading tasks...
           </div>
+        ) : tasks.isError ? (
+          <Alert role="alert" variant="destructive">
+            <AlertDescription>{errorMessage(tasks.error, "Failed to load tasks. Please try again.")}</AlertDescription>
+          </Alert>
         ) : list.length === 0 ? (
-          <p className="py-16 text-center text-muted-foreground">No tasks available</p>
+          <p role="status" className="py-16 text-center text-muted-foreground">
+            {hasBoardFilters(filters)
+              ? filters.radiusMiles !== undefined && counts.isPending
+                ? "No tasks found. Checking nearby..."
+                : noMatchMessage(filters, counts.data?.counts)
+              : "No tasks available"}
+          </p>
         ) : (
           <div className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", tasks.isPlaceholderData && "opacity-70")}>
             {list.map((task) => {

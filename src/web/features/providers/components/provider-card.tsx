@@ -24,8 +24,13 @@ export function ProviderCard({ provider }: { provider: PublicProvider }) {
             <p className="flex items-center gap-1 text-sm text-muted-foreground">
               <MapPin className="size-4" aria-hidden="true" />
               {provider.city}, {provider.state}
+              {/* Only when the directory was searched near a place (docs/product.md#verification). */}
+              {provider.distanceMiles !== null && <span className="font-medium text-foreground"> · {provider.distanceMiles} mi</span>}
             </p>
           ) : null}
+          <p className="text-sm text-muted-foreground">
+            {provider.completedTasks} {provider.completedTasks === 1 ? "task" : "tasks"} completed
+          </p>
           {provider.rating ? (
             <p className="flex items-center gap-1 text-sm">
               <Star className="size-4 fill-warning text-warning" aria-hidden="true" />

@@ -1,11 +1,17 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import type { OpenTasksQuery, TaskPublic } from "@shared/tasks";
+import type { Category } from "@shared/constants";
+import type { TaskPublic, TASK_SORTS } from "@shared/tasks";
 import { apiRequest } from "@/lib/api";
+import type { BoardFilterValues } from "../components/board-filters";
 
 // GET /api/tasks/open: the job board's list, a page at a time. Only set parameters go into the
 // URL, so the key stays stable while a field is empty.
 
-export type OpenTasksParams = Pick<OpenTasksQuery, "search" | "category" | "sort">;
+export interface OpenTasksParams extends BoardFilterValues {
+  search?: string;
+  category?: Category;
+  sort?: (typeof TASK_SORTS)[number];
+}
 
 export const OPEN_TASKS_PAGE_SIZE = 30;
 
@@ -15,10 +21,21 @@ export function openTasksQueryKey(params: OpenTasksParams) {
   return [...openTasksBaseKey, params] as const;
 }
 
-export function openTasksUrl(params: OpenTasksParams, page: number): string {
+/** The filters' query string, shared by the list and the radius counts (docs/product.md#job-board-filters). */
+export function openTasksQuery(params: OpenTasksParams): URLSearchParams {
   const query = new URLSearchParams();
   if (params.search?.trim()) query.set("search", params.search.trim());
   if (params.category) query.set("category", params.category);
+  if (params.near) query.set("near", params.near);
+  if (params.near && params.radiusMiles) query.set("radiusMiles", String(params.radiusMiles));
+  if (params.minBudget !== undefined) query.set("minBudget", String(params.minBudget));
+  if (params.maxBudget !== undefined) query.set("maxBudget", String(params.maxBudget));
+  if (params.when) query.set("when", params.when);
+  return query;
+}
+
+export function openTasksUrl(params: OpenTasksParams, page: number): string {
+  const query = openTasksQuery(params);
   if (params.sort && params.sort !== "newest") query.set("sort", params.sort);
   if (page > 1) query.set("page", String(page));
   query.set("pageSize", String(OPEN_TASKS_PAGE_SIZE));

@@ -9,6 +9,7 @@ import { userProfilePath } from "@/lib/profile-path";
 import { TaskActionButton } from "./task-action-button";
 import type { TaskActionButton as ActionButton } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
+import { milesText } from "./board-filters";
 import { dollars, publicPlace, relativeTime } from "./task-format";
 
 export interface JobCardProps {
@@ -61,7 +62,13 @@ export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, 
         )}
         <p className="flex items-center gap-1.5 text-muted-foreground">
           <MapPin className="size-4 shrink-0" aria-hidden="true" />
-          {publicPlace(task)}
+          <span className="[overflow-wrap:anywhere]">{publicPlace(task)}</span>
+          {/* Present only when the board was searched near a place (docs/product.md#job-board-filters). */}
+          {task.distanceMiles !== null && (
+            <span className="ml-auto shrink-0 font-medium text-foreground" data-testid="job-card-distance">
+              {milesText(task.distanceMiles)}
+            </span>
+          )}
         </p>
         <p className="flex items-center gap-1.5 text-muted-foreground">
           <Clock className="size-4 shrink-0" aria-hidden="true" />

@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_status_approx_position_idx" ON "tasks" USING btree ("status","approx_lat","approx_lon");

@@ -1,0 +1,152 @@
+import { z } from "zod";
+import { MAX_BUDGET_CENTS } from "./money.js";
+import { OFFICE_TIME_ZONE, startOfDayIn } from "./site.js";
+
+// The job board's filters: where (near a ZIP code or a point, within a radius), budget and when
+// (docs/product.md#job-board-filters, docs/decisions/027-job-board-distance-and-dates.md). Pure:
+// the server builds its SQL from these, the web its filter form and its URL.
+
+/** The radii a provider may choose, in miles. Few on purpose: each is a cheap bounding box. */
+export const RADIUS_MILES = [5, 10, 25, 50] as const;
+export type RadiusMiles = (typeof RADIUS_MILES)[number];
+
+export const TASK_WHEN = ["today", "this_week", "flexible"] as const;
+export type TaskWhen = (typeof TASK_WHEN)[number];
+
+export const WHEN_LABELS: Record<TaskWhen, string> = { today: "Today", this_week: "This week", flexible: "Flexible (no date)" };
+
+/**
+ * The time zone in which "today" and "this week" are read. A task keeps its date as an instant,
+ * not the poster's zone, so the board reads it on the office's clock (the business time zone,
+ * docs/product.md#job-board-filters).
+ */
+export const BOARD_TIME_ZONE = OFFICE_TIME_ZONE;
+
+export const EARTH_RADIUS_MILES = 3958.8;
+const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
+
+/** Where a search is centred: a US ZIP code (the server places it) or a point. */
+export type NearPlace = { kind: "zip"; zip: string } | { kind: "point"; lat: number; lon: number };
+
+export const NEAR_MESSAGE = "Enter a 5-digit ZIP code or a position as lat,lon";
+
+/**
+ * "21401" → a ZIP code; "38.98,-76.49" (spaces allowed) → a point. A string for anything else,
+ * the message to show. Coordinates are kept to 1e-6° (about 11 cm): a subnormal latitude such as
+ * 5e-324 once made PostgreSQL's radians() underflow.
+ */
+export function parseNear(text: string): NearPlace | string {
+  const value = text.trim();
+  if (/^\d{5}$/.test(value)) return { kind: "zip", zip: value };
+  const match = /^(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)$/.exec(value);
+  if (!match) return NEAR_MESSAGE;
+  const lat = Math.round(Number(match[1]) * 1e6) / 1e6;
+  const lon = Math.round(Number(match[2]) * 1e6) / 1e6;
+  if (lat < -90 || lat > 90) return "Latitude must be between -90 and 90";
+  if (lon < -180 || lon > 180) return "Longitude must be between -180 and 180";
+  return { kind: "point", lat, lon };
+}
+
+/** Great-circle miles between two points (the same formula as the board's SQL). */
+export function distanceMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const h =
+    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+  return EARTH_RADIUS_MILES * 2 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * Distances are from a position rounded to 0.01° (up to half a mile off), so finer figures would
+ * be false precision: tenths under 10 miles ("3.2"), whole miles from there ("14").
+ */
+export function roundMiles(miles: number): number {
+  return miles < 10 ? Math.round(miles * 10) / 10 : Math.round(miles);
+}
+
+export interface BoundingBox {
+  minLat: number;
+  maxLat: number;
+  /** Null when the box reaches a pole or crosses the 180° meridian: then longitude cannot narrow it. */
+  lon: { min: number; max: number } | null;
+}
+
+/**
+ * The smallest latitude/longitude box holding every point within `radius` miles of the centre
+ * (J. Matuschek, "Finding Points Within a Distance of a Latitude/Longitude", 2011): the board filters
+ * by it first, so an index on the coarse position can narrow the rows before the exact distance.
+ */
+export function boundingBox(lat: number, lon: number, radius: number): BoundingBox {
+  // A hair wider than the exact bound, so rounding in SQL can never drop a task on the circle.
+  const dLat = (radius / MILES_PER_DEGREE) * 1.000001;
+  const minLat = lat - dLat;
+  const maxLat = lat + dLat;
+  if (minLat <= -90 || maxLat >= 90) return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90), lon: null };
+  const angular = radius / EARTH_RADIUS_MILES;
+  const dLon = (Math.asin(Math.min(1, Math.sin(angular) / Math.cos((lat * Math.PI) / 180))) * 180) / Math.PI;
+  const min = lon - dLon * 1.000001;
+  const max = lon + dLon * 1.000001;
+  return { minLat, maxLat, lon: min < -180 || max > 180 ? null : { min, max } };
+}
+
+/**
+ * What `when` selects (docs/product.md#job-board-filters): "today" a date on today's calendar day,
+ * "this_week" a date from today through the sixth day after it (seven days, today included), both
+ * read in BOARD_TIME_ZONE; "flexible" no date at all. Dates are [from, to).
+ */
+export function whenRange(when: TaskWhen, now: Date, timeZone: string = BOARD_TIME_ZONE): { from: Date; to: Date } | "unscheduled" {
+  if (when === "flexible") return "unscheduled";
+  return { from: startOfDayIn(timeZone, now, 0), to: startOfDayIn(timeZone, now, when === "today" ? 1 : 7) };
+}
+
+const MAX_BUDGET_DOLLARS = MAX_BUDGET_CENTS / 100;
+
+const budgetFilter = (field: string) =>
+  z.coerce
+    .number({ error: `${field} must be a number of dollars` })
+    .min(0, { error: `${field} must be 0 or more` })
+    .max(MAX_BUDGET_DOLLARS, { error: `${field} must be at most ${MAX_BUDGET_DOLLARS}` });
+
+/**
+ * The filter fields as they arrive in a query string (the board's URL uses the same names).
+ * The job board's query schema extends these; the web's filter form judges its values with them.
+ */
+export const boardFilterFields = {
+  near: z
+    .string()
+    .max(60, { error: NEAR_MESSAGE })
+    .transform((text, ctx): NearPlace => {
+      const place = parseNear(text);
+      if (typeof place !== "string") return place;
+      ctx.addIssue({ code: "custom", message: place });
+      return z.NEVER;
+    })
+    .optional(),
+  radiusMiles: z.coerce
+    .number({ error: "radiusMiles must be 5, 10, 25 or 50" })
+    .refine((v): v is RadiusMiles => (RADIUS_MILES as readonly number[]).includes(v), { error: "radiusMiles must be 5, 10, 25 or 50" })
+    .optional(),
+  minBudget: budgetFilter("minBudget").optional(),
+  maxBudget: budgetFilter("maxBudget").optional(),
+  when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
+};
+
+interface FilterRuleInput {
+  near?: NearPlace | undefined;
+  radiusMiles?: number | undefined;
+  minBudget?: number | undefined;
+  maxBudget?: number | undefined;
+}
+
+/** The rules between filter fields, each reported under the field to change. */
+export function checkFilterRules(q: FilterRuleInput, ctx: z.RefinementCtx): void {
+  if (q.radiusMiles !== undefined && q.near === undefined) {
+    ctx.addIssue({ code: "custom", path: ["radiusMiles"], message: "A radius needs near (a ZIP code or lat,lon)" });
+  }
+  if (q.minBudget !== undefined && q.maxBudget !== undefined && q.minBudget > q.maxBudget) {
+    ctx.addIssue({ code: "custom", path: ["minBudget"], message: "The lowest budget must not be above the highest" });
+  }
+}
+
+/** The filter form's schema: the same fields and rules as the API's query. */
+export const boardFiltersSchema = z.object(boardFilterFields).superRefine(checkFilterRules);
+export type BoardFilters = z.input<typeof boardFiltersSchema>;

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { filterChips, noMatchMessage, readBoardFilters, withoutChip, writeBoardFilters } from "./board-filters";
+
+describe("the board's filters in the URL", () => {
+  it("reads each valid filter and drops wrong ones", () => {
+    expect(readBoardFilters(new URLSearchParams("near=21401&radiusMiles=10&minBudget=20&maxBudget=80.5&when=today&category=pet"))).toEqual({
+      near: "21401",
+      radiusMiles: 10,
+      minBudget: 20,
+      maxBudget: 80.5,
+      when: "today",
+    });
+    expect(readBoardFilters(new URLSearchParams("near=abc&radiusMiles=10&minBudget=-3&when=soon"))).toEqual({});
+    expect(readBoardFilters(new URLSearchParams("near=21401&radiusMiles=7"))).toEqual({ near: "21401" });
+    expect(readBoardFilters(new URLSearchParams("minBudget=50&maxBudget=10"))).toEqual({ minBudget: 50 });
+  });
+
+  it("writes them back beside the other parameters, and a radius only with a place", () => {
+    const next = writeBoardFilters(new URLSearchParams("category=pet&radiusMiles=5&when=today"), { minBudget: 20, radiusMiles: 10 });
+    expect(next.toString()).toBe("category=pet&minBudget=20");
+    expect(writeBoardFilters(new URLSearchParams(), { near: "38.98,-76.49", radiusMiles: 25 }).toString()).toBe("near=38.98%2C-76.49&radiusMiles=25");
+  });
+
+  it("shows one chip per filter, and removing a chip removes what it shows", () => {
+    const values = { near: "21401", radiusMiles: 10, minBudget: 20, maxBudget: 80, when: "this_week" } as const;
+    expect(filterChips(values).map((c) => c.label)).toEqual(["Within 10 mi of 21401", "$20 to $80", "This week"]);
+    expect(filterChips({ maxBudget: 12.5 }).map((c) => c.label)).toEqual(["Up to $12.50"]);
+    expect(withoutChip(values, "near")).toEqual({ minBudget: 20, maxBudget: 80, when: "this_week" });
+    expect(withoutChip(values, "minBudget")).toEqual({ near: "21401", radiusMiles: 10, when: "this_week" });
+  });
+});
+
+describe("noMatchMessage", () => {
+  const counts = [
+    { radiusMiles: 5, count: 0 },
+    { radiusMiles: 10, count: 0 },
+    { radiusMiles: 25, count: 14 },
+    { radiusMiles: 50, count: 30 },
+  ];
+
+  it("names the nearest wider radius that has tasks", () => {
+    expect(noMatchMessage({ near: "21401", radiusMiles: 10 }, counts)).toBe("No tasks within 10 miles; 14 within 25.");
+    expect(noMatchMessage({ near: "21401", radiusMiles: 5 }, counts)).toBe("No tasks within 5 miles; 14 within 25.");
+  });
+
+  it("otherwise says which filters to remove", () => {
+    expect(noMatchMessage({ near: "21401", radiusMiles: 50, when: "today" }, counts)).toBe(
+      "No tasks within 50 miles. Try removing the date filter.",
+    );
+    expect(noMatchMessage({ near: "21401", radiusMiles: 5, minBudget: 500 }, counts.map((c) => ({ ...c, count: 0 })))).toBe(
+      "No tasks within 5 miles. Try removing the budget filter, or search a wider area.",
+    );
+    expect(noMatchMessage({ minBudget: 500 }, undefined)).toBe("No tasks match these filters. Try removing the budget filter.");
+  });
+});

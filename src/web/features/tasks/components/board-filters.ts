@@ -1,0 +1,105 @@
+import { RADIUS_MILES, WHEN_LABELS, boardFilterFields, type RadiusMiles, type TaskWhen } from "@shared/task-filters";
+
+// The job board's filters as the page's URL carries them (docs/product.md#job-board-filters): the
+// same names as the API's query, so a shared link, reload and Back keep them. Each value is judged
+// by the shared field schema; a wrong one in a hand-edited URL is dropped rather than shown as an error.
+
+export interface BoardFilterValues {
+  /** As typed: a ZIP code or "lat,lon". */
+  near?: string;
+  radiusMiles?: RadiusMiles;
+  minBudget?: number;
+  maxBudget?: number;
+  when?: TaskWhen;
+}
+
+export const BOARD_FILTER_KEYS = ["near", "radiusMiles", "minBudget", "maxBudget", "when"] as const;
+export type BoardFilterKey = (typeof BOARD_FILTER_KEYS)[number];
+
+/** The radius the panel offers first when someone sets a place. */
+export const DEFAULT_RADIUS: RadiusMiles = 25;
+
+const isRadius = (v: number): v is RadiusMiles => (RADIUS_MILES as readonly number[]).includes(v);
+
+export function readBoardFilters(params: URLSearchParams): BoardFilterValues {
+  const values: BoardFilterValues = {};
+  const near = params.get("near")?.trim();
+  if (near && boardFilterFields.near.safeParse(near).success) values.near = near;
+  const radius = boardFilterFields.radiusMiles.safeParse(params.get("radiusMiles") ?? undefined);
+  if (values.near && radius.success && radius.data !== undefined && isRadius(radius.data)) values.radiusMiles = radius.data;
+  for (const key of ["minBudget", "maxBudget"] as const) {
+    const text = params.get(key);
+    const parsed = text ? boardFilterFields[key].safeParse(text) : null;
+    if (parsed?.success && parsed.data !== undefined) values[key] = parsed.data;
+  }
+  if (values.minBudget !== undefined && values.maxBudget !== undefined && values.minBudget > values.maxBudget) {
+    delete values.maxBudget;
+  }
+  const when = boardFilterFields.when.safeParse(params.get("when") ?? undefined);
+  if (when.success && when.data) values.when = when.data;
+  return values;
+}
+
+/** The URL's query with these filters in place of the old ones; other parameters are kept. */
+export function writeBoardFilters(params: URLSearchParams, values: BoardFilterValues): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const key of BOARD_FILTER_KEYS) {
+    const value = values[key];
+    if (value === undefined || value === "") next.delete(key);
+    else next.set(key, String(value));
+  }
+  if (!values.near) next.delete("radiusMiles");
+  return next;
+}
+
+export const hasBoardFilters = (values: BoardFilterValues) => BOARD_FILTER_KEYS.some((k) => values[k] !== undefined);
+
+const money = (dollars: number) => `$${Number.isInteger(dollars) ? dollars : dollars.toFixed(2)}`;
+
+/** One removable chip per filter; the place and its radius are one chip. */
+export function filterChips(values: BoardFilterValues): { key: BoardFilterKey; label: string }[] {
+  const chips: { key: BoardFilterKey; label: string }[] = [];
+  if (values.near) chips.push({ key: "near", label: values.radiusMiles ? `Within ${values.radiusMiles} mi of ${values.near}` : `Near ${values.near}` });
+  if (values.minBudget !== undefined && values.maxBudget !== undefined) {
+    chips.push({ key: "minBudget", label: `${money(values.minBudget)} to ${money(values.maxBudget)}` });
+  } else if (values.minBudget !== undefined) chips.push({ key: "minBudget", label: `${money(values.minBudget)} or more` });
+  else if (values.maxBudget !== undefined) chips.push({ key: "maxBudget", label: `Up to ${money(values.maxBudget)}` });
+  if (values.when) chips.push({ key: "when", label: WHEN_LABELS[values.when] });
+  return chips;
+}
+
+/** The filters without the one a chip removes (the budget chip holds both bounds). */
+export function withoutChip(values: BoardFilterValues, key: BoardFilterKey): BoardFilterValues {
+  const next = { ...values };
+  if (key === "near" || key === "radiusMiles") {
+    delete next.near;
+    delete next.radiusMiles;
+  } else if (key === "minBudget" || key === "maxBudget") {
+    delete next.minBudget;
+    delete next.maxBudget;
+  } else delete next.when;
+  return next;
+}
+
+/**
+ * What an empty board says (docs/product.md#job-board-filters): the nearest wider radius that has
+ * tasks ("No tasks within 10 miles; 14 within 25"), else which filters to remove.
+ */
+export function noMatchMessage(values: BoardFilterValues, counts: readonly { radiusMiles: number; count: number }[] | undefined): string {
+  const radius = values.radiusMiles;
+  if (radius !== undefined && counts) {
+    const wider = counts.find((c) => c.radiusMiles > radius && c.count > 0);
+    if (wider) return `No tasks within ${radius} miles; ${wider.count} within ${wider.radiusMiles}.`;
+  }
+  const others = [
+    values.minBudget !== undefined || values.maxBudget !== undefined ? "the budget" : null,
+    values.when ? "the date" : null,
+  ].filter((x): x is string => x !== null);
+  const within = radius !== undefined ? `No tasks within ${radius} miles` : "No tasks match these filters";
+  const wider = radius !== undefined && radius < 50 ? ", or search a wider area" : "";
+  if (others.length > 0) return `${within}. Try removing ${others.join(" or ")} filter${wider}.`;
+  return radius !== undefined && radius < 50 ? `${within}. Try a wider radius.` : `${within}. Try another place or fewer filters.`;
+}
+
+/** "3.2 mi" on a card (the server already rounded it). */
+export const milesText = (miles: number) => `${miles} mi`;
