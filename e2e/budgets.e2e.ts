@@ -1,19 +1,30 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Browser, Response } from "playwright-core";
+import type { Browser, BrowserContext, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchPages, failingAudits, launchDebuggableChromium, runLighthouse } from "../bench/lighthouse.js";
-import { newPage, startServer, type RunningServer } from "./harness.js";
+import { benchPages, demoTaskId, failingAudits, launchDebuggableChromium, runLighthouse } from "../bench/lighthouse.js";
+import { DEMO, newPage, signIn, startServer, type RunningServer } from "./harness.js";
 
-// Issue #8 budgets, on the built web app: the landing page's first load stays within 150 KB of
-// gzipped JavaScript because pages are code-split, and Lighthouse scores accessibility 100 on the
-// landing page, the job board and a task page. Performance scores are not asserted: on a shared
-// 2-core box they move from run to run (bench/lighthouse.ts records them as medians).
+// Issue #8 and #17 budgets, on the built web app: the landing page's first load stays within
+// LANDING_JS_BUDGET_BYTES of JavaScript and each other route's within its own budget, because
+// pages are code-split and what no first paint uses (toasts, tooltips, zod, the bell and the live
+// socket) loads on demand (docs/decisions/029-lighter-first-load.md); and Lighthouse scores accessibility 100 on the landing page, the job board and a task page. Performance scores
+// are not asserted: on a shared 2-core box they move from run to run (bench/lighthouse.ts records
+// them as medians). Bytes are what the server sends Chromium (the build's Brotli copies): the
+// issue's "KB gzipped" figures were measured this way.
 
 const ROOT = resolve(import.meta.dirname, "..");
 const WEB_DIST = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
-const LANDING_JS_BUDGET_BYTES = 150 * 1024;
+// Issue 17 asks for 90 KB; about 100 KB is what is left once the first paint's own needs are in (React
+// DOM about 57 KB, TanStack Query about 9 KB, tailwind-merge about 7 KB: decision 029 says why
+// they stay), plus a little room. Lower it when a change lowers the figure.
+const LANDING_JS_BUDGET_BYTES = 105 * 1024;
+// Issue 17 asks for 130 KB on every other route. Not reached yet: zod (about 25 KB), React Hook
+// Form (about 15 KB) and date-fns (about 7 KB) still come with the pages' forms and dialogs
+// (decision 029). Each route keeps its own budget, its figure plus about 5%, so that no page gets
+// heavier while that work is open; lower them toward ISSUE_ROUTE_TARGET_BYTES as it lands.
+const ISSUE_ROUTE_TARGET_BYTES = 130 * 1024;
 
 let server: RunningServer;
 let browser: Browser;
@@ -52,33 +63,86 @@ async function gzippedBytes(response: Response): Promise<number> {
   return gzipSync(await response.body(), { level: 9 }).length;
 }
 
-describe("issue #8 budgets", () => {
-  it("landing first load: at most 150 KB of gzipped JavaScript, and no other page's chunk", async () => {
+interface FirstLoad {
+  paths: Set<string>;
+  count: number;
+  bytes: number;
+}
+
+/** Every script a fresh tab fetches to show `url` until the network is idle, with its bytes. */
+async function firstLoad(context: BrowserContext, url: string, heading: string | RegExp): Promise<FirstLoad> {
+  const page = await newPage(context);
+  const scripts: Promise<{ path: string; bytes: number }>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script") return;
+    scripts.push(gzippedBytes(response).then((bytes) => ({ path: new URL(response.url()).pathname, bytes })));
+  });
+  await page.goto(url);
+  await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+  await page.waitForLoadState("networkidle");
+  const loaded = await Promise.all(scripts);
+  page.assertClean([/401 \(Unauthorized\)/]); // the signed-out visitor's current-user call
+  await page.close();
+  return { paths: new Set(loaded.map((s) => s.path)), count: loaded.length, bytes: loaded.reduce((sum, s) => sum + s.bytes, 0) };
+}
+
+/** A fresh context (an empty cache: every script is fetched again) signed in as `email`. */
+async function signedInContext(email: string): Promise<BrowserContext> {
+  const setup = await browser.newContext();
+  await signIn(await newPage(setup), server.url, email, DEMO.password);
+  const state = await setup.storageState();
+  await setup.close();
+  return browser.newContext({ storageState: state });
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+describe("issue #8 and #17 budgets", () => {
+  it(`landing first load: at most ${LANDING_JS_BUDGET_BYTES / 1024} KB of JavaScript, and no other page's chunk`, async () => {
     const chunks = pageChunks();
     expect(new Set(chunks.values()).size, "two pages share one chunk").toBe(chunks.size);
 
+    // The server names the landing page's chunk in the HTML, so it is fetched beside the entry.
+    const html = await (await fetch(`${server.url}/`)).text();
+    expect(html).toContain(`<link rel="modulepreload" crossorigin href="${chunks.get("landing") ?? "landing chunk missing"}">`);
+
     const context = await browser.newContext();
-    const page = await newPage(context);
-    const scripts: Promise<{ path: string; bytes: number }>[] = [];
-    page.on("response", (response) => {
-      if (response.request().resourceType() !== "script") return;
-      scripts.push(gzippedBytes(response).then((bytes) => ({ path: new URL(response.url()).pathname, bytes })));
-    });
-    await page.goto(`${server.url}/`);
-    await page.getByRole("heading", { level: 1 }).waitFor();
-    await page.waitForLoadState("networkidle");
-    const loaded = await Promise.all(scripts);
+    const load = await firstLoad(context, `${server.url}/`, /./);
     await context.close();
 
-    const total = loaded.reduce((sum, s) => sum + s.bytes, 0);
-    console.log(`landing first load: ${loaded.length} scripts, ${(total / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
-    expect(total).toBeLessThanOrEqual(LANDING_JS_BUDGET_BYTES);
-
-    const paths = new Set(loaded.map((s) => s.path));
-    expect(paths.has(chunks.get("landing") ?? "landing chunk missing")).toBe(true);
-    const otherPages = [...chunks].filter(([name, path]) => name !== "landing" && paths.has(path)).map(([name]) => name);
+    console.log(`landing first load: ${load.count} scripts, ${kb(load.bytes)} (budget ${kb(LANDING_JS_BUDGET_BYTES)})`);
+    expect(load.bytes).toBeLessThanOrEqual(LANDING_JS_BUDGET_BYTES);
+    expect(load.paths.has(chunks.get("landing") ?? "landing chunk missing")).toBe(true);
+    const otherPages = [...chunks].filter(([name, path]) => name !== "landing" && load.paths.has(path)).map(([name]) => name);
     expect(otherPages, "the landing page's first load fetched other pages' chunks").toEqual([]);
-    page.assertClean([/401 \(Unauthorized\)/]); // the signed-out visitor's current-user call
+  });
+
+  it("every other route's first load stays within its budget", async () => {
+    const chunks = pageChunks();
+    const taskId = await demoTaskId(server.url);
+    // The heaviest pages of each kind: public with data, a task, a form-heavy signed-in page, admin.
+    const visits: { as: string | null; path: string; page: string; heading: string | RegExp; budgetKb: number }[] = [
+      { as: null, path: "/job-board", page: "job-board", heading: "Job Board", budgetKb: 193 },
+      { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 196 },
+      { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 152 },
+      { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 215 },
+      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 209 },
+      { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 163 },
+      { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 184 },
+    ];
+    const over: string[] = [];
+    for (const visit of visits) {
+      const context = visit.as ? await signedInContext(visit.as) : await browser.newContext();
+      const load = await firstLoad(context, `${server.url}${visit.path}`, visit.heading);
+      await context.close();
+      const who = visit.as ? visit.as.split("@")[0] : "visitor";
+      const gap = load.bytes > ISSUE_ROUTE_TARGET_BYTES ? `, ${kb(load.bytes - ISSUE_ROUTE_TARGET_BYTES)} over the issue's 130 KB` : "";
+      console.log(`${visit.path} first load (${who}): ${load.count} scripts, ${kb(load.bytes)} (budget ${visit.budgetKb} KB${gap})`);
+      // The page itself was measured, not a sign-in prompt in front of it.
+      expect(load.paths.has(chunks.get(visit.page) ?? `${visit.page} chunk missing`), `${visit.path} did not load its page`).toBe(true);
+      if (load.bytes > visit.budgetKb * 1024) over.push(`${visit.path} (${who}): ${kb(load.bytes)}`);
+    }
+    expect(over, over.join("\n")).toEqual([]);
   });
 
   it("Lighthouse accessibility is 100 on the landing page, the job board and a task page", async () => {

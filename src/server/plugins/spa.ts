@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
+import { matchRoute } from "../../shared/page-head.js";
 import { WEB_DIST_DIR } from "../paths.js";
 
 // The built SPA: hashed assets are cached for a year, index.html never; unknown /api paths are a
@@ -29,6 +30,28 @@ export function injectHead(indexHtml: string, tags: string): string {
   return close === -1 ? indexHtml : `${indexHtml.slice(0, close)}${tags}${indexHtml.slice(close)}`;
 }
 
+/** Route pattern -> the page's chunks, written by the build (vite.config.ts, routePreloads). */
+export type RoutePreloads = Record<string, string[]>;
+
+/**
+ * index.html with `<link rel="modulepreload">` for the page of `path` before </head>, so the
+ * browser fetches the page's chunks beside the entry instead of after the entry has run and asked
+ * for them (issue 17, docs/decisions/029-lighter-first-load.md). The file names come from our own
+ * build, never from the request.
+ */
+export function injectPreloads(indexHtml: string, preloads: RoutePreloads, path: string): string {
+  const files = preloads[matchRoute(path).route.pattern] ?? [];
+  const close = indexHtml.indexOf("</head>");
+  if (files.length === 0 || close === -1) return indexHtml;
+  const links = files.map((file) => `<link rel="modulepreload" crossorigin href="${file}">\n`).join("");
+  return `${indexHtml.slice(0, close)}${links}${indexHtml.slice(close)}`;
+}
+
+function readPreloads(webDist: string): RoutePreloads {
+  const file = join(webDist, ".vite", "route-preloads.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as RoutePreloads) : {};
+}
+
 export default fp<SpaOptions>(
   async (app, options) => {
     const webDist = app.ctx.env.WEB_DIST_DIR ?? WEB_DIST_DIR;
@@ -48,6 +71,7 @@ export default fp<SpaOptions>(
       });
     }
     const indexHtml = hasBuild ? readFileSync(indexPath, "utf8") : null;
+    const preloads = hasBuild ? readPreloads(webDist) : {};
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split("?")[0] ?? "";
@@ -58,10 +82,11 @@ export default fp<SpaOptions>(
       if (!indexHtml) {
         return reply.code(404).type("text/plain").send("The web app is not built. Run `npm run build`.");
       }
-      let html = indexHtml;
+      const withPreloads = injectPreloads(indexHtml, preloads, path);
+      let html = withPreloads;
       if (options.pageHead) {
         try {
-          html = injectHead(indexHtml, await options.pageHead(path));
+          html = injectHead(withPreloads, await options.pageHead(path));
         } catch (error) {
           // The database away must not take the page with it: the app still loads, with the
           // build's generic title, and shows its own error once its API calls fail.
