@@ -2,7 +2,11 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import lighthouse, { desktopConfig, type Result } from "lighthouse";
 import type { Browser } from "playwright-core";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { launchBrowser, startServer } from "../e2e/harness.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { freePort } from "../src/server/free-port.js";
 import { benchArgs } from "./args.js";
 
@@ -160,7 +164,11 @@ async function main(): Promise<void> {
   const pageNames = arg("pages", "landing,jobs,task").split(",");
   const started = performance.now();
   // The e2e harness's server (fresh data dir, demo data, dist/web) in production mode.
-  const server = await startServer({ NODE_ENV: "production" });
+  // Outside vitest there is no e2e run's PostgreSQL: the bench starts one the way the product's
+  // embedded default does (npm binaries, default settings, fsync on).
+  const pgDir = mkdtempSync(join(tmpdir(), "errandly-lighthouse-pg-"));
+  const cluster = await openEmbeddedPostgres({ dir: pgDir, throwaway: true });
+  const server = await startServer({ NODE_ENV: "production" }, cluster.adminUrl);
   const { browser, port } = await launchDebuggableChromium();
   const rows: string[] = [];
   const notes = new Map<string, Set<string>>();
@@ -190,6 +198,8 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
+    await cluster.stop("immediate");
+    rmSync(pgDir, { recursive: true, force: true });
   }
   console.log(`\nLighthouse ${runs}x per page and preset (median of each column), ${new Date().toISOString()}\n`);
   console.log("| Page | Preset | Performance | Accessibility | Best practices | SEO | LCP | TBT | CLS | JS transferred (KB) |");

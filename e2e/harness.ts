@@ -24,14 +24,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `databaseServer`: the maintenance URL of the PostgreSQL server to make the app's fresh database
+ * on; by default the e2e run's (global-setup.ts), which only exists inside vitest. A bench started
+ * with tsx passes its own.
+ */
+export async function startServer(env: Record<string, string> = {}, databaseServer?: string): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-e2e-"));
   const url = `http://localhost:${port}`;
   const webDist = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
   if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npx vite build\` first`);
   // An empty database on the run's server; the server migrates it as it starts.
-  const databaseUrl = (await freshDatabase(inject("e2eDatabaseServer"))).url;
+  const databaseUrl = (await freshDatabase(databaseServer ?? inject("e2eDatabaseServer"))).url;
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/server/main.ts")], {
     cwd: ROOT,
     env: {
