@@ -327,7 +327,12 @@ function boardStatement(db: Db, shape: BoardShape): BoardStatement {
   const name = `tasks_open_${shapeName(shape)}`;
   let statement = statements.get(name);
   if (!statement) {
-    statement = boardQuery(db, shape).prepare(name);
+    // A place filter's best plan depends on where the circle lies (dense: walk the newest-first
+    // index; empty: range over the position index). After five runs PostgreSQL switched the named
+    // statement to one generic plan and the place filter served 0.40 of the unfiltered board's req/s
+    // (1,479 against 3,706; 4,105 with custom plans forced; docs/benchmarks.md, "Job board filters").
+    // An unnamed statement ("") is planned for its values on every run; drizzle still builds it once.
+    statement = boardQuery(db, shape).prepare(shape.point ? "" : name);
     statements.set(name, statement);
   }
   return statement;
