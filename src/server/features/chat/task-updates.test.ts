@@ -109,7 +109,9 @@ describe("task_updated", () => {
     await transition(t, "reactivate", task.id, poster);
     await posterA.update(task.id, "reactivate");
     const board = await strangerB.next((f) => f.type === "job_board_changed" && f.added === true);
-    expect(board.removed).toEqual([]);
+    // Frames are coalesced per 250 ms: the claim's removal of this task (made just before these
+    // sockets subscribed) may share the reactivation's window. Nothing else can be in it.
+    expect(board.removed).toSatisfy((removed: unknown) => Array.isArray(removed) && removed.every((id) => id === task.id));
     expect(strangerB.frames.filter((f) => f.type === "task_updated")).toEqual([]);
     for (const s of [posterA, providerB, strangerB, adminB]) s.close();
   });
