@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { haversineMiles } from "./geo.js";
 import {
   FELIX_URGENCIES,
   MARKET_MIN_SAMPLE,
   ROAD_FACTOR,
   computePricing,
   evaluateBudget,
-  haversineMiles,
   marketStats,
   routeMiles,
   type FelixUrgency,

@@ -1,4 +1,5 @@
 import { MIN_BUDGET_CENTS } from "./constants.js";
+import { haversineMiles } from "./geo.js";
 
 // Felix, the budget assistant: the pure pricing engine (docs/product.md, Felix; decision 006). The server feeds it geocoded
 // route points and the open-task market; the web shows its breakdown. Rationale for the road
@@ -34,8 +35,6 @@ export const FAIR_BAND_PERCENT = 15;
 
 /** Fewer comparable tasks than this in a category say more about chance than about the market. */
 export const MARKET_MIN_SAMPLE = 5;
-
-const EARTH_RADIUS_MILES = 3958.8;
 
 export interface GeoPoint {
   lat: number;
@@ -97,16 +96,6 @@ function roundTo(value: number, decimals: number): number {
   return Math.round(value * scale) / scale + 0;
 }
 
-const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
-
-/** Great-circle distance in miles. */
-export function haversineMiles(a: GeoPoint, b: GeoPoint): number {
-  const dLat = toRadians(b.lat - a.lat);
-  const dLon = toRadians(b.lon - a.lon);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRadians(a.lat)) * Math.cos(toRadians(b.lat)) * Math.sin(dLon / 2) ** 2;
-  // min() guards asin against h drifting a hair above 1 for antipodal points.
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 /** Estimated driving miles along the points in order (start, stops, end); one point or none is 0. */
 export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROAD_FACTOR): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boardFiltersSchema, boundingBox, distanceMiles, parseNear, roundMiles, whenRange } from "./task-filters.js";
+import { haversineMiles } from "./geo.js";
+import { boardFiltersSchema, boundingBox, parseNear, roundMiles, whenRange } from "./task-filters.js";
 
 describe("parseNear", () => {
   it("reads a 5-digit ZIP code and a lat,lon point", () => {
@@ -23,11 +24,11 @@ describe("parseNear", () => {
   });
 });
 
-describe("distanceMiles and roundMiles", () => {
+describe("haversineMiles and roundMiles", () => {
   it("measures great-circle miles", () => {
     // Baltimore to Washington, about 35 miles as the crow flies.
-    expect(distanceMiles({ lat: 39.29, lon: -76.61 }, { lat: 38.9, lon: -77.04 })).toBeCloseTo(35.5, 0);
-    expect(distanceMiles({ lat: 10, lon: 10 }, { lat: 10, lon: 10 })).toBe(0);
+    expect(haversineMiles({ lat: 39.29, lon: -76.61 }, { lat: 38.9, lon: -77.04 })).toBeCloseTo(35.5, 0);
+    expect(haversineMiles({ lat: 10, lon: 10 }, { lat: 10, lon: 10 })).toBe(0);
   });
 
   it("rounds to tenths under 10 miles and to whole miles from 10", () => {
@@ -58,7 +59,7 @@ describe("boundingBox", () => {
           expect(point.lon).toBeLessThanOrEqual(box.lon?.max ?? Number.NaN);
         }
         // Tight: the north edge is the radius away, not more.
-        expect(distanceMiles({ lat, lon }, { lat: box.maxLat, lon })).toBeCloseTo(radius, 2);
+        expect(haversineMiles({ lat, lon }, { lat: box.maxLat, lon })).toBeCloseTo(radius, 2);
       }
     }
   });

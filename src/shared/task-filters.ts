@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EARTH_RADIUS_MILES } from "./geo.js";
 import { MAX_BUDGET_CENTS } from "./money.js";
 import { OFFICE_TIME_ZONE, startOfDayIn } from "./site.js";
 
@@ -22,7 +23,6 @@ export const WHEN_LABELS: Record<TaskWhen, string> = { today: "Today", this_week
  */
 export const BOARD_TIME_ZONE = OFFICE_TIME_ZONE;
 
-export const EARTH_RADIUS_MILES = 3958.8;
 const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
 
 /** Where a search is centred: a US ZIP code (the server places it) or a point. */
@@ -45,14 +45,6 @@ export function parseNear(text: string): NearPlace | string {
   if (lat < -90 || lat > 90) return "Latitude must be between -90 and 90";
   if (lon < -180 || lon > 180) return "Longitude must be between -180 and 180";
   return { kind: "point", lat, lon };
-}
-
-/** Great-circle miles between two points (the same formula as the board's SQL). */
-export function distanceMiles(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
-  const rad = Math.PI / 180;
-  const h =
-    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
-  return EARTH_RADIUS_MILES * 2 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /**

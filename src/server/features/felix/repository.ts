@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { FelixTaskPlaces } from "../../../shared/felix.js";
-import { haversineMiles, marketStats, type GeoPoint, type MarketStats } from "../../../shared/felix-pricing.js";
+import { marketStats, type GeoPoint, type MarketStats } from "../../../shared/felix-pricing.js";
+import { haversineMiles } from "../../../shared/geo.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { tasks } from "../../db/schema/tasks.js";
 

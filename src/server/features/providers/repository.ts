@@ -4,7 +4,8 @@ import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider, providersQuerySchema } from "../../../shared/providers.js";
-import { distanceMiles, roundMiles } from "../../../shared/task-filters.js";
+import { haversineMiles } from "../../../shared/geo.js";
+import { roundMiles } from "../../../shared/task-filters.js";
 import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { Db } from "../../db/client.js";
 import { revealedCondition } from "../../db/review-visibility.js";
@@ -236,7 +237,7 @@ export async function listPublicProviders(db: Db, now: Date, query: ProvidersInp
   const rows = origin ? await base : await base.limit(500);
   const cards = rows.map(({ hourlyRateCents, firstName, lastName, zipCode, ...r }) => {
     const place = origin ? findZip(zipCode.slice(0, 5)) : null;
-    const miles = origin && place ? distanceMiles(origin, place) : null;
+    const miles = origin && place ? haversineMiles(origin, place) : null;
     return {
       card: {
         ...r,

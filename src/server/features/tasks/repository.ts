@@ -13,6 +13,7 @@ import {
   type TaskViewer,
   type TransitionActor,
 } from "../../../shared/task-lifecycle.js";
+import { EARTH_RADIUS_MILES } from "../../../shared/geo.js";
 import { displayName } from "../../../shared/names.js";
 import { boundingBox, RADIUS_MILES, roundMiles, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
 import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
@@ -123,8 +124,6 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
-
-const EARTH_RADIUS_MILES = 3958.8;
 
 /** Great-circle miles from a point to the task's coarse position (null without one). */
 function distanceSql(lat: SQLWrapper, lon: SQLWrapper): SQL<number | null> {
