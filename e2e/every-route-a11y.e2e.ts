@@ -195,6 +195,8 @@ const heading = (text: string) => (text === OPEN_TASK ? ids.openTitle : text ===
 
 /** Opens each of the role's visits and measures it in both themes; returns what went wrong. */
 async function sweep(role: Role | null): Promise<string[]> {
+  // Leave the last page first, so its 401 after the cookie goes cannot navigate mid-visit.
+  await page.goto("about:blank");
   await context.clearCookies();
   const api = role ? sessions.get(role) : undefined;
   if (api) await context.addCookies((await api.storageState()).cookies);

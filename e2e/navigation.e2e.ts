@@ -62,7 +62,7 @@ describe("layout and navigation", () => {
     await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
     for (let n = 1; n <= 12; n += 1) await api(provider, "POST", "/api/messages", { taskId: task.id, content: `Message number ${n}` });
     await poster.goto(`${server.url}/task/${task.id}`);
-    await expect.poll(() => poster.getByText("Message number 12").isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => poster.getByText("Message number 12", { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => poster.getByText("Connected", { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await scrollY(poster)).toBe(0);
 

@@ -175,6 +175,7 @@ describe("public site", () => {
 
     await signIn(page, server.url, DEMO.poster, DEMO.password, "/admin/inbox");
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Access Denied" }).isVisible()).toBe(true);
+    await page.goto("about:blank");
     await context.clearCookies();
 
     await signIn(page, server.url, DEMO.admin, DEMO.password, "/admin/inbox");

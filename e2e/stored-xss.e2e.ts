@@ -146,6 +146,9 @@ async function apply(actor: Actor, fields: { address: string; city: string; bio:
 
 /** Opens a page as `actor` (signed out with null): one browser context, the session cookie swapped. */
 async function visit(actor: Actor | null, path: string): Promise<void> {
+  // Leave the previous page first: once its cookie is gone, its next request answers 401 and it would
+  // navigate to sign-in in the middle of the goto below.
+  await page.goto("about:blank");
   await context.clearCookies();
   if (actor) await context.addCookies((await actor.api.storageState()).cookies);
   await page.goto(`${server.url}${path}`);
@@ -468,6 +471,7 @@ describe("stored XSS", () => {
     });
 
     // Signing in with a javascript: returnTo lands on the home page and runs nothing.
+    await page.goto("about:blank");
     await context.clearCookies();
     await page.goto(`${server.url}/sign-in?returnTo=${encodeURIComponent(hostileUrl)}`);
     await page.getByLabel("Email").fill(DEMO.poster);
