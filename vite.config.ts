@@ -92,20 +92,22 @@ function routePreloads(): Plugin {
   };
 }
 
-export default defineConfig({
+// `vite build --ssr entry-prerender.tsx` (package.json "build") makes the prerenderer, a build tool
+// run once by scripts/prerender.mjs: no public files, preload table or compressed copies for it.
+export default defineConfig(({ isSsrBuild }) => ({
   root: here("src/web"),
-  publicDir: here("src/web/public"),
-  plugins: [react(), tailwindcss(), routePreloads(), precompress()],
+  publicDir: isSsrBuild ? false : here("src/web/public"),
+  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [routePreloads(), precompress()])],
   resolve: {
     alias: { "@": here("src/web"), "@shared": here("src/shared") },
   },
   build: {
-    outDir: here("dist/web"),
+    outDir: here(isSsrBuild ? "dist/prerender" : "dist/web"),
     emptyOutDir: true,
     sourcemap: true,
     // .vite/manifest.json maps each page module to its chunk: e2e/budgets.e2e.ts checks from it that
     // pages are code-split. The server never serves dot-folders.
-    manifest: true,
+    manifest: !isSsrBuild,
   },
   server: {
     proxy: {
@@ -113,4 +115,4 @@ export default defineConfig({
       "/ws": { target: "ws://localhost:3000", ws: true },
     },
   },
-});
+}));

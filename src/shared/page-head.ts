@@ -26,16 +26,27 @@ export interface RouteHead {
   /** The address this page is known by when several reach it (/jobs is /job-board). */
   canonical?: string;
   subject?: PageSubject;
+  /**
+   * Its HTML is rendered once at build time, so it paints before any script runs
+   * (docs/decisions/033-prerendered-public-pages.md): public pages whose content is the same for
+   * everyone. Pages that list data (the job board, the directory) or look up a subject are not.
+   */
+  prerender?: true;
 }
 
 const PROVIDER_PITCH = "Earn money helping people in your area with errands and tasks, on your own schedule.";
 
-const publicPage = (pattern: string, title: string | null, description: string, canonical?: string): RouteHead => ({
+/** A public page whose content comes from the API at each visit: indexed, never prerendered. */
+const publicListPage = (pattern: string, title: string | null, description: string, canonical?: string): RouteHead => ({
   pattern,
   title,
   description,
   index: true,
   ...(canonical ? { canonical } : {}),
+});
+const publicPage = (pattern: string, title: string | null, description: string, canonical?: string): RouteHead => ({
+  ...publicListPage(pattern, title, description, canonical),
+  prerender: true,
 });
 const privatePage = (pattern: string, title: string): RouteHead => ({ pattern, title, description: DEFAULT_DESCRIPTION, index: false });
 
@@ -51,9 +62,9 @@ export const ROUTE_HEADS: readonly RouteHead[] = [
   publicPage("/requirements", "Provider Requirements", "What you need to become a verified Errandly provider: identity check, age, and the services you offer."),
   publicPage("/provider-support", "Provider Support", "Help for Errandly providers: claiming tasks, payments and payouts, and how to reach our team."),
   publicPage("/support", "Provider Support", "Help for Errandly providers: claiming tasks, payments and payouts, and how to reach our team.", "/provider-support"),
-  publicPage("/job-board", "Job Board", "Open local errands and tasks with their budgets: browse by category, distance and price, and claim one as a verified provider."),
-  publicPage("/jobs", "Job Board", "Open local errands and tasks with their budgets: browse by category, distance and price, and claim one as a verified provider.", "/job-board"),
-  publicPage("/providers", "Browse Available Providers", "Verified Errandly providers near you, with their services, ratings and completed tasks."),
+  publicListPage("/job-board", "Job Board", "Open local errands and tasks with their budgets: browse by category, distance and price, and claim one as a verified provider."),
+  publicListPage("/jobs", "Job Board", "Open local errands and tasks with their budgets: browse by category, distance and price, and claim one as a verified provider.", "/job-board"),
+  publicListPage("/providers", "Browse Available Providers", "Verified Errandly providers near you, with their services, ratings and completed tasks."),
   publicPage("/privacy", "Privacy Policy", "What Errandly keeps about you, why, for how long, and how to download or delete it."),
   publicPage("/terms", "Terms of Service", "The terms for posting, claiming and paying for tasks on Errandly, escrow and payouts included."),
   publicPage("/contact", "Contact Us", "Questions about Errandly? Send us a message or visit our Annapolis office, open every day from 9 AM to 6 PM."),
@@ -108,6 +119,11 @@ export function matchRoute(path: string): RouteMatch {
 export function canonicalPath(match: RouteMatch, path: string): string {
   if (match.route.subject === "task") return `/task/${match.params.id ?? ""}`;
   return match.route.canonical ?? (path === "" ? "/" : path);
+}
+
+/** Every address whose HTML the build renders (each alias too: the HTML is served by the address asked for). */
+export function prerenderedPaths(): string[] {
+  return ROUTE_HEADS.filter((r) => r.prerender).map((r) => r.pattern);
 }
 
 /** The public pages without a subject, once each by their canonical path, for the sitemap. */

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import fp from "fastify-plugin";
 import { matchRoute } from "../../shared/page-head.js";
@@ -47,9 +49,25 @@ export function injectPreloads(indexHtml: string, preloads: RoutePreloads, path:
   return `${indexHtml.slice(0, close)}${links}${indexHtml.slice(close)}`;
 }
 
-function readPreloads(webDist: string): RoutePreloads {
-  const file = join(webDist, ".vite", "route-preloads.json");
-  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as RoutePreloads) : {};
+/** Path -> the markup the build rendered for it (scripts/prerender.mjs). */
+export type PrerenderedPages = Record<string, string>;
+
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/**
+ * index.html with the page's prerendered markup inside <div id="root">, so a public page paints
+ * before its scripts run; the web app then hydrates it (docs/decisions/033-prerendered-public-pages.md).
+ * The path is looked up as asked ("/pricing/" is not "/pricing", and gets the empty root).
+ */
+export function injectPrerendered(indexHtml: string, pages: PrerenderedPages, path: string): string {
+  const markup = Object.hasOwn(pages, path) ? pages[path] : undefined;
+  if (!markup || !indexHtml.includes(ROOT_ELEMENT)) return indexHtml;
+  return indexHtml.replace(ROOT_ELEMENT, () => `<div id="root">${markup}</div>`);
+}
+
+function readBuildJson<T>(webDist: string, name: string): T | Record<string, never> {
+  const file = join(webDist, ".vite", name);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : {};
 }
 
 export default fp<SpaOptions>(
@@ -71,7 +89,10 @@ export default fp<SpaOptions>(
       });
     }
     const indexHtml = hasBuild ? readFileSync(indexPath, "utf8") : null;
-    const preloads = hasBuild ? readPreloads(webDist) : {};
+    const preloads = hasBuild ? readBuildJson<RoutePreloads>(webDist, "route-preloads.json") : {};
+    const prerendered = hasBuild ? readBuildJson<PrerenderedPages>(webDist, "prerendered.json") : {};
+    /** ETag -> the Brotli bytes of that prerendered page's HTML. */
+    const brotliPages = new Map<string, Buffer>();
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split("?")[0] ?? "";
@@ -82,7 +103,7 @@ export default fp<SpaOptions>(
       if (!indexHtml) {
         return reply.code(404).type("text/plain").send("The web app is not built. Run `npm run build`.");
       }
-      const withPreloads = injectPreloads(indexHtml, preloads, path);
+      const withPreloads = injectPrerendered(injectPreloads(indexHtml, preloads, path), prerendered, path);
       let html = withPreloads;
       if (options.pageHead) {
         try {
@@ -100,11 +121,34 @@ export default fp<SpaOptions>(
       const etag = `"${createHash("sha256").update(html).digest("base64url").slice(0, 27)}"`;
       reply.header("cache-control", "no-cache").header("etag", etag);
       if (ifNoneMatch(request.headers["if-none-match"], etag)) return reply.code(304).send();
-      return reply.code(200).type("text/html; charset=utf-8").send(html);
+      reply.code(200).type("text/html; charset=utf-8").header("vary", "accept-encoding");
+      // A prerendered page is 12-34 KB of markup, the same for every visitor of this build: sent
+      // Brotli-compressed (about a fifth), compressed once per distinct page and kept.
+      if (Object.hasOwn(prerendered, path) && acceptsBrotli(request.headers["accept-encoding"])) {
+        let compressed = brotliPages.get(etag);
+        if (!compressed) {
+          compressed = await brotli(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } });
+          if (brotliPages.size < MAX_COMPRESSED_PAGES) brotliPages.set(etag, compressed);
+        }
+        return reply.header("content-encoding", "br").send(compressed);
+      }
+      return reply.send(html);
     });
   },
   { name: "spa" },
 );
+
+/** Bounds the cache of compressed pages (each page's head and build make one entry). */
+const MAX_COMPRESSED_PAGES = 64;
+
+const brotli = promisify(brotliCompress);
+
+function acceptsBrotli(header: string | undefined): boolean {
+  return (header ?? "").split(",").some((part) => {
+    const [coding, ...params] = part.trim().split(";");
+    return coding?.trim() === "br" && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
+  });
+}
 
 function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;

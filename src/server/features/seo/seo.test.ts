@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { brotliDecompressSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -26,6 +27,9 @@ writeFileSync(
     '<script type="module" src="/assets/app-1.js"></script></head><body><div id="root"></div></body></html>',
   ].join("\n"),
 );
+// The build's prerendered markup of one public page (scripts/prerender.mjs; decision 033).
+mkdirSync(join(webDist, ".vite"));
+writeFileSync(join(webDist, ".vite", "prerendered.json"), JSON.stringify({ "/pricing": "<main><h1>Pricing</h1><p>You set the budget.</p></main>" }));
 const t = await useTestApp({ WEB_DIST_DIR: webDist });
 
 const page = (url: string, headers: Record<string, string> = {}) => call(t, null, { method: "GET", url, headers });
@@ -230,6 +234,38 @@ describe("caching the HTML", () => {
   it("keeps the security headers (CSP) on the page", async () => {
     const res = await page(`/task/${randomUUID()}`);
     expect(String(res.headers["content-security-policy"])).toContain("script-src 'self'");
+  });
+});
+
+describe("a prerendered page", () => {
+  const markup = '<div id="root"><main><h1>Pricing</h1><p>You set the budget.</p></main></div>';
+
+  it("carries its markup inside the root element, with its own head tags; other pages keep the empty root", async () => {
+    const res = await page("/pricing");
+    expect(res.body).toContain(markup);
+    expect(titles(res.body)).toEqual(["Pricing | Errandly"]);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect((await page("/faq")).body).toContain('<div id="root"></div>');
+  });
+
+  it("goes Brotli-compressed to a browser that accepts it, the same bytes once decompressed, with the same ETag", async () => {
+    const plain = await page("/pricing");
+    for (const encoding of ["gzip, deflate, br", "br;q=1.0, gzip;q=0.8"]) {
+      const res = await page("/pricing", { "accept-encoding": encoding });
+      expect(res.headers["content-encoding"], encoding).toBe("br");
+      expect(String(res.headers.vary)).toContain("accept-encoding");
+      expect(res.headers.etag).toBe(plain.headers.etag);
+      expect(brotliDecompressSync(res.rawPayload).toString("utf8")).toBe(plain.body);
+    }
+  });
+
+  it("goes as it is to one that refuses Brotli, and other pages are never compressed", async () => {
+    for (const encoding of ["gzip", "br;q=0", "identity"]) {
+      const res = await page("/pricing", { "accept-encoding": encoding });
+      expect(res.headers["content-encoding"], encoding).toBeUndefined();
+      expect(res.body).toContain(markup);
+    }
+    expect((await page("/faq", { "accept-encoding": "br" })).headers["content-encoding"]).toBeUndefined();
   });
 });
 

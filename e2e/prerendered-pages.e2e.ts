@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { prerenderedPaths } from "../src/shared/page-head.js";
+import { DEMO, launchBrowser, newPage, signIn, startServer, type RunningServer } from "./harness.js";
+
+// The public pages that show no data arrive as HTML the build rendered, so a phone paints them
+// before any script has run, and the web app hydrates that HTML instead of painting it again
+// (issue 17, docs/decisions/033-prerendered-public-pages.md).
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+// The signed-out visitor's current-user call answers 401; the browser logs that as a console error.
+const EXPECTED = [/401 \(Unauthorized\)/];
+const PATHS = prerenderedPaths();
+
+const mainText = (page: Page) => page.locator("main").innerText();
+
+describe("prerendered public pages", () => {
+  it("covers the public information pages, and not the pages that list data", () => {
+    expect(PATHS).toEqual(expect.arrayContaining(["/", "/how-it-works", "/pricing", "/faq", "/privacy", "/terms", "/contact"]));
+    for (const path of ["/jobs", "/job-board", "/providers", "/task/:id", "/users/:id", "/dashboard", "/sign-in"]) expect(PATHS).not.toContain(path);
+  });
+
+  it("shows each page's heading and content with JavaScript off, the same the app shows once it runs", async () => {
+    const off = await browser.newContext({ javaScriptEnabled: false });
+    const on = await browser.newContext();
+    const bare = await off.newPage();
+    const app = await newPage(on);
+    for (const path of PATHS) {
+      await bare.goto(`${server.url}${path}`);
+      await app.goto(`${server.url}${path}`);
+      await app.waitForLoadState("networkidle");
+      const heading = await app.locator("h1").first().innerText();
+      expect(await bare.locator("h1").first().innerText(), path).toBe(heading);
+      expect(await bare.locator("h1").first().isVisible(), path).toBe(true);
+      expect(await mainText(bare), path).toBe(await mainText(app));
+    }
+    app.assertClean(EXPECTED);
+    await off.close();
+    await on.close();
+  });
+
+  it("hydrates without a mismatch: no console error, and the page answers clicks and navigates in place", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await newPage(context);
+    await page.goto(`${server.url}/`);
+    await page.waitForLoadState("networkidle");
+    await page.locator('[data-testid="theme-toggle"]:visible').click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    // A link followed by the client router keeps this document (and the marker in it).
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Job Board" }).click();
+    await page.waitForURL(`${server.url}/job-board`);
+    await expect.poll(() => page.locator("h1").first().innerText()).toBe("Job Board");
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+
+  it("paints without moving: no layout shift while the landing page's scripts arrive at 390 px", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await newPage(context);
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForLoadState("networkidle");
+    const shift = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    expect(shift).toBeLessThanOrEqual(0.05);
+    page.assertClean(EXPECTED);
+    await context.close();
+  });
+
+  it("hydrates for a signed-in person too, whose header then shows their account", async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await newPage(context);
+    await signIn(page, server.url, DEMO.poster, DEMO.password, "/pricing");
+    page.problems.length = 0; // the sign-in page's own 401 before signing in
+    await page.goto(`${server.url}/faq`);
+    await expect.poll(() => page.getByLabel(/^Signed in as /).isVisible()).toBe(true);
+    expect(await page.locator("h1").first().innerText()).toBe("Frequently Asked Questions");
+    page.assertClean();
+    await context.close();
+  });
+});
