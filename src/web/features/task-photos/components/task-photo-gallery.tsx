@@ -78,8 +78,9 @@ export function TaskPhotoGallery({ photos }: { photos: TaskPhoto[] }) {
               {count > 1 ? ". The left and right arrow keys move between photos." : ""}
             </DialogDescription>
           </DialogHeader>
-          <div className="aspect-[4/3] w-full overflow-hidden rounded-md bg-muted">
-            <img src={current.medium} alt={current.alt} width={1280} height={960} className="size-full object-contain" />
+          {/* As large as the window allows, so Previous and Next stay on screen under it. */}
+          <div className="flex justify-center overflow-hidden rounded-md bg-muted">
+            <img src={current.medium} alt={current.alt} className="max-h-[60vh] w-auto max-w-full object-contain" />
           </div>
           {count > 1 && (
             <div className="flex justify-between gap-2">
