@@ -97,6 +97,10 @@ describe("task photos", () => {
     await eventually(() => step.getByRole("img", { name: COUCH_ALT }).isVisible()).toBe(true);
     await expectAxeClean(page, "wizard photo step");
     await page.screenshot({ path: "/tmp/task-photos-wizard-1366.png" });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await eventually(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: "/tmp/task-photos-wizard-390.png" });
+    await page.setViewportSize({ width: 1366, height: 900 });
     await step.getByRole("button", { name: "Done" }).click();
     await eventually(() => step.isVisible()).toBe(false);
 
@@ -129,6 +133,9 @@ describe("task photos", () => {
     await page.keyboard.press("ArrowLeft");
     await eventually(() => page.getByRole("dialog", { name: second }).isVisible()).toBe(true);
     await expectAxeClean(page, "larger view");
+    // Previous and Next stay on screen under the image.
+    const next = larger.getByRole("button", { name: "Next" });
+    expect(await next.evaluate((el) => el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
     await page.screenshot({ path: "/tmp/task-photos-larger-1366.png" });
     await page.keyboard.press("Escape");
     await eventually(() => page.getByRole("dialog").count()).toBe(0);

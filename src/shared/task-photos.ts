@@ -28,7 +28,6 @@ export const addTaskPhotoBodySchema = z.object({
   photoURL: z.string({ error: "photoURL is required" }).min(1, { error: "photoURL is required" }).max(4000),
   alt: taskPhotoAltSchema.optional(),
 });
-export type AddTaskPhotoBody = z.input<typeof addTaskPhotoBodySchema>;
 
 export const taskPhotoParamsSchema = z.object({
   id: z.uuid({ error: "id must be a UUID" }),
