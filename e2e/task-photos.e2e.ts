@@ -32,7 +32,7 @@ async function expectAxeClean(page: Page, label: string) {
 }
 
 /** A photo-like picture: a 1600×1200 JPEG and a 900×1200 PNG, made here so the test needs no files. */
-function picture(width: number, height: number, colour: string): sharp.Sharp {
+function picture(width: number, height: number, colour: string) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="#e8e2d6"/>
     <rect x="${width * 0.15}" y="${height * 0.45}" width="${width * 0.7}" height="${height * 0.3}" rx="40" fill="${colour}"/>

@@ -238,7 +238,7 @@ async function enter(scene: Scene, routeLabel: string, actorKind: Actor): Promis
 // ---------------------------------------------------------------------------------------------
 // Fixture helpers for routes that need more than a task.
 
-async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo"): Promise<string> {
   const res = await must(call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind } }), 200);
   return parse<{ uploadURL: string }>(res).uploadURL;
 }
