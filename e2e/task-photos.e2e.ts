@@ -134,7 +134,7 @@ describe("task photos", () => {
     await eventually(() => page.getByRole("dialog", { name: second }).isVisible()).toBe(true);
     await expectAxeClean(page, "larger view");
     // Previous and Next stay on screen under the image.
-    const next = larger.getByRole("button", { name: "Next" });
+    const next = page.getByRole("dialog").getByRole("button", { name: "Next" });
     expect(await next.evaluate((el) => el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
     await page.screenshot({ path: "/tmp/task-photos-larger-1366.png" });
     await page.keyboard.press("Escape");
