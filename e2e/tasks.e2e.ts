@@ -114,6 +114,8 @@ describe("tasks", () => {
     await eventually(visible(dialog, TITLE)).toBe(true);
     await dialog.getByRole("button", { name: "Post Task" }).click();
     await eventually(visible(poster, "Your task has been posted successfully!")).toBe(true);
+    // The wizard's last step offers photos (docs/product.md#task-photos); this journey skips it.
+    await poster.getByRole("dialog", { name: "Add photos" }).getByRole("button", { name: "Skip photos" }).click();
     await eventually(() => dialog.isVisible()).toBe(false);
     await eventually(() => poster.getByRole("heading", { name: TITLE }).isVisible()).toBe(true);
 

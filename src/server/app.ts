@@ -32,6 +32,8 @@ import { renderHeadTags, resolvePageHead } from "./features/seo/head.js";
 import seoRoutes from "./features/seo/routes.js";
 import siteRoutes from "./features/site/routes.js";
 import tasksRoutes from "./features/tasks/routes.js";
+import taskPhotosRoutes from "./features/task-photos/routes.js";
+import { completeUpload } from "./features/providers/service.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
 import authPlugin from "./plugins/auth.js";
@@ -136,13 +138,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(profilesRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
+  const storage = await createStorage(env);
   await app.register(accountRoutes, {
-    storage: await createStorage(env),
+    storage,
     hashPassword,
     verifyPassword,
     assertPasswordAccepted,
     cancelTaskAsPoster: async (taskId, poster, options) =>
       (await transitionTask(ctx, "cancel", taskId, { kind: "person", user: poster }, options)) !== null,
+  });
+
+  // Task photos complete their uploads through the providers' one upload flow (decision 030).
+  await app.register(taskPhotosRoutes, {
+    storage,
+    completeUpload: (ownerId, uploadUrl) => completeUpload(ctx, storage, ownerId, uploadUrl, "task_photo", "photoURL"),
   });
 
   await app.register(seoRoutes);

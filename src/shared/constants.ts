@@ -56,6 +56,7 @@ export const STATE_MAX_LENGTH = 2;
 
 export const ID_DOCUMENT_MAX_BYTES = 10_485_760;
 export const PROFILE_PHOTO_MAX_BYTES = 5_242_880;
+export const TASK_PHOTO_MAX_BYTES = 10_485_760;
 
 export const CHAT_MESSAGE_MAX_LENGTH = 2000;
 export const REVIEW_COMMENT_MAX_LENGTH = 1000;

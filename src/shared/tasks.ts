@@ -3,6 +3,7 @@ import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constant
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
 import { budgetDollarsSchema } from "./money.js";
 import { boardFilterFields, checkFilterRules, RADIUS_MILES } from "./task-filters.js";
+import { taskPhotoSchema, taskPhotoThumbSchema } from "./task-photos.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
@@ -230,8 +231,8 @@ export type TaskPrivate = z.infer<typeof taskPrivateSchema>;
 
 /** Detail answer: `visibility` tells the client which of the two shapes it got. */
 export const taskDetailSchema = z.discriminatedUnion("visibility", [
-  taskPrivateSchema.extend({ visibility: z.literal("private") }),
-  taskPublicSchema.extend({ visibility: z.literal("public") }),
+  taskPrivateSchema.extend({ visibility: z.literal("private"), photos: z.array(taskPhotoSchema) }),
+  taskPublicSchema.extend({ visibility: z.literal("public"), photos: z.array(taskPhotoSchema) }),
 ]);
 export type TaskDetail = z.infer<typeof taskDetailSchema>;
 
@@ -259,7 +260,10 @@ export const openTasksQuerySchema = z
   });
 export type OpenTasksQuery = z.input<typeof openTasksQuerySchema>;
 
-export const taskListSchema = z.array(taskPublicSchema);
+/** A job-board card: the public view and its first photo's small image (docs/product.md#task-photos). */
+export const boardTaskSchema = taskPublicSchema.extend({ photo: taskPhotoThumbSchema.nullable() });
+export type BoardTask = z.infer<typeof boardTaskSchema>;
+export const taskListSchema = z.array(boardTaskSchema);
 
 /** GET /api/tasks/open/radius-counts: the board's filters with `near`, without sort or paging. */
 export const radiusCountsQuerySchema = openTasksQuerySchema.refine((q) => q.near !== undefined, {

@@ -101,6 +101,10 @@ export const HTTP_MATRIX = {
   "PATCH /api/tasks/:id/reactivate": posterOnly(200),
   // Only during the payment window (claimed, unpaid): docs/decisions/024-declining-a-provider.md.
   "PATCH /api/tasks/:id/decline-provider": posterOnly(200),
+  // Task photos (docs/product.md#task-photos): the poster changes them, everyone sees them.
+  "POST /api/tasks/:id/photos": posterOnly(200),
+  "DELETE /api/tasks/:id/photos/:photoId": posterOnly(200),
+  "GET /api/task-photos/:photoId/:size": everyone(200),
   "GET /api/geocode": everyone(200),
 
   // Provider applications and profiles: one's own only. Approved providers have applied already.

@@ -238,13 +238,13 @@ async function enter(scene: Scene, routeLabel: string, actorKind: Actor): Promis
 // ---------------------------------------------------------------------------------------------
 // Fixture helpers for routes that need more than a task.
 
-async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo"): Promise<string> {
   const res = await must(call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind } }), 200);
   return parse<{ uploadURL: string }>(res).uploadURL;
 }
 
 /** An upload link with the file already sent, not yet attached as a document or photo. */
-async function uploadedUrl(user: TestUser, kind: "id_document" | "profile_photo"): Promise<string> {
+async function uploadedUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo"): Promise<string> {
   const url = await uploadUrl(user, kind);
   await must(call(t, user, { method: "PUT", url, payload: tinyPng(), headers: { "content-type": "image/png" } }), 200);
   return url;
@@ -258,6 +258,19 @@ async function uploadedFile(user: TestUser, kind: "id_document" | "profile_photo
       ? await must(call(t, user, { method: "PUT", url: "/api/provider/set-id-document", payload: { idDocumentURL: url } }), 200)
       : await must(call(t, user, { method: "PUT", url: "/api/provider/set-profile-photo", payload: { profilePhotoURL: url } }), 200);
   return parse<{ objectPath: string }>(res).objectPath;
+}
+
+/** The poster's photo on the scene's task: its id. */
+async function posterTaskPhoto(scene: Scene): Promise<void> {
+  const url = await uploadedUrl(scene.poster, "task_photo");
+  const res = await must(call(t, scene.poster, { method: "POST", url: `/api/tasks/${scene.task.id}/photos`, payload: { photoURL: url } }), 200);
+  const [photo] = parse<{ photos: { id: string }[] }>(res).photos;
+  if (!photo) throw new Error("no task photo");
+  scene.prepared = photo.id;
+}
+
+async function taskPhotoIds(taskId: string): Promise<string[]> {
+  return parse<{ photos: { id: string }[] }>(await call(t, null, get(`/api/tasks/${taskId}`))).photos.map((p) => p.id);
 }
 
 async function posterIdDocument(scene: Scene): Promise<void> {
@@ -621,6 +634,29 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "PATCH /api/tasks/:id/cancel": taskTransition("cancel", "paid"),
   "PATCH /api/tasks/:id/reactivate": taskTransition("reactivate", "expired"),
   "PATCH /api/tasks/:id/decline-provider": taskTransition("decline-provider", "claimed"),
+  "POST /api/tasks/:id/photos": {
+    stage: "open",
+    request: async (w) => ({
+      method: "POST",
+      url: `/api/tasks/${w.task.id}/photos`,
+      // Each signed-in actor offers a finished task photo of their own.
+      payload: { photoURL: w.actor ? await uploadedUrl(w.actor, "task_photo") : `/api/objects/put/${"x".repeat(43)}` },
+    }),
+    check: async (w, res) => expect((await taskPhotoIds(w.task.id)).length, w.label).toBe(res.statusCode === 200 ? 1 : 0),
+  },
+  "DELETE /api/tasks/:id/photos/:photoId": {
+    stage: "open",
+    prepare: posterTaskPhoto,
+    request: (w) => ({ method: "DELETE", url: `/api/tasks/${w.task.id}/photos/${w.prepared}` }),
+    check: async (w, res) => expect(await taskPhotoIds(w.task.id), w.label).toEqual(res.statusCode === 200 ? [] : [w.prepared]),
+  },
+  "GET /api/task-photos/:photoId/:size": {
+    readOnly: true,
+    stage: "open",
+    prepare: posterTaskPhoto,
+    request: (w) => get(`/api/task-photos/${w.prepared}/small`),
+    check: (w, res) => expect(res.headers["content-type"], w.label).toBe("image/webp"),
+  },
   "GET /api/geocode": { readOnly: true, request: () => get("/api/geocode?q=Annapolis") },
 
   "POST /api/provider/apply": {

@@ -1,6 +1,7 @@
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { PostTaskDialog } from "@/features/tasks/components/post-task-dialog";
 import { useUser } from "@/lib/current-user";
+import { PostedTaskPhotosStep } from "./task-photos";
 
 /**
  * The Post a Task dialog with Felix beside the budget: features meet here, not in each other.
@@ -18,6 +19,7 @@ export function PostTaskDialogWithFelix({ open, onOpenChange }: { open: boolean;
           ? ({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />
           : undefined
       }
+      afterPost={(task, done) => <PostedTaskPhotosStep taskId={task.id} onDone={done} />}
     />
   );
 }

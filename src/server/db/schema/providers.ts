@@ -4,7 +4,7 @@ import { VERIFICATION_STATUSES, type Weekday } from "../../../shared/constants.j
 import { users } from "./users.js";
 
 export const verificationStatus = pgEnum("verification_status", VERIFICATION_STATUSES);
-export const uploadKind = pgEnum("upload_kind", ["id_document", "profile_photo"]);
+export const uploadKind = pgEnum("upload_kind", ["id_document", "profile_photo", "task_photo"]);
 
 export const providerProfiles = pgTable(
   "provider_profiles",

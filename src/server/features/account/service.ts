@@ -9,6 +9,7 @@ import type { Db } from "../../db/client.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
 import { escrowHolds, ledgerEntries, payments, payouts } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
+import { taskPhotos } from "../../db/schema/task-photos.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -349,6 +350,11 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx.delete(notifications).where(eq(notifications.userId, user.id));
     await tx.delete(emailOptOuts).where(eq(emailOptOuts.userId, user.id));
     if (before) await tx.delete(emailOutbox).where(and(eq(emailOutbox.to, before.email), inArray(emailOutbox.status, ["stored", "queued", "failed"])));
+    // Their task photos go with their other files, the images made from them too (decision 030).
+    const photos = await tx
+      .delete(taskPhotos)
+      .where(inArray(taskPhotos.uploadId, tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.ownerId, user.id))))
+      .returning({ smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
     const files = await tx.delete(uploads).where(eq(uploads.ownerId, user.id)).returning({ storageKey: uploads.storageKey });
     // Every session, this one included: the trigger closes their sockets on every instance.
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
@@ -360,7 +366,7 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
       details: { cancelledTasks: open.length, filesDeleted: files.length },
       createdAt: now,
     });
-    return files.map((f) => f.storageKey);
+    return [...files.map((f) => f.storageKey), ...photos.flatMap((p) => [p.smallKey, p.mediumKey])];
   });
   // The files go after the commit: a failure leaves an orphan file (logged), never a row pointing nowhere.
   for (const key of storageKeys) {

@@ -7,6 +7,7 @@ import { detectFileType } from "../../adapters/storage/file-type.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
+import { taskPhotos } from "../../db/schema/task-photos.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
 import { badRequest, conflict, HttpError, notFound } from "../../http-errors.js";
@@ -193,7 +194,7 @@ function check(kind: UploadKind | null, body: Buffer | "too_large"): { file: Buf
   const type = detectFileType(body);
   const allowed = kind ? UPLOAD_RULES[kind].types : [...ALL_TYPES];
   if (!type || !allowed.includes(type)) {
-    throw new HttpError(415, kind === "profile_photo" ? "file: must be a JPEG, PNG or WebP image" : "file: must be a JPEG, PNG or WebP image or a PDF");
+    throw new HttpError(415, kind === "profile_photo" || kind === "task_photo" ? "file: must be a JPEG, PNG or WebP image" : "file: must be a JPEG, PNG or WebP image or a PDF");
   }
   return { file: body, contentType: type };
 }
@@ -342,11 +343,15 @@ export const UNATTACHED_TTL_MS = 24 * 3_600_000;
 export const QUOTA_MESSAGE =
   "You have uploaded 100 MB of files that are not used yet. Use or replace them first, or wait a day until unused files are removed.";
 
-/** An upload is attached while a provider profile or a user's photo (shown or pending) points at it. */
+/**
+ * An upload is attached while a provider profile or a user's photo (shown or pending) points at it,
+ * or it is the original of a task photo (docs/decisions/030-task-photos.md).
+ */
 const attached = sql`(exists (select 1 from ${providerProfiles} p
   where p.id_document_path = '/objects/' || ${uploads.id}::text or p.profile_photo_path = '/objects/' || ${uploads.id}::text)
   or exists (select 1 from ${users} u
-  where u.profile_image_url = '/objects/' || ${uploads.id}::text or u.pending_profile_image_url = '/objects/' || ${uploads.id}::text))`;
+  where u.profile_image_url = '/objects/' || ${uploads.id}::text or u.pending_profile_image_url = '/objects/' || ${uploads.id}::text)
+  or exists (select 1 from ${taskPhotos} tp where tp.upload_id = ${uploads.id}))`;
 
 /**
  * One account cannot fill the disk: a file is refused when the owner's unattached files and it

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { taskPhotoUrl } from "../../../shared/task-photos.js";
 import type { Db } from "../../db/client.js";
 import { queryRows } from "../../db/client.js";
 
@@ -23,24 +24,39 @@ export interface TaskHeadData {
   city: string | null;
   state: string | null;
   status: string;
-  /**
-   * The task's first photo, as an absolute path on this site. Tasks have no photos yet: issue 15
-   * adds them, and this query is where the first one is to be selected; until then the page uses
-   * the app's default image.
-   */
+  /** The medium image of the task's first photo, as a path on this site; else the app's default image. */
   photoPath: string | null;
 }
 
 export async function findTaskHead(db: Db, id: string): Promise<TaskHeadData | null> {
   if (!isUuid(id)) return null;
-  const rows = await queryRows<{ id: string; title: string; budget_cents: number; category: string; city: string | null; state: string | null; status: string }>(
+  const rows = await queryRows<{
+    id: string;
+    title: string;
+    budget_cents: number;
+    category: string;
+    city: string | null;
+    state: string | null;
+    status: string;
+    photo_id: string | null;
+  }>(
     db,
-    sql`select id, title, budget_cents, category, coalesce(city, start_city) as city, coalesce(state, start_state) as state, status
+    sql`select id, title, budget_cents, category, coalesce(city, start_city) as city, coalesce(state, start_state) as state, status,
+          (select tp.id from task_photos tp where tp.task_id = tasks.id order by tp.seq limit 1) as photo_id
           from tasks where id = ${id}::uuid`,
   );
   const row = rows[0];
   if (!row) return null;
-  return { id: row.id, title: row.title, budgetCents: row.budget_cents, category: row.category, city: row.city, state: row.state, status: row.status, photoPath: null };
+  return {
+    id: row.id,
+    title: row.title,
+    budgetCents: row.budget_cents,
+    category: row.category,
+    city: row.city,
+    state: row.state,
+    status: row.status,
+    photoPath: row.photo_id === null ? null : taskPhotoUrl(row.photo_id, "medium"),
+  };
 }
 
 export interface PersonHeadData {

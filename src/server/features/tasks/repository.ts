@@ -16,10 +16,12 @@ import {
 import { EARTH_RADIUS_MILES } from "../../../shared/geo.js";
 import { displayName } from "../../../shared/names.js";
 import { boundingBox, RADIUS_MILES, roundMiles, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
-import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
+import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type BoardTask, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
+import { listTaskPhotos } from "../../db/task-photo-list.js";
+import { defaultPhotoAlt, taskPhotoUrl } from "../../../shared/task-photos.js";
 import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
@@ -300,6 +302,9 @@ function boardQuery(db: Db, shape: BoardShape) {
       poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`) },
       rating: card.rating,
       reviewCount: card.reviewCount,
+      // The card's first photo (docs/product.md#task-photos), by the (task_id, seq) index.
+      photoId: sql<string | null>`(select tp.id from task_photos tp where tp.task_id = ${page.id} order by tp.seq limit 1)`,
+      photoAlt: sql<string | null>`(select tp.alt from task_photos tp where tp.task_id = ${page.id} order by tp.seq limit 1)`,
     })
     .from(page)
     .innerJoin(users, eq(users.id, page.userId))
@@ -345,14 +350,17 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
 }
 
 /** The job board: open tasks only, public view, newest first unless another sort is asked. */
-export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<TaskPublic[]> {
+export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<BoardTask[]> {
   const request = boardRequest(query);
   const rows = await boardStatement(ctx.db, boardShape(request)).execute(boardValues(request, ctx.now()));
   const parties = new Map<string, PartyRow>(
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
     rows.map((r) => [r.poster.id, { ...r.poster, rating: r.rating === null ? null : Number(r.rating), reviewCount: Number(r.reviewCount), completedTasks: 0 }]),
   );
-  return rows.map((r) => toPublicView(r.task, parties, r.distance === null ? null : roundMiles(Number(r.distance))));
+  return rows.map((r) => ({
+    ...toPublicView(r.task, parties, r.distance === null ? null : roundMiles(Number(r.distance))),
+    photo: r.photoId === null ? null : { small: taskPhotoUrl(r.photoId, "small"), alt: r.photoAlt ?? defaultPhotoAlt(1, r.task.title) },
+  }));
 }
 
 /**
@@ -390,7 +398,9 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
   const now = ctx.now();
   const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], now);
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
-  return insider ? { ...toPrivateView(row, parties), visibility: "private" } : { ...toPublicView(row, parties), visibility: "public" };
+  // Everyone who can see the task sees its photos (docs/product.md#task-photos).
+  const photos = await listTaskPhotos(ctx.db, row.id, row.title);
+  return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(row, parties), visibility: "public", photos };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */

@@ -25,6 +25,7 @@ import { userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
+import { TaskPhotosSection } from "../task-photos";
 
 function BackButton() {
   return <BackLink fallback="/job-board" />;
@@ -108,6 +109,7 @@ export default function TaskDetailPage() {
               <h2 className="text-lg font-semibold">Description</h2>
               <p className="whitespace-pre-line">{t.description}</p>
             </section>
+            <TaskPhotosSection task={t} canEdit={isOwner && t.status === "open"} />
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Location</h2>
               <TaskLocation task={t} />

@@ -79,6 +79,7 @@ function task(): TaskDetail {
   const party = (id: string) => ({ id, displayName: "A B.", photoUrl: null, rating: null, reviewCount: 0 });
   return {
     visibility: "public",
+    photos: [],
     id: TASK_ID,
     title: "Groceries",
     description: "Milk",

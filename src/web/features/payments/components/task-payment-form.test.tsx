@@ -14,6 +14,7 @@ function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
   const party = { id: "00000000-0000-4000-8000-000000000001", displayName: "Pat P.", photoUrl: null, rating: null, reviewCount: 0 };
   return {
     visibility: "public",
+    photos: [],
     id: TASK_ID,
     title: "Parcel pickup",
     description: "One box",

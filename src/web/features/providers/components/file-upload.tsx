@@ -10,7 +10,10 @@ import { requestUploadUrl, UploadUrlError } from "../api/request-upload-url";
 import { setIdDocument } from "../api/set-id-document";
 import { setProfilePhoto } from "../api/set-profile-photo";
 
-const ATTACH: Record<UploadKind, (uploadURL: string) => Promise<string>> = {
+// Task photos are attached to their task by the task-photos feature, not through this uploader.
+type ProviderUploadKind = Exclude<UploadKind, "task_photo">;
+
+const ATTACH: Record<ProviderUploadKind, (uploadURL: string) => Promise<string>> = {
   id_document: setIdDocument,
   profile_photo: setProfilePhoto,
 };
@@ -37,7 +40,7 @@ const PREVIEW_WIDTH = 280;
 const SIGN_IN_REDIRECT_MS = 2000;
 
 export type FileUploadProps = {
-  kind: UploadKind;
+  kind: ProviderUploadKind;
   label: string;
   required?: boolean;
   /** Called with the objectPath once the file is stored and attached. */

@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import type { Category } from "@shared/constants";
-import type { TaskPublic, TASK_SORTS } from "@shared/tasks";
+import type { BoardTask, TASK_SORTS } from "@shared/tasks";
 import { apiRequest } from "@/lib/api";
 import type { BoardFilterValues } from "../components/board-filters";
 
@@ -45,7 +45,7 @@ export function openTasksUrl(params: OpenTasksParams, page: number): string {
 export function useOpenTasks(params: OpenTasksParams) {
   return useInfiniteQuery({
     queryKey: openTasksQueryKey(params),
-    queryFn: ({ pageParam }) => apiRequest<TaskPublic[]>("GET", openTasksUrl(params, pageParam)),
+    queryFn: ({ pageParam }) => apiRequest<BoardTask[]>("GET", openTasksUrl(params, pageParam)),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (last.length < OPEN_TASKS_PAGE_SIZE ? undefined : all.length + 1),
     // Typing in the search box must not blank the grid between answers.
@@ -54,7 +54,7 @@ export function useOpenTasks(params: OpenTasksParams) {
 }
 
 /** Pages are offsets: a task claimed meanwhile shifts the next page, so keep each task once. */
-export function uniqueTasks(pages: readonly TaskPublic[][]): TaskPublic[] {
+export function uniqueTasks<T extends { id: string }>(pages: readonly T[][]): T[] {
   const seen = new Set<string>();
   return pages.flat().filter((task) => {
     if (seen.has(task.id)) return false;

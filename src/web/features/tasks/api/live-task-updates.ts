@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { TaskPublic } from "@shared/tasks";
+import type { BoardTask } from "@shared/tasks";
 import { userQueryKey } from "@/lib/current-user";
 import { openTasksBaseKey } from "./get-open-tasks";
 import { radiusCountsBaseKey } from "./get-radius-counts";
@@ -25,7 +25,7 @@ export function taskUpdated(queryClient: QueryClient, taskId: string): void {
 export function jobBoardChanged(queryClient: QueryClient, change: { removed: readonly string[]; added: boolean }): void {
   if (change.removed.length > 0) {
     const gone = new Set(change.removed);
-    queryClient.setQueriesData<InfiniteData<TaskPublic[]>>({ queryKey: openTasksBaseKey }, (data) =>
+    queryClient.setQueriesData<InfiniteData<BoardTask[]>>({ queryKey: openTasksBaseKey }, (data) =>
       data ? { ...data, pages: data.pages.map((page) => page.filter((task) => !gone.has(task.id))) } : data,
     );
   }

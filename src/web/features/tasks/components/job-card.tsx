@@ -2,7 +2,7 @@ import { Clock, MapPin, Star, Wallet } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { dollarsToCents, youllEarnText } from "@shared/money";
-import type { TaskPublic } from "@shared/tasks";
+import type { BoardTask, TaskPublic } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { userProfilePath } from "@/lib/profile-path";
@@ -10,10 +10,12 @@ import { TaskActionButton } from "./task-action-button";
 import type { TaskActionButton as ActionButton } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
 import { milesText } from "./board-filters";
+import { JobCardPhoto } from "./job-card-photo";
 import { dollars, publicPlace, relativeTime } from "./task-format";
 
 export interface JobCardProps {
-  task: TaskPublic;
+  /** A board item carries its first photo; other lists' tasks may not. */
+  task: TaskPublic & Partial<Pick<BoardTask, "photo">>;
   /** The Claim button when offered: signed-out visitors (who are sent to sign in) and viewers who may claim. */
   claim: ActionButton | undefined;
   claiming: boolean;
@@ -38,6 +40,7 @@ export function PosterRating({ rating, reviewCount }: { rating: number | null; r
 export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate }: JobCardProps) {
   return (
     <Card className="flex flex-col" data-testid="job-card">
+      {task.photo && <JobCardPhoto photo={task.photo} />}
       <CardHeader className="gap-3">
         <div className="flex flex-wrap gap-2">
           <TaskCategoryBadge category={task.category} />

@@ -4,7 +4,7 @@ import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Pa
 import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
-import { createTaskBodySchema } from "@shared/tasks";
+import { createTaskBodySchema, type TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -51,6 +51,8 @@ export interface PostTaskDialogProps {
   onOpenChange: (open: boolean) => void;
   /** Rendered beside the budget field: the app puts "Ask Felix" here. */
   budgetHelper?: (slot: BudgetHelperSlot) => ReactNode;
+  /** A last step once the task is posted (the app's photo step); `done` closes the wizard. */
+  afterPost?: (task: TaskPrivate, done: () => void) => ReactNode;
 }
 
 const STEP_TITLES = ["Task Details", "Location & Budget", "Review"] as const;
@@ -92,7 +94,12 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
-export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDialogProps) {
+export function PostTaskDialog({ open, onOpenChange: setOpen, budgetHelper, afterPost }: PostTaskDialogProps) {
+  const [posted, setPosted] = useState<TaskPrivate | null>(null);
+  const onOpenChange = (next: boolean) => {
+    if (!next) setPosted(null);
+    setOpen(next);
+  };
   // The draft typed before a reload, a sign-in or a close comes back with its step (docs/product.md#post-a-task-draft).
   const [draft] = useState(loadPostTaskDraft);
   const [step, setStep] = useState(draft?.step ?? 1);
@@ -132,10 +139,11 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
       return;
     }
     createTask.mutate(body, {
-      onSuccess: () => {
+      onSuccess: (task) => {
         toast({ title: "Success", description: "Your task has been posted successfully!" });
         clearPostTaskDraft();
-        onOpenChange(false);
+        if (afterPost) setPosted(task);
+        else onOpenChange(false);
         setStep(1);
         form.reset(emptyPostTaskForm());
       },
@@ -169,6 +177,20 @@ export function PostTaskDialog({ open, onOpenChange, budgetHelper }: PostTaskDia
     const first = Object.keys(errors)[0];
     if (first) setStep(stepOf(first));
   });
+
+  if (posted && afterPost) {
+    return (
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent className="sm:max-w-2xl">
+          <DialogHeader>
+            <DialogTitle>Add photos</DialogTitle>
+            <DialogDescription>Your task is posted. Photos help providers see the job (optional).</DialogDescription>
+          </DialogHeader>
+          {afterPost(posted, () => onOpenChange(false))}
+        </DialogContent>
+      </Dialog>
+    );
+  }
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>

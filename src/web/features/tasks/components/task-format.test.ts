@@ -112,6 +112,7 @@ describe("taskFelixContext", () => {
     const privateTask: TaskDetail = {
       ...publicTask,
       visibility: "private",
+      photos: [],
       poster: { ...party, firstName: "Paula", lastName: "Poster" },
       provider: null,
       location: null,
