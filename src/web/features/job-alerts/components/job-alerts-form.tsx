@@ -179,10 +179,10 @@ function AlertFieldset({
         )}
       />
       <div className="grid gap-4 sm:grid-cols-3">
-        <FormField label="ZIP code or lat,lon" required error={errors?.near?.message}>
+        <FormField label="ZIP code or lat,lon" required className="content-start" error={errors?.near?.message}>
           <Input inputMode="text" autoComplete="postal-code" maxLength={60} placeholder="e.g. 21401" {...form.register(`alerts.${index}.near`)} />
         </FormField>
-        <FormField label="Within" required error={errors?.radiusMiles?.message}>
+        <FormField label="Within" required className="content-start" error={errors?.radiusMiles?.message}>
           {(control) => (
             <Controller
               control={form.control}
@@ -204,7 +204,7 @@ function AlertFieldset({
             />
           )}
         </FormField>
-        <FormField label="Lowest budget ($)" description="Empty: any budget" error={errors?.minBudget?.message}>
+        <FormField label="Lowest budget ($)" className="content-start" description="Empty: any budget" error={errors?.minBudget?.message}>
           <Input inputMode="decimal" placeholder="e.g. 30" {...form.register(`alerts.${index}.minBudget`)} />
         </FormField>
       </div>
