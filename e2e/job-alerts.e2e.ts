@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Issue 15, job alerts (docs/product.md#job-alerts): the demo provider saves an alert in settings
-// and keeps the page open; the demo poster posts a matching task (through the API); the provider's
+// (and one more from the job board's filters) and keeps the page open; the demo poster posts a matching task (through the API); the provider's
 // bell shows "New task near you" without a reload, and the notice opens the task.
 
 let server: RunningServer;
@@ -60,6 +60,21 @@ describe("job alerts", () => {
     expect(await scrollsSideways(provider)).toBe(false);
     await provider.screenshot({ path: "/tmp/alerts-shots/alerts-390.png", fullPage: true });
     await provider.setViewportSize({ width: 1366, height: 900 });
+
+    // The job board's filters become one more alert, once; the provider comes back to settings.
+    await provider.goto(`${server.url}/job-board?category=errands&near=21401&radiusMiles=25&minBudget=15`);
+    const fromFilters = provider.getByRole("button", { name: "Create alert from these filters" });
+    await eventually(() => fromFilters.isVisible()).toBe(true);
+    await fromFilters.click();
+    await eventually(() => provider.getByText("Job alert created", { exact: true }).first().isVisible()).toBe(true);
+    await fromFilters.click();
+    await eventually(() => provider.getByText("You already have this alert", { exact: true }).first().isVisible()).toBe(true);
+    const two = await provider.request.get(`${server.url}/api/alerts`);
+    expect(await two.json()).toMatchObject({
+      alerts: [{ categories: ["pet"] }, { categories: ["errands"], near: "21401", radiusMiles: 25, minBudget: 15 }],
+    });
+    await provider.goto(`${server.url}/settings/alerts`);
+    await eventually(() => provider.getByRole("group", { name: "Alert 2" }).isVisible()).toBe(true);
 
     // The poster posts a matching task; the provider's page stays open.
     const poster = await newPage(await browser.newContext());

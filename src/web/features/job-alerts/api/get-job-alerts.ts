@@ -5,10 +5,12 @@ import { apiRequest } from "@/lib/api";
 /** GET /api/alerts: the signed-in provider's job alerts. */
 export const jobAlertsQueryKey = ["/api/alerts"] as const;
 
+export const fetchJobAlerts = () => apiRequest<JobAlertList>("GET", "/api/alerts");
+
 export function useJobAlerts() {
   return useQuery({
     queryKey: jobAlertsQueryKey,
-    queryFn: () => apiRequest<JobAlertList>("GET", "/api/alerts"),
+    queryFn: fetchJobAlerts,
     // A 403 (not a verified provider) is an answer to show, not a hiccup to retry.
     retry: false,
   });
