@@ -134,6 +134,7 @@ export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }:
     if (!seen || miles < seen.miles) nearest.set(alert.userId, { miles, emailOff: alert.emailOff });
   }
   const place = [task.city ?? task.startCity, task.state ?? task.startState].filter(Boolean).join(", ");
+  const digest: { userId: string; miles: number }[] = [];
   for (const [userId, { miles, emailOff }] of nearest) {
     await notifyUser(ctx, tx, {
       userId,
@@ -144,11 +145,18 @@ export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }:
       // The e-mail is the digest below, never one per task.
       email: false,
     });
-    if (emailOff) continue;
-    await tx.insert(jobAlertMatches).values({ userId, taskId: task.id, miles, createdAt: now }).onConflictDoNothing();
+    if (!emailOff) digest.push({ userId, miles });
+  }
+  if (digest.length > 0) {
+    // In one order, so two postings that match the same providers never lock each other's rows crosswise.
+    digest.sort((a, b) => (a.userId < b.userId ? -1 : 1));
+    await tx
+      .insert(jobAlertMatches)
+      .values(digest.map(({ userId, miles }) => ({ userId, taskId: task.id, miles, createdAt: now })))
+      .onConflictDoNothing();
     await tx
       .insert(jobAlertDigests)
-      .values({ userId, pendingSince: now })
+      .values(digest.map(({ userId }) => ({ userId, pendingSince: now })))
       .onConflictDoUpdate({ target: jobAlertDigests.userId, set: { pendingSince: sql`coalesce(${jobAlertDigests.pendingSince}, excluded.pending_since)` } });
   }
   return nearest.size;
