@@ -65,6 +65,10 @@ describe("job alerts", () => {
     await provider.goto(`${server.url}/job-board?category=errands&near=21401&radiusMiles=25&minBudget=15`);
     const fromFilters = provider.getByRole("button", { name: "Create alert from these filters" });
     await eventually(() => fromFilters.isVisible()).toBe(true);
+    await provider.setViewportSize({ width: 390, height: 844 });
+    expect(await scrollsSideways(provider)).toBe(false);
+    await provider.screenshot({ path: "/tmp/alerts-shots/board-390.png" });
+    await provider.setViewportSize({ width: 1366, height: 900 });
     await fromFilters.click();
     await eventually(() => provider.getByText("Job alert created", { exact: true }).first().isVisible()).toBe(true);
     await fromFilters.click();
@@ -104,6 +108,7 @@ describe("job alerts", () => {
     const notice = provider.getByRole("link", { name: new RegExp(`New task near you: ${title} · \\$40 · 3\\.3 mi`) });
     await eventually(() => notice.isVisible()).toBe(true);
     await expectAxeClean(provider, "bell open");
+    await provider.screenshot({ path: "/tmp/alerts-shots/bell-1366.png" });
     await notice.click();
     await eventually(() => new URL(provider.url()).pathname).toBe(`/task/${task.id}`);
     await eventually(() => provider.getByRole("heading", { name: title }).isVisible()).toBe(true);
