@@ -127,6 +127,7 @@ const PLAN: Record<string, Visit[]> = {
     { as: "poster", h1: "Settings", url: "/settings/notifications" },
     { as: "poster", h1: "Settings", url: "/settings/privacy" },
     { as: "provider", h1: "Settings", url: "/settings/profile" },
+    { as: "provider", h1: "Settings", url: "/settings/alerts" },
   ],
   "/goodbye": [{ as: null, h1: "Your account is deleted" }],
   "/payouts/sandbox-onboarding": [

@@ -23,6 +23,7 @@ import { transitionTask } from "./features/tasks/service.js";
 import { createStorage } from "./adapters/storage/create-storage.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
+import jobAlertsRoutes from "./features/job-alerts/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
 import profilesRoutes from "./features/profiles/routes.js";
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(felixRoutes);
   await app.register(paymentsRoutes);
   await app.register(profilesRoutes);
+  await app.register(jobAlertsRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
   const storage = await createStorage(env);

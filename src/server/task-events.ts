@@ -25,9 +25,19 @@ export interface TaskTransitionEvent {
 
 export type TaskEventHandler = (event: TaskTransitionEvent) => Promise<void>;
 
+/** A task was just posted (not a transition: the lifecycle table starts at "open"). */
+export interface TaskPostedEvent {
+  task: TaskRow;
+  tx: Db;
+  now: Date;
+}
+
+export type TaskPostedHandler = (event: TaskPostedEvent) => Promise<void>;
+
 export class TaskEvents {
   private readonly handlers = new Map<TaskTransitionName, TaskEventHandler[]>();
   private readonly anyHandlers: TaskEventHandler[] = [];
+  private readonly postedHandlers: TaskPostedHandler[] = [];
 
   on(transition: TaskTransitionName, handler: TaskEventHandler): void {
     const list = this.handlers.get(transition) ?? [];
@@ -43,5 +53,14 @@ export class TaskEvents {
   async emit(event: TaskTransitionEvent): Promise<void> {
     for (const handler of this.handlers.get(event.transition) ?? []) await handler(event);
     for (const handler of this.anyHandlers) await handler(event);
+  }
+
+  /** Runs inside the posting transaction (job alerts, docs/decisions/032-job-alerts.md). */
+  onPosted(handler: TaskPostedHandler): void {
+    this.postedHandlers.push(handler);
+  }
+
+  async emitPosted(event: TaskPostedEvent): Promise<void> {
+    for (const handler of this.postedHandlers) await handler(event);
   }
 }

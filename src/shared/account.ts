@@ -91,6 +91,7 @@ export const accountExportSchema = z.object({
   ledgerEntries: rows,
   notifications: rows,
   notificationPreferences: z.record(z.string(), z.boolean()),
+  jobAlerts: rows,
   sessions: rows,
   auditEntries: rows,
 });

@@ -12,6 +12,7 @@ export const NOTIFICATION_KINDS = [
   "photo_decided",
   "task_declined",
   "task_cancelled",
+  "task_alert",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -58,4 +59,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   photo_decided: "My new profile photo is approved or declined",
   task_declined: "A poster chooses another provider for a task I claimed",
   task_cancelled: "A task I work on is cancelled",
+  task_alert: "A new task matches my job alerts (at most one e-mail every 15 minutes)",
 };

@@ -121,6 +121,10 @@ export const HTTP_MATRIX = {
   "GET /objects/:id": [404, 404, 200, 404, 404, 200],
   "GET /api/objects/:id": [404, 404, 200, 404, 404, 200],
 
+  // Job alerts: one's own list, verified providers only (docs/decisions/032-job-alerts.md).
+  "GET /api/alerts": providersOnly(200),
+  "PUT /api/alerts": providersOnly(200),
+
   // Admin review of applications and the admin's lists.
   "GET /api/admin/applications/pending": adminOnly(200),
   "GET /api/admin/providers/active": adminOnly(200),

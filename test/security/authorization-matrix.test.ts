@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
+import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
 import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
@@ -693,6 +694,22 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     request: () => ({ method: "PATCH", url: "/api/provider/profile", payload: { bio: "Now with a van" } }),
     check: (w, res) => {
       if (res.statusCode === 200) expect(parse<{ userId: string }>(res).userId, w.label).toBe(w.actor?.id);
+    },
+  },
+
+  "GET /api/alerts": {
+    readOnly: true,
+    request: () => get("/api/alerts"),
+    check: (w, res) => {
+      if (res.statusCode === 200) expect(parse<{ alerts: unknown[] }>(res).alerts, w.label).toEqual([]);
+    },
+  },
+  "PUT /api/alerts": {
+    request: () => ({ method: "PUT", url: "/api/alerts", payload: { alerts: [{ categories: ["pet"], near: "21401", radiusMiles: 10, minBudget: null }] } }),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      const saved = await t.database.db.select({ id: jobAlerts.id }).from(jobAlerts).where(eq(jobAlerts.userId, w.actor.id));
+      expect(saved.length, w.label).toBe(res.statusCode === 200 ? 1 : 0);
     },
   },
 

@@ -7,12 +7,15 @@ export interface SettingsTab {
   path: string;
   label: string;
   page: LazyExoticComponent<ComponentType>;
+  /** Shown only to providers (the server still decides: only verified ones may use it). */
+  providersOnly?: true;
 }
 
 export const SETTINGS_TABS: readonly SettingsTab[] = [
   { path: "profile", label: "Profile", page: lazy(() => import("./routes/settings-profile")) },
   { path: "security", label: "Security", page: lazy(() => import("./routes/settings-security")) },
   { path: "email", label: "E-mail", page: lazy(() => import("./routes/settings-email")) },
+  { path: "alerts", label: "Job alerts", page: lazy(() => import("./routes/settings-alerts")), providersOnly: true },
   { path: "notifications", label: "Notifications", page: lazy(() => import("./routes/notification-settings")) },
   { path: "privacy", label: "Privacy", page: lazy(() => import("./routes/settings-privacy")) },
 ];

@@ -5,6 +5,7 @@ import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
 import { revealedCondition } from "../../db/review-visibility.js";
 import { emailOptOuts, messages, notifications } from "../../db/schema/chat.js";
+import { jobAlerts } from "../../db/schema/job-alerts.js";
 import { ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { reviews } from "../../db/schema/reviews.js";
@@ -194,6 +195,18 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     .where(eq(notifications.userId, userId));
   const optOuts = new Set((await db.select({ kind: emailOptOuts.kind }).from(emailOptOuts).where(eq(emailOptOuts.userId, userId))).map((r) => r.kind));
 
+  const jobAlertRows = await db
+    .select({
+      id: jobAlerts.id,
+      categories: jobAlerts.categories,
+      near: jobAlerts.near,
+      radiusMiles: jobAlerts.radiusMiles,
+      minBudgetCents: jobAlerts.minBudgetCents,
+      createdAt: jobAlerts.createdAt,
+    })
+    .from(jobAlerts)
+    .where(eq(jobAlerts.userId, userId));
+
   // No token hashes: the list a person sees in their settings, with the address it began at.
   const sessionRows = await db
     .select({
@@ -237,6 +250,7 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     ledgerEntries: ledgerRows.map(plain),
     notifications: notificationRows.map(plain),
     notificationPreferences: Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [`email:${kind}`, !optOuts.has(kind)])),
+    jobAlerts: jobAlertRows.map(plain),
     sessions: sessionRows.map(plain),
     auditEntries: auditRows.map(plain),
   };

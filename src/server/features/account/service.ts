@@ -7,6 +7,7 @@ import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
+import { jobAlertDigests, jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { escrowHolds, ledgerEntries, payments, payouts } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
@@ -349,6 +350,10 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx.update(reviews).set({ comment: null }).where(eq(reviews.reviewerId, user.id));
     await tx.delete(notifications).where(eq(notifications.userId, user.id));
     await tx.delete(emailOptOuts).where(eq(emailOptOuts.userId, user.id));
+    // Job alerts say where the person looks for work (decision 032).
+    await tx.delete(jobAlerts).where(eq(jobAlerts.userId, user.id));
+    await tx.delete(jobAlertMatches).where(eq(jobAlertMatches.userId, user.id));
+    await tx.delete(jobAlertDigests).where(eq(jobAlertDigests.userId, user.id));
     if (before) await tx.delete(emailOutbox).where(and(eq(emailOutbox.to, before.email), inArray(emailOutbox.status, ["stored", "queued", "failed"])));
     // Their task photos go with their other files, the images made from them too (decision 030).
     const photos = await tx

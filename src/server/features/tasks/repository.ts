@@ -116,6 +116,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
     if (!inserted) throw new Error("task insert returned no row");
     // A new task joins every provider's job board live (docs/decisions/025-live-task-status.md).
     await announceTaskUpdate(tx, inserted.id, "posted", { board: "added" });
+    await ctx.taskEvents.emitPosted({ task: inserted, tx, now });
     await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
     return inserted;
   });

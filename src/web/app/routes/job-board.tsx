@@ -19,6 +19,7 @@ import {
   type BoardFilterValues,
 } from "@/features/tasks/components/board-filters";
 import { BOARD_SORTS, FilterPanel, type BoardSort } from "@/features/tasks/components/filter-panel";
+import { CreateAlertFromFilters } from "@/features/job-alerts/components/create-alert-from-filters";
 import { JobCard } from "@/features/tasks/components/job-card";
 import { taskActionButtons } from "@/features/tasks/components/task-actions";
 import { taskFelixContext } from "@/features/tasks/components/task-format";
@@ -168,6 +169,7 @@ export default function JobBoardPage() {
         </ul>
       )}
 
+      {isProvider && <CreateAlertFromFilters category={category} {...filters} />}
       {category && (
         <Alert role="status" variant="info" className="mt-4 flex items-center justify-between gap-3">
           <AlertDescription>

@@ -2,6 +2,7 @@ import { Suspense } from "react";
 import { Link, Redirect, useParams } from "wouter";
 import { Spinner } from "@/components/ui/spinner";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
+import { useSignedInUser } from "../protected-route";
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS } from "../settings-tabs";
 
 /**
@@ -10,7 +11,9 @@ import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS } from "../settings-tabs";
  */
 export default function SettingsPage() {
   const { tab = DEFAULT_SETTINGS_TAB } = useParams<{ tab?: string }>();
-  const active = SETTINGS_TABS.find((t) => t.path === tab);
+  const { role } = useSignedInUser();
+  const tabs = SETTINGS_TABS.filter((t) => !t.providersOnly || role === "provider" || role === "both");
+  const active = tabs.find((t) => t.path === tab);
   useDocumentTitle(active ? `Settings: ${active.label}` : "Settings");
   if (!active) return <Redirect to={`/settings/${DEFAULT_SETTINGS_TAB}`} replace />;
   const Page = active.page;
@@ -20,7 +23,7 @@ export default function SettingsPage() {
       <h1 className="mb-6 text-3xl font-bold">Settings</h1>
       <nav aria-label="Settings" className="-mx-4 mb-6 overflow-x-auto px-4 sm:mx-0 sm:px-0">
         <ul className="flex w-max min-w-full gap-1 border-b border-border">
-          {SETTINGS_TABS.map((t) => (
+          {tabs.map((t) => (
             <li key={t.path}>
               <Link
                 href={`/settings/${t.path}`}

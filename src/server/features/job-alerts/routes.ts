@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { errorResponseSchema } from "../../../shared/common.js";
+import { jobAlertListSchema, saveJobAlertsBodySchema } from "../../../shared/job-alerts.js";
+import { requireUser } from "../../plugins/auth.js";
+import { alertMatchingProviders, getAlerts, saveAlerts, sendAlertDigests } from "./repository.js";
+
+// Job alerts: a verified provider's saved searches (docs/product.md#job-alerts,
+// docs/decisions/032-job-alerts.md). Matching runs on posting, through the task events.
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+
+const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ctx } = app;
+  ctx.taskEvents.onPosted(async (event) => {
+    await alertMatchingProviders(ctx, event);
+  });
+  ctx.scheduler.register("job-alerts:digest", () => sendAlertDigests(ctx));
+
+  app.get(
+    "/api/alerts",
+    { config: { auth: "user" }, schema: { tags: ["job-alerts"], response: { 200: jobAlertListSchema, ...errors } } },
+    async (request) => getAlerts(ctx, requireUser(request).id),
+  );
+
+  app.put(
+    "/api/alerts",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["job-alerts"], body: saveJobAlertsBodySchema, response: { 200: jobAlertListSchema, ...errors } },
+    },
+    async (request) => saveAlerts(ctx, requireUser(request).id, request.body),
+  );
+};
+
+export default jobAlertsRoutes;
