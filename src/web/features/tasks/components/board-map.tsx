@@ -50,7 +50,7 @@ function viewBbox(bounds: L.LatLngBounds): string {
 }
 
 const pill =
-  "flex items-center justify-center rounded-full border-2 border-white text-xs font-semibold shadow-md outline-none focus-visible:ring-4 focus-visible:ring-ring";
+  "errandly-marker rounded-full border-2 border-white text-xs font-semibold shadow-md outline-none focus-visible:ring-4 focus-visible:ring-ring";
 
 function markerIcon(text: string, className: string, size: [number, number]): L.DivIcon {
   const label = document.createElement("span");

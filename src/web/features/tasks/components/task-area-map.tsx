@@ -66,7 +66,7 @@ export default function TaskAreaMap({ task, description }: { task: TaskDetail; d
     <figure className="relative isolate h-full overflow-hidden rounded-lg border" data-testid="task-area-map">
       <figcaption className="sr-only">{description}</figcaption>
       <div ref={container} className="size-full bg-muted" />
-      {tilesUnavailable && <TilesUnavailable />}
+      {tilesUnavailable && <TilesUnavailable compact />}
     </figure>
   );
 }
