@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { TaskPublic } from "../src/shared/tasks.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, TILE_HOST, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Issue 15, the job board's map (docs/product.md#job-board-map, docs/decisions/031-job-board-map.md):
 // the List / Map toggle in the URL, markers at the approximate positions with no tiles (the tile
@@ -11,7 +11,6 @@ import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, s
 
 let server: RunningServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 // A visitor: the browser logs the signed-out answer of /api/auth/user. Blocked tiles log their failure.
 const EXPECTED = [/401 \(Unauthorized\)/, /net::ERR_FAILED/];
@@ -25,12 +24,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A browser with no network beyond the app: every tile request fails, as offline. */
-async function offlineContext(options: Parameters<Browser["newContext"]>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  await context.route(/tile\.openstreetmap\.org/, (route) => route.abort());
-  contexts.push(context);
-  return context;
+/** A page with no network beyond the app: every tile request fails, as offline. */
+async function offlinePage(context: BrowserContext) {
+  const page = await newPage(context);
+  await page.route(TILE_HOST, (route) => route.abort());
+  return page;
 }
 
 /** The machine may be busy (two cores, several servers): give each UI change time to land. */
@@ -58,7 +56,7 @@ async function expectNoSidewaysScroll(p: Page, label: string) {
 
 describe("job board map", () => {
   it("toggles to the map in the URL, shows every task as a marker without tiles, and keeps the map across reload", async () => {
-    const page = await newPage(await offlineContext());
+    const page = await offlinePage(await browser.newContext());
     await page.goto(`${server.url}/jobs`);
     await eventually(() => page.getByTestId("job-card").count()).toBeGreaterThan(5);
     const open = (await page.evaluate(async () => (await (await fetch("/api/tasks/open?pageSize=100")).json()) as TaskPublic[])).filter(
@@ -89,7 +87,7 @@ describe("job board map", () => {
   });
 
   it("opens a marker by keyboard: its card under the map, with a link to the task; a cluster zooms in", async () => {
-    const page = await newPage(await offlineContext());
+    const page = await offlinePage(await browser.newContext());
     // Around Frederick, where one task starts.
     await page.goto(`${server.url}/jobs?view=map&bbox=-77.6,39.3,-77.2,39.55`);
     const marker = page.getByRole("button", { name: "Task: Help move a couch and boxes, $120" });
@@ -122,7 +120,7 @@ describe("job board map", () => {
 
   it("moving the map offers Search this area, which searches the view's box", async () => {
     // Reduced motion: zooms jump, so the last key leaves the map still (no moveend after the click).
-    const page = await newPage(await offlineContext({ reducedMotion: "reduce" }));
+    const page = await offlinePage(await browser.newContext({ reducedMotion: "reduce" }));
     await page.goto(`${server.url}/jobs?view=map`);
     await eventually(() => tasksOnMap(page)).toBeGreaterThan(5);
     const everything = await tasksOnMap(page);
@@ -154,16 +152,16 @@ describe("job board map", () => {
   });
 
   it("shows the task's approximate area on its page, in a box that does not move, at 390 and 1366 px", async () => {
-    const context = await offlineContext({ viewport: { width: 390, height: 844 } });
-    const page = await newPage(context);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await offlinePage(context);
     await page.goto(`${server.url}/jobs`);
     const href = await page.getByRole("link", { name: "Farmers market shopping", exact: true }).getAttribute("href");
     await page.goto(`${server.url}${href}`);
     const figure = page.getByTestId("task-area-map");
-    await eventually(() => figure.locator(".leaflet-overlay-pane path").count()).toBe(1);
+    await eventually(() => figure.getByTestId("task-area-circles").locator("circle").count()).toBe(1);
     expect(await figure.getByText(/^Map of the approximate area of this task \(Annapolis, MD\)/).count()).toBe(1);
     await eventually(() => figure.getByText("Map tiles are unavailable").isVisible()).toBe(true);
-    // Fixed height: the placeholder and the map are the same box.
+    // A fixed-height box: nothing below it moves when the tiles arrive.
     expect((await figure.boundingBox())?.height).toBeCloseTo(192, 0);
     await expectNoSidewaysScroll(page, "task page at 390 px");
     await expectAxeClean(page, "task page map");
@@ -182,9 +180,9 @@ describe("job board map", () => {
 
 describe("Near me", () => {
   it("without the browser's position: the provider's profile ZIP code, else a request to type one", async () => {
-    const context = await offlineContext();
+    const context = await browser.newContext();
     await context.clearPermissions();
-    const page = await newPage(context);
+    const page = await offlinePage(context);
     await page.goto(`${server.url}/jobs`);
     await page.getByRole("button", { name: "Filter" }).click();
     let panel = page.getByRole("form", { name: "Filter tasks" });
@@ -207,9 +205,9 @@ describe("Near me", () => {
   });
 
   it("with the browser's position: that position, rounded, on the list and the map", async () => {
-    const context = await offlineContext({ permissions: ["geolocation"] });
+    const context = await browser.newContext({ permissions: ["geolocation"] });
     await context.setGeolocation({ latitude: 39.4143, longitude: -77.4105 });
-    const page = await newPage(context);
+    const page = await offlinePage(context);
     await page.goto(`${server.url}/jobs?view=map`);
     await page.getByRole("button", { name: "Filter" }).click();
     const panel = page.getByRole("form", { name: "Filter tasks" });

@@ -68,7 +68,7 @@ export default function JobBoardPage() {
   const boardParams = { search, category, sort, ...filters };
   const tasks = useOpenTasks(boardParams, view === "list");
   const list = uniqueTasks(tasks.data?.pages ?? []);
-  const empty = !tasks.isLoading && !tasks.isError && list.length === 0;
+  const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
   const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);
   const { run, pending } = useTaskActions();
 

@@ -201,6 +201,8 @@ export default function BoardMap({ params, onSearchArea, renderCard, emptyMessag
                 setMoved(false);
                 setSelectedId(null);
                 onSearchArea(next);
+                // The button goes away; focus stays on the map rather than falling to the page.
+                map.getContainer().focus();
               }}
             >
               <Search aria-hidden="true" /> Search this area
