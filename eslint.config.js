@@ -86,6 +86,8 @@ const internalModulesAllow = [
   `${root}/*`,
   `${root}/!(node_modules)/**`,
   ...publicPackageSubpaths(),
+  // Leaflet (no exports map) documents its style sheet at this path as part of its public API.
+  "leaflet/dist/leaflet.css",
 ];
 
 /** Tests, e2e journeys, benches, scripts and tool configs may use devDependencies; the server's code may not. */

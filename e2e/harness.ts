@@ -110,12 +110,20 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   });
 }
 
+/** The default tile server (MAP_TILE_URL's default). */
+export const TILE_HOST = /^https:\/\/tile\.openstreetmap\.org\//;
+/** A 1x1 transparent PNG. */
+const BLANK_TILE = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+
 /**
  * A page that records uncaught errors, console errors and CSP violations; `assertClean()` fails
  * the test if any happened (failed network calls the test expects are filtered by `allow`).
  */
 export async function newPage(context: BrowserContext): Promise<Page & { problems: string[]; assertClean(allow?: RegExp[]): void }> {
   const page = (await context.newPage()) as Page & { problems: string[]; assertClean(allow?: RegExp[]): void };
+  // Map tiles never come from the network in tests: a blank tile (decision 031). A test of the
+  // "tiles unavailable" path routes them to fail on its page, which takes precedence.
+  await page.route(TILE_HOST, (route) => route.fulfill({ status: 200, contentType: "image/png", body: BLANK_TILE }));
   page.problems = [];
   page.on("pageerror", (err) => page.problems.push(`pageerror: ${err.message}`));
   page.on("console", (msg) => {

@@ -24,6 +24,7 @@ import { createStorage } from "./adapters/storage/create-storage.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
+import mapRoutes from "./features/map/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
 import profilesRoutes from "./features/profiles/routes.js";
@@ -130,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authRoutes);
   await app.register(siteRoutes);
   await app.register(tasksRoutes);
+  await app.register(mapRoutes);
   await app.register(providersRoutes);
   await app.register(chatRoutes);
   await app.register(notificationsRoutes);

@@ -90,6 +90,32 @@ export function whenRange(when: TaskWhen, now: Date, timeZone: string = BOARD_TI
   return { from: startOfDayIn(timeZone, now, 0), to: startOfDayIn(timeZone, now, when === "today" ? 1 : 7) };
 }
 
+/** An area of the map: what the job board's map view searches when it is moved (decision 031). */
+export interface MapArea {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+export const BBOX_MESSAGE = "bbox must be west,south,east,north in degrees, e.g. -77.2,38.8,-76.3,39.4";
+
+/**
+ * "west,south,east,north" (GeoJSON's order, Leaflet's toBBoxString) → an area; a string for
+ * anything else, the message to show. Kept to 1e-6° like `near`. An area across the 180° meridian
+ * (west above east) is refused: the board's map never shows one in the United States.
+ */
+export function parseBbox(text: string): MapArea | string {
+  const parts = text.split(",").map((p) => p.trim());
+  if (parts.length !== 4 || !parts.every((p) => /^-?\d{1,3}(?:\.\d+)?$/.test(p))) return BBOX_MESSAGE;
+  const [west = 0, south = 0, east = 0, north = 0] = parts.map((p) => Math.round(Number(p) * 1e6) / 1e6);
+  if (south < -90 || north > 90) return "Latitudes must be between -90 and 90";
+  if (west < -180 || east > 180) return "Longitudes must be between -180 and 180";
+  if (south >= north) return "South must be below north";
+  if (west >= east) return "West must be less than east (an area across the 180° meridian is not supported)";
+  return { west, south, east, north };
+}
+
 const MAX_BUDGET_DOLLARS = MAX_BUDGET_CENTS / 100;
 
 const budgetFilter = (field: string) =>
@@ -120,6 +146,16 @@ export const boardFilterFields = {
   minBudget: budgetFilter("minBudget").optional(),
   maxBudget: budgetFilter("maxBudget").optional(),
   when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
+  bbox: z
+    .string()
+    .max(100, { error: BBOX_MESSAGE })
+    .transform((text, ctx): MapArea => {
+      const area = parseBbox(text);
+      if (typeof area !== "string") return area;
+      ctx.addIssue({ code: "custom", message: area });
+      return z.NEVER;
+    })
+    .optional(),
 };
 
 interface FilterRuleInput {

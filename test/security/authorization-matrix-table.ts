@@ -91,6 +91,8 @@ export const HTTP_MATRIX = {
   "POST /api/tasks": signedIn(201),
   "GET /api/tasks/open": everyone(200),
   "GET /api/tasks/open/radius-counts": everyone(200),
+  // The map's tile source (docs/decisions/031-job-board-map.md): as public as the board.
+  "GET /api/map/config": everyone(200),
   "GET /api/tasks/my-tasks": signedIn(200),
   "GET /api/tasks/my-jobs": signedIn(200),
   "GET /api/tasks/:id": everyone(200),

@@ -610,6 +610,7 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       expect(res.body, w.label).not.toContain(STREET);
     },
   },
+  "GET /api/map/config": { readOnly: true, request: () => get("/api/map/config") },
   "GET /api/tasks/my-tasks": ownTasks("/api/tasks/my-tasks", "userId", "poster"),
   "GET /api/tasks/my-jobs": ownTasks("/api/tasks/my-jobs", "providerId", "assignedProvider"),
   "GET /api/tasks/:id": {

@@ -827,6 +827,9 @@ const REGRESSIONS: Record<string, (fresh: { providerUploadUrl: string }) => Fuzz
     request("anonymous", "GET", "/api/tasks/open?near=5e-324,0&radiusMiles=5&sort=distance"),
     request("anonymous", "GET", "/api/tasks/open?near=00000&radiusMiles=50"),
     request("anonymous", "GET", "/api/tasks/open?near=51.9,179.99&radiusMiles=50&minBudget=0&maxBudget=100000&when=today"),
+    // The map's area (decision 031): the poles, the whole world, a subnormal corner, with a radius too.
+    request("anonymous", "GET", "/api/tasks/open?bbox=-180,-90,180,90&sort=budget_asc"),
+    request("anonymous", "GET", "/api/tasks/open?bbox=0,5e-324,1,1&near=0,0&radiusMiles=50&sort=distance"),
   ],
   "GET /api/tasks/open/radius-counts": () => [request("anonymous", "GET", "/api/tasks/open/radius-counts?near=89.99,0&radiusMiles=50&when=flexible")],
 };

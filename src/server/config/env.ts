@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from "../../shared/map.js";
 
 // Every environment variable the server reads is parsed here, once, at boot. Nothing else reads
 // process.env (docs/architecture.md). A bad value stops the server with a message naming it.
@@ -8,6 +9,18 @@ const bool = z
   .transform((v) => v === "true" || v === "1" || v === "yes");
 
 const optionalUrl = z.url({ error: "must be a URL" }).optional();
+
+/** A Leaflet tile template the CSP can name: http(s), {z}/{x}/{y}, and a {s} subdomain at most. */
+function isTileTemplate(value: string): boolean {
+  if (!["{z}", "{x}", "{y}"].every((p) => value.includes(p))) return false;
+  if (value.includes("{s}") && !/^https?:\/\/\{s\}\.[^{}/]+\//.test(value)) return false;
+  try {
+    const url = new URL(value.replace("{s}", "s"));
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z
   .object({
@@ -69,6 +82,17 @@ const envSchema = z
 
     SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: "must be an smtp:// or smtps:// URL" }).optional(),
     MAIL_FROM: z.string().min(3).default("Errandly <no-reply@errandly.app>"),
+
+    /**
+     * Where the job board's map loads its tiles (docs/decisions/031-job-board-map.md): a Leaflet
+     * template; the CSP allows exactly its host for images. Point it at your own tile server when the
+     * public OpenStreetMap servers' usage policy does not fit your traffic.
+     */
+    MAP_TILE_URL: z
+      .string()
+      .refine(isTileTemplate, { error: "must be an http(s) URL with {z}, {x} and {y} (and {s} only as the first label of the host)" })
+      .default(DEFAULT_MAP_TILE_URL),
+    MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default(DEFAULT_MAP_ATTRIBUTION),
 
     FELIX_LLM_URL: optionalUrl,
     FELIX_LLM_MODEL: z.string().min(1).optional(),

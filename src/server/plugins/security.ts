@@ -1,5 +1,6 @@
 import helmet from "@fastify/helmet";
 import fp from "fastify-plugin";
+import { tileImageSource } from "../../shared/map.js";
 import { isHttps } from "../config/env.js";
 import { badRequest, forbidden } from "../http-errors.js";
 
@@ -28,6 +29,8 @@ export default fp(
     const publicOrigin = new URL(env.PUBLIC_URL).origin;
     const stripe = Boolean(env.STRIPE_PUBLISHABLE_KEY);
     const s3 = env.S3_ENDPOINT ? new URL(env.S3_ENDPOINT).origin : null;
+    // The job board's map tiles: exactly the configured tile host (docs/decisions/031-job-board-map.md).
+    const tiles = tileImageSource(env.MAP_TILE_URL);
 
     await app.register(helmet, {
       contentSecurityPolicy: {
@@ -41,7 +44,7 @@ export default fp(
           scriptSrc: ["'self'", ...(stripe ? ["https://js.stripe.com"] : [])],
           // Radix's scroll lock injects a <style> element; inline styles cannot run script.
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", "data:", "blob:", ...(s3 ? [s3] : [])],
+          imgSrc: ["'self'", "data:", "blob:", ...(s3 ? [s3] : []), tiles],
           fontSrc: ["'self'", "data:"],
           connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : []), ...(s3 ? [s3] : [])],
           frameSrc: stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : ["'none'"],

@@ -168,6 +168,8 @@ interface BoardShape {
   /** Within radiusMiles of the point: a latitude box, a longitude box unless it wraps, then the distance. */
   radius: boolean;
   lonBox: boolean;
+  /** Inside the map's area (bbox): the same position index serves it (decision 031). */
+  area: boolean;
   minBudget: boolean;
   maxBudget: boolean;
   when: "any" | "range" | "unscheduled";
@@ -205,13 +207,14 @@ const boardShape = ({ query, point, box }: BoardRequest): BoardShape => ({
   point: point !== null,
   radius: box !== null,
   lonBox: box !== null && box.lon !== null,
+  area: query.bbox !== undefined,
   minBudget: query.minBudget !== undefined,
   maxBudget: query.maxBudget !== undefined,
   when: query.when === undefined ? "any" : query.when === "flexible" ? "unscheduled" : "range",
 });
 
 const shapeName = (s: BoardShape) =>
-  `${s.sort}_${[s.category, s.search, s.point, s.radius, s.lonBox, s.minBudget, s.maxBudget].map(Number).join("")}${s.when}`;
+  `${s.sort}_${[s.category, s.search, s.point, s.radius, s.lonBox, s.area, s.minBudget, s.maxBudget].map(Number).join("")}${s.when}`;
 
 /**
  * A search point rounded to 1e-6° (about 11 cm, finer than any stored position): a subnormal
@@ -232,6 +235,10 @@ const boardValues = ({ query, point, box }: BoardRequest, now: Date) => {
     maxLat: box?.maxLat ?? null,
     minLon: box?.lon?.min ?? null,
     maxLon: box?.lon?.max ?? null,
+    west: query.bbox?.west ?? null,
+    south: query.bbox?.south ?? null,
+    east: query.bbox?.east ?? null,
+    north: query.bbox?.north ?? null,
     minCents: query.minBudget === undefined ? null : Math.round(query.minBudget * 100),
     maxCents: query.maxBudget === undefined ? null : Math.round(query.maxBudget * 100),
     from: range && range !== "unscheduled" ? range.from.toISOString() : null,
@@ -257,6 +264,10 @@ function boardConditions(shape: BoardShape, distance: SQL<number | null>): SQL[]
     conditions.push(sql`${tasks.approxLat} between ${p("minLat")}::float8 and ${p("maxLat")}::float8`);
     if (shape.lonBox) conditions.push(sql`${tasks.approxLon} between ${p("minLon")}::float8 and ${p("maxLon")}::float8`);
     conditions.push(sql`${distance} <= ${p("radius")}::float8`);
+  }
+  if (shape.area) {
+    conditions.push(sql`${tasks.approxLat} between ${p("south")}::float8 and ${p("north")}::float8`);
+    conditions.push(sql`${tasks.approxLon} between ${p("west")}::float8 and ${p("east")}::float8`);
   }
   if (shape.minBudget) conditions.push(sql`${tasks.budgetCents} >= ${p("minCents")}::int`);
   if (shape.maxBudget) conditions.push(sql`${tasks.budgetCents} <= ${p("maxCents")}::int`);

@@ -2,6 +2,7 @@ import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-reac
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { CATEGORIES, CATEGORY_VALUES, categoryLabel, type Category } from "@shared/constants";
+import type { TaskPublic } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -9,6 +10,7 @@ import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
+import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
 import {
   filterChips,
   hasBoardFilters,
@@ -51,15 +53,23 @@ export default function JobBoardPage() {
   const filters = readBoardFilters(params);
   const sort = parseSort(params.get("sort"), Boolean(filters.near));
   const [searchText, setSearchText] = useState(search);
-  const [view, setView] = useState<"list" | "map">("list");
+  // The list is the default (and the accessible one); the map is `view=map` in the URL (decision 031).
+  const view = params.get("view") === "map" ? "map" : "list";
+  const setView = (next: "list" | "map") =>
+    setParams((current) => {
+      const updated = new URLSearchParams(current);
+      if (next === "map") updated.set("view", "map");
+      else updated.delete("view");
+      return updated;
+    });
   const { viewer } = useTaskViewer();
   // "Near me" falls back to the provider's ZIP code when the browser gives no position.
   const profile = useProviderProfile(viewer?.role === "provider" || viewer?.role === "both");
   const fallbackZip = /^\d{5}/.exec(profile.data?.zipCode ?? "")?.[0] ?? null;
   const boardParams = { search, category, sort, ...filters };
-  const tasks = useOpenTasks(boardParams);
+  const tasks = useOpenTasks(boardParams, view === "list");
   const list = uniqueTasks(tasks.data?.pages ?? []);
-  const empty = !tasks.isLoading && !tasks.isError && list.length === 0;
+  const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
   const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);
   const { run, pending } = useTaskActions();
 
@@ -104,6 +114,24 @@ export default function JobBoardPage() {
   const now = new Date();
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   const chips = filterChips(filters);
+
+  const card = (task: TaskPublic) => {
+    // Claim is offered where the shared table lets this viewer claim (or sends a visitor to sign in).
+    const claim = taskActionButtons(task, viewer, now).find((b) => b.name === "claim" && b.enabled);
+    return (
+      <JobCard
+        key={task.id}
+        task={task}
+        claim={claim}
+        showEarnings={isProvider && task.userId !== viewer?.id}
+        claiming={pending?.id === task.id}
+        onClaim={() => {
+          if (claim) run(task.id, claim);
+        }}
+        evaluate={isProvider && task.userId !== viewer?.id ? <AskFelixButton mode="evaluate" size="sm" context={taskFelixContext(task)} /> : undefined}
+      />
+    );
+  };
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
@@ -183,7 +211,13 @@ export default function JobBoardPage() {
 
       <section aria-label="Open tasks" className="mt-6">
         {view === "map" ? (
-          <p className="rounded-lg border bg-card p-12 text-center text-muted-foreground">Map view coming soon</p>
+          <LazyBoardMap
+            params={boardParams}
+            // The map's area replaces a place and its radius (the distance sort needs a place).
+            onSearchArea={(bbox) => applyFilters({ ...withoutChip(filters, "near"), bbox }, sort === "distance" ? "newest" : sort)}
+            renderCard={card}
+            emptyMessage={hasBoardFilters(filters) ? noMatchMessage(filters, undefined) : "No tasks available"}
+          />
         ) : tasks.isLoading ? (
           <div role="status" className="flex flex-col items-center gap-3 py-16 text-muted-foreground">
             <LoaderCircle className="size-6 animate-spin text-primary" aria-hidden="true" />
@@ -203,27 +237,7 @@ export default function JobBoardPage() {
           </p>
         ) : (
           <div className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", tasks.isPlaceholderData && "opacity-70")}>
-            {list.map((task) => {
-              // Claim is offered where the shared table lets this viewer claim (or sends a visitor to sign in).
-              const claim = taskActionButtons(task, viewer, now).find((b) => b.name === "claim" && b.enabled);
-              return (
-                <JobCard
-                  key={task.id}
-                  task={task}
-                  claim={claim}
-                  showEarnings={isProvider && task.userId !== viewer?.id}
-                  claiming={pending?.id === task.id}
-                  onClaim={() => {
-                    if (claim) run(task.id, claim);
-                  }}
-                  evaluate={
-                    isProvider && task.userId !== viewer?.id ? (
-                      <AskFelixButton mode="evaluate" size="sm" context={taskFelixContext(task)} />
-                    ) : undefined
-                  }
-                />
-              );
-            })}
+            {list.map(card)}
           </div>
         )}
         {view === "list" && tasks.hasNextPage && (

@@ -12,6 +12,7 @@ import { TaskPaymentForm } from "@/features/payments/components/task-payment-for
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
+import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
 import { TaskActionButton } from "@/features/tasks/components/task-action-button";
@@ -113,6 +114,7 @@ export default function TaskDetailPage() {
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Location</h2>
               <TaskLocation task={t} />
+              <TaskAreaMap task={t} />
             </section>
             {t.scheduledDate && (
               <section className="grid gap-2">

@@ -31,6 +31,7 @@ export function openTasksQuery(params: OpenTasksParams): URLSearchParams {
   if (params.minBudget !== undefined) query.set("minBudget", String(params.minBudget));
   if (params.maxBudget !== undefined) query.set("maxBudget", String(params.maxBudget));
   if (params.when) query.set("when", params.when);
+  if (params.bbox) query.set("bbox", params.bbox);
   return query;
 }
 
@@ -42,8 +43,10 @@ export function openTasksUrl(params: OpenTasksParams, page: number): string {
   return `/api/tasks/open?${query.toString()}`;
 }
 
-export function useOpenTasks(params: OpenTasksParams) {
+/** `enabled` is false while the board shows its map, which asks for its own (useMapTasks). */
+export function useOpenTasks(params: OpenTasksParams, enabled = true) {
   return useInfiniteQuery({
+    enabled,
     queryKey: openTasksQueryKey(params),
     queryFn: ({ pageParam }) => apiRequest<BoardTask[]>("GET", openTasksUrl(params, pageParam)),
     initialPageParam: 1,

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { BoardTask } from "@shared/tasks";
 import { userQueryKey } from "@/lib/current-user";
 import { openTasksBaseKey } from "./get-open-tasks";
+import { mapTasksBaseKey } from "./get-map-tasks";
 import { radiusCountsBaseKey } from "./get-radius-counts";
 import { myJobsQueryKey } from "./get-my-jobs";
 import { myTasksQueryKey } from "./get-my-tasks";
@@ -32,11 +33,13 @@ export function jobBoardChanged(queryClient: QueryClient, change: { removed: rea
   if (change.added) void queryClient.invalidateQueries({ queryKey: openTasksBaseKey });
   // The counts behind "No tasks within 10 miles; 14 within 25" change with the board.
   if (change.added || change.removed.length > 0) void queryClient.invalidateQueries({ queryKey: radiusCountsBaseKey });
+  // The map's markers (one answer, not pages) are refetched rather than edited.
+  if (change.added || change.removed.length > 0) void queryClient.invalidateQueries({ queryKey: mapTasksBaseKey });
 }
 
 /** Once the socket is subscribed: every task list and page fetched before `subscribedAt` may have missed a change. */
 export function refreshTasks(queryClient: QueryClient, subscribedAt: number): void {
-  for (const queryKey of [tasksBaseKey, openTasksBaseKey, radiusCountsBaseKey, myTasksQueryKey, myJobsQueryKey]) {
+  for (const queryKey of [tasksBaseKey, openTasksBaseKey, mapTasksBaseKey, radiusCountsBaseKey, myTasksQueryKey, myJobsQueryKey]) {
     void queryClient.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt < subscribedAt });
   }
 }

@@ -53,3 +53,21 @@ describe("noMatchMessage", () => {
     expect(noMatchMessage({ minBudget: 500 }, undefined)).toBe("No tasks match these filters. Try removing the budget filter.");
   });
 });
+
+describe("the map's area in the URL (decision 031)", () => {
+  it("reads a valid bbox, drops a wrong one, and shows it as one removable chip", () => {
+    expect(readBoardFilters(new URLSearchParams("bbox=-76.8,38.8,-76.3,39.4&view=map"))).toEqual({ bbox: "-76.8,38.8,-76.3,39.4" });
+    expect(readBoardFilters(new URLSearchParams("bbox=-76.3,38.8,-76.8,39.4"))).toEqual({});
+    expect(readBoardFilters(new URLSearchParams("bbox=1,2,3"))).toEqual({});
+    const values = { bbox: "-76.8,38.8,-76.3,39.4", when: "today" } as const;
+    expect(filterChips(values).map((c) => c.label)).toEqual(["Today", "In the map area"]);
+    expect(withoutChip(values, "bbox")).toEqual({ when: "today" });
+    expect(writeBoardFilters(new URLSearchParams("view=map&bbox=1,2,3,4"), { when: "today" }).toString()).toBe("view=map&when=today");
+  });
+
+  it("says to move or zoom out the map when its area is empty", () => {
+    expect(noMatchMessage({ bbox: "-76.8,38.8,-76.3,39.4" }, undefined)).toBe(
+      "No tasks in this area of the map. Zoom out or move the map, then search this area.",
+    );
+  });
+});

@@ -11,9 +11,11 @@ export interface BoardFilterValues {
   minBudget?: number;
   maxBudget?: number;
   when?: TaskWhen;
+  /** The map's area as "west,south,east,north" (docs/decisions/031-job-board-map.md). */
+  bbox?: string;
 }
 
-export const BOARD_FILTER_KEYS = ["near", "radiusMiles", "minBudget", "maxBudget", "when"] as const;
+export const BOARD_FILTER_KEYS = ["near", "radiusMiles", "minBudget", "maxBudget", "when", "bbox"] as const;
 export type BoardFilterKey = (typeof BOARD_FILTER_KEYS)[number];
 
 /** The radius the panel offers first when someone sets a place. */
@@ -37,6 +39,8 @@ export function readBoardFilters(params: URLSearchParams): BoardFilterValues {
   }
   const when = boardFilterFields.when.safeParse(params.get("when") ?? undefined);
   if (when.success && when.data) values.when = when.data;
+  const bbox = params.get("bbox");
+  if (bbox && boardFilterFields.bbox.safeParse(bbox).success) values.bbox = bbox;
   return values;
 }
 
@@ -65,6 +69,7 @@ export function filterChips(values: BoardFilterValues): { key: BoardFilterKey; l
   } else if (values.minBudget !== undefined) chips.push({ key: "minBudget", label: `${money(values.minBudget)} or more` });
   else if (values.maxBudget !== undefined) chips.push({ key: "maxBudget", label: `Up to ${money(values.maxBudget)}` });
   if (values.when) chips.push({ key: "when", label: WHEN_LABELS[values.when] });
+  if (values.bbox) chips.push({ key: "bbox", label: "In the map area" });
   return chips;
 }
 
@@ -77,7 +82,7 @@ export function withoutChip(values: BoardFilterValues, key: BoardFilterKey): Boa
   } else if (key === "minBudget" || key === "maxBudget") {
     delete next.minBudget;
     delete next.maxBudget;
-  } else delete next.when;
+  } else delete next[key];
   return next;
 }
 
@@ -87,6 +92,7 @@ export function withoutChip(values: BoardFilterValues, key: BoardFilterKey): Boa
  */
 export function noMatchMessage(values: BoardFilterValues, counts: readonly { radiusMiles: number; count: number }[] | undefined): string {
   const radius = values.radiusMiles;
+  if (values.bbox && radius === undefined) return "No tasks in this area of the map. Zoom out or move the map, then search this area.";
   if (radius !== undefined && counts) {
     const wider = counts.find((c) => c.radiusMiles > radius && c.count > 0);
     if (wider) return `No tasks within ${radius} miles; ${wider.count} within ${wider.radiusMiles}.`;

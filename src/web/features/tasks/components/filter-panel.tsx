@@ -127,6 +127,8 @@ export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelP
 
   const submit = form.handleSubmit((form) => {
     const next = fromForm(form);
+    // The map's area stays unless a place replaces it (docs/decisions/031-job-board-map.md).
+    if (values.bbox && !next.near) next.bbox = values.bbox;
     onApply(next, form.sort === "distance" && !next.near ? "newest" : form.sort);
     setOpen(false);
   });
