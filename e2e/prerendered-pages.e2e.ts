@@ -55,6 +55,9 @@ describe("prerendered public pages", () => {
     const page = await newPage(context);
     await page.goto(`${server.url}/`);
     await page.waitForLoadState("networkidle");
+    // The build rendered the buttons while the user was loading (aria-disabled); React never patches
+    // an attribute during hydration, so the page must hydrate in that state and then update.
+    await expect.poll(() => page.getByRole("button", { name: "Become a Provider" }).getAttribute("aria-disabled")).toBeNull();
     await page.locator('[data-testid="theme-toggle"]:visible').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
     // A link followed by the client router keeps this document (and the marker in it).

@@ -18,6 +18,7 @@ import { CATEGORIES } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUser } from "@/lib/current-user";
+import { useHydrating } from "@/lib/hydration";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
@@ -77,9 +78,20 @@ export default function LandingPage() {
   const { isAuthenticated, isLoading } = useUser();
   const [, navigate] = useLocation();
   // "?post=task" is the way back from sign-in to the wizard and its draft (docs/product.md#post-a-task-draft).
-  const returning = new URLSearchParams(useSearch()).get(POST_TASK_RETURN_PARAM) === "task";
-  const [postOpen, setPostOpen] = useState(returning);
-  const [postRequested, setPostRequested] = useState(returning);
+  // Not while hydrating: the build rendered this page without its query (lib/hydration.ts).
+  const hydrating = useHydrating();
+  const search = useSearch();
+  const returning = !hydrating && new URLSearchParams(search).get(POST_TASK_RETURN_PARAM) === "task";
+  const [postOpen, setPostOpen] = useState(false);
+  const [postRequested, setPostRequested] = useState(false);
+  // Derived state latched during render (React's documented pattern): the wizard opens in the first
+  // render after hydration, or in the first render at all on a client-rendered visit.
+  const [returned, setReturned] = useState(false);
+  if (returning && !returned) {
+    setReturned(true);
+    setPostRequested(true);
+    setPostOpen(true);
+  }
 
   // Anyone may type a task; the wizard asks to sign in only at "Post Task", keeping the draft.
   const postTask = () => {
