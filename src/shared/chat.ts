@@ -8,6 +8,13 @@ import { CHAT_MESSAGE_MAX_LENGTH, TASK_STATUSES } from "./constants.js";
 /** Messages per user per minute, on REST and the socket together. */
 export const CHAT_RATE_LIMIT_PER_MINUTE = 30;
 
+/**
+ * How the server closes a socket whose session ended (logout, expiry, signed out elsewhere): the
+ * browser then stops reconnecting and asks who is signed in, instead of retrying with a cookie
+ * that no longer opens anything (docs/product.md#chat-and-notifications).
+ */
+export const SESSION_ENDED_CLOSE = { code: 1008, reason: "Session ended" } as const;
+
 export const chatContentSchema = z
   .string({ error: "content is required" })
   .trim()

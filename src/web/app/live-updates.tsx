@@ -4,6 +4,7 @@ import { notificationCountPushed, refreshNotifications } from "@/features/notifi
 import { taskEscrowQueryKey } from "@/features/payments/api/get-task-escrow";
 import { taskReviewsQueryKey } from "@/features/reviews/api/get-task-reviews";
 import { jobBoardChanged, refreshTasks, taskUpdated } from "@/features/tasks/api/live-task-updates";
+import { userQueryKey } from "@/lib/current-user";
 import { connectRealtime } from "@/lib/realtime";
 
 // The signed-in user's one live connection (docs/product.md, Live updates): it subscribes to the
@@ -39,6 +40,8 @@ export function LiveUpdates() {
           void queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(frame.taskId) });
         } else if (frame.type === "job_board_changed") jobBoardChanged(queryClient, frame);
       },
+      // Signed out here or elsewhere: the header learns it and this connection goes with it.
+      onSessionEnded: () => void queryClient.invalidateQueries({ queryKey: userQueryKey }),
     });
   }, [queryClient]);
   return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseServerFrame, reconnectDelay, socketUrl } from "./realtime";
+import { isSessionEnded, parseServerFrame, reconnectDelay, socketUrl } from "./realtime";
 
 describe("reconnectDelay", () => {
   it("doubles from 1 s and stops at 30 s, within the jitter", () => {
@@ -28,5 +28,15 @@ describe("parseServerFrame", () => {
     expect(parseServerFrame(JSON.stringify(update))).toEqual(update);
     expect(parseServerFrame(JSON.stringify({ ...update, status: "teleported" }))).toBeNull();
     expect(parseServerFrame('{"type":"job_board_changed","removed":[],"added":true}')).toEqual({ type: "job_board_changed", removed: [], added: true });
+  });
+});
+
+describe("isSessionEnded", () => {
+  it("is the server's close for an ended session only, not other policy closes or drops", () => {
+    expect(isSessionEnded({ code: 1008, reason: "Session ended" })).toBe(true);
+    expect(isSessionEnded({ code: 1008, reason: "Too many frames" })).toBe(false);
+    expect(isSessionEnded({ code: 1008, reason: "Unauthorized" })).toBe(false);
+    expect(isSessionEnded({ code: 1006, reason: "" })).toBe(false);
+    expect(isSessionEnded({ code: 1001, reason: "Session ended" })).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { serverFrameSchema, type ServerFrame } from "@shared/chat";
+import { SESSION_ENDED_CLOSE, serverFrameSchema, type ServerFrame } from "@shared/chat";
 
 // The one realtime connection pattern of the app (chat and the notification bell): a WebSocket
 // to /ws that says who it is on open, hands on only frames that match the shared contract, and
@@ -32,6 +32,13 @@ export interface RealtimeHandlers {
   onOpen(send: (frame: object) => void): void;
   onFrame(frame: ServerFrame): void;
   onClose?(): void;
+  /** The server closed the socket because the session ended; the connection stays closed. */
+  onSessionEnded?(): void;
+}
+
+/** The server's close for an ended session (logout, expiry, signed out elsewhere). */
+export function isSessionEnded(event: Pick<CloseEvent, "code" | "reason">): boolean {
+  return event.code === SESSION_ENDED_CLOSE.code && event.reason === SESSION_ENDED_CLOSE.reason;
 }
 
 /** Opens the connection and keeps it open; the returned function closes it for good. */
@@ -64,9 +71,15 @@ export function connectRealtime(handlers: RealtimeHandlers): () => void {
       attempt = 0;
       handlers.onFrame(frame);
     };
-    current.onclose = () => {
+    current.onclose = (event) => {
       handlers.onClose?.();
       if (stopped) return;
+      // A reconnect would only be refused (401) with the ended session's cookie.
+      if (isSessionEnded(event)) {
+        stop();
+        handlers.onSessionEnded?.();
+        return;
+      }
       timer = setTimeout(connect, reconnectDelay(attempt));
       attempt += 1;
     };

@@ -1,7 +1,7 @@
 import type { WebSocket } from "ws";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { ServerFrame } from "../../../shared/chat.js";
+import { SESSION_ENDED_CLOSE, type ServerFrame } from "../../../shared/chat.js";
 import { TASK_STATUSES } from "../../../shared/constants.js";
 import type { AppContext } from "../../context.js";
 import { sessions } from "../../db/schema/users.js";
@@ -136,7 +136,7 @@ export class ChatHub {
       const endsAt = row ? Math.min(row.idle.getTime(), row.absolute.getTime()) : 0;
       const delay = endsAt - this.ctx.now().getTime();
       if (delay <= 0) {
-        conn.socket.close(1008, "Session ended");
+        conn.socket.close(SESSION_ENDED_CLOSE.code, SESSION_ENDED_CLOSE.reason);
         return;
       }
       conn.expiryTimer = setTimeout(() => void this.watchExpiry(conn), Math.min(delay, MAX_TIMER_MS));
@@ -148,7 +148,7 @@ export class ChatHub {
   }
 
   private closeSession(sessionId: string): void {
-    for (const conn of this.bySession.get(sessionId) ?? []) conn.socket.close(1008, "Session ended");
+    for (const conn of this.bySession.get(sessionId) ?? []) conn.socket.close(SESSION_ENDED_CLOSE.code, SESSION_ENDED_CLOSE.reason);
   }
 
   joinRoom(conn: Connection, taskId: string, access: ChatAccess): void {
@@ -318,7 +318,7 @@ export class ChatHub {
       .from(sessions)
       .where(and(inArray(sessions.id, ids), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now)));
     const alive = new Set(live.map((r) => r.id));
-    for (const conn of conns) if (!alive.has(conn.sessionId)) conn.socket.close(1008, "Session ended");
+    for (const conn of conns) if (!alive.has(conn.sessionId)) conn.socket.close(SESSION_ENDED_CLOSE.code, SESSION_ENDED_CLOSE.reason);
   }
 
   private allSockets(): Set<Connection> {

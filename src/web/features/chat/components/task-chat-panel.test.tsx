@@ -15,7 +15,7 @@ class FakeSocket {
   static instances: FakeSocket[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: MessageEvent<string>) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
   sent: unknown[] = [];
   constructor(readonly url: string) {
     FakeSocket.instances.push(this);
@@ -24,7 +24,7 @@ class FakeSocket {
     this.sent.push(JSON.parse(data));
   }
   close() {
-    this.onclose?.();
+    this.onclose?.({ code: 1000, reason: "" });
   }
   // The server's side.
   open() {
@@ -33,8 +33,9 @@ class FakeSocket {
   receive(frame: ServerFrame) {
     act(() => this.onmessage?.(new MessageEvent("message", { data: JSON.stringify(frame) })));
   }
+  /** A dropped connection (1006, as a browser reports a lost network). */
   drop() {
-    act(() => this.onclose?.());
+    act(() => this.onclose?.({ code: 1006, reason: "" }));
   }
 }
 
