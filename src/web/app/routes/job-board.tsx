@@ -18,9 +18,11 @@ import {
   readBoardFilters,
   withoutChip,
   writeBoardFilters,
+  BOARD_SORTS,
   type BoardFilterValues,
+  type BoardSort,
 } from "@/features/tasks/components/board-filters";
-import { BOARD_SORTS, FilterPanel, type BoardSort } from "@/features/tasks/components/filter-panel";
+import { FilterPanel } from "@/features/tasks/components/filter-panel";
 import { CreateAlertFromFilters } from "@/features/job-alerts/components/create-alert-from-filters";
 import { JobCard } from "@/features/tasks/components/job-card";
 import { taskActionButtons } from "@/features/tasks/components/task-actions";

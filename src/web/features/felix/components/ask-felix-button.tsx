@@ -1,8 +1,13 @@
 import { Sparkles } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { FelixContext, FelixMode } from "@shared/felix";
 import { Button } from "@/components/ui/button";
-import { AskFelixDialog } from "./ask-felix-dialog";
+
+// The dialog (react-hook-form, Radix Dialog, the chat) is its own chunk, fetched when the pointer
+// or focus reaches the button and mounted at the first opening: a job board with a button per card
+// no longer loads it, or mounts thirty closed dialogs, before its first paint (issue 17).
+const loadDialog = () => import("./ask-felix-dialog");
+const AskFelixDialog = lazy(() => loadDialog().then((m) => ({ default: m.AskFelixDialog })));
 
 export interface AskFelixButtonProps {
   mode: FelixMode;
@@ -15,13 +20,28 @@ export interface AskFelixButtonProps {
 
 export function AskFelixButton({ mode, context, onApplyBudget, size = "default" }: AskFelixButtonProps) {
   const [open, setOpen] = useState(false);
+  // Stays mounted after the first opening, so closing animates as any dialog does.
+  const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button variant="outline" size={size} onClick={() => setOpen(true)}>
+      <Button
+        variant="outline"
+        size={size}
+        onPointerEnter={() => void loadDialog()}
+        onFocus={() => void loadDialog()}
+        onClick={() => {
+          setOpened(true);
+          setOpen(true);
+        }}
+      >
         <Sparkles aria-hidden="true" />
         Ask Felix
       </Button>
-      <AskFelixDialog mode={mode} context={context} open={open} onOpenChange={setOpen} onApplyBudget={onApplyBudget} />
+      {opened && (
+        <Suspense fallback={null}>
+          <AskFelixDialog mode={mode} context={context} open={open} onOpenChange={setOpen} onApplyBudget={onApplyBudget} />
+        </Suspense>
+      )}
     </>
   );
 }

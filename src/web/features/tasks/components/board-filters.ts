@@ -15,6 +15,15 @@ export interface BoardFilterValues {
   bbox?: string;
 }
 
+export type BoardSort = "newest" | "budget_desc" | "budget_asc" | "distance";
+
+/** The sorts offered always; "distance" only once a place is set. */
+export const BOARD_SORTS: { value: BoardSort; label: string }[] = [
+  { value: "newest", label: "Newest" },
+  { value: "budget_desc", label: "Budget: high to low" },
+  { value: "budget_asc", label: "Budget: low to high" },
+];
+
 export const BOARD_FILTER_KEYS = ["near", "radiusMiles", "minBudget", "maxBudget", "when", "bbox"] as const;
 export type BoardFilterKey = (typeof BOARD_FILTER_KEYS)[number];
 

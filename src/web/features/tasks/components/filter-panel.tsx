@@ -1,96 +1,16 @@
-import { LocateFixed, SlidersHorizontal } from "lucide-react";
-import { useState } from "react";
-import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
-import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS, boardFiltersSchema } from "@shared/task-filters";
+import { SlidersHorizontal } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
-import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
-import { DEFAULT_RADIUS, hasBoardFilters, type BoardFilterValues } from "./board-filters";
+import { Spinner } from "@/components/ui/spinner";
+import { hasBoardFilters, type BoardFilterValues, type BoardSort } from "./board-filters";
 
-// The job board's Filter button (docs/product.md#job-board-filters): place, radius, budget, when
-// and the sort, judged by the same shared schema as the API's query, applied together to the URL.
+// The job board's Filter button (docs/product.md#job-board-filters). The form inside is its own
+// chunk (filter-form.tsx), fetched when the pointer or focus reaches the button and shown when the
+// panel opens: the board's first load leaves out react-hook-form and the radio groups (issue 17).
 
-export type BoardSort = "newest" | "budget_desc" | "budget_asc" | "distance";
-
-/** The sorts offered always; "distance" only once a place is set. */
-export const BOARD_SORTS: { value: BoardSort; label: string }[] = [
-  { value: "newest", label: "Newest" },
-  { value: "budget_desc", label: "Budget: high to low" },
-  { value: "budget_asc", label: "Budget: low to high" },
-];
-
-interface FilterForm {
-  near: string;
-  radiusMiles: string;
-  minBudget: string;
-  maxBudget: string;
-  when: string;
-  sort: BoardSort;
-}
-
-const FIELDS = ["near", "radiusMiles", "minBudget", "maxBudget", "when"] as const;
-
-/** The form's text as the API's query would carry it: empty fields are absent. */
-function queryOf(form: FilterForm): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const key of FIELDS) {
-    const value = form[key].trim();
-    if (value && value !== "any" && !(key === "radiusMiles" && !form.near.trim())) query[key] = value;
-  }
-  return query;
-}
-
-/** react-hook-form judged by the shared schema: each message goes under the field it names. */
-const filterResolver: Resolver<FilterForm> = (values) => {
-  const result = boardFiltersSchema.safeParse(queryOf(values));
-  if (result.success) return { values, errors: {} };
-  const errors: FieldErrors<FilterForm> = {};
-  for (const issue of result.error.issues) {
-    const field = FIELDS.find((f) => f === issue.path[0]) ?? "near";
-    errors[field] ??= { type: "validate", message: issue.message };
-  }
-  return { values: {}, errors };
-};
-
-function toForm(values: BoardFilterValues, sort: BoardSort): FilterForm {
-  return {
-    near: values.near ?? "",
-    radiusMiles: String(values.radiusMiles ?? DEFAULT_RADIUS),
-    minBudget: values.minBudget === undefined ? "" : String(values.minBudget),
-    maxBudget: values.maxBudget === undefined ? "" : String(values.maxBudget),
-    when: values.when ?? "any",
-    sort,
-  };
-}
-
-function fromForm(form: FilterForm): BoardFilterValues {
-  const parsed = boardFiltersSchema.parse(queryOf(form));
-  const near = form.near.trim();
-  return {
-    ...(near ? { near, radiusMiles: parsed.radiusMiles ?? DEFAULT_RADIUS } : {}),
-    ...(parsed.minBudget !== undefined ? { minBudget: parsed.minBudget } : {}),
-    ...(parsed.maxBudget !== undefined ? { maxBudget: parsed.maxBudget } : {}),
-    ...(parsed.when ? { when: parsed.when } : {}),
-  };
-}
-
-/** The browser's position, rounded to 0.01° (about a kilometre): the board needs no more. */
-function currentPosition(): Promise<string | null> {
-  return new Promise((resolve) => {
-    if (!("geolocation" in navigator)) {
-      resolve(null);
-      return;
-    }
-    navigator.geolocation.getCurrentPosition(
-      (p) => resolve(`${p.coords.latitude.toFixed(2)},${p.coords.longitude.toFixed(2)}`),
-      () => resolve(null),
-      { timeout: 10_000, maximumAge: 600_000 },
-    );
-  });
-}
+const loadForm = () => import("./filter-form");
+const FilterForm = lazy(() => loadForm().then((m) => ({ default: m.FilterForm })));
 
 export interface FilterPanelProps {
   values: BoardFilterValues;
@@ -102,49 +22,12 @@ export interface FilterPanelProps {
 
 export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelProps) {
   const [open, setOpen] = useState(false);
-  const [locating, setLocating] = useState(false);
-  const [nearNote, setNearNote] = useState<string | null>(null);
-  const form = useForm<FilterForm>({ resolver: filterResolver, defaultValues: toForm(values, sort) });
-  const { errors } = form.formState;
   const active = hasBoardFilters(values);
-  const near = useWatch({ control: form.control, name: "near" }).trim();
-  const sorts = near ? [...BOARD_SORTS, { value: "distance" as const, label: "Distance: nearest first" }] : BOARD_SORTS;
-
-  const nearMe = async () => {
-    setLocating(true);
-    const position = await currentPosition();
-    setLocating(false);
-    const place = position ?? fallbackZip;
-    if (place) {
-      form.setValue("near", place, { shouldDirty: true });
-      form.clearErrors("near");
-      setNearNote(position ? "Using your current location." : "Location is off, so we used the ZIP code from your profile.");
-    } else {
-      form.setError("near", { type: "validate", message: "Your location is not available. Type a ZIP code instead." }, { shouldFocus: true });
-      setNearNote(null);
-    }
-  };
-
-  const submit = form.handleSubmit((form) => {
-    const next = fromForm(form);
-    // The map's area stays unless a place replaces it (docs/decisions/031-job-board-map.md).
-    if (values.bbox && !next.near) next.bbox = values.bbox;
-    onApply(next, form.sort === "distance" && !next.near ? "newest" : form.sort);
-    setOpen(false);
-  });
 
   return (
-    <Popover
-      open={open}
-      onOpenChange={(next) => {
-        // Opening shows what the URL holds now (Back may have changed it since).
-        if (next) form.reset(toForm(values, sort));
-        setNearNote(null);
-        setOpen(next);
-      }}
-    >
+    <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
-        <Button variant="outline" aria-label={active ? "Filter (filters on)" : "Filter"}>
+        <Button variant="outline" aria-label={active ? "Filter (filters on)" : "Filter"} onPointerEnter={() => void loadForm()} onFocus={() => void loadForm()}>
           <SlidersHorizontal aria-hidden="true" /> Filter
           {active && <span className="size-2 rounded-full bg-primary" aria-hidden="true" />}
         </Button>
@@ -156,96 +39,17 @@ export function FilterPanel({ values, sort, fallbackZip, onApply }: FilterPanelP
         // The panel scrolls inside the room the page leaves it, so no part is out of reach on a phone.
         className="max-h-[var(--radix-popover-content-available-height)] w-[min(22rem,calc(100vw-2rem))] overflow-y-auto"
       >
-        <form noValidate onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label="Filter tasks">
-          <FormField label="Near (ZIP code)" error={errors.near?.message} description={nearNote ?? undefined}>
-            {(control) => (
-              <div className="flex gap-2">
-                <Input {...control} {...form.register("near")} inputMode="numeric" autoComplete="postal-code" placeholder="e.g. 21401" className="min-w-0 flex-1" />
-                <Button type="button" variant="outline" onClick={() => void nearMe()} disabled={locating}>
-                  <LocateFixed aria-hidden="true" /> {locating ? "Locating..." : "Near me"}
-                </Button>
-              </div>
-            )}
-          </FormField>
-
-          <Controller
-            control={form.control}
-            name="radiusMiles"
-            render={({ field }) => (
-              <fieldset className="grid gap-2" disabled={!near}>
-                <legend className="mb-2 text-sm font-medium">Within</legend>
-                <RadioGroup value={field.value} onValueChange={field.onChange} className="flex flex-wrap gap-x-4" aria-label="Within">
-                  {RADIUS_MILES.map((r) => (
-                    <div key={r} className="flex items-center gap-1.5">
-                      <RadioGroupItem id={`radius-${r}`} value={String(r)} />
-                      <Label htmlFor={`radius-${r}`}>{r} mi</Label>
-                    </div>
-                  ))}
-                </RadioGroup>
-                {errors.radiusMiles && <p className="text-sm font-medium text-destructive">{errors.radiusMiles.message}</p>}
-              </fieldset>
-            )}
+        <Suspense fallback={<Spinner label="Loading filters..." />}>
+          <FilterForm
+            values={values}
+            sort={sort}
+            fallbackZip={fallbackZip}
+            onApply={(next, nextSort) => {
+              onApply(next, nextSort);
+              setOpen(false);
+            }}
           />
-
-          <div className="grid grid-cols-2 gap-3">
-            <FormField label="Budget from ($)" error={errors.minBudget?.message}>
-              <Input {...form.register("minBudget")} inputMode="decimal" placeholder="e.g. 20" />
-            </FormField>
-            <FormField label="Budget to ($)" error={errors.maxBudget?.message}>
-              <Input {...form.register("maxBudget")} inputMode="decimal" placeholder="e.g. 100" />
-            </FormField>
-          </div>
-
-          <Controller
-            control={form.control}
-            name="when"
-            render={({ field }) => (
-              <fieldset>
-                <legend className="mb-2 text-sm font-medium">When</legend>
-                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="When" className="flex flex-wrap gap-x-4 gap-y-2">
-                  {(["any", ...TASK_WHEN] as const).map((w) => (
-                    <div key={w} className="flex items-center gap-2">
-                      <RadioGroupItem id={`when-${w}`} value={w} />
-                      <Label htmlFor={`when-${w}`}>{w === "any" ? "Any time" : WHEN_LABELS[w]}</Label>
-                    </div>
-                  ))}
-                </RadioGroup>
-              </fieldset>
-            )}
-          />
-
-          <Controller
-            control={form.control}
-            name="sort"
-            render={({ field }) => (
-              <fieldset>
-                <legend className="mb-2 text-sm font-medium">Sort by</legend>
-                <RadioGroup value={field.value} onValueChange={field.onChange} aria-label="Sort tasks by" className="flex flex-wrap gap-x-4 gap-y-2">
-                  {sorts.map((s) => (
-                    <div key={s.value} className="flex items-center gap-2">
-                      <RadioGroupItem id={`sort-${s.value}`} value={s.value} />
-                      <Label htmlFor={`sort-${s.value}`}>{s.label}</Label>
-                    </div>
-                  ))}
-                </RadioGroup>
-              </fieldset>
-            )}
-          />
-
-          <div className="flex justify-between gap-2">
-            <Button
-              type="button"
-              variant="ghost"
-              onClick={() => {
-                onApply({}, "newest");
-                setOpen(false);
-              }}
-            >
-              Clear all
-            </Button>
-            <Button type="submit">Show tasks</Button>
-          </div>
-        </form>
+        </Suspense>
       </PopoverContent>
     </Popover>
   );
