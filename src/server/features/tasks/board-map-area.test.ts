@@ -1,32 +1,21 @@
 import { describe, expect, it } from "vitest";
-import type { CreateTaskBody, RadiusCounts, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import type { CreateTaskBody, RadiusCounts, TaskPublic } from "../../../shared/tasks.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
+import { postTask } from "../../../../test/fixtures/factory.js";
 
 // The job board's map (docs/decisions/031-job-board-map.md): `bbox=west,south,east,north` keeps the
 // open tasks whose approximate position lies in the map's view, with every other filter; each item
 // carries that approximate position and never the exact one.
 
-const single: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 25,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-};
-
 const t = await useTestApp();
 const poster = await createUser(t);
+// Each a minute newer than the last, so the board's newest-first order is known.
 const mk = async (body: Partial<CreateTaskBody>) => {
   t.clock.advance(60_000);
-  const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...single, ...body } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as TaskPrivate;
+  return postTask(t, poster, { body });
 };
 const annapolis = await mk({ title: "Grocery run", category: "shopping", budget: 30, lat: 38.978412, lon: -76.492187 });
-const baltimore = await mk({ title: "Dog walk", budget: 80, lat: 39.290385, lon: -76.612189 });
+const baltimore = await mk({ title: "Dog walk", category: "pet", budget: 80, lat: 39.290385, lon: -76.612189 });
 const frederick = await mk({ title: "Office errand", category: "business", budget: 20, lat: 39.414269, lon: -77.410541 });
 await mk({ title: "Move a couch", category: "moving", budget: 55, lat: null, lon: null });
 
