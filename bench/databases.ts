@@ -89,14 +89,14 @@ function onServer(serverUrl: string, description: string, stop: () => Promise<vo
  * DATABASE_URL's server when set, otherwise a throwaway cluster from Debian's binaries (fsync off
  * unless `fsync` is true, to compare like for like with the embedded server's default fsync on).
  */
-export async function externalPostgres(options: { fsync?: boolean } = {}): Promise<ExternalPostgres> {
+export async function externalPostgres(options: { fsync?: boolean; statements?: boolean } = {}): Promise<ExternalPostgres> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const url = new URL(serverUrl);
     return onServer(serverUrl, `PostgreSQL ${await serverVersion(serverUrl)} at DATABASE_URL (${url.hostname}:${url.port || "5432"})`, async () => undefined);
   }
   const fsync = options.fsync ?? false;
-  const cluster = await startDebianCluster({ fsync });
+  const cluster = await startDebianCluster({ fsync, statements: options.statements ?? false });
   return onServer(cluster.url, `PostgreSQL ${await serverVersion(cluster.url)} (throwaway cluster from ${debianBinDir()}, fsync ${fsync ? "on" : "off"})`, () => cluster.destroy());
 }
 
@@ -125,7 +125,7 @@ function clusterOwner(): { uid: number; gid: number } | null {
  * bench measures the server's work, not the disk's), max_connections 200 for pgbench's 100 clients. As root, through
  * `runuser -u postgres --`. Cribbed from the tests' cluster before they moved to the embedded binaries.
  */
-export async function startDebianCluster(options: { fsync?: boolean } = {}): Promise<DebianCluster> {
+export async function startDebianCluster(options: { fsync?: boolean; statements?: boolean } = {}): Promise<DebianCluster> {
   const bin = debianBinDir();
   const dir = mkdtempSync(join(tmpdir(), "errandly-bench-pg-"));
   const data = join(dir, "data");
@@ -147,7 +147,7 @@ export async function startDebianCluster(options: { fsync?: boolean } = {}): Pro
   const port = await freePort();
   try {
     await pgCommand("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
-    const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200`;
+    const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200${options.statements ? " -c shared_preload_libraries=pg_stat_statements" : ""}`;
     await pgCommand("pg_ctl", ["-D", data, "-l", logFile, "-w", "-t", "60", "-o", settings, "start"]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/repository.js";
@@ -697,13 +698,26 @@ async function prepare(kind: BenchDatabase, external: ExternalPostgres | null): 
   }
 }
 
+function serverNodeOptions(): { NODE_OPTIONS?: string } {
+  const options = [
+    ...(args.has("cpu-prof") ? [`--cpu-prof --cpu-prof-dir=${resolve(args.get("cpu-prof") ?? "")}`] : []),
+    ...(args.has("node-options") ? [args.get("node-options") ?? ""] : []),
+  ];
+  return options.length > 0 ? { NODE_OPTIONS: options.join(" ") } : {};
+}
+
 async function startContender(c: Contender): Promise<void> {
   c.server = await startAppServer({
     entry: SERVER_ENTRY,
     dataDir: c.dataDir,
     databaseUrl: c.kind === "postgres" ? c.url : null,
     // The claim flow pays with the sandbox card form; production turns it off unless told.
-    env: { SANDBOX_PAYMENTS_IN_PRODUCTION: "true" },
+    env: {
+      SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
+      // --cpu-prof=DIR: a V8 CPU profile of the server, written to DIR when it stops (issue 16:
+      // profile before changing code). --node-options="...": other flags for the server's Node.
+      ...serverNodeOptions(),
+    },
   });
   const start = memoryOf(c.server.child.pid ?? 0);
   c.memory = { start, end: start };
@@ -713,14 +727,40 @@ async function startContender(c: Contender): Promise<void> {
 async function measureContender(c: Contender, label: string): Promise<LoadReport> {
   if (!c.server) throw new Error(`${c.kind}: server not started`);
   console.log(`${c.kind}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  const statements = args.has("statements") && c.kind === "postgres";
+  if (statements) await statementsOf(c.url, "reset");
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
   c.reports.push(report);
+  if (statements) console.log(`${c.kind}: pg_stat_statements over the run, by total time:\n${await statementsOf(c.url, "report")}`);
   if (report.results.errorSamples.length > 0) console.log(`${c.kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
   if (args.has("timeline")) {
     console.log(`${c.kind}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
     for (const r of report.results.slowest) console.log(`${c.kind}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
   }
   return report;
+}
+
+/**
+ * --statements (Debian's cluster only, started with pg_stat_statements preloaded): what the database
+ * spent its time on during one measurement, to find the cost before changing code (issue 16).
+ */
+async function statementsOf(url: string, what: "reset" | "report"): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    if (what === "reset") {
+      await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      await client.query("SELECT pg_stat_statements_reset()");
+      return "";
+    }
+    const { rows } = await client.query<{ calls: string; total_ms: number; mean_ms: number; rows: string; query: string }>(
+      `SELECT calls, total_exec_time AS total_ms, mean_exec_time AS mean_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25`,
+    );
+    return rows.map((r) => `${String(r.calls).padStart(7)} calls ${r.total_ms.toFixed(0).padStart(7)} ms total ${r.mean_ms.toFixed(2).padStart(7)} ms mean ${String(r.rows).padStart(7)} rows  ${r.query.slice(0, 220)}`).join("\n");
+  } finally {
+    await client.end();
+  }
 }
 
 /** Stops the server (which stops the embedded PostgreSQL it started, on SIGTERM). */
@@ -845,7 +885,7 @@ async function main(): Promise<void> {
       `${DURATION_S} s per run after ${WARMUP_S} s warm-up, ${TASKS} tasks, ${USERS} users, server ${SERVER_ENTRY}`,
   );
   if (!args.has("server")) warnIfStale(SERVER_ENTRY);
-  const external = DATABASES.includes("postgres") ? await externalPostgres({ fsync: args.get("postgres-fsync") === "on" }) : null;
+  const external = DATABASES.includes("postgres") ? await externalPostgres({ fsync: args.get("postgres-fsync") === "on", statements: args.has("statements") }) : null;
   try {
     if (external) console.log(`postgres: ${external.description}`);
     let hello: RunSummary | null = null;
