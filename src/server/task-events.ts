@@ -34,10 +34,14 @@ export interface TaskPostedEvent {
 
 export type TaskPostedHandler = (event: TaskPostedEvent) => Promise<void>;
 
+/** What a job-board card shows changed without a transition (its photos), inside the change's transaction. */
+export type CardChangedHandler = (task: Pick<TaskRow, "id" | "category">) => void;
+
 export class TaskEvents {
   private readonly handlers = new Map<TaskTransitionName, TaskEventHandler[]>();
   private readonly anyHandlers: TaskEventHandler[] = [];
   private readonly postedHandlers: TaskPostedHandler[] = [];
+  private readonly cardHandlers: CardChangedHandler[] = [];
 
   on(transition: TaskTransitionName, handler: TaskEventHandler): void {
     const list = this.handlers.get(transition) ?? [];
@@ -62,5 +66,14 @@ export class TaskEvents {
 
   async emitPosted(event: TaskPostedEvent): Promise<void> {
     for (const handler of this.postedHandlers) await handler(event);
+  }
+
+  /** The job board's cache (docs/decisions/035-job-board-cache.md). */
+  onCardChanged(handler: CardChangedHandler): void {
+    this.cardHandlers.push(handler);
+  }
+
+  emitCardChanged(task: Pick<TaskRow, "id" | "category">): void {
+    for (const handler of this.cardHandlers) handler(task);
   }
 }

@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { CATEGORY_VALUES, TASK_STATUSES } from "../shared/constants.js";
 import { findTransition, type TaskTransitionName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
 import type { TaskEvents } from "./task-events.js";
@@ -10,11 +12,38 @@ import type { TaskEvents } from "./task-events.js";
 
 export const TASK_UPDATES_CHANNEL = "task_updates";
 
-/** Events that change a task without a transition of the lifecycle table (money, reviews, posting). */
-export type TaskOtherEvent = "posted" | "tip" | "release" | "refund" | "dispute" | "review";
+/** Events that change a task without a transition of the lifecycle table (money, reviews, posting, photos). */
+export type TaskOtherEvent = "posted" | "tip" | "release" | "refund" | "dispute" | "review" | "photos";
 
-/** How a change moves the job board: a task left it, joined it, or neither. */
-export type BoardChange = "removed" | "added" | null;
+/**
+ * How a change moves the job board: a task left it, joined it, changed on it (its photos), or
+ * none of these.
+ */
+export type BoardChange = "removed" | "added" | "changed" | null;
+
+/** The notice as every instance hears it: the hub pushes it, the job board's cache drops what it changed. */
+export const taskUpdateSchema = z.object({
+  taskId: z.uuid(),
+  status: z.enum(TASK_STATUSES),
+  category: z.enum(CATEGORY_VALUES),
+  event: z.string(),
+  board: z.enum(["removed", "added", "changed"]).nullable(),
+  userIds: z.array(z.uuid().nullable()),
+});
+
+export type TaskUpdate = z.infer<typeof taskUpdateSchema>;
+
+/** A notice from the channel, or null for anything else (a foreign or older payload is ignored, never thrown). */
+export function parseTaskUpdate(payload: string): TaskUpdate | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  const parsed = taskUpdateSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
 
 export interface TaskUpdateOptions {
   /** Someone besides the poster and the current provider to tell (the provider who just lost the task). */
@@ -35,7 +64,7 @@ export async function announceTaskUpdate(
 ): Promise<void> {
   await tx.execute(sql`
     select pg_notify(${TASK_UPDATES_CHANNEL}, json_build_object(
-      'taskId', t.id, 'status', t.status, 'event', ${event}::text, 'board', ${options.board ?? null}::text,
+      'taskId', t.id, 'status', t.status, 'category', t.category, 'event', ${event}::text, 'board', ${options.board ?? null}::text,
       'userIds', json_build_array(t.user_id, t.provider_id, ${options.also ?? null}::uuid)
     )::text)
     from tasks t where t.id = ${taskId}::uuid`);

@@ -10,6 +10,9 @@ export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 
+/** 304 to a GET whose If-None-Match names the current ETag: no body, the client's copy stands. */
+export const notModifiedSchema = z.null().describe("Not modified: the copy named by If-None-Match is current");
+
 export const uuidParamSchema = z.object({ id: z.uuid({ error: "id must be a UUID" }) });
 
 /** Trimmed text with a bound; an empty string after trimming fails `min`. */

@@ -2,11 +2,10 @@ import type { WebSocket } from "ws";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { SESSION_ENDED_CLOSE, type ServerFrame } from "../../../shared/chat.js";
-import { TASK_STATUSES } from "../../../shared/constants.js";
 import type { AppContext } from "../../context.js";
 import { sessions } from "../../db/schema/users.js";
 import { NOTIFICATIONS_CHANNEL, unreadNotificationCount } from "../../notify.js";
-import { TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { CHAT_CHANNEL, messageById, type ChatAccess } from "./repository.js";
 
 // The sockets of THIS instance, by task room and by user. Nothing is sent from the code path that
@@ -45,14 +44,6 @@ const notifiedMessageSchema = z.object({
   recipientId: z.string(),
   content: z.string(),
   createdAt: z.string(),
-});
-
-const taskUpdateSchema = z.object({
-  taskId: z.uuid(),
-  status: z.enum(TASK_STATUSES),
-  event: z.string(),
-  board: z.enum(["removed", "added"]).nullable(),
-  userIds: z.array(z.uuid().nullable()),
 });
 
 /**
@@ -261,9 +252,9 @@ export class ChatHub {
    */
   private onTaskUpdate(payload: string): void {
     try {
-      const parsed = taskUpdateSchema.safeParse(parseJson(payload));
-      if (!parsed.success) return;
-      const { taskId, status, event, board, userIds } = parsed.data;
+      const update = parseTaskUpdate(payload);
+      if (!update) return;
+      const { taskId, status, event, board, userIds } = update;
       const frame: ServerFrame = { type: "task_updated", taskId, status, event };
       const targets = new Set<Connection>(this.admins);
       for (const userId of userIds) for (const conn of userId ? (this.sockets.get(userId) ?? []) : []) targets.add(conn);
@@ -274,7 +265,8 @@ export class ChatHub {
     }
   }
 
-  private queueBoardChange(taskId: string, change: "removed" | "added"): void {
+  /** A task that changed on the board (its photos) is refetched like one that joined it. */
+  private queueBoardChange(taskId: string, change: "removed" | "added" | "changed"): void {
     if (change === "removed") this.boardRemoved.add(taskId);
     else {
       this.boardRemoved.delete(taskId);

@@ -9,6 +9,8 @@ import { taskPhotos } from "../../db/schema/task-photos.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { listTaskPhotos } from "../../db/task-photo-list.js";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
+import type { TaskRow } from "../../task-events.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 import { deriveImages } from "./images.js";
 
 // Adding and removing a task's photos, and serving their images (docs/product.md#task-photos,
@@ -26,8 +28,11 @@ export interface TaskPhotoDeps {
 const NOT_YOURS = "photoURL: must be a task photo you uploaded (request the upload URL with kind task_photo, then PUT the file)";
 
 /** The task, if this user may change its photos now: the poster, while it is open. */
-async function editableTask(db: Db, taskId: string, userId: string, lock: boolean): Promise<{ title: string }> {
-  const query = db.select({ userId: tasks.userId, status: tasks.status, title: tasks.title }).from(tasks).where(eq(tasks.id, taskId));
+async function editableTask(db: Db, taskId: string, userId: string, lock: boolean): Promise<Pick<TaskRow, "id" | "title" | "category">> {
+  const query = db
+    .select({ id: tasks.id, userId: tasks.userId, status: tasks.status, title: tasks.title, category: tasks.category })
+    .from(tasks)
+    .where(eq(tasks.id, taskId));
   const [task] = lock ? await query.for("update") : await query;
   if (!task) throw notFound("Task not found");
   if (task.userId !== userId) throw forbidden("Only the person who posted this task can change its photos");
@@ -92,6 +97,7 @@ export async function addTaskPhoto(
         .onConflictDoNothing({ target: taskPhotos.uploadId })
         .returning({ id: taskPhotos.id });
       if (!row) throw badRequest("photoURL: this photo is already attached to a task; upload it again to use it twice");
+      await cardChanged(ctx, tx, task);
       return task.title;
     });
     return { photos: await listTaskPhotos(ctx.db, taskId, title) };
@@ -99,6 +105,12 @@ export async function addTaskPhoto(
     await deleteFiles(ctx, deps.storage, [keys.small, keys.medium]);
     throw error;
   }
+}
+
+/** The board card shows the first photo: this instance's board cache and every other instance hear of it. */
+async function cardChanged(ctx: AppContext, tx: Db, task: Pick<TaskRow, "id" | "category">): Promise<void> {
+  ctx.taskEvents.emitCardChanged(task);
+  await announceTaskUpdate(tx, task.id, "photos", { board: "changed" });
 }
 
 /** The photo row, its original upload and then its three files (after the commit) go. */
@@ -117,6 +129,7 @@ export async function removeTaskPhoto(
       .returning({ uploadId: taskPhotos.uploadId, smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
     if (!photo) throw notFound("Photo not found");
     const [original] = await tx.delete(uploads).where(eq(uploads.id, photo.uploadId)).returning({ storageKey: uploads.storageKey });
+    await cardChanged(ctx, tx, task);
     return { title: task.title, keys: [photo.smallKey, photo.mediumKey, ...(original ? [original.storageKey] : [])] };
   });
   await deleteFiles(ctx, storage, keys);

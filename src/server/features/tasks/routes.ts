@@ -1,6 +1,7 @@
+import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { errorResponseSchema, notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import {
   createTaskBodySchema,
@@ -16,6 +17,8 @@ import type { Db } from "../../db/client.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
+import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import { BoardCache } from "./board-cache.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
@@ -51,27 +54,14 @@ const PERSON_TRANSITIONS = [
 ] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
- * Identical requests that arrive while one is being answered share its answer. Under load most
- * visitors ask for the same board page at the same moment, and the board is the same for everyone
- * who asks. Nothing is kept once the answer is out, so an answer is never older than a query that
- * was still running when the request arrived: no cache to invalidate across instances
- * (docs/benchmarks.md, "Mixed load").
+ * Every field of the parsed query decides the answer, so the whole parsed query is the key (zod
+ * writes its fields in the schema's order, so equal queries give equal keys).
  */
-function sharedWhileRunning<A, R>(run: (arg: A) => Promise<R>, keyOf: (arg: A) => string): (arg: A) => Promise<R> {
-  const running = new Map<string, Promise<R>>();
-  return (arg) => {
-    const key = keyOf(arg);
-    const current = running.get(key);
-    if (current) return current;
-    const started = run(arg).finally(() => running.delete(key));
-    running.set(key, started);
-    return started;
-  };
-}
+const boardKey = (q: OpenTasksInput) => JSON.stringify(q);
 
-// Every field of the parsed query decides the answer, so every field is in the key.
-const boardKey = (q: OpenTasksInput) =>
-  JSON.stringify([q.sort, q.category, q.search, q.near, q.radiusMiles, q.minBudget, q.maxBudget, q.when, q.lat, q.lon, q.page, q.pageSize]);
+/** docs/decisions/035-job-board-cache.md */
+const BOARD_CACHE_MAX_AGE_MS = 10_000;
+const BOARD_CACHE_ENTRIES = 256;
 
 /**
  * The route's own response serializer (the one app.ts installs for every route), run once per
@@ -81,10 +71,20 @@ const serializeBoard = serializerCompiler({ schema: taskListSchema, method: "GET
 
 const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const openBoard = sharedWhileRunning(async (query: OpenTasksInput) => {
-    const list = await listOpenTasks(ctx, query);
-    return { list, json: serializeBoard(list) };
-  }, boardKey);
+  const board = new BoardCache({ maxAgeMs: BOARD_CACHE_MAX_AGE_MS, maxEntries: BOARD_CACHE_ENTRIES, now: () => ctx.now().getTime() });
+  // This instance's own changes, inside their transactions (before anyone can read them)...
+  ctx.taskEvents.onAny(async ({ transition, task }) => {
+    if (boardChange(transition)) board.changed(task.category);
+  });
+  ctx.taskEvents.onPosted(async ({ task }) => board.changed(task.category));
+  ctx.taskEvents.onCardChanged((task) => board.changed(task.category));
+  // ...and every instance's, once committed. Notices lost while the listener was down: forget everything.
+  const unlisten = await ctx.database.listen(TASK_UPDATES_CHANNEL, (payload) => {
+    const update = parseTaskUpdate(payload);
+    if (update?.board) board.changed(update.category);
+  });
+  ctx.database.onListenerRestored(() => board.changed(null));
+  app.addHook("onClose", async () => unlisten());
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
@@ -118,14 +118,19 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["tasks"],
         querystring: openTasksQuerySchema,
-        response: { 200: taskListSchema, 400: errorResponseSchema },
+        response: { 200: taskListSchema, 304: notModifiedSchema, 400: errorResponseSchema },
       },
     },
     async (request, reply) => {
-      const { list, json } = await openBoard(request.query);
-      // The shared answer was already serialized with the 200 schema: send those bytes, with the
-      // content type fastify gives serialized JSON (a custom serializer does not set one).
-      return reply.type("application/json; charset=utf-8").serializer(() => json).send(list);
+      const { json, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () =>
+        serializeBoard(await listOpenTasks(ctx, request.query)),
+      );
+      // "no-cache": a browser keeps the answer but asks each time, and a board that has not changed costs a 304.
+      reply.header("cache-control", "no-cache").header("etag", etag);
+      if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
+      // Already serialized with the 200 schema once for every request it answers: a JSON string
+      // with a JSON content type is sent as it is (the reply's typing asks for the object).
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(json);
     },
   );
 
