@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lte, or } from "drizzle-orm";
+import { and, eq, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { preparedOnce } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/users.js";
 
 // Sessions live in the database so any instance can serve any request. The cookie holds a random
@@ -51,14 +52,22 @@ export async function createSession(db: Db, userId: string, policy: SessionPolic
   return token;
 }
 
+/** Every signed-in request asks this first. */
+const sessionByToken = (db: Db) =>
+  preparedOnce(db, "session_by_token", () => {
+    const now = sql.placeholder("now");
+    return db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), sql`${sessions.idleExpiresAt} > ${now}::timestamptz`, sql`${sessions.absoluteExpiresAt} > ${now}::timestamptz`))
+      .limit(1)
+      .prepare("session_by_token");
+  });
+
 export async function resolveSession(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<SessionUser | null> {
   if (token.length < 20 || token.length > 100) return null;
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.idleExpiresAt, now), gt(sessions.absoluteExpiresAt, now)))
-    .limit(1);
+  const [row] = await sessionByToken(db).execute({ tokenHash: hashToken(token), now: now.toISOString() });
   if (!row) return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db

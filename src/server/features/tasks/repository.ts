@@ -20,9 +20,10 @@ import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, 
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
-import { listTaskPhotos } from "../../db/task-photo-list.js";
+import { preparedOnce } from "../../db/prepared.js";
+import { toTaskPhotos, type TaskPhotoRow } from "../../db/task-photo-list.js";
 import { defaultPhotoAlt, taskPhotoUrl } from "../../../shared/task-photos.js";
-import { BLIND_MS, revealedBy, revealedCondition } from "../../db/review-visibility.js";
+import { BLIND_MS, revealedBy } from "../../db/review-visibility.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
@@ -328,30 +329,18 @@ type BoardStatement = ReturnType<ReturnType<typeof boardQuery>["prepare"]>;
 
 /**
  * Building this statement with drizzle costs more CPU than running it (bench:load, docs/benchmarks.md),
- * so each shape is built once per database and then only executed. The name makes node-postgres
+ * so each shape is built once per database (preparedOnce) and then only executed. The name makes node-postgres
  * prepare it once per connection; PostgreSQL still plans each execution for its values, because a
  * generic plan for an unknown LIMIT costs more than the custom ones.
  */
-const boardStatements = new WeakMap<Db, Map<string, BoardStatement>>();
-
 function boardStatement(db: Db, shape: BoardShape): BoardStatement {
-  let statements = boardStatements.get(db);
-  if (!statements) {
-    statements = new Map();
-    boardStatements.set(db, statements);
-  }
   const name = `tasks_open_${shapeName(shape)}`;
-  let statement = statements.get(name);
-  if (!statement) {
-    // A place filter's best plan depends on where the circle lies (dense: walk the newest-first
-    // index; empty: range over the position index). After five runs PostgreSQL switched the named
-    // statement to one generic plan and the place filter served 0.40 of the unfiltered board's req/s
-    // (1,479 against 3,706; 4,105 with custom plans forced; docs/benchmarks.md, "Job board filters").
-    // An unnamed statement ("") is planned for its values on every run; drizzle still builds it once.
-    statement = boardQuery(db, shape).prepare(shape.point ? "" : name);
-    statements.set(name, statement);
-  }
-  return statement;
+  // A place filter's best plan depends on where the circle lies (dense: walk the newest-first
+  // index; empty: range over the position index). After five runs PostgreSQL switched the named
+  // statement to one generic plan and the place filter served 0.40 of the unfiltered board's req/s
+  // (1,479 against 3,706; 4,105 with custom plans forced; docs/benchmarks.md, "Job board filters").
+  // An unnamed statement ("") is planned for its values on every run; drizzle still builds it once.
+  return preparedOnce(db, name, () => boardQuery(db, shape).prepare(shape.point ? "" : name));
 }
 
 /** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
@@ -404,14 +393,31 @@ export async function listAssignedTo(ctx: AppContext, providerId: string): Promi
 }
 
 /** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
+/** The task with its photos' ids and descriptions in seq order, in one statement (the task page's first). */
+const taskWithPhotos = (db: Db) =>
+  preparedOnce(db, "task_detail", () =>
+    db
+      .select({
+        task: tasks,
+        // Written out in full: drizzle renders a column of the one table selected without its table name.
+        photos: sql<TaskPhotoRow[]>`coalesce((select json_agg(json_build_object('id', tp.id, 'alt', tp.alt) order by tp.seq)
+          from task_photos tp where tp.task_id = "tasks"."id"), '[]'::json)`,
+      })
+      .from(tasks)
+      .where(eq(tasks.id, sql.placeholder("id")))
+      .limit(1)
+      .prepare("task_detail"),
+  );
+
 export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
-  const row = await findTask(ctx, id);
-  if (!row) throw notFound("Task not found");
+  const [found] = await taskWithPhotos(ctx.db).execute({ id });
+  if (!found) throw notFound("Task not found");
+  const { task: row } = found;
   const now = ctx.now();
   const parties = await loadParties(ctx.db, row.providerId ? [row.userId, row.providerId] : [row.userId], now);
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
-  const photos = await listTaskPhotos(ctx.db, row.id, row.title);
+  const photos = toTaskPhotos(found.photos, row.title);
   return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(row, parties), visibility: "public", photos };
 }
 
@@ -439,6 +445,27 @@ interface PartyRow {
   completedTasks: number;
 }
 
+const partiesStatement = (db: Db) =>
+  preparedOnce(db, "task_parties", () => {
+    const revealed = revealedBy(sql`${sql.placeholder("revealedBefore")}`);
+    return db
+      .select({
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`),
+        // Written out in full: inside the subquery an unqualified "id" would be the review's own id.
+        rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
+          where r.reviewed_id = "users"."id" and ${revealed})`,
+        reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
+          where r.reviewed_id = "users"."id" and ${revealed})`,
+        completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
+      })
+      .from(users)
+      .where(sql`${users.id} = any(${sql.placeholder("ids")}::uuid[])`)
+      .prepare("task_parties");
+  });
+
 /**
  * Poster and provider cards with their review average (1 decimal) and count, in one query; `now`
  * decides which blind reviews are revealed yet (only those count in the average).
@@ -446,21 +473,7 @@ interface PartyRow {
 async function loadParties(db: Db, ids: readonly string[], now: Date): Promise<Map<string, PartyRow>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`),
-      // Written out in full: inside the subquery an unqualified "id" would be the review's own id.
-      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
-        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
-      reviewCount: sql<number>`(select count(*)::int from reviews r join tasks t on t.id = r.task_id
-        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
-      completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
-    })
-    .from(users)
-    .where(inArray(users.id, unique));
+  const rows = await partiesStatement(db).execute({ ids: unique, revealedBefore: new Date(now.getTime() - BLIND_MS).toISOString() });
   return new Map(
     rows.map((r) => [
       r.id,
