@@ -23,7 +23,7 @@ describe("BoardCache", () => {
     const b = cache.answer("k", null, q.load);
     q.finish("[1]");
     expect(await a).toBe(await b);
-    expect((await cache.answer("k", null, q.load)).json).toBe("[1]");
+    expect((await cache.answer("k", null, q.load)).body.toString()).toBe("[1]");
     expect(q.calls()).toBe(1);
   });
 
@@ -37,12 +37,12 @@ describe("BoardCache", () => {
     const after = cache.answer("k", "pet", fresh.load);
     expect(fresh.calls()).toBe(1);
     old.finish("[old]");
-    expect((await before).json).toBe("[old]");
+    expect((await before).body.toString()).toBe("[old]");
     fresh.finish("[new]");
-    expect((await after).json).toBe("[new]");
+    expect((await after).body.toString()).toBe("[new]");
     // ...and the answer from before it is not what is kept.
     const next = controlledQuery();
-    expect((await cache.answer("k", "pet", next.load)).json).toBe("[new]");
+    expect((await cache.answer("k", "pet", next.load)).body.toString()).toBe("[new]");
     expect(next.calls()).toBe(0);
   });
 
@@ -86,9 +86,9 @@ describe("BoardCache", () => {
     const cache = cacheAt(time);
     await cache.answer("k", null, async () => "old");
     time.now = 9_999;
-    expect((await cache.answer("k", null, async () => "new")).json).toBe("old");
+    expect((await cache.answer("k", null, async () => "new")).body.toString()).toBe("old");
     time.now = 10_000;
-    expect((await cache.answer("k", null, async () => "new")).json).toBe("new");
+    expect((await cache.answer("k", null, async () => "new")).body.toString()).toBe("new");
   });
 
   it("forgets the least recently used answer beyond its size", async () => {
@@ -97,8 +97,8 @@ describe("BoardCache", () => {
     await cache.answer("b", null, async () => "b");
     await cache.answer("a", null, async () => "a2");
     await cache.answer("c", null, async () => "c");
-    expect((await cache.answer("a", null, async () => "a3")).json).toBe("a");
-    expect((await cache.answer("b", null, async () => "b2")).json).toBe("b2");
+    expect((await cache.answer("a", null, async () => "a3")).body.toString()).toBe("a");
+    expect((await cache.answer("b", null, async () => "b2")).body.toString()).toBe("b2");
   });
 
   it("gives equal bytes equal ETags and a failed query no answer to keep", async () => {
@@ -107,6 +107,6 @@ describe("BoardCache", () => {
     const y = await cache.answer("y", null, async () => "[]");
     expect(x.etag).toBe(y.etag);
     await expect(cache.answer("z", null, () => Promise.reject(new Error("down")))).rejects.toThrow("down");
-    expect((await cache.answer("z", null, async () => "up")).json).toBe("up");
+    expect((await cache.answer("z", null, async () => "up")).body.toString()).toBe("up");
   });
 });

@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 // again never gets the answer from before their own change.
 
 export interface BoardAnswer {
-  json: string;
+  /** The JSON as UTF-8 bytes: encoded once, not once per request. */
+  body: Buffer;
   /** A strong validator of the bytes, for If-None-Match. */
   etag: string;
 }
@@ -59,7 +60,8 @@ export class BoardCache {
     if (running) return running.answer;
     const version = this.versionOf(scope);
     const answer = load().then((json) => {
-      const result = { json, etag: `"${createHash("sha1").update(json).digest("base64url")}"` };
+      const body = Buffer.from(json);
+      const result = { body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` };
       // A change heard while the query ran may not be in it: answer this request, keep nothing.
       if (this.versionOf(scope) === version) this.keep(key, { ...result, scope, storedAt: now });
       return result;

@@ -122,15 +122,15 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { json, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () =>
+      const { body, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () =>
         serializeBoard(await listOpenTasks(ctx, request.query)),
       );
       // "no-cache": a browser keeps the answer but asks each time, and a board that has not changed costs a 304.
       reply.header("cache-control", "no-cache").header("etag", etag);
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
-      // Already serialized with the 200 schema once for every request it answers: a JSON string
-      // with a JSON content type is sent as it is (the reply's typing asks for the object).
-      return (reply as FastifyReply).type("application/json; charset=utf-8").send(json);
+      // Already serialized with the 200 schema once for every request it answers: bytes with a JSON
+      // content type are sent as they are (the reply's typing asks for the object).
+      return (reply as FastifyReply).type("application/json; charset=utf-8").send(body);
     },
   );
 
