@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../src/server/free-port.js";
 
@@ -7,6 +7,18 @@ import { freePort } from "../src/server/free-port.js";
 // build (or src/server/main.ts through tsx), configured only through its environment.
 
 const ROOT = resolve(import.meta.dirname, "..");
+
+/**
+ * The Node flags `npm start` gives the server (package.json is the one place they are written), so
+ * the benchmarks measure it as it runs: `--max-semi-space-size=8` caps V8's young generation, which
+ * otherwise grew to 100 MB of RSS at boot (docs/benchmarks.md, "Profiles of issue 16").
+ */
+export function startNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const flags = /\bnode((?: --\S+)*) dist\/server\/server\/main\.js/.exec(pkg.scripts.start ?? "")?.[1];
+  if (flags === undefined) throw new Error("package.json's start script no longer runs `node [flags] dist/server/server/main.js`");
+  return flags.split(" ").filter(Boolean);
+}
 
 export interface AppServer {
   child: ChildProcess;
@@ -31,7 +43,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   if (!existsSync(entry)) throw new Error(`${entry} not found: run \`npm run build\` first`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {
+  const child = spawn(process.execPath, [...startNodeFlags(), ...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
