@@ -147,7 +147,7 @@ export async function startDebianCluster(options: { fsync?: boolean; statements?
   const port = await freePort();
   try {
     await pgCommand("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
-    const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200${options.statements ? " -c shared_preload_libraries=pg_stat_statements" : ""}`;
+    const settings = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=${options.fsync ? "on" : "off"} -c max_connections=200${options.statements ? " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on" : ""}`;
     await pgCommand("pg_ctl", ["-D", data, "-l", logFile, "-w", "-t", "60", "-o", settings, "start"]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -228,6 +228,50 @@ const shapeOf = (text: string) => text.replace(/'\d{4}-\d\d-\d\dT[\d:.]+Z'/g, "'
 
 // ---- the server under test --------------------------------------------------------------------
 
+/** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+/** Every PostgreSQL process's CPU seconds (the bench's database is the only one on the machine). */
+function databaseCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuSecondsOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** Where the machine's CPU went during a measurement, per request (issue 16: find the cost first). */
+interface CpuSplit {
+  serverMs: number;
+  databaseMs: number;
+  generatorMs: number;
+}
+
+function cpuSnapshot(serverPid: number) {
+  const own = process.cpuUsage();
+  return { server: cpuSecondsOf(serverPid), database: databaseCpuSeconds(), generator: (own.user + own.system) / 1e6 };
+}
+
+function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number): CpuSplit {
+  const per = (a: number, b: number) => (requests > 0 ? ((b - a) * 1000) / requests : Number.NaN);
+  return { serverMs: per(before.server, after.server), databaseMs: per(before.database, after.database), generatorMs: per(before.generator, after.generator) };
+}
+
 interface Memory {
   rssMb: number;
   peakMb: number;
@@ -284,6 +328,12 @@ class Results {
     if (this.slowest.length < 5 || ms > (this.slowest.at(-1)?.ms ?? 0)) {
       this.slowest = [...this.slowest, { label, startedAtS: (started - this.began) / 1000, ms }].sort((a, b) => b.ms - a.ms).slice(0, 5);
     }
+  }
+  /** Requests answered, whatever the answer. */
+  requests(): number {
+    let n = 0;
+    for (const s of this.routes.values()) n += s.ok + s.races + s.errors;
+    return n;
   }
   route(label: string): RouteStats {
     let s = this.routes.get(label);
@@ -729,7 +779,12 @@ async function measureContender(c: Contender, label: string): Promise<LoadReport
   console.log(`${c.kind}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
   const statements = args.has("statements") && c.kind === "postgres";
   if (statements) await statementsOf(c.url, "reset");
+  const cpuBefore = cpuSnapshot(c.server.child.pid ?? 0);
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
+  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(c.server.child.pid ?? 0), report.results.requests());
+  console.log(
+    `${c.kind}: CPU per request: server ${cpu.serverMs.toFixed(3)} ms, PostgreSQL ${cpu.databaseMs.toFixed(3)} ms, load generator ${cpu.generatorMs.toFixed(3)} ms (${cpus().length} cores)`,
+  );
   c.reports.push(report);
   if (statements) console.log(`${c.kind}: pg_stat_statements over the run, by total time:\n${await statementsOf(c.url, "report")}`);
   if (report.results.errorSamples.length > 0) console.log(`${c.kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
@@ -753,11 +808,16 @@ async function statementsOf(url: string, what: "reset" | "report"): Promise<stri
       await client.query("SELECT pg_stat_statements_reset()");
       return "";
     }
-    const { rows } = await client.query<{ calls: string; total_ms: number; mean_ms: number; rows: string; query: string }>(
-      `SELECT calls, total_exec_time AS total_ms, mean_exec_time AS mean_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
-         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 25`,
+    // Planning counts too: the board's statements are planned for their values on every run.
+    const { rows } = await client.query<{ calls: string; total_ms: number; plan_ms: number; mean_ms: number; rows: string; query: string }>(
+      `SELECT calls, total_exec_time AS total_ms, total_plan_time AS plan_ms, mean_exec_time AS mean_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
+         FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC`,
     );
-    return rows.map((r) => `${String(r.calls).padStart(7)} calls ${r.total_ms.toFixed(0).padStart(7)} ms total ${r.mean_ms.toFixed(2).padStart(7)} ms mean ${String(r.rows).padStart(7)} rows  ${r.query.slice(0, 220)}`).join("\n");
+    const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + f(r), 0);
+    const totals = `all statements: ${sum((r) => Number(r.calls))} calls, ${sum((r) => r.total_ms).toFixed(0)} ms executing, ${sum((r) => r.plan_ms).toFixed(0)} ms planning`;
+    const line = (r: (typeof rows)[number]) =>
+      `${String(r.calls).padStart(7)} calls ${r.total_ms.toFixed(0).padStart(7)} ms total ${r.plan_ms.toFixed(0).padStart(6)} ms plan ${r.mean_ms.toFixed(2).padStart(7)} ms mean ${String(r.rows).padStart(7)} rows  ${r.query.slice(0, 220)}`;
+    return [totals, ...rows.slice(0, 40).map(line)].join("\n");
   } finally {
     await client.end();
   }
