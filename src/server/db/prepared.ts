@@ -1,3 +1,6 @@
+import { fillPlaceholders, sql, type Column, type GetColumnData, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type pg from "pg";
 import type { Db } from "./client.js";
 
 // Hot statements are built by drizzle once per database and then only executed: building one
@@ -14,4 +17,74 @@ export function preparedOnce<T>(db: Db, name: string, build: () => T): T {
   }
   if (!byName.has(name)) byName.set(name, build());
   return byName.get(name) as T;
+}
+
+/**
+ * The columns of a row statement, in select order: table columns (plain types: text, uuid,
+ * integer, timestamp as Date, enums, jsonb) or SQL expressions typed with what node-postgres gives.
+ */
+export type RowColumns = Record<string, Column | SQL<unknown> | SQL.Aliased<unknown>>;
+export type RowOf<C extends RowColumns> = {
+  [K in keyof C]: C[K] extends Column ? GetColumnData<C[K]> : C[K] extends SQL<infer T> ? T : C[K] extends SQL.Aliased<infer T> ? T : never;
+};
+
+const dialect = new PgDialect({ casing: "snake_case" });
+
+/**
+ * A hot read on the pool that skips drizzle's row mapping: under bench:load that mapping (an
+ * entity check per field of every row) was the largest part of the server's own CPU on the job
+ * board and the session lookup (docs/benchmarks.md, "Profiles of issue 16"). The statement is
+ * `select <columns> <rest>`, written with drizzle's `sql` (its column references stay typed),
+ * rendered once, prepared by name on each pooled connection, and its rows come back as arrays that
+ * are zipped with the column names. Values are what node-postgres parses (timestamptz: Date,
+ * int4: number, int8 and numeric: string, json: the parsed value).
+ */
+export class RowStatement<C extends RowColumns> {
+  private readonly keys: (keyof C)[];
+  private readonly text: string;
+  private readonly params: unknown[];
+
+  constructor(
+    /** The prepared statement's name, one per text (empty: planned for its values on every run). */
+    private readonly name: string,
+    columns: C,
+    rest: SQL,
+  ) {
+    this.keys = Object.keys(columns);
+    const list = sql.join(
+      Object.values(columns).map((c) => sql`${c}`),
+      sql`, `,
+    );
+    const query = dialect.sqlToQuery(sql`select ${list} ${rest}`);
+    this.text = query.sql;
+    this.params = query.params;
+  }
+
+  /** The statement's text, for EXPLAIN and for bench:load's pgbench ceiling. */
+  get sql(): string {
+    return this.text;
+  }
+
+  values(placeholders: Record<string, unknown>): unknown[] {
+    return fillPlaceholders(this.params, placeholders);
+  }
+
+  async rows(db: Db, placeholders: Record<string, unknown>): Promise<RowOf<C>[]> {
+    const query: pg.QueryArrayConfig = { text: this.text, values: this.values(placeholders), rowMode: "array" };
+    if (this.name) query.name = this.name;
+    const result = await poolOf(db).query(query);
+    const keys = this.keys;
+    return result.rows.map((values) => {
+      const row: Record<keyof C, unknown> = {} as Record<keyof C, unknown>;
+      for (let i = 0; i < keys.length; i++) row[keys[i] as keyof C] = values[i];
+      return row as RowOf<C>;
+    });
+  }
+}
+
+/** The node-postgres pool behind a database handle (never a transaction: hot reads run on their own). */
+function poolOf(db: Db): pg.Pool {
+  const pool = (db as unknown as { $client?: pg.Pool }).$client;
+  if (!pool) throw new Error("RowStatement needs the database handle, not a transaction");
+  return pool;
 }

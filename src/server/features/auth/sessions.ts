@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, lte, or, sql } from "drizzle-orm";
+import { eq, getTableColumns, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { preparedOnce } from "../../db/prepared.js";
+import { RowStatement } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/users.js";
 
 // Sessions live in the database so any instance can serve any request. The cookie holds a random
@@ -52,31 +52,30 @@ export async function createSession(db: Db, userId: string, policy: SessionPolic
   return token;
 }
 
-/** Every signed-in request asks this first. */
-const sessionByToken = (db: Db) =>
-  preparedOnce(db, "session_by_token", () => {
-    const now = sql.placeholder("now");
-    return db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), sql`${sessions.idleExpiresAt} > ${now}::timestamptz`, sql`${sessions.absoluteExpiresAt} > ${now}::timestamptz`))
-      .limit(1)
-      .prepare("session_by_token");
-  });
+const { passwordHash: _passwordHash, oidcSubject: _oidcSubject, ...sessionUserColumns } = getTableColumns(users);
+
+/** Every signed-in request asks this first: the user without their secrets, and the session's touch time. */
+const sessionByToken = new RowStatement(
+  "session_by_token",
+  { ...sessionUserColumns, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt },
+  sql`from ${sessions} join ${users} on ${users.id} = ${sessions.userId}
+      where ${sessions.tokenHash} = ${sql.placeholder("tokenHash")}
+        and ${sessions.idleExpiresAt} > ${sql.placeholder("now")}::timestamptz and ${sessions.absoluteExpiresAt} > ${sql.placeholder("now")}::timestamptz
+      limit 1`,
+);
 
 export async function resolveSession(db: Db, token: string, policy: SessionPolicy, now: Date): Promise<SessionUser | null> {
   if (token.length < 20 || token.length > 100) return null;
-  const [row] = await sessionByToken(db).execute({ tokenHash: hashToken(token), now: now.toISOString() });
+  const [row] = await sessionByToken.rows(db, { tokenHash: hashToken(token), now: now.toISOString() });
   if (!row) return null;
-  if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+  const { lastSeenAt, ...user } = row;
+  if (now.getTime() - lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db
       .update(sessions)
       .set({ lastSeenAt: now, idleExpiresAt: new Date(now.getTime() + policy.idleDays * DAY_MS) })
-      .where(eq(sessions.id, row.session.id));
+      .where(eq(sessions.id, user.sessionId));
   }
-  const { passwordHash: _p, oidcSubject: _o, ...user } = row.user;
-  return { ...user, sessionId: row.session.id };
+  return user;
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
