@@ -158,11 +158,13 @@ async function seed(database: Database, tokenPrefix: string): Promise<void> {
     left join u pv on g.status <> 'open'
       and pv.n = case when g.provider_n = g.poster_n then 1 + g.provider_n % ${PROVIDERS}::int else g.provider_n end`);
   const loadTasks = sql`(select t.* from tasks t join users u on u.id = t.user_id where u.email like 'load-%@example.test')`;
-  await db.execute(sql`insert into reviews (task_id, reviewer_id, reviewed_id, rating, comment, created_at)
-    select t.id, t.user_id, t.provider_id, (3 + abs(hashtext(t.id::text)::bigint) % 3)::smallint, 'Great work', t.completed_at
+  // Both sides reviewed, so both reviews are revealed (revealed_at set); the trigger on reviews adds
+  // each to the reviewed person's users.rating_count and rating_sum (docs/decisions/037-ratings-on-the-user-row.md).
+  await db.execute(sql`insert into reviews (task_id, reviewer_id, reviewed_id, rating, comment, created_at, revealed_at)
+    select t.id, t.user_id, t.provider_id, (3 + abs(hashtext(t.id::text)::bigint) % 3)::smallint, 'Great work', t.completed_at, t.completed_at
     from ${loadTasks} t where t.status = 'completed'
     union all
-    select t.id, t.provider_id, t.user_id, (3 + abs(hashtext(t.id::text || 'p')::bigint) % 3)::smallint, 'Clear instructions', t.completed_at
+    select t.id, t.provider_id, t.user_id, (3 + abs(hashtext(t.id::text || 'p')::bigint) % 3)::smallint, 'Clear instructions', t.completed_at, t.completed_at
     from ${loadTasks} t where t.status = 'completed'`);
   // Read already: the unseen-message notifier has nothing to catch up on when the server starts.
   await db.execute(sql`insert into messages (task_id, sender_id, recipient_id, content, read, created_at)
@@ -220,7 +222,7 @@ function jobBoardSql(database: Database): string {
   // Highest index first, so $1 does not eat the front of $10.
   let inlined = text;
   for (let i = params.length; i >= 1; i--) inlined = inlined.replaceAll(`$${i}`, literal(params[i - 1]));
-  return `-- The job board's first page (GET /api/tasks/open), written by \`npm run bench:load -- --write-query\`\n-- from openTasksSql() with its parameters inlined; the timestamp is the blind-review cutoff.\n${inlined};\n`;
+  return `-- The job board's first page (GET /api/tasks/open), written by \`npm run bench:load -- --write-query\`\n-- from openTasksSql() with its parameters inlined.\n${inlined};\n`;
 }
 
 /** The file without its timestamps, to tell whether the app's query has changed since it was written. */

@@ -23,6 +23,13 @@ export const users = pgTable("users", {
   role: userRole().notNull().default("user"),
   /** When the person proved they read this address (a link we sent, or the IdP's email_verified). Null: not yet. */
   emailVerifiedAt: timestamp({ withTimezone: true }),
+  /**
+   * Revealed reviews of this person: how many and the sum of their ratings, kept by the trigger on
+   * reviews (drizzle/0010_ratings_on_the_user_row.sql), read through src/server/db/ratings.ts
+   * (docs/decisions/037-ratings-on-the-user-row.md). Never written by the app.
+   */
+  ratingCount: integer().notNull().default(0),
+  ratingSum: integer().notNull().default(0),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -3,7 +3,6 @@ import type { AccountExport } from "../../../shared/account.js";
 import { NOTIFICATION_KINDS } from "../../../shared/notifications.js";
 import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
-import { revealedCondition } from "../../db/review-visibility.js";
 import { emailOptOuts, messages, notifications } from "../../db/schema/chat.js";
 import { jobAlerts } from "../../db/schema/job-alerts.js";
 import { ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
@@ -122,13 +121,13 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     createdAt: reviews.createdAt,
   };
   const reviewsGiven = await db.select(reviewColumns).from(reviews).where(eq(reviews.reviewerId, userId));
-  // Reviews are blind: one about them shows only once it is revealed (src/server/db/review-visibility.ts).
+  // Reviews are blind: one about them shows only once it is revealed (docs/product.md#reviews).
   const reviewsReceived = await queryRows<Row>(
     db,
     sql`select r.id, r.task_id as "taskId", r.reviewer_id as "reviewerId", r.reviewed_id as "reviewedId", r.rating, r.comment,
           r.created_at as "createdAt"
-        from reviews r join tasks t on t.id = r.task_id
-        where r.reviewed_id = ${userId} and ${revealedCondition(ctx.now())}`,
+        from reviews r
+        where r.reviewed_id = ${userId} and r.revealed_at is not null`,
   );
 
   const paymentRows = await db

@@ -7,7 +7,7 @@ import {
   type NotificationPreferences,
 } from "../../../shared/notifications.js";
 import type { Db } from "../../db/client.js";
-import { revealedCondition } from "../../db/review-visibility.js";
+import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
 import { users } from "../../db/schema/users.js";
 import { unreadNotificationCount } from "../../notify.js";
@@ -72,18 +72,17 @@ export interface ProviderSummary {
 }
 
 /** What the claim notice says about the provider: revealed-review average and tasks completed as provider. */
-export async function providerSummary(db: Db, providerId: string, now: Date): Promise<ProviderSummary | null> {
+export async function providerSummary(db: Db, providerId: string): Promise<ProviderSummary | null> {
   const [row] = await db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
-      rating: sql<string | null>`(select round(avg(r.rating)::numeric, 1) from reviews r join tasks t on t.id = r.task_id
-        where r.reviewed_id = "users"."id" and ${revealedCondition(now)})`,
+      rating: averageRatingSql(users.ratingSum, users.ratingCount),
       completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
     })
     .from(users)
     .where(eq(users.id, providerId))
     .limit(1);
   if (!row) return null;
-  return { firstName: row.firstName, lastName: row.lastName, rating: row.rating === null ? null : Number(row.rating), completedTasks: Number(row.completedTasks) };
+  return { firstName: row.firstName, lastName: row.lastName, rating: toRating(row.rating), completedTasks: Number(row.completedTasks) };
 }

@@ -25,7 +25,7 @@ function claimer(summary: ProviderSummary | null): string {
 export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskEvents.on("claim", async ({ task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
-    const who = claimer(task.providerId ? await providerSummary(tx, task.providerId, now) : null);
+    const who = claimer(task.providerId ? await providerSummary(tx, task.providerId) : null);
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "task_claimed",

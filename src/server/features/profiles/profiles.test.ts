@@ -149,7 +149,7 @@ describe("GET /api/users/:id/profile", () => {
 
   it(`lists the ${PROFILE_REVIEWS_LIMIT} newest revealed reviews and counts them all`, async () => {
     const { task, poster, provider } = await taskAt(t, "completed");
-    // The provider reviewed the task, so every review of them on it is revealed.
+    // The provider reviewed the task, so every review of them on it is revealed: stored so here.
     expect((await review(provider, { taskId: task.id, reviewedId: poster.id, rating: 5 })).statusCode).toBe(201);
     const start = t.clock.now().getTime();
     const reviewers = await Promise.all(Array.from({ length: PROFILE_REVIEWS_LIMIT + 5 }, () => createUser(t)));
@@ -161,6 +161,7 @@ describe("GET /api/users/:id/profile", () => {
         rating: (i % 5) + 1,
         comment: `Review number ${i}`,
         createdAt: new Date(start + i * 1000),
+        revealedAt: new Date(start + i * 1000),
       })),
     );
     const profile = (await profileOf(provider.id)).json<UserProfile>();
@@ -177,6 +178,8 @@ describe("GET /api/users/:id/profile", () => {
     expect((await review(poster, { taskId: task.id, reviewedId: provider.id, rating: 2, comment: "Late" })).statusCode).toBe(201);
     expect((await profileOf(provider.id)).json<UserProfile>().rating).toEqual({ average: null, count: 0 });
     t.clock.advance(14 * DAY + 1000);
+    // The reveal job makes it visible (docs/product.md#reviews).
+    await t.app.ctx.scheduler.runAll();
     const profile = (await profileOf(provider.id)).json<UserProfile>();
     expect(profile.rating).toEqual({ average: 2, count: 1 });
     expect(profile.reviews.map((r) => r.comment)).toEqual(["Late"]);

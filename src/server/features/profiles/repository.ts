@@ -4,12 +4,13 @@ import { PROFILE_REVIEWS_LIMIT, type ProfileReview, type UserProfile } from "../
 import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
-import { revealedCondition } from "../../db/review-visibility.js";
+import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { notFound } from "../../http-errors.js";
 
 // A person's public profile (docs/product.md, "People you can see"): two statements whatever the
-// number of reviews, one for the person with their counts and rating, one for their newest
-// revealed reviews with each reviewer's name. Rows become the answer here, field by field.
+// number of reviews, one for the person with their counts and rating (kept on their users row,
+// decision 037), one for their newest revealed reviews with each reviewer's name. Rows become the
+// answer here, field by field.
 
 interface PersonRow {
   id: string;
@@ -40,7 +41,6 @@ interface ReviewRow {
 }
 
 export async function getUserProfile(ctx: AppContext, userId: string): Promise<UserProfile> {
-  const now = ctx.now();
   // Both statements only read: run them side by side.
   const [people, reviews] = await Promise.all([
     queryRows<PersonRow>(
@@ -51,14 +51,9 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
             pp.city, pp.state, pp.bio, pp.service_types,
             (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.status = 'completed') as completed_as_provider,
             (select count(*)::int from tasks ct where ct.user_id = u.id and ct.status = 'completed') as completed_as_poster,
-            rated.average as rating_average, rated.count as rating_count
+            ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count
           from users u
           left join provider_profiles pp on pp.user_id = u.id
-          left join lateral (
-            select round(avg(r.rating)::numeric, 1)::text as average, count(*)::int as count
-            from reviews r join tasks t on t.id = r.task_id
-            where r.reviewed_id = u.id and ${revealedCondition(now)}
-          ) rated on true
           where u.id = ${userId}::uuid and u.deleted_at is null`,
     ),
     queryRows<ReviewRow>(
@@ -68,7 +63,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
           from reviews r
           join tasks t on t.id = r.task_id
           join users ru on ru.id = r.reviewer_id
-          where r.reviewed_id = ${userId}::uuid and ${revealedCondition(now)}
+          where r.reviewed_id = ${userId}::uuid and r.revealed_at is not null
           order by r.created_at desc, r.id desc
           limit ${PROFILE_REVIEWS_LIMIT}`,
     ),
@@ -89,7 +84,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
     completedAsProvider: Number(person.completed_as_provider),
     completedAsPoster: Number(person.completed_as_poster),
     rating: {
-      average: person.rating_average === null ? null : Number(person.rating_average),
+      average: toRating(person.rating_average),
       count: Number(person.rating_count),
     },
     reviews: reviews.map(toProfileReview),

@@ -17,7 +17,7 @@ const poster = await createUser(t);
 async function provider(firstName: string, zipCode: string, serviceTypes: string[], ratings: number[], completed: number): Promise<TestUser> {
   const user = await createUser(t, { verifiedProvider: true, firstName, lastName: "Tester" });
   await t.database.db.update(providerProfiles).set({ zipCode, serviceTypes }).where(eq(providerProfiles.userId, user.id));
-  // Completed long ago, so the reviews are past the blind window and count.
+  // Completed long ago, and its reviews revealed since, so they count.
   const completedAt = new Date(t.clock.now().getTime() - 30 * 86_400_000);
   for (let i = 0; i < Math.max(completed, ratings.length); i++) {
     const [task] = await t.database.db
@@ -38,7 +38,7 @@ async function provider(firstName: string, zipCode: string, serviceTypes: string
       })
       .returning();
     const rating = ratings[i];
-    if (task && rating !== undefined) await t.database.db.insert(reviews).values({ taskId: task.id, reviewerId: poster.id, reviewedId: user.id, rating });
+    if (task && rating !== undefined) await t.database.db.insert(reviews).values({ taskId: task.id, reviewerId: poster.id, reviewedId: user.id, rating, revealedAt: completedAt });
   }
   return user;
 }

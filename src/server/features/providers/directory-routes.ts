@@ -11,7 +11,7 @@ const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public" },
       schema: { tags: ["providers"], querystring: providersQuerySchema, response: { 200: z.array(publicProviderSchema), 400: errorResponseSchema } },
     },
-    async (request) => listPublicProviders(app.ctx.db, app.ctx.now(), request.query),
+    async (request) => listPublicProviders(app.ctx.db, request.query),
   );
 };
 

@@ -8,7 +8,7 @@ import { haversineMiles } from "../../../shared/geo.js";
 import { roundMiles } from "../../../shared/task-filters.js";
 import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { Db } from "../../db/client.js";
-import { revealedCondition } from "../../db/review-visibility.js";
+import { averageRatingSql } from "../../db/ratings.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -177,23 +177,14 @@ export async function listOutbox(db: Db): Promise<OutboxEntry[]> {
  */
 export type ProvidersInput = Pick<z.output<typeof providersQuerySchema>, "sort"> & Partial<z.output<typeof providersQuerySchema>>;
 
-export async function listPublicProviders(db: Db, now: Date, query: ProvidersInput = { sort: "name" }): Promise<PublicProvider[]> {
+export async function listPublicProviders(db: Db, query: ProvidersInput = { sort: "name" }): Promise<PublicProvider[]> {
   let origin: { lat: number; lon: number } | null = null;
   if (query.near) {
     origin = nearPoint(query.near);
     if (!origin) throw badRequest(`near: We don't know the ZIP code ${query.near.kind === "zip" ? query.near.zip : ""}. Check it, or use a nearby one.`);
   }
-  // Only revealed reviews count: a blind one must not show through the average.
-  const ratings = db
-    .select({
-      reviewedId: sql<string>`r.reviewed_id`.as("reviewed_id"),
-      average: sql<string>`round(avg(r.rating)::numeric, 1)::text`.as("average"),
-      count: sql<number>`count(*)::int`.as("count"),
-    })
-    .from(sql`reviews r join tasks t on t.id = r.task_id`)
-    .where(revealedCondition(now))
-    .groupBy(sql`r.reviewed_id`)
-    .as("ratings");
+  // Revealed reviews only, as kept on the users row (docs/decisions/037-ratings-on-the-user-row.md).
+  const average = averageRatingSql(users.ratingSum, users.ratingCount);
   const completed = db
     .select({ providerId: tasks.providerId, count: sql<number>`count(*)::int`.as("completed_count") })
     .from(tasks)
@@ -202,11 +193,11 @@ export async function listPublicProviders(db: Db, now: Date, query: ProvidersInp
     .as("completed");
   const conditions: SQL[] = [eq(providerProfiles.verificationStatus, "approved")];
   if (query.serviceType) conditions.push(sql`${query.serviceType} = any(${providerProfiles.serviceTypes})`);
-  if (query.minRating !== undefined) conditions.push(sql`${ratings.average}::numeric >= ${query.minRating}::numeric`);
+  if (query.minRating !== undefined) conditions.push(sql`${average} >= ${query.minRating}::numeric`);
   const byName = [asc(users.firstName), asc(users.lastName), asc(providerProfiles.id)];
   const order =
     query.sort === "rating"
-      ? [sql`${ratings.average}::numeric desc nulls last`, sql`${ratings.count} desc nulls last`, ...byName]
+      ? [sql`${average} desc nulls last`, desc(users.ratingCount), ...byName]
       : query.sort === "completed"
         ? [sql`coalesce(${completed.count}, 0) desc`, ...byName]
         : byName;
@@ -221,8 +212,9 @@ export async function listPublicProviders(db: Db, now: Date, query: ProvidersInp
       zipCode: providerProfiles.zipCode,
       bio: providerProfiles.bio,
       profilePhotoUrl: providerProfiles.profilePhotoPath,
-      rating: ratings.average,
-      reviewCount: ratings.count,
+      // The directory has always answered the average as text ("4.5").
+      rating: sql<string | null>`${average}::text`,
+      reviewCount: users.ratingCount,
       completedTasks: completed.count,
       serviceTypes: providerProfiles.serviceTypes,
       hourlyRateCents: providerProfiles.hourlyRateCents,
@@ -230,7 +222,6 @@ export async function listPublicProviders(db: Db, now: Date, query: ProvidersInp
     })
     .from(providerProfiles)
     .innerJoin(users, eq(users.id, providerProfiles.userId))
-    .leftJoin(ratings, eq(ratings.reviewedId, providerProfiles.userId))
     .leftJoin(completed, eq(completed.providerId, providerProfiles.userId))
     .where(and(...conditions))
     .orderBy(...order);

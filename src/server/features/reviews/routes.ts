@@ -3,12 +3,14 @@ import { z } from "zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { createReviewBodySchema, reviewSchema, taskReviewsSchema, userReviewsSchema } from "../../../shared/reviews.js";
 import { requireUser } from "../../plugins/auth.js";
-import { createReview, reviewsForTask, reviewsOfUser } from "./repository.js";
+import { createReview, revealDueReviews, reviewsForTask, reviewsOfUser } from "./repository.js";
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  // Blind reviews whose window has passed become visible within one run of the jobs (docs/product.md#reviews).
+  ctx.scheduler.register("reviews:reveal", () => revealDueReviews(ctx));
 
   app.post(
     "/api/reviews",
@@ -32,7 +34,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskReviewsSchema, ...errors },
       },
     },
-    async (request) => reviewsForTask(ctx.db, request.params.taskId, requireUser(request), ctx.now()),
+    async (request) => reviewsForTask(ctx.db, request.params.taskId, requireUser(request)),
   );
 
   app.get(
@@ -45,7 +47,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userReviewsSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => reviewsOfUser(ctx.db, request.params.userId, ctx.now()),
+    async (request) => reviewsOfUser(ctx.db, request.params.userId),
   );
 };
 

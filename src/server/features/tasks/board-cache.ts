@@ -23,8 +23,8 @@ interface Entry extends BoardAnswer {
 
 export interface BoardCacheOptions {
   /**
-   * What no notice covers: a poster's new name or photo, a review revealed by the passing of its
-   * blind window, the "today" and "this week" filters moving with the clock.
+   * What no notice covers: a poster's new name, photo or rating (a revealed review is announced,
+   * but not as a board change), the "today" and "this week" filters moving with the clock.
    */
   maxAgeMs: number;
   /** Searches and positions make many keys; the least recently used go first. */

@@ -101,7 +101,7 @@ describe("GET /api/tasks/open", () => {
   });
 
   it("shows each party's review average with one decimal", async () => {
-    // Reviews of a task completed over 14 days ago are no longer blind, so they count.
+    // Revealed reviews count (their task completed over 14 days ago, past the blind window).
     const [done] = await t.database.db
       .update(tasks)
       .set({ status: "completed", completedAt: new Date(t.clock.now().getTime() - 15 * 86_400_000) })
@@ -110,7 +110,7 @@ describe("GET /api/tasks/open", () => {
     expect(done).toBeDefined();
     for (const rating of [5, 4, 4]) {
       const reviewer = await createUser(t);
-      await t.database.db.insert(reviews).values({ taskId: claimedTask.id, reviewerId: reviewer.id, reviewedId: poster.id, rating });
+      await t.database.db.insert(reviews).values({ taskId: claimedTask.id, reviewerId: reviewer.id, reviewedId: poster.id, rating, revealedAt: t.clock.now() });
     }
     const res = await call(t, null, { url: "/api/tasks/open?pageSize=1" });
     expect((res.json() as TaskPublic[])[0]?.poster).toMatchObject({ id: poster.id, rating: 4.3, reviewCount: 3 });
