@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
-import { and, asc, desc, eq, fillPlaceholders, getTableColumns, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
-import type { Category } from "../../../shared/constants.js";
+import { CATEGORY_VALUES, type Category } from "../../../shared/constants.js";
 import { centsToDollars, dollarsToCents, priceTask } from "../../../shared/money.js";
 import { findZip } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import {
@@ -20,7 +20,7 @@ import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, 
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
-import { preparedOnce } from "../../db/prepared.js";
+import { preparedOnce, RowStatement } from "../../db/prepared.js";
 import { toTaskPhotos, type TaskPhotoRow } from "../../db/task-photo-list.js";
 import { defaultPhotoAlt, taskPhotoUrl } from "../../../shared/task-photos.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
@@ -140,8 +140,6 @@ function distanceSql(lat: SQLWrapper, lon: SQLWrapper): SQL<number | null> {
     cos(radians(${la})) * cos(radians(${tasks.approxLat})) * power(sin(radians(${tasks.approxLon} - ${lo}) / 2), 2)))) end)`;
 }
 
-const TASK_COLUMNS = getTableColumns(tasks);
-type TaskColumn = keyof typeof TASK_COLUMNS;
 
 interface SortColumns {
   budgetCents: SQLWrapper;
@@ -160,10 +158,16 @@ function boardOrder(sort: OpenTasksInput["sort"], c: SortColumns): SQL[] {
   return newest;
 }
 
-/** What decides the text of the board's statement; every value is a placeholder. */
+/** What decides the text of the board's statement; every value but the category is a placeholder. */
 interface BoardShape {
   sort: OpenTasksInput["sort"];
-  category: boolean;
+  /**
+   * The category is written into the statement's text, not passed as a value: with a value
+   * PostgreSQL planned every run again (its generic plan looked dearer than one for a known
+   * category), and there are only seven, each one statement planned once (docs/benchmarks.md,
+   * "Profiles of issue 16").
+   */
+  category: Category | null;
   search: boolean;
   point: boolean;
   /** Within radiusMiles of the point: a latitude box, a longitude box unless it wraps, then the distance. */
@@ -203,7 +207,7 @@ function boardRequest(query: OpenTasksInput, radius: number | undefined = query.
 
 const boardShape = ({ query, point, box }: BoardRequest): BoardShape => ({
   sort: query.sort,
-  category: query.category !== undefined,
+  category: query.category ?? null,
   search: Boolean(query.search),
   point: point !== null,
   radius: box !== null,
@@ -215,7 +219,14 @@ const boardShape = ({ query, point, box }: BoardRequest): BoardShape => ({
 });
 
 const shapeName = (s: BoardShape) =>
-  `${s.sort}_${[s.category, s.search, s.point, s.radius, s.lonBox, s.area, s.minBudget, s.maxBudget].map(Number).join("")}${s.when}`;
+  `${s.sort}_${s.category ?? "all"}_${[s.search, s.point, s.radius, s.lonBox, s.area, s.minBudget, s.maxBudget].map(Number).join("")}${s.when}`;
+
+/** A category as a literal of the statement's text: only a value of the shared list gets there. */
+function categoryValue(category: string): Category {
+  const known = CATEGORY_VALUES.find((c) => c === category);
+  if (!known) throw new Error(`not a category: ${category}`);
+  return known;
+}
 
 /**
  * A search point rounded to 1e-6° (about 11 cm, finer than any stored position): a subnormal
@@ -227,7 +238,6 @@ const coordinate = (value: number | undefined): number | null => (value === unde
 const boardValues = ({ query, point, box }: BoardRequest, now: Date) => {
   const range = query.when ? whenRange(query.when, now) : null;
   return {
-    category: query.category ?? null,
     pattern: query.search ? containsPattern(query.search) : null,
     lat: coordinate(point?.lat),
     lon: coordinate(point?.lon),
@@ -256,8 +266,10 @@ const boardValues = ({ query, point, box }: BoardRequest, now: Date) => {
  */
 function boardConditions(shape: BoardShape, distance: SQL<number | null>): SQL[] {
   const p = sql.placeholder;
-  const conditions: SQL[] = [eq(tasks.status, "open")];
-  if (shape.category) conditions.push(eq(tasks.category, p("category")));
+  // Literal like the category: the one status the board shows, known when the plan is made.
+  const conditions: SQL[] = [sql`${tasks.status} = 'open'`];
+  // A value of the shared enum (zod refused anything else), so a literal cannot carry anything but it.
+  if (shape.category) conditions.push(eq(tasks.category, sql.raw(`'${categoryValue(shape.category)}'`)));
   // Same expression as tasks_search_trgm_idx, so the trigram index serves it.
   if (shape.search) conditions.push(sql`(${tasks.title} || ' ' || ${tasks.description}) ilike ${p("pattern")}`);
   if (shape.radius) {
@@ -279,78 +291,146 @@ function boardConditions(shape: BoardShape, distance: SQL<number | null>): SQL[]
 }
 
 /**
- * The job board's page in ONE statement: the page of open tasks (a derived table, so LIMIT and
- * OFFSET apply before anything else), each poster's name, and their rating as kept on their users
- * row (revealed reviews only; docs/decisions/037-ratings-on-the-user-row.md).
+ * The public view's fields of a task (toPublicView): the board selects exactly these, every other
+ * reader derives them from the whole row (publicFields).
  */
-function boardQuery(db: Db, shape: BoardShape) {
-  const p = sql.placeholder;
-  const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
-  const page = db
-    .select({ ...TASK_COLUMNS, distance: distance.as("distance") })
-    .from(tasks)
-    .where(and(...boardConditions(shape, distance)))
-    .orderBy(...boardOrder(shape.sort, { budgetCents: tasks.budgetCents, createdAt: tasks.createdAt, id: tasks.id, distance }))
-    .limit(p("limit"))
-    .offset(p("offset"))
-    .as("page");
-  // Drizzle cannot select a derived table as one nested object: list its task columns one by one.
-  const pageTask = Object.fromEntries((Object.keys(TASK_COLUMNS) as TaskColumn[]).map((k) => [k, page[k]])) as {
-    [K in TaskColumn]: (typeof page)[K];
-  };
-  return db
-    .select({
-      task: pageTask,
-      distance: page.distance,
-      poster: { id: users.id, firstName: users.firstName, lastName: users.lastName, photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`) },
-      rating: averageRatingSql(users.ratingSum, users.ratingCount),
-      reviewCount: users.ratingCount,
-      // The card's first photo (docs/product.md#task-photos), by the (task_id, seq) index.
-      photoId: sql<string | null>`(select tp.id from task_photos tp where tp.task_id = ${page.id} order by tp.seq limit 1)`,
-      photoAlt: sql<string | null>`(select tp.alt from task_photos tp where tp.task_id = ${page.id} order by tp.seq limit 1)`,
-    })
-    .from(page)
-    .innerJoin(users, eq(users.id, page.userId))
-    .orderBy(...boardOrder(shape.sort, { budgetCents: page.budgetCents, createdAt: page.createdAt, id: page.id, distance: page.distance }));
-}
+type PublicTaskRow = Pick<
+  TaskRow,
+  | "id"
+  | "title"
+  | "description"
+  | "category"
+  | "urgency"
+  | "budgetCents"
+  | "urgentFeeCents"
+  | "serviceFeeCents"
+  | "totalCents"
+  | "scheduledDate"
+  | "city"
+  | "state"
+  | "startCity"
+  | "startState"
+  | "endCity"
+  | "endState"
+  | "approxLat"
+  | "approxLon"
+  | "status"
+  | "createdAt"
+  | "userId"
+  | "providerId"
+  | "paymentDeadline"
+  | "paymentCapturedAt"
+> & { stopCount: number; isRoute: boolean };
 
-type BoardStatement = ReturnType<ReturnType<typeof boardQuery>["prepare"]>;
+const publicFields = (row: TaskRow): PublicTaskRow => ({ ...row, stopCount: row.stops?.length ?? 0, isRoute: row.startLocation !== null });
+
+/** The page size the web app asks for; with the first pages it gets statements planned once (boardStatement). */
+const BOARD_PAGE_SIZE = 30;
+const PLANNED_ONCE_PAGES = 5;
 
 /**
- * Building this statement with drizzle costs more CPU than running it (bench:load, docs/benchmarks.md),
- * so each shape is built once per database (preparedOnce) and then only executed. The name makes node-postgres
- * prepare it once per connection; PostgreSQL still plans each execution for its values, because a
- * generic plan for an unknown LIMIT costs more than the custom ones.
+ * The job board's page in ONE statement: the page of open tasks in order, each poster's name,
+ * photo and rating as kept on their users row (docs/decisions/037-ratings-on-the-user-row.md) and the
+ * card's first photo. Only the fields the card shows are selected, and the rows skip drizzle's
+ * mapping (RowStatement): the board is the hottest read (docs/benchmarks.md, "Profiles of issue 16").
  */
-function boardStatement(db: Db, shape: BoardShape): BoardStatement {
-  const name = `tasks_open_${shapeName(shape)}`;
+function boardStatement(shape: BoardShape, paging: { pageSize: number; page: number } | null): RowStatement<ReturnType<typeof boardColumns>> {
+  const p = sql.placeholder;
+  const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
+  // The first pages at the web app's size are literals in the text, so PostgreSQL can keep one plan
+  // for the statement: with LIMIT and OFFSET as parameters its generic plan looked dearer than any
+  // custom one, and it planned every run again (0.40 ms of planning per page: bench:routes).
+  const limits = paging ? sql.raw(`limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`) : sql`limit ${p("limit")} offset ${p("offset")}`;
+  const rest = sql`from ${tasks}
+    join ${users} on ${users.id} = ${tasks.userId}
+    left join lateral (select tp.id, tp.alt from task_photos tp where tp.task_id = ${tasks.id} order by tp.seq limit 1) photo on true
+    where ${and(...boardConditions(shape, distance))}
+    order by ${sql.join(boardOrder(shape.sort, { budgetCents: tasks.budgetCents, createdAt: tasks.createdAt, id: tasks.id, distance }), sql`, `)}
+    ${limits}`;
   // A place filter's best plan depends on where the circle lies (dense: walk the newest-first
   // index; empty: range over the position index). After five runs PostgreSQL switched the named
   // statement to one generic plan and the place filter served 0.40 of the unfiltered board's req/s
   // (1,479 against 3,706; 4,105 with custom plans forced; docs/benchmarks.md, "Job board filters").
-  // An unnamed statement ("") is planned for its values on every run; drizzle still builds it once.
-  return preparedOnce(db, name, () => boardQuery(db, shape).prepare(shape.point ? "" : name));
+  // An unnamed statement ("") is planned for its values on every run, as are pages past the first few.
+  const name = shape.point || !paging ? "" : `tasks_open_${shapeName(shape)}_${paging.page}`;
+  return new RowStatement(name, boardColumns(distance), rest);
+}
+
+function boardColumns(distance: SQL<number | null>) {
+  return {
+    id: tasks.id,
+    title: tasks.title,
+    description: tasks.description,
+    category: tasks.category,
+    urgency: tasks.urgency,
+    budgetCents: tasks.budgetCents,
+    urgentFeeCents: tasks.urgentFeeCents,
+    serviceFeeCents: tasks.serviceFeeCents,
+    totalCents: tasks.totalCents,
+    scheduledDate: tasks.scheduledDate,
+    city: tasks.city,
+    state: tasks.state,
+    startCity: tasks.startCity,
+    startState: tasks.startState,
+    endCity: tasks.endCity,
+    endState: tasks.endState,
+    stopCount: sql<number>`coalesce(jsonb_array_length(${tasks.stops}), 0)`,
+    isRoute: sql<boolean>`(${tasks.startLocation} is not null)`,
+    approxLat: tasks.approxLat,
+    approxLon: tasks.approxLon,
+    status: tasks.status,
+    createdAt: tasks.createdAt,
+    userId: tasks.userId,
+    providerId: tasks.providerId,
+    paymentDeadline: tasks.paymentDeadline,
+    paymentCapturedAt: tasks.paymentCapturedAt,
+    distance,
+    posterFirstName: users.firstName,
+    posterLastName: users.lastName,
+    posterPhotoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`),
+    posterRating: averageRatingSql(users.ratingSum, users.ratingCount),
+    posterReviewCount: users.ratingCount,
+    // The card's first photo (docs/product.md#task-photos), by the (task_id, seq) index.
+    photoId: sql<string | null>`photo.id`,
+    photoAlt: sql<string | null>`photo.alt`,
+  };
+}
+
+/** The statement of a board query: built once per shape and page (preparedOnce), then only executed. */
+function boardStatementFor(db: Db, request: BoardRequest) {
+  const shape = boardShape(request);
+  const { pageSize, page } = request.query;
+  const paging = pageSize === BOARD_PAGE_SIZE && page <= PLANNED_ONCE_PAGES ? { pageSize, page } : null;
+  return preparedOnce(db, `tasks_open_${shapeName(shape)}_${paging ? page : "any"}`, () => boardStatement(shape, paging));
 }
 
 /** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
 export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput): { sql: string; params: unknown[] } {
   const request = boardRequest(query);
-  const built = boardQuery(ctx.db, boardShape(request)).toSQL();
-  return { sql: built.sql, params: fillPlaceholders(built.params, boardValues(request, ctx.now())) };
+  const statement = boardStatementFor(ctx.db, request);
+  return { sql: statement.sql, params: statement.values(boardValues(request, ctx.now())) };
 }
 
 /** The job board: open tasks only, public view, newest first unless another sort is asked. */
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<BoardTask[]> {
   const request = boardRequest(query);
-  const rows = await boardStatement(ctx.db, boardShape(request)).execute(boardValues(request, ctx.now()));
-  const parties = new Map<string, PartyRow>(
+  const rows = await boardStatementFor(ctx.db, request).rows(ctx.db, boardValues(request, ctx.now()));
+  return rows.map((r) => {
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
-    rows.map((r) => [r.poster.id, { ...r.poster, rating: toRating(r.rating), reviewCount: Number(r.reviewCount), completedTasks: 0 }]),
-  );
-  return rows.map((r) => ({
-    ...toPublicView(r.task, parties, r.distance === null ? null : roundMiles(Number(r.distance))),
-    photo: r.photoId === null ? null : { small: taskPhotoUrl(r.photoId, "small"), alt: r.photoAlt ?? defaultPhotoAlt(1, r.task.title) },
-  }));
+    const poster: PartyRow = {
+      id: r.userId,
+      firstName: r.posterFirstName,
+      lastName: r.posterLastName,
+      photoUrl: r.posterPhotoUrl,
+      rating: toRating(r.posterRating),
+      reviewCount: r.posterReviewCount,
+      completedTasks: 0,
+    };
+    return {
+      ...toPublicView(r, new Map([[r.userId, poster]]), r.distance === null ? null : roundMiles(r.distance)),
+      photo: r.photoId === null ? null : { small: taskPhotoUrl(r.photoId, "small"), alt: r.photoAlt ?? defaultPhotoAlt(1, r.title) },
+    };
+  });
 }
 
 /**
@@ -406,7 +486,7 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(found.photos, row.title);
-  return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(row, parties), visibility: "public", photos };
+  return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
@@ -534,7 +614,7 @@ function providerCard(parties: Map<string, PartyRow>, id: string): TaskProviderC
   };
 }
 
-function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMiles: number | null = null): TaskPublic {
+function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>, distanceMiles: number | null = null): TaskPublic {
   return {
     id: row.id,
     title: row.title,
@@ -552,8 +632,8 @@ function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMile
     startState: row.startState,
     endCity: row.endCity,
     endState: row.endState,
-    stopCount: row.stops?.length ?? 0,
-    isRoute: row.startLocation !== null,
+    stopCount: row.stopCount,
+    isRoute: row.isRoute,
     approxLat: row.approxLat,
     approxLon: row.approxLon,
     distanceMiles: distanceMiles === null ? null : Math.round(distanceMiles * 10) / 10,
@@ -570,7 +650,7 @@ function toPublicView(row: TaskRow, parties: Map<string, PartyRow>, distanceMile
 
 function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivate {
   return {
-    ...toPublicView(row, parties),
+    ...toPublicView(publicFields(row), parties),
     poster: insiderParty(parties, row.userId),
     provider: row.providerId ? { ...providerCard(parties, row.providerId), ...fullName(parties, row.providerId) } : null,
     location: row.location,
