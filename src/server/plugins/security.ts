@@ -1,5 +1,5 @@
-import helmet from "@fastify/helmet";
 import fp from "fastify-plugin";
+import helmet, { type HelmetOptions } from "helmet";
 import { tileImageSource } from "../../shared/map.js";
 import { isHttps } from "../config/env.js";
 import { badRequest, forbidden } from "../http-errors.js";
@@ -23,6 +23,28 @@ export function findNul(value: unknown, path: string, depth = 0): string | null 
   return null;
 }
 
+/**
+ * The headers helmet writes for `options`, worked out once. @fastify/helmet ran helmet(options) on
+ * every request, which parses the whole configuration (the CSP's directives included) each time:
+ * about 3% of the server's CPU under bench:load (docs/benchmarks.md, "Profiles of issue 16"). With
+ * no per-request values (no nonces), every answer gets the same headers.
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as never, response as never, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
 export default fp(
   async (app) => {
     const { env } = app.ctx;
@@ -32,7 +54,7 @@ export default fp(
     // The job board's map tiles: exactly the configured tile host (docs/decisions/031-job-board-map.md).
     const tiles = tileImageSource(env.MAP_TILE_URL);
 
-    await app.register(helmet, {
+    const headers = helmetHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -58,6 +80,10 @@ export default fp(
       xFrameOptions: { action: "deny" },
       referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       crossOriginEmbedderPolicy: false,
+    });
+    // The same headers on every answer, errors and the 404 fallback included (onRequest runs first).
+    app.addHook("onRequest", async (_request, reply) => {
+      reply.headers(headers);
     });
 
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in a query (a 500).
