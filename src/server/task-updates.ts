@@ -29,6 +29,12 @@ export const taskUpdateSchema = z.object({
   event: z.string(),
   board: z.enum(["removed", "added", "changed"]).nullable(),
   userIds: z.array(z.uuid().nullable()),
+  // The task's place in the job board's orders, so a kept answer it cannot reach stays
+  // (features/tasks/board-reach.ts); absent from notices of an older instance.
+  budgetCents: z.number().int().optional(),
+  createdAtMs: z.number().int().optional(),
+  // The transaction that made the change: a kept answer whose statement saw it needs no dropping.
+  xid: z.string().regex(/^\d+$/).optional(),
 });
 
 export type TaskUpdate = z.infer<typeof taskUpdateSchema>;
@@ -65,7 +71,9 @@ export async function announceTaskUpdate(
   await tx.execute(sql`
     select pg_notify(${TASK_UPDATES_CHANNEL}, json_build_object(
       'taskId', t.id, 'status', t.status, 'category', t.category, 'event', ${event}::text, 'board', ${options.board ?? null}::text,
-      'userIds', json_build_array(t.user_id, t.provider_id, ${options.also ?? null}::uuid)
+      'userIds', json_build_array(t.user_id, t.provider_id, ${options.also ?? null}::uuid),
+      'budgetCents', t.budget_cents, 'createdAtMs', floor(extract(epoch from t.created_at) * 1000)::bigint,
+      'xid', pg_current_xact_id()::text
     )::text)
     from tasks t where t.id = ${taskId}::uuid`);
 }

@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 
 // The job board's answers, kept as the bytes sent until something they show changes
-// (docs/decisions/035-job-board-cache.md). Every instance keeps its own; each drops what a change
-// touched when it hears the change (LISTEN task_updates), and the instance that made the change
-// also drops it inside the change's transaction, so a person who posts or claims and then asks
-// again never gets the answer from before their own change.
+// (docs/decisions/035-job-board-cache.md, 038-board-answers-dropped-by-reach.md). Every instance
+// keeps its own; each drops what a change may reach and did not see when it hears the change
+// (LISTEN task_updates, which names the committing transaction), and the instance that made the
+// change also drops it inside the change's transaction, so a person who posts or claims and then
+// asks again never gets the answer from before their own change. Each answer knows which
+// transactions its statement saw (its snapshot), so a notice heard after the statement began, for
+// a commit the statement already saw, costs nothing.
 
 export interface BoardAnswer {
   /** The JSON as UTF-8 bytes: encoded once, not once per request. */
@@ -16,9 +19,21 @@ export interface BoardAnswer {
 /** The category a board query is limited to, or null for every category. */
 type Scope = string | null;
 
-interface Entry extends BoardAnswer {
+/** A kept answer's test of a change: may the changed task now show on it, or move its cards? */
+export type Reach<Change> = (change: Change) => boolean;
+
+interface Entry<Change> extends BoardAnswer {
   scope: Scope;
+  reach: Reach<Change>;
+  snapshot: Snapshot | null;
   storedAt: number;
+}
+
+/** What a query gives: its JSON, which changes it may show (board-reach.ts), and what it saw (null: not known). */
+export interface LoadedAnswer<Change> {
+  json: string;
+  reach: Reach<Change>;
+  snapshot: Snapshot | null;
 }
 
 export interface BoardCacheOptions {
@@ -35,18 +50,61 @@ export interface BoardCacheOptions {
 /** A change of a task in `changed` (null: in any category) touches a query limited to `scope`. */
 const touches = (scope: Scope, changed: Scope) => changed === null || scope === null || scope === changed;
 
-export class BoardCache {
-  private readonly entries = new Map<string, Entry>();
+/**
+ * Which transactions a statement saw (PostgreSQL's pg_current_snapshot(): xmin:xmax:xip,...): a
+ * committed transaction is in it when it is older than xmin, or older than xmax and not listed as
+ * running then.
+ */
+export interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  running: ReadonlySet<bigint>;
+}
+
+export function parseSnapshot(text: string | null | undefined): Snapshot | null {
+  const match = /^(\d+):(\d+):([\d,]*)$/.exec(text ?? "");
+  if (!match) return null;
+  const [, xmin = "", xmax = "", xip = ""] = match;
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), running: new Set(xip ? xip.split(",").map(BigInt) : []) };
+}
+
+/** Did the statement with `snapshot` see the committed transaction `xid`? */
+export const sawCommit = (snapshot: Snapshot, xid: bigint) => xid < snapshot.xmin || (xid < snapshot.xmax && !snapshot.running.has(xid));
+
+/** A query's answer with what it may show and what it saw, as the query left it. */
+interface Loaded<Change> {
+  answer: BoardAnswer;
+  reach: Reach<Change>;
+  snapshot: Snapshot | null;
+}
+
+/**
+ * A change as heard: inside its transaction on the instance making it (no xid yet: its notice will
+ * bring it), or committed, with the id of the transaction that made it.
+ */
+export interface HeardChange<Change> {
+  seq: number;
+  scope: Scope;
+  change: Change | null;
+  xid: bigint | null;
+}
+
+/** More changes than any query lasts: past it, what a query missed is not known and it is not kept. */
+const LOG_LIMIT = 1000;
+
+export class BoardCache<Change> {
+  private readonly entries = new Map<string, Entry<Change>>();
   /** Queries running now: identical requests that arrive meanwhile share the one answer. */
-  private readonly running = new Map<string, { scope: Scope; answer: Promise<BoardAnswer> }>();
-  /** Changes heard, in all and per category, so an answer computed across a change is not kept. */
-  private changes = 0;
-  private unscopedChanges = 0;
-  private readonly changesIn = new Map<string, number>();
+  private readonly running = new Map<string, { startedAt: number; loaded: Promise<Loaded<Change>> }>();
+  private seq = 0;
+  /** The changes heard since the oldest running query started (docs/decisions/038-board-answers-dropped-by-reach.md). */
+  private log: HeardChange<Change>[] = [];
+  /** Changes up to this number are no longer in the log. */
+  private forgottenThrough = 0;
 
   constructor(private readonly options: BoardCacheOptions) {}
 
-  answer(key: string, scope: Scope, load: () => Promise<string>): Promise<BoardAnswer> {
+  answer(key: string, scope: Scope, load: () => Promise<LoadedAnswer<Change>>): Promise<BoardAnswer> {
     const now = this.options.now();
     const kept = this.entries.get(key);
     if (kept) {
@@ -57,42 +115,82 @@ export class BoardCache {
       }
     }
     const running = this.running.get(key);
-    if (running) return running.answer;
-    const version = this.versionOf(scope);
-    const answer = load().then((json) => {
+    if (!running) return this.run(key, scope, load).then((l) => l.answer);
+    // Join the query already running, unless a change heard since it started (up to now) is
+    // missing from what it saw and may show on it: then this request asks again. That is how a
+    // person who changed a task and asks right after sees their change.
+    const asked = this.seq;
+    return running.loaded.then((l) => (this.missed(l, scope, running.startedAt, asked, true) ? this.run(key, scope, load).then((again) => again.answer) : l.answer));
+  }
+
+  /**
+   * A task in `category` joined, left or changed on the board (`change`; null when anything may
+   * have: the notices were interrupted), inside its transaction (`xid` null) or committed by
+   * transaction `xid`. Kept answers that did not see it and may show it are forgotten, so the
+   * next request asks the database; a query running now is judged by the same test when it ends.
+   * Returns the change as logged: the instance that made it sets its `xid` once its notice arrives.
+   */
+  changed(category: Scope, change: Change | null, xid: bigint | null): HeardChange<Change> {
+    const heard = { seq: ++this.seq, scope: category, change, xid };
+    this.log.push(heard);
+    this.trimLog();
+    for (const [key, entry] of this.entries) {
+      if (!touches(entry.scope, category)) continue;
+      if (change !== null && xid !== null && entry.snapshot && sawCommit(entry.snapshot, xid)) continue;
+      if (change === null || entry.reach(change)) this.entries.delete(key);
+    }
+    return heard;
+  }
+
+  private run(key: string, scope: Scope, load: () => Promise<LoadedAnswer<Change>>): Promise<Loaded<Change>> {
+    const startedAt = this.seq;
+    const now = this.options.now();
+    const loaded = load().then(({ json, reach, snapshot }) => {
       const body = Buffer.from(json);
-      const result = { body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` };
-      // A change heard while the query ran may not be in it: answer this request, keep nothing.
-      if (this.versionOf(scope) === version) this.keep(key, { ...result, scope, storedAt: now });
+      const result: Loaded<Change> = { answer: { body, etag: `"${createHash("sha1").update(body).digest("base64url")}"` }, reach, snapshot };
+      // A committed change heard while the query ran that it did not see: answer who asked, keep
+      // nothing. A change still inside its transaction is judged when its notice comes.
+      if (!this.missed(result, scope, startedAt, this.seq, false)) this.keep(key, { ...result.answer, scope, reach, snapshot, storedAt: now });
       return result;
     });
-    const shared = { scope, answer };
+    const shared = { startedAt, loaded };
     this.running.set(key, shared);
     const forget = () => {
       if (this.running.get(key) === shared) this.running.delete(key);
     };
-    answer.then(forget, forget);
-    return answer;
+    loaded.then(forget, forget);
+    return loaded;
   }
 
   /**
-   * A task in `category` joined, left or changed on the board; null when anything may have (the
-   * notices were interrupted). Queries it may touch are forgotten, kept or still running, so the
-   * next request asks the database.
+   * Did a change numbered after `from` and up to `to`, in `scope`, escape `loaded`'s snapshot while
+   * it may show on it? A change still without an xid counts only when `uncommittedCount` (it may
+   * have committed after the query began, before the one asking asked); unknown counts as yes.
    */
-  changed(category: Scope): void {
-    this.changes++;
-    if (category === null) this.unscopedChanges++;
-    else this.changesIn.set(category, (this.changesIn.get(category) ?? 0) + 1);
-    for (const [key, entry] of this.entries) if (touches(entry.scope, category)) this.entries.delete(key);
-    for (const [key, run] of this.running) if (touches(run.scope, category)) this.running.delete(key);
+  private missed(loaded: Loaded<Change>, scope: Scope, from: number, to: number, uncommittedCount: boolean): boolean {
+    if (to === from) return false;
+    if (from < this.forgottenThrough) return true;
+    return this.log.some((c) => {
+      if (c.seq <= from || c.seq > to || !touches(scope, c.scope)) return false;
+      if (c.change === null) return true;
+      if (c.xid === null) return uncommittedCount && loaded.reach(c.change);
+      if (loaded.snapshot && sawCommit(loaded.snapshot, c.xid)) return false;
+      return loaded.reach(c.change);
+    });
   }
 
-  private versionOf(scope: Scope): string {
-    return scope === null ? String(this.changes) : `${this.changesIn.get(scope) ?? 0}:${this.unscopedChanges}`;
+  /** Keeps the changes a running query may still ask about, and at most LOG_LIMIT. */
+  private trimLog(): void {
+    let oldest = this.seq;
+    for (const run of this.running.values()) oldest = Math.min(oldest, run.startedAt);
+    const keepFrom = Math.max(oldest, this.seq - LOG_LIMIT);
+    if (this.log.length > 0 && (this.log[0]?.seq ?? 0) <= keepFrom) {
+      this.log = this.log.filter((c) => c.seq > keepFrom);
+      this.forgottenThrough = Math.max(this.forgottenThrough, keepFrom);
+    }
   }
 
-  private keep(key: string, entry: Entry): void {
+  private keep(key: string, entry: Entry<Change>): void {
     this.entries.set(key, entry);
     if (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next();

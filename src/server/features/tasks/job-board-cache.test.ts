@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BoardTask } from "../../../shared/tasks.js";
 import { buildApp } from "../../app.js";
-import { openDatabase } from "../../db/client.js";
+import { openDatabase, queryRows } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
-import { TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import { parseSnapshot, sawCommit } from "./board-cache.js";
 import { call, createUser, openTestDatabase, TestClock, type TestApp } from "../../../../test/create-test-app.js";
 import { createProvider, postTask, transition } from "../../../../test/fixtures/factory.js";
 import { parseEnv } from "../../config/env.js";
@@ -129,6 +130,46 @@ describe("GET /api/tasks/open between changes", () => {
     expect(ids((await board()).tasks)).toContain(parcel.id);
     expect(await transition(t, "claim", parcel.id, provider)).not.toBeNull();
     expect(ids((await board()).tasks)).not.toContain(parcel.id);
+  });
+
+  it("keeps answers a post cannot reach (a search it does not match, a first page of dearer tasks); another instance judges the search without the text", async () => {
+    clock.advance(60_000);
+    await postTask(t, poster, { body: { title: "Fetch groceries", category: "errands" }, budgetCents: 40_000 });
+    for (const on of [t, tB]) {
+      expect(posterName((await board("?search=groceries", on)).tasks)).toBe("Nadia O.");
+      expect(posterName((await board("?sort=budget_desc&pageSize=1", on)).tasks)).toBe("Nadia O.");
+      expect(posterName((await board("", on)).tasks)).toBe("Nadia O.");
+    }
+    await rename("Nadine");
+    const { heard } = await listenOn(tB);
+    await postTask(t, poster, { body: { title: "Walk the dog", category: "pet" }, budgetCents: 3_000 });
+    await heard;
+    // Here: neither can show the dog walk, so both are kept; the newest page shows it.
+    expect(posterName((await board("?search=groceries")).tasks)).toBe("Nadia O.");
+    expect(posterName((await board("?sort=budget_desc&pageSize=1")).tasks)).toBe("Nadia O.");
+    expect(posterName((await board()).tasks)).toBe("Nadine O.");
+    // There: the notice carries the budget and the time but not the text, so the search is asked again.
+    expect(posterName((await board("?search=groceries", tB)).tasks)).toBe("Nadine O.");
+    expect(posterName((await board("?sort=budget_desc&pageSize=1", tB)).tasks)).toBe("Nadia O.");
+    expect(posterName((await board("", tB)).tasks)).toBe("Nadine O.");
+    await rename("Nadia");
+    clock.advance(10_000);
+  });
+
+  it("names the committing transaction in its notice: a statement begun after the commit saw it, one begun before did not", async () => {
+    const snapshot = async () => parseSnapshot((await queryRows<{ s: string }>(database.db, sql`select pg_current_snapshot()::text as s`))[0]?.s);
+    const before = await snapshot();
+    let hear: (payload: string) => void = () => {};
+    const heard = new Promise<string>((resolve) => (hear = resolve));
+    const unlisten = await database.listen(TASK_UPDATES_CHANNEL, (payload) => hear(payload));
+    await post("Post a parcel", "delivery");
+    const xid = parseTaskUpdate(await heard)?.xid;
+    await unlisten();
+    const after = await snapshot();
+    expect(xid).toMatch(/^\d+$/);
+    if (!before || !after || !xid) throw new Error("no snapshot or xid");
+    expect(sawCommit(before, BigInt(xid))).toBe(false);
+    expect(sawCommit(after, BigInt(xid))).toBe(true);
   });
 
   it("keeps answers of other categories when a task is posted in one", async () => {

@@ -394,6 +394,9 @@ function boardColumns(distance: SQL<number | null>) {
     // The card's first photo (docs/product.md#task-photos), by the (task_id, seq) index.
     photoId: sql<string | null>`photo.id`,
     photoAlt: sql<string | null>`photo.alt`,
+    // Which transactions the statement saw: the job board's cache keeps the answer across the
+    // notices of those (board-cache.ts). The same on every row.
+    snapshot: sql<string>`pg_current_snapshot()::text`,
   };
 }
 
@@ -412,11 +415,14 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
   return { sql: statement.sql, params: statement.values(boardValues(request, ctx.now())) };
 }
 
-/** The job board: open tasks only, public view, newest first unless another sort is asked. */
-export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<BoardTask[]> {
+/**
+ * The job board: open tasks only, public view, newest first unless another sort is asked; with the
+ * snapshot the statement read (null for an empty page).
+ */
+export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<{ cards: BoardTask[]; snapshot: string | null }> {
   const request = boardRequest(query);
   const rows = await boardStatementFor(ctx.db, request).rows(ctx.db, boardValues(request, ctx.now()));
-  return rows.map((r) => {
+  const cards = rows.map((r): BoardTask => {
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
     const poster: PartyRow = {
       id: r.userId,
@@ -432,6 +438,7 @@ export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Pro
       photo: r.photoId === null ? null : { small: taskPhotoUrl(r.photoId, "small"), alt: r.photoAlt ?? defaultPhotoAlt(1, r.title) },
     };
   });
+  return { cards, snapshot: rows[0]?.snapshot ?? null };
 }
 
 /**

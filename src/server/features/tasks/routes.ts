@@ -18,7 +18,8 @@ import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
 import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
-import { BoardCache } from "./board-cache.js";
+import { BoardCache, parseSnapshot, type HeardChange } from "./board-cache.js";
+import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
@@ -62,6 +63,19 @@ const boardKey = (q: OpenTasksInput) => JSON.stringify(q);
 /** docs/decisions/035-job-board-cache.md */
 const BOARD_CACHE_MAX_AGE_MS = 10_000;
 const BOARD_CACHE_ENTRIES = 256;
+/** Own changes waiting for their notice; one whose transaction rolled back is forgotten among the oldest. */
+const OWN_CHANGES_KEPT = 1000;
+
+/** A changed task as the instance that changed it knows it (board-reach.ts). */
+const changeOf = (task: TaskRow, effect: BoardTaskChange["effect"]): BoardTaskChange => ({
+  effect,
+  taskId: task.id,
+  category: task.category,
+  createdAtMs: task.createdAt.getTime(),
+  budgetCents: task.budgetCents,
+  // What the board's search reads (repository.ts, boardConditions).
+  text: `${task.title} ${task.description}`,
+});
 
 /**
  * The route's own response serializer (the one app.ts installs for every route), run once per
@@ -71,19 +85,47 @@ const serializeBoard = serializerCompiler({ schema: taskListSchema, method: "GET
 
 const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const board = new BoardCache({ maxAgeMs: BOARD_CACHE_MAX_AGE_MS, maxEntries: BOARD_CACHE_ENTRIES, now: () => ctx.now().getTime() });
+  const board = new BoardCache<BoardTaskChange>({ maxAgeMs: BOARD_CACHE_MAX_AGE_MS, maxEntries: BOARD_CACHE_ENTRIES, now: () => ctx.now().getTime() });
+  /** This instance's own changes, by task, until their notice comes back after the commit with the transaction's id. */
+  const own = new Map<string, HeardChange<BoardTaskChange>>();
+  const changedHere = (change: BoardTaskChange) => {
+    own.delete(change.taskId);
+    own.set(change.taskId, board.changed(change.category, change, null));
+    const oldest = own.keys().next();
+    if (own.size > OWN_CHANGES_KEPT && !oldest.done) own.delete(oldest.value);
+  };
   // This instance's own changes, inside their transactions (before anyone can read them)...
   ctx.taskEvents.onAny(async ({ transition, task }) => {
-    if (boardChange(transition)) board.changed(task.category);
+    const effect = boardChange(transition);
+    if (effect) changedHere(changeOf(task, effect));
   });
-  ctx.taskEvents.onPosted(async ({ task }) => board.changed(task.category));
-  ctx.taskEvents.onCardChanged((task) => board.changed(task.category));
-  // ...and every instance's, once committed. Notices lost while the listener was down: forget everything.
+  ctx.taskEvents.onPosted(async ({ task }) => changedHere(changeOf(task, "added")));
+  ctx.taskEvents.onCardChanged((task) =>
+    changedHere({ effect: "changed", taskId: task.id, category: task.category, createdAtMs: null, budgetCents: null, text: null }),
+  );
+  // ...and every instance's, once committed: an answer read between the drop above and the commit
+  // is dropped again by the notice, unless its statement saw the commit. A notice of this
+  // instance's own change is judged with what the change knew (its text); another instance's,
+  // with what the notice says.
   const unlisten = await ctx.database.listen(TASK_UPDATES_CHANNEL, (payload) => {
     const update = parseTaskUpdate(payload);
-    if (update?.board) board.changed(update.category);
+    if (!update?.board) return;
+    const xid = update.xid === undefined ? null : BigInt(update.xid);
+    const mine = own.get(update.taskId);
+    if (mine) {
+      own.delete(update.taskId);
+      mine.xid = xid;
+    }
+    board.changed(
+      update.category,
+      mine?.change?.effect === update.board
+        ? mine.change
+        : { effect: update.board, taskId: update.taskId, category: update.category, createdAtMs: update.createdAtMs ?? null, budgetCents: update.budgetCents ?? null, text: null },
+      xid,
+    );
   });
-  ctx.database.onListenerRestored(() => board.changed(null));
+  // Notices lost while the listener was down: forget everything.
+  ctx.database.onListenerRestored(() => board.changed(null, null, null));
   app.addHook("onClose", async () => unlisten());
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
@@ -122,9 +164,10 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { body, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () =>
-        serializeBoard(await listOpenTasks(ctx, request.query)),
-      );
+      const { body, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () => {
+        const { cards, snapshot } = await listOpenTasks(ctx, request.query);
+        return { json: serializeBoard(cards), reach: boardReach(request.query, cards), snapshot: parseSnapshot(snapshot) };
+      });
       // "no-cache": a browser keeps the answer but asks each time, and a board that has not changed costs a 304.
       reply.header("cache-control", "no-cache").header("etag", etag);
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);
