@@ -32,7 +32,8 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   --ceilings=false (skip hello world and pgbench), --server=path/to/main.js, --timeline (requests
 //   completed each second and the slowest requests, to spot stalls), --rounds=N (both servers up,
 //   N measurements of --duration each, alternating between the databases: for a noisy machine),
-//   --postgres-fsync=on (the Debian throwaway cluster with fsync on, as the embedded server runs)
+//   --postgres-fsync=on (the Debian throwaway cluster with fsync on, as the embedded server runs),
+//   --pool=N (the server's DATABASE_POOL_SIZE)
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
@@ -766,6 +767,8 @@ async function startContender(c: Contender): Promise<void> {
     // The claim flow pays with the sandbox card form; production turns it off unless told.
     env: {
       SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
+      // --pool=N: the server's DATABASE_POOL_SIZE (its default otherwise).
+      ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}),
       // --cpu-prof=DIR: a V8 CPU profile of the server, written to DIR when it stops (issue 16:
       // profile before changing code). --node-options="...": other flags for the server's Node.
       ...serverNodeOptions(),

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const server = await databaseServer(env, "app");
   releaseOnFailure = () => server.release();
   await migrateDatabase(server.url);
-  const database = await openDatabase({ databaseUrl: server.url });
+  const database = await openDatabase({ databaseUrl: server.url, poolSize: env.DATABASE_POOL_SIZE });
   const app = await buildApp({ env, database, startScheduler: true });
 
   if (env.SEED_DEMO) {

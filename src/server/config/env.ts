@@ -39,6 +39,12 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// URL" })
       .optional(),
+    /**
+     * Connections each instance keeps to PostgreSQL. Sized by bench:load (docs/benchmarks.md,
+     * "Profiles of issue 16"); several instances on one server must stay under its max_connections
+     * (the embedded one allows 200).
+     */
+    DATABASE_POOL_SIZE: z.coerce.number({ error: "must be a number of connections" }).int().min(1).max(500).default(10),
     PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
     ADMIN_EMAILS: z
       .string()
