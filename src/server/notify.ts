@@ -2,7 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { NotificationKind } from "../shared/notifications.js";
 import type { AppContext } from "./context.js";
 import type { Db } from "./db/client.js";
+import { SqlStatement } from "./db/prepared.js";
 import { emailOptOuts, notifications } from "./db/schema/chat.js";
+import { emailOutbox } from "./db/schema/site.js";
 import { users } from "./db/schema/users.js";
 
 // One way to tell a user something: an in-app notification row, an e-mail through the outbox
@@ -21,39 +23,50 @@ export interface NotifyInput {
   email?: boolean;
 }
 
+/**
+ * The notice, its e-mail (unless turned off) and the bell's NOTIFY in one statement: they were four
+ * round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
+ * `mailed_to` is the address written to the outbox, null when no mail was.
+ */
+const notifyStatement = new SqlStatement<{ mailed_to: string | null }>(
+  "notify_user",
+  sql`with notice as (
+      insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
+      values (${sql.placeholder("userId")}::uuid, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")},
+        ${sql.placeholder("taskId")}::uuid, coalesce(${sql.placeholder("createdAt")}::timestamptz, now()))
+    ), mail as (
+      insert into ${emailOutbox} ("to", subject, text, kind, status)
+      select u.email, ${sql.placeholder("title")}, ${sql.placeholder("text")}, ${sql.placeholder("kind")}, ${sql.placeholder("status")}
+      from ${users} u
+      where ${sql.placeholder("email")}::boolean and u.id = ${sql.placeholder("userId")}::uuid
+        and not exists (select 1 from ${emailOptOuts} o where o.user_id = u.id and o.kind = ${sql.placeholder("kind")})
+      returning "to"
+    )
+    -- pg_notify inside the transaction is delivered only if it commits.
+    select pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}), (select "to" from mail) as mailed_to`,
+);
+
 export async function notifyUser(
   ctx: Pick<AppContext, "mailer" | "env"> & Partial<Pick<AppContext, "now">>,
   tx: Db,
   input: NotifyInput,
 ): Promise<void> {
-  await tx.insert(notifications).values({
-    // The app clock, so throttles that compare notice times hold under the tests' clock too.
-    ...(ctx.now ? { createdAt: ctx.now() } : {}),
+  const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
+  const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
+  const [row] = await notifyStatement.rows(tx, {
     userId: input.userId,
     kind: input.kind,
     title: input.title,
     body: input.body,
     taskId: input.taskId ?? null,
+    // The app clock, so throttles that compare notice times hold under the tests' clock too.
+    createdAt: ctx.now ? ctx.now().toISOString() : null,
+    email: input.email !== false,
+    text,
+    status: ctx.mailer.outboxStatus,
+    payload: JSON.stringify({ userId: input.userId }),
   });
-  if (input.email !== false) {
-    const [row] = await tx
-      .select({ email: users.email, optedOut: emailOptOuts.kind })
-      .from(users)
-      .leftJoin(emailOptOuts, and(eq(emailOptOuts.userId, users.id), eq(emailOptOuts.kind, input.kind)))
-      .where(eq(users.id, input.userId))
-      .limit(1);
-    if (row && !row.optedOut) {
-      const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
-      await ctx.mailer.queue(tx, {
-        to: row.email,
-        subject: input.title,
-        text: `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`,
-        kind: input.kind,
-      });
-    }
-  }
-  // pg_notify inside the transaction is delivered only if it commits.
-  await tx.execute(sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ userId: input.userId })})`);
+  if (row?.mailed_to) ctx.mailer.queued({ to: row.mailed_to, subject: input.title, text, kind: input.kind });
 }
 
 /** Unread in-app notifications of a user: the number on the bell. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CATEGORY_VALUES, TASK_STATUSES } from "../shared/constants.js";
 import { findTransition, type TaskTransitionName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
+import { SqlStatement } from "./db/prepared.js";
 import type { TaskEvents } from "./task-events.js";
 
 // The live task status (docs/product.md, Live updates; docs/decisions/025-live-task-status.md):
@@ -68,15 +69,21 @@ export async function announceTaskUpdate(
   event: TaskTransitionName | TaskOtherEvent,
   options: TaskUpdateOptions = {},
 ): Promise<void> {
-  await tx.execute(sql`
-    select pg_notify(${TASK_UPDATES_CHANNEL}, json_build_object(
-      'taskId', t.id, 'status', t.status, 'category', t.category, 'event', ${event}::text, 'board', ${options.board ?? null}::text,
-      'userIds', json_build_array(t.user_id, t.provider_id, ${options.also ?? null}::uuid),
+  await announceStatement.rows(tx, { taskId, event, board: options.board ?? null, also: options.also ?? null });
+}
+
+/** Written once and only executed: every change of a task runs it (docs/benchmarks.md, "Profiles of issue 16"). */
+const announceStatement = new SqlStatement(
+  "announce_task_update",
+  sql`select pg_notify(${TASK_UPDATES_CHANNEL}, json_build_object(
+      'taskId', t.id, 'status', t.status, 'category', t.category, 'event', ${sql.placeholder("event")}::text,
+      'board', ${sql.placeholder("board")}::text,
+      'userIds', json_build_array(t.user_id, t.provider_id, ${sql.placeholder("also")}::uuid),
       'budgetCents', t.budget_cents, 'createdAtMs', floor(extract(epoch from t.created_at) * 1000)::bigint,
       'xid', pg_current_xact_id()::text
     )::text)
-    from tasks t where t.id = ${taskId}::uuid`);
-}
+    from tasks t where t.id = ${sql.placeholder("taskId")}::uuid`,
+);
 
 /** The job-board effect of a transition, read from the lifecycle table so new rows need no edit here. */
 export function boardChange(name: TaskTransitionName): BoardChange {

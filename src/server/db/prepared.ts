@@ -31,7 +31,7 @@ export type RowOf<C extends RowColumns> = {
 const dialect = new PgDialect({ casing: "snake_case" });
 
 /**
- * A hot read on the pool that skips drizzle's row mapping: under bench:load that mapping (an
+ * A hot read that skips drizzle's row mapping: under bench:load that mapping (an
  * entity check per field of every row) was the largest part of the server's own CPU on the job
  * board and the session lookup (docs/benchmarks.md, "Profiles of issue 16"). The statement is
  * `select <columns> <rest>`, written with drizzle's `sql` (its column references stay typed),
@@ -48,14 +48,15 @@ export class RowStatement<C extends RowColumns> {
     /** The prepared statement's name, one per text (empty: planned for its values on every run). */
     private readonly name: string,
     columns: C,
-    rest: SQL,
+    /** What follows `select <columns>`; or the whole statement around the column list (an insert's RETURNING). */
+    rest: SQL | ((columns: SQL) => SQL),
   ) {
     this.keys = Object.keys(columns);
     const list = sql.join(
       Object.values(columns).map((c) => sql`${c}`),
       sql`, `,
     );
-    const query = dialect.sqlToQuery(sql`select ${list} ${rest}`);
+    const query = dialect.sqlToQuery(typeof rest === "function" ? rest(list) : sql`select ${list} ${rest}`);
     this.text = query.sql;
     this.params = query.params;
   }
@@ -72,7 +73,7 @@ export class RowStatement<C extends RowColumns> {
   async rows(db: Db, placeholders: Record<string, unknown>): Promise<RowOf<C>[]> {
     const query: pg.QueryArrayConfig = { text: this.text, values: this.values(placeholders), rowMode: "array" };
     if (this.name) query.name = this.name;
-    const result = await poolOf(db).query(query);
+    const result = await clientOf(db).query(query);
     const keys = this.keys;
     return result.rows.map((values) => {
       const row: Record<keyof C, unknown> = {} as Record<keyof C, unknown>;
@@ -82,9 +83,41 @@ export class RowStatement<C extends RowColumns> {
   }
 }
 
-/** The node-postgres pool behind a database handle (never a transaction: hot reads run on their own). */
-function poolOf(db: Db): pg.Pool {
-  const pool = (db as unknown as { $client?: pg.Pool }).$client;
-  if (!pool) throw new Error("RowStatement needs the database handle, not a transaction");
-  return pool;
+/**
+ * A statement of the write paths written once with `sql.placeholder` values and only executed
+ * after that: drizzle built each insert, update and raw statement again on every call, the
+ * largest part of a post's server CPU (docs/benchmarks.md, "Profiles of issue 16"). It runs on a
+ * database handle or inside a transaction; rows come as node-postgres parses them, by column name
+ * (timestamptz: Date, int8 and numeric: string).
+ */
+export class SqlStatement<R> {
+  private readonly text: string;
+  private readonly params: unknown[];
+
+  constructor(
+    /** The prepared statement's name on each connection ("" for a statement planned every run). */
+    private readonly name: string,
+    query: SQL,
+  ) {
+    const built = dialect.sqlToQuery(query);
+    this.text = built.sql;
+    this.params = built.params;
+  }
+
+  async rows(db: Db, placeholders: Record<string, unknown>): Promise<R[]> {
+    const query: pg.QueryConfig = { text: this.text, values: fillPlaceholders(this.params, placeholders) };
+    if (this.name) query.name = this.name;
+    const result = await clientOf(db).query<R & pg.QueryResultRow>(query);
+    return result.rows;
+  }
+}
+
+/**
+ * The node-postgres pool behind a database handle, or the connection of a transaction: drizzle's
+ * session holds it (the handle's `session.client`, the same for every drizzle node-postgres database).
+ */
+function clientOf(db: Db): pg.Pool | pg.PoolClient {
+  const client = (db as unknown as { session?: { client?: pg.Pool | pg.PoolClient } }).session?.client;
+  if (!client) throw new Error("not a node-postgres drizzle database");
+  return client;
 }

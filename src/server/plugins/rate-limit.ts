@@ -1,6 +1,7 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { sql } from "drizzle-orm";
-import { queryRows, type Db } from "../db/client.js";
+import type { Db } from "../db/client.js";
+import { SqlStatement } from "../db/prepared.js";
 import { tooManyRequests } from "../http-errors.js";
 
 // Fixed-window rate limits kept in the rate_limits table, so a limit holds across every server
@@ -19,18 +20,19 @@ export interface LimitRule {
   message?: (wait: string) => string;
 }
 
+/** One upsert, written once and only executed: posting and chatting run it on every request. */
+const hitStatement = new SqlStatement<{ count: number; window_started_at: Date }>(
+  "rate_limit_hit",
+  sql`insert into rate_limits (key, count, window_started_at) values (${sql.placeholder("key")}, 1, ${sql.placeholder("at")}::timestamptz)
+      on conflict (key) do update set
+        count = case when rate_limits.window_started_at <= ${sql.placeholder("windowStart")}::timestamptz then 1 else rate_limits.count + 1 end,
+        window_started_at = case when rate_limits.window_started_at <= ${sql.placeholder("windowStart")}::timestamptz then ${sql.placeholder("at")}::timestamptz else rate_limits.window_started_at end
+      returning count, window_started_at`,
+);
+
 /** Increments the counter for `key` and returns the count in the current window. */
 export async function hit(db: Db, key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }> {
-  const windowStart = new Date(now.getTime() - windowMs).toISOString();
-  const at = now.toISOString();
-  const [row] = await queryRows<{ count: number; window_started_at: string | Date }>(
-    db,
-    sql`insert into rate_limits (key, count, window_started_at) values (${key}, 1, ${at})
-        on conflict (key) do update set
-          count = case when rate_limits.window_started_at <= ${windowStart} then 1 else rate_limits.count + 1 end,
-          window_started_at = case when rate_limits.window_started_at <= ${windowStart} then ${at}::timestamptz else rate_limits.window_started_at end
-        returning count, window_started_at`,
-  );
+  const [row] = await hitStatement.rows(db, { key, at: now.toISOString(), windowStart: new Date(now.getTime() - windowMs).toISOString() });
   if (!row) throw new Error("rate limit upsert returned no row");
   return { count: Number(row.count), resetAt: new Date(new Date(row.window_started_at).getTime() + windowMs) };
 }

@@ -16,8 +16,12 @@ export interface OutgoingMail {
 
 export interface Mailer {
   readonly transport: "outbox" | "smtp";
+  /** The status a mail is stored with in the outbox: "stored" (kept, never sent) or "queued" (for delivery). */
+  readonly outboxStatus: "stored" | "queued";
   /** Queues the mail in the outbox using `db` (pass a transaction to make it atomic). */
   queue(db: Db, mail: OutgoingMail): Promise<void>;
+  /** Says that `mail` was written to the outbox by a statement of its own (notify.ts): the log line queue() writes. */
+  queued(mail: OutgoingMail): void;
   /** Sends what is queued; a no-op for the outbox-only transport. */
   deliverQueued(): Promise<number>;
   close(): void;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { emailOutbox } from "../../db/schema/site.js";
-import type { Mailer } from "./mailer.js";
+import type { Mailer, OutgoingMail } from "./mailer.js";
 
 /** The addresses in a mail's text: what a person running the product locally needs to follow. */
 export function linksIn(text: string): string[] {
@@ -14,16 +14,21 @@ export function linksIn(text: string): string[] {
  */
 export function createOutboxMailer(options: { log: FastifyBaseLogger; logLinks?: boolean }): Mailer {
   const { log } = options;
+  const queued = (mail: OutgoingMail) => {
+    if (options.logLinks) {
+      log.info({ to: mail.to, subject: mail.subject, kind: mail.kind, links: linksIn(mail.text) }, `e-mail to ${mail.to}: ${mail.subject}`);
+    } else {
+      log.info({ to: mail.to, subject: mail.subject, kind: mail.kind }, "e-mail stored in outbox (no SMTP_URL)");
+    }
+  };
   return {
     transport: "outbox",
+    outboxStatus: "stored",
     async queue(tx, mail) {
       await tx.insert(emailOutbox).values({ ...mail, status: "stored" });
-      if (options.logLinks) {
-        log.info({ to: mail.to, subject: mail.subject, kind: mail.kind, links: linksIn(mail.text) }, `e-mail to ${mail.to}: ${mail.subject}`);
-      } else {
-        log.info({ to: mail.to, subject: mail.subject, kind: mail.kind }, "e-mail stored in outbox (no SMTP_URL)");
-      }
+      queued(mail);
     },
+    queued,
     async deliverQueued() {
       return 0;
     },

@@ -33,9 +33,12 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const transporter = nodemailer.createTransport(options.smtpUrl);
   return {
     transport: "smtp",
+    outboxStatus: "queued",
     async queue(tx, mail) {
       await tx.insert(emailOutbox).values({ ...mail, status: "queued" });
     },
+    // The delivery pass finds it; nothing to say meanwhile.
+    queued() {},
     async deliverQueued() {
       // A claim older than STUCK_SENDING_MS belongs to an instance that died mid-send: requeue it.
       await db

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { categoryLabel, type Category } from "../../../shared/constants.js";
 import { haversineMiles } from "../../../shared/geo.js";
 import { ALERT_EMAIL_INTERVAL_MS, ALERTS_FOR_PROVIDERS_MESSAGE, alertNoticeTitle, type JobAlert, type JobAlertList, type SaveJobAlertsBody } from "../../../shared/job-alerts.js";
@@ -7,6 +7,7 @@ import { boundingBox, parseNear, RADIUS_MILES, roundMiles } from "../../../share
 import { nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
+import { SqlStatement } from "../../db/prepared.js";
 import { emailOptOuts } from "../../db/schema/chat.js";
 import { jobAlertDigests, jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -96,27 +97,39 @@ interface Candidate {
  */
 async function candidateAlerts(tx: Db, task: TaskPostedEvent["task"], lat: number, lon: number): Promise<Candidate[]> {
   const box = boundingBox(lat, lon, WIDEST_RADIUS);
-  return tx
-    .select({
-      userId: jobAlerts.userId,
-      lat: jobAlerts.lat,
-      lon: jobAlerts.lon,
-      radiusMiles: jobAlerts.radiusMiles,
-      emailOff: sql<boolean>`exists (select 1 from ${emailOptOuts} o where o.user_id = ${jobAlerts.userId} and o.kind = 'task_alert')`,
-    })
-    .from(jobAlerts)
-    .innerJoin(providerProfiles, and(eq(providerProfiles.userId, jobAlerts.userId), eq(providerProfiles.verificationStatus, "approved")))
-    .where(
-      and(
-        gte(jobAlerts.lat, box.minLat),
-        lte(jobAlerts.lat, box.maxLat),
-        ...(box.lon ? [gte(jobAlerts.lon, box.lon.min), lte(jobAlerts.lon, box.lon.max)] : []),
-        sql`${task.category} = any(${jobAlerts.categories})`,
-        sql`(${jobAlerts.minBudgetCents} is null or ${jobAlerts.minBudgetCents} <= ${task.budgetCents})`,
-        ne(jobAlerts.userId, task.userId),
-      ),
-    );
+  const rows = await candidateStatements[box.lon ? "lonBox" : "anyLon"].rows(tx, {
+    minLat: box.minLat,
+    maxLat: box.maxLat,
+    minLon: box.lon?.min ?? null,
+    maxLon: box.lon?.max ?? null,
+    category: task.category,
+    budgetCents: task.budgetCents,
+    posterId: task.userId,
+  });
+  return rows.map((r) => ({ userId: r.user_id, lat: r.lat, lon: r.lon, radiusMiles: r.radius_miles, emailOff: r.email_off }));
 }
+
+/**
+ * The candidates' statement, written once per shape (a box that wraps the 180th meridian has no
+ * longitude bounds) and only executed: it runs inside every posting (docs/benchmarks.md,
+ * "Profiles of issue 16").
+ */
+const candidateStatement = (lonBox: boolean) => {
+  const p = sql.placeholder;
+  return new SqlStatement<{ user_id: string; lat: number; lon: number; radius_miles: number; email_off: boolean }>(
+    `job_alert_candidates_${lonBox ? "box" : "band"}`,
+    sql`select ${jobAlerts.userId}, ${jobAlerts.lat}, ${jobAlerts.lon}, ${jobAlerts.radiusMiles},
+        exists (select 1 from ${emailOptOuts} o where o.user_id = ${jobAlerts.userId} and o.kind = 'task_alert') as email_off
+      from ${jobAlerts}
+      join ${providerProfiles} on ${providerProfiles.userId} = ${jobAlerts.userId} and ${providerProfiles.verificationStatus} = 'approved'
+      where ${jobAlerts.lat} between ${p("minLat")}::float8 and ${p("maxLat")}::float8
+        ${lonBox ? sql`and ${jobAlerts.lon} between ${p("minLon")}::float8 and ${p("maxLon")}::float8` : sql``}
+        and ${p("category")}::text = any(${jobAlerts.categories})
+        and (${jobAlerts.minBudgetCents} is null or ${jobAlerts.minBudgetCents} <= ${p("budgetCents")}::int)
+        and ${jobAlerts.userId} <> ${p("posterId")}::uuid`,
+  );
+};
+const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidateStatement(false) };
 
 /**
  * On posting, in the posting transaction: each matching provider gets one `task_alert` in the bell

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
+import { toSnakeCase } from "drizzle-orm/casing";
 import { alias } from "drizzle-orm/pg-core";
 import { CATEGORY_VALUES, type Category } from "../../../shared/constants.js";
 import { centsToDollars, dollarsToCents, priceTask } from "../../../shared/money.js";
@@ -59,6 +60,29 @@ export function assertSchedule(scheduledDate: string | null | undefined, now: Da
   return new Date(scheduledDate);
 }
 
+const TASK_PLACE_COLUMNS = [
+  "location", "city", "state", "lat", "lon",
+  "startLocation", "startCity", "startState", "startLat", "startLon",
+  "endLocation", "endCity", "endState", "endLat", "endLon",
+] as const;
+
+/**
+ * Posting in one statement, written once: the task (every value a placeholder, the place's columns
+ * null when the body has none) and, for a provider who posts, their role "both". Drizzle built
+ * this insert again on every post, the largest part of a post's server CPU (docs/benchmarks.md,
+ * "Profiles of issue 16").
+ */
+const insertTaskStatement = new RowStatement("task_insert", getTableColumns(tasks), (returning) => {
+  const p = (name: string) => sql.placeholder(name);
+  const columns = ["userId", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
+  return sql`with promoted as (
+      update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
+    )
+    insert into ${tasks} (${sql.join(columns.map((c) => sql.identifier(toSnakeCase(c))), sql`, `)}, created_at, updated_at)
+    values (${sql.join(columns.map((c) => p(c)), sql`, `)}, ${p("now")}::timestamptz, ${p("now")}::timestamptz)
+    returning ${returning}`;
+});
+
 /** Stores the task with server-computed fees; a provider who posts becomes "both". */
 export async function createTask(ctx: AppContext, user: SessionUser, body: CreateTaskInput): Promise<TaskPrivate> {
   const now = ctx.now();
@@ -94,32 +118,28 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
   const hasPosition = firstLat !== null && firstLat !== undefined && firstLon !== null && firstLon !== undefined;
 
   const row = await ctx.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(tasks)
-      .values({
-        userId: user.id,
-        title: body.title,
-        description: body.description,
-        category: body.category,
-        urgency: body.urgency,
-        budgetCents: price.budgetCents,
-        urgentFeeCents: price.urgentFeeCents,
-        serviceFeeCents: price.serviceFeeCents,
-        totalCents: price.totalCents,
-        scheduledDate,
-        ...place,
-        stops,
-        approxLat: hasPosition ? approx(firstLat) : null,
-        approxLon: hasPosition ? approx(firstLon) : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    const [inserted] = await insertTaskStatement.rows(tx, {
+      userId: user.id,
+      title: body.title,
+      description: body.description,
+      category: body.category,
+      urgency: body.urgency,
+      budgetCents: price.budgetCents,
+      urgentFeeCents: price.urgentFeeCents,
+      serviceFeeCents: price.serviceFeeCents,
+      totalCents: price.totalCents,
+      scheduledDate: scheduledDate?.toISOString() ?? null,
+      ...Object.fromEntries(TASK_PLACE_COLUMNS.map((c) => [c, null])),
+      ...place,
+      stops: stops ? JSON.stringify(stops) : null,
+      approxLat: hasPosition ? approx(firstLat) : null,
+      approxLon: hasPosition ? approx(firstLon) : null,
+      now: now.toISOString(),
+    });
     if (!inserted) throw new Error("task insert returned no row");
     // A new task joins every provider's job board live (docs/decisions/025-live-task-status.md).
     await announceTaskUpdate(tx, inserted.id, "posted", { board: "added" });
     await ctx.taskEvents.emitPosted({ task: inserted, tx, now });
-    await tx.update(users).set({ role: "both", updatedAt: now }).where(and(eq(users.id, user.id), eq(users.role, "provider")));
     return inserted;
   });
   return privateView(ctx, row);
