@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../src/server/free-port.js";
@@ -80,6 +80,19 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);
     },
   };
+}
+
+/**
+ * The machine's HTTP ceiling: Fastify's hello world (bench/hello-world.ts) in its own process,
+ * loaded by the same generator as the app beside it (bench:load, bench:jobs).
+ */
+export async function startHelloWorld(): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const child = fork(join(ROOT, "bench", "hello-world.ts"), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolvePort, reject) => {
+    child.once("message", (m) => resolvePort((m as { port: number }).port));
+    child.once("exit", (code) => reject(new Error(`hello-world exited with ${code}`)));
+  });
+  return { child, port, stop: () => stopChild(child) };
 }
 
 export function stopChild(child: ChildProcess): Promise<void> {

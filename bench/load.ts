@@ -1,4 +1,4 @@
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -11,7 +11,7 @@ import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/repository.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
-import { startAppServer, stopChild, warnIfStale } from "./app-server.js";
+import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
 import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
@@ -285,21 +285,6 @@ function memoryOf(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
-}
-
-interface Server {
-  child: ChildProcess;
-  port: number;
-  stop(): Promise<void>;
-}
-
-async function startHelloWorld(): Promise<Server> {
-  const child = fork(join(ROOT, "bench", "hello-world.ts"), [], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    child.once("message", (m) => resolvePort((m as { port: number }).port));
-    child.once("exit", (code) => reject(new Error(`hello-world exited with ${code}`)));
-  });
-  return { child, port, stop: () => stopChild(child) };
 }
 
 // ---- the load generator -----------------------------------------------------------------------
@@ -716,7 +701,7 @@ interface Contender {
   benchDatabase: BenchDatabaseHandle | null;
   /** The embedded cluster while the bench (not the server) runs it. */
   embedded: EmbeddedPostgres | null;
-  server: Server | null;
+  server: AppServer | null;
   memory: { start: Memory; end: Memory } | null;
   reports: LoadReport[];
 }
