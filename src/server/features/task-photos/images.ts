@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import type * as Sharp from "sharp";
 import { TASK_PHOTO_SIZES, TASK_PHOTO_TYPE_MESSAGE, type TaskPhotoSize } from "../../../shared/task-photos.js";
 import { detectFileType } from "../../adapters/storage/file-type.js";
 import { badRequest } from "../../http-errors.js";
@@ -13,9 +13,17 @@ const MAX_INPUT_PIXELS = 40_000_000;
 
 export type DerivedImages = Record<TaskPhotoSize, Buffer>;
 
+/**
+ * sharp and its libvips are loaded with the first photo, not at start: about 28 MB of the server's
+ * resident memory that an instance serving no photo never needs (issue 16's memory budget, docs/benchmarks.md).
+ */
+let loadedSharp: Promise<typeof Sharp> | null = null;
+const loadSharp = () => (loadedSharp ??= import("sharp"));
+
 export async function deriveImages(original: Buffer): Promise<DerivedImages> {
   const type = detectFileType(original);
   if (!type || !PHOTO_TYPES.has(type)) throw badRequest(TASK_PHOTO_TYPE_MESSAGE);
+  const { default: sharp } = await loadSharp();
   try {
     const resize = (longest: number) =>
       sharp(original, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
