@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Message } from "../../../shared/chat.js";
-import { queryRows, type Db } from "../../db/client.js";
+import type { Db } from "../../db/client.js";
+import { SqlStatement } from "../../db/prepared.js";
 import { messages } from "../../db/schema/chat.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden, notFound } from "../../http-errors.js";
@@ -34,12 +35,17 @@ export async function chatAccess(db: Db, taskId: string, user: { id: string; rol
     .limit(1);
   if (!task) throw notFound("Task not found");
   if (user.role === "admin") return "admin";
+  assertParticipant(task, user.id);
+  return "participant";
+}
+
+/** The poster and the assigned provider, once there is one, may use the chat; anyone else is refused saying why. */
+function assertParticipant(task: { userId: string; providerId: string | null }, userId: string): void {
   if (!task.providerId) {
-    if (task.userId === user.id) throw forbidden(NO_PROVIDER_MESSAGE);
+    if (task.userId === userId) throw forbidden(NO_PROVIDER_MESSAGE);
     throw forbidden(NO_PERMISSION_MESSAGE);
   }
-  if (task.userId !== user.id && task.providerId !== user.id) throw forbidden(NO_PERMISSION_MESSAGE);
-  return "participant";
+  if (task.userId !== userId && task.providerId !== userId) throw forbidden(NO_PERMISSION_MESSAGE);
 }
 
 type MessageRow = typeof messages.$inferSelect;
@@ -70,6 +76,43 @@ export async function listMessages(db: Db, taskId: string, viewer: { id: string;
   return rows.map(toMessage);
 }
 
+/**
+ * GET /api/messages/{taskId} in one statement, written once: the task's parties (who may read) and
+ * the messages the viewer sent or received, instead of one round trip for each (docs/benchmarks.md,
+ * "Profiles of issue 16"). Admins read through chatAccess and listMessages.
+ */
+const participantChatStatement = new SqlStatement<{
+  user_id: string;
+  provider_id: string | null;
+  id: string | null;
+  sender_id: string;
+  recipient_id: string;
+  content: string;
+  read: boolean;
+  created_at: Date;
+}>(
+  "chat_for_participant",
+  sql`select t.user_id, t.provider_id, m.id, m.sender_id, m.recipient_id, m.content, m.read, m.created_at
+      from ${tasks} t
+      left join ${messages} m on m.task_id = t.id and (m.sender_id = ${sql.placeholder("viewerId")}::uuid or m.recipient_id = ${sql.placeholder("viewerId")}::uuid)
+      where t.id = ${sql.placeholder("taskId")}::uuid
+      order by m.created_at, m.id`,
+);
+
+/** The chat of a task for a person who is not an admin, with the refusals chatAccess gives. */
+export async function participantChat(db: Db, taskId: string, viewer: { id: string; role: string }): Promise<Message[]> {
+  if (viewer.role === "admin") return listMessages(db, taskId, { id: viewer.id, access: await chatAccess(db, taskId, viewer) });
+  const rows = await participantChatStatement.rows(db, { taskId, viewerId: viewer.id });
+  const task = rows[0];
+  if (!task) throw notFound("Task not found");
+  assertParticipant({ userId: task.user_id, providerId: task.provider_id }, viewer.id);
+  return rows.flatMap((r) =>
+    r.id === null
+      ? []
+      : [{ id: r.id, taskId, senderId: r.sender_id, recipientId: r.recipient_id, content: r.content, read: r.read, createdAt: r.created_at.toISOString() }],
+  );
+}
+
 export async function messageById(db: Db, id: string): Promise<Message | null> {
   const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
   return row ? toMessage(row) : null;
@@ -97,28 +140,30 @@ export async function chatClosed(db: Db, taskId: string): Promise<boolean> {
   return task?.status === "cancelled";
 }
 
+const insertMessageStatement = new SqlStatement<InsertedRow>(
+  "chat_insert_message",
+  sql`with ins as (
+        insert into messages (task_id, sender_id, recipient_id, content, created_at)
+        select t.id, ${sql.placeholder("senderId")}::uuid,
+               case when t.user_id = ${sql.placeholder("senderId")}::uuid then t.provider_id else t.user_id end,
+               ${sql.placeholder("content")}::text, ${sql.placeholder("now")}::timestamptz
+        from tasks t
+        where t.id = ${sql.placeholder("taskId")}::uuid and t.provider_id is not null and t.status <> 'cancelled'
+          and (t.user_id = ${sql.placeholder("senderId")}::uuid or t.provider_id = ${sql.placeholder("senderId")}::uuid)
+        returning id, task_id, sender_id, recipient_id, content, read, created_at
+      )
+      select ins.*, pg_notify(${CHAT_CHANNEL},
+        case when octet_length(ins.content) <= ${INLINE_CONTENT_BYTES}
+          then json_build_object('id', ins.id, 'taskId', ins.task_id, 'senderId', ins.sender_id,
+                 'recipientId', ins.recipient_id, 'content', ins.content,
+                 'createdAt', to_char(ins.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+          else json_build_object('id', ins.id, 'taskId', ins.task_id)::text
+        end) as notified
+      from ins`,
+);
+
 export async function insertMessage(db: Db, input: { taskId: string; senderId: string; content: string; now: Date }): Promise<Message | null> {
-  const [row] = await queryRows<InsertedRow>(
-    db,
-    sql`with ins as (
-          insert into messages (task_id, sender_id, recipient_id, content, created_at)
-          select t.id, ${input.senderId}::uuid,
-                 case when t.user_id = ${input.senderId}::uuid then t.provider_id else t.user_id end,
-                 ${input.content}, ${input.now.toISOString()}::timestamptz
-          from tasks t
-          where t.id = ${input.taskId}::uuid and t.provider_id is not null and t.status <> 'cancelled'
-            and (t.user_id = ${input.senderId}::uuid or t.provider_id = ${input.senderId}::uuid)
-          returning id, task_id, sender_id, recipient_id, content, read, created_at
-        )
-        select ins.*, pg_notify(${CHAT_CHANNEL},
-          case when octet_length(ins.content) <= ${INLINE_CONTENT_BYTES}
-            then json_build_object('id', ins.id, 'taskId', ins.task_id, 'senderId', ins.sender_id,
-                   'recipientId', ins.recipient_id, 'content', ins.content,
-                   'createdAt', to_char(ins.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
-            else json_build_object('id', ins.id, 'taskId', ins.task_id)::text
-          end) as notified
-        from ins`,
-  );
+  const [row] = await insertMessageStatement.rows(db, { taskId: input.taskId, senderId: input.senderId, content: input.content, now: input.now.toISOString() });
   if (!row) return null;
   return {
     id: row.id,
