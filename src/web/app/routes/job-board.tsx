@@ -1,24 +1,22 @@
 import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
-import { CATEGORIES, CATEGORY_VALUES, categoryLabel, type Category } from "@shared/constants";
+import { CATEGORIES, categoryLabel } from "@shared/constants";
 import type { TaskPublic } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
-import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
+import { boardPageParams, boardView, uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
 import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
 import {
   filterChips,
   hasBoardFilters,
   noMatchMessage,
-  readBoardFilters,
   withoutChip,
   writeBoardFilters,
-  BOARD_SORTS,
   type BoardFilterValues,
   type BoardSort,
 } from "@/features/tasks/components/board-filters";
@@ -31,17 +29,9 @@ import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
+import { useRenderTime } from "@/lib/hydration";
 
 const SEARCH_DEBOUNCE_MS = 300;
-
-function parseCategory(value: string | null): Category | undefined {
-  return CATEGORY_VALUES.find((c) => c === value);
-}
-
-function parseSort(value: string | null, hasNear: boolean): BoardSort {
-  if (value === "distance") return hasNear ? "distance" : "newest";
-  return BOARD_SORTS.find((s) => s.value === value)?.value ?? "newest";
-}
 
 /**
  * The job board (/jobs and /job-board; docs/product.md#tasks and #job-board-filters): search,
@@ -50,13 +40,10 @@ function parseSort(value: string | null, hasNear: boolean): BoardSort {
 export default function JobBoardPage() {
   const [params, setParams] = useSearchParams();
   const [, navigate] = useLocation();
-  const category = parseCategory(params.get("category"));
-  const search = params.get("search") ?? "";
-  const filters = readBoardFilters(params);
-  const sort = parseSort(params.get("sort"), Boolean(filters.near));
+  const boardParams = boardPageParams(params);
+  const { search, category, sort, ...filters } = boardParams;
   const [searchText, setSearchText] = useState(search);
-  // The list is the default (and the accessible one); the map is `view=map` in the URL (decision 031).
-  const view = params.get("view") === "map" ? "map" : "list";
+  const view = boardView(params);
   const setView = (next: "list" | "map") =>
     setParams((current) => {
       const updated = new URLSearchParams(current);
@@ -68,7 +55,6 @@ export default function JobBoardPage() {
   // "Near me" falls back to the provider's ZIP code when the browser gives no position.
   const profile = useProviderProfile(viewer?.role === "provider" || viewer?.role === "both");
   const fallbackZip = /^\d{5}/.exec(profile.data?.zipCode ?? "")?.[0] ?? null;
-  const boardParams = { search, category, sort, ...filters };
   const tasks = useOpenTasks(boardParams, view === "list");
   const list = uniqueTasks(tasks.data?.pages ?? []);
   const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
@@ -113,7 +99,7 @@ export default function JobBoardPage() {
     return () => window.clearTimeout(timer);
   }, [searchText, search, setParams]);
 
-  const now = new Date();
+  const now = useRenderTime();
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   const chips = filterChips(filters);
 
@@ -127,6 +113,7 @@ export default function JobBoardPage() {
         claim={claim}
         showEarnings={isProvider && task.userId !== viewer?.id}
         claiming={pending?.id === task.id}
+        now={now}
         onClaim={() => {
           if (claim) run(task.id, claim);
         }}

@@ -22,6 +22,7 @@ import { relativeTime, taskFelixContext } from "@/features/tasks/components/task
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { useRenderTime } from "@/lib/hydration";
 import { userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
@@ -35,8 +36,9 @@ function BackButton() {
 /** The task page (/task/{id} and /tasks/{id}; docs/product.md#task-states). */
 export default function TaskDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
-  const task = useTask(id);
   const { viewer } = useTaskViewer();
+  const task = useTask(id, viewer);
+  const now = useRenderTime();
   const { run, pending } = useTaskActions();
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
@@ -56,7 +58,6 @@ export default function TaskDetailPage() {
   // The poster's full name is for the task's insiders only; everyone else gets "Maria G."
   // (docs/product.md, "People you can see"). The server decides which shape this is.
   const posterName = t.visibility === "private" ? `${t.poster.firstName} ${t.poster.lastName}`.trim() || t.poster.displayName : t.poster.displayName;
-  const now = new Date();
   const isOwner = viewer?.id === t.userId;
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   // Every button, its state and its reason come from the shared transition table.
@@ -88,7 +89,7 @@ export default function TaskDetailPage() {
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t.title}</h1>
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
               <Clock className="size-4" aria-hidden="true" />
-              <span>Posted {relativeTime(t.createdAt)}</span>
+              <span>Posted {relativeTime(t.createdAt, now)}</span>
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />

@@ -24,6 +24,8 @@ export interface JobCardProps {
   showEarnings?: boolean;
   /** The page puts Felix's budget evaluator here for providers. */
   evaluate?: ReactNode;
+  /** The clock "Posted 5 minutes ago" is read on (the page's render time, lib/hydration.ts). */
+  now: Date;
 }
 
 export function PosterRating({ rating, reviewCount }: { rating: number | null; reviewCount: number }) {
@@ -37,7 +39,7 @@ export function PosterRating({ rating, reviewCount }: { rating: number | null; r
 }
 
 /** A job board card (docs/product.md#tasks): the whole title links to the task page. */
-export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate }: JobCardProps) {
+export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate, now }: JobCardProps) {
   return (
     <Card className="flex flex-col" data-testid="job-card">
       {task.photo && <JobCardPhoto photo={task.photo} />}
@@ -75,7 +77,7 @@ export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, 
         </p>
         <p className="flex items-center gap-1.5 text-muted-foreground">
           <Clock className="size-4 shrink-0" aria-hidden="true" />
-          {relativeTime(task.createdAt)}
+          {relativeTime(task.createdAt, now)}
         </p>
         <p className="flex flex-wrap items-center gap-x-2 text-muted-foreground">
           <span className="[overflow-wrap:anywhere]">
