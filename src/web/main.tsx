@@ -3,16 +3,22 @@ import "./lib/zod-jitless";
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/app";
+import { queryClient } from "./lib/api";
+import { readPageData } from "./lib/page-data";
 import "./styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
+// A page the server rendered with its data brings the answers along: in the cache before React
+// looks, so the page renders what the HTML shows and fetches nothing (docs/decisions/036-server-rendered-data-pages.md).
+const pageData = readPageData(document);
+for (const { key, data } of pageData?.queries ?? []) queryClient.setQueryData(key, data);
 const app = (
   <StrictMode>
-    <App />
+    <App renderedAt={pageData ? new Date(pageData.renderedAt) : null} />
   </StrictMode>
 );
-// A prerendered public page arrives with its markup (docs/decisions/033-prerendered-public-pages.md):
+// A server-rendered page arrives with its markup (docs/decisions/033-prerendered-public-pages.md):
 // React adopts it instead of painting it again; every other page starts empty.
 if (root.firstChild) hydrateRoot(root, app);
 else createRoot(root).render(app);
