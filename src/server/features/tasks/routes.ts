@@ -18,7 +18,7 @@ import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
 import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
-import { BoardCache } from "./board-cache.js";
+import { BoardCache, type BoardAnswer } from "./board-cache.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
@@ -37,6 +37,8 @@ export type SystemTaskTransition = (name: TaskTransitionName, taskId: string, ac
 declare module "fastify" {
   interface FastifyInstance {
     taskTransition: SystemTaskTransition;
+    /** The job board's answer to a parsed query, as GET /api/tasks/open sends it (the server-rendered board, decision 036). */
+    boardAnswer: (query: OpenTasksInput) => Promise<BoardAnswer>;
   }
 }
 
@@ -89,6 +91,11 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
     transitionTask(ctx, name, taskId, { kind: "system", actor }, options)) satisfies SystemTaskTransition);
+  // The board's first page rendered into the HTML is the very answer the route keeps and sends
+  // (docs/decisions/036-server-rendered-data-pages.md).
+  app.decorate("boardAnswer", (query: OpenTasksInput) =>
+    board.answer(boardKey(query), query.category ?? null, async () => serializeBoard(await listOpenTasks(ctx, query))),
+  );
 
   app.post(
     "/api/tasks",
