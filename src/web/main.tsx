@@ -11,11 +11,14 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 // A page the server rendered with its data brings the answers along: in the cache before React
 // looks, so the page renders what the HTML shows and fetches nothing (docs/decisions/036-server-rendered-data-pages.md).
+// They are as old as the server's render, which is what the live connection's catch-up compares
+// against (docs/decisions/025-live-task-status.md).
 const pageData = readPageData(document);
-for (const { key, data } of pageData?.queries ?? []) queryClient.setQueryData(key, data);
+const renderedAt = pageData ? new Date(pageData.renderedAt) : null;
+for (const { key, data } of pageData?.queries ?? []) queryClient.setQueryData(key, data, { updatedAt: renderedAt?.getTime() });
 const app = (
   <StrictMode>
-    <App renderedAt={pageData ? new Date(pageData.renderedAt) : null} />
+    <App renderedAt={renderedAt} />
   </StrictMode>
 );
 // A server-rendered page arrives with its markup (docs/decisions/033-prerendered-public-pages.md):
