@@ -279,3 +279,68 @@ describe("user text in server-rendered pages", () => {
     }
   });
 });
+
+describe("pages loading in the browser", () => {
+  /** Follows an address the way the app's links do (history and popstate), without user input, so layout shifts count. */
+  const navigateInApp = (page: Page, path: string) =>
+    page.evaluate((to) => {
+      history.pushState(null, "", to);
+      dispatchEvent(new PopStateEvent("popstate"));
+    }, path);
+
+  /** Holds every answer to `pattern` until the returned function is called. */
+  async function hold(page: Page, pattern: RegExp): Promise<() => void> {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(pattern, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+
+  it("shows cards shaped like the board's while its first page loads, says so to screen readers, and puts the cards in their place", async () => {
+    const context = await contextFor(null);
+    const page = await newPage(context);
+    await load(page, `/task/${petTask}`);
+    const release = await hold(page, /\/api\/tasks\/open\?/);
+    await navigateInApp(page, "/job-board?category=pet");
+    const busy = page.locator('[aria-busy="true"]');
+    await eventually(() => busy.isVisible()).toBe(true);
+    expect(await page.getByRole("status").filter({ hasText: "Loading tasks..." }).count()).toBe(1);
+    expect(await busy.locator(":scope > *").count()).toBe(6);
+    await expectAxeClean(page, "board loading");
+    const placeholder = await busy.locator(":scope > *").first().boundingBox();
+    release();
+    await eventually(() => cardTitles(page)).toEqual(await apiTitles("category=pet&pageSize=30"));
+    expect(await busy.count()).toBe(0);
+    // The card takes the placeholder's place, at about its size (titles and descriptions vary).
+    const card = await page.getByTestId("job-card").first().boundingBox();
+    expect(card?.x).toBe(placeholder?.x);
+    expect(card?.y).toBe(placeholder?.y);
+    expect(card?.width).toBe(placeholder?.width);
+    expect(Math.abs((card?.height ?? 0) - (placeholder?.height ?? 0))).toBeLessThan((card?.height ?? 0) * 0.25);
+    page.assertClean([...SIGNED_OUT, ...OFFLINE]);
+    await context.close();
+  });
+
+  it("shows the task page's sections while the task loads, then the task in their place", async () => {
+    const context = await contextFor(null, { width: 1366 });
+    const page = await newPage(context);
+    await load(page, "/job-board");
+    const release = await hold(page, new RegExp(`/api/tasks/${petTask}$`));
+    await navigateInApp(page, `/task/${petTask}`);
+    const busy = page.locator('[aria-busy="true"]');
+    await eventually(() => busy.isVisible()).toBe(true);
+    expect(await page.getByRole("status").filter({ hasText: "Loading task..." }).count()).toBe(1);
+    await expectAxeClean(page, "task loading");
+    const placeholder = await busy.locator(".rounded-lg.border").first().boundingBox();
+    release();
+    await eventually(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(PET_TITLE);
+    const card = await page.locator("main .rounded-lg.border").first().boundingBox();
+    expect(card?.y).toBe(placeholder?.y);
+    expect(card?.width).toBe(placeholder?.width);
+    page.assertClean([...SIGNED_OUT, ...OFFLINE]);
+    await context.close();
+  });
+});

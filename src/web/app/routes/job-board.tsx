@@ -1,4 +1,4 @@
-import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-react";
+import { LayoutGrid, Map as MapIcon, Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { CATEGORIES, categoryLabel } from "@shared/constants";
@@ -6,6 +6,7 @@ import type { TaskPublic } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { LoadingRegion } from "@/components/ui/skeleton";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { boardPageParams, boardView, uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
@@ -22,7 +23,7 @@ import {
 } from "@/features/tasks/components/board-filters";
 import { FilterPanel } from "@/features/tasks/components/filter-panel";
 import { CreateAlertFromFilters } from "@/features/job-alerts/components/create-alert-from-filters";
-import { JobCard } from "@/features/tasks/components/job-card";
+import { JobCard, JobCardSkeleton } from "@/features/tasks/components/job-card";
 import { taskActionButtons } from "@/features/tasks/components/task-actions";
 import { taskFelixContext } from "@/features/tasks/components/task-format";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
@@ -208,10 +209,11 @@ export default function JobBoardPage() {
             emptyMessage={hasBoardFilters(filters) ? noMatchMessage(filters, undefined) : "No tasks available"}
           />
         ) : tasks.isLoading ? (
-          <div role="status" className="flex flex-col items-center gap-3 py-16 text-muted-foreground">
-            <LoaderCircle className="size-6 animate-spin text-primary" aria-hidden="true" />
-            Loading tasks...
-          </div>
+          <LoadingRegion label="Loading tasks..." className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {[0, 1, 2, 3, 4, 5].map((n) => (
+              <JobCardSkeleton key={n} />
+            ))}
+          </LoadingRegion>
         ) : tasks.isError ? (
           <Alert role="alert" variant="destructive">
             <AlertDescription>{errorMessage(tasks.error, "Failed to load tasks. Please try again.")}</AlertDescription>

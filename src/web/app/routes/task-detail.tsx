@@ -4,7 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PersonAvatar } from "@/components/ui/person-avatar";
-import { Spinner } from "@/components/ui/spinner";
+import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
@@ -33,6 +33,71 @@ function BackButton() {
   return <BackLink fallback="/job-board" />;
 }
 
+/**
+ * The task page while its task loads: the page's own column and the card's sections in their
+ * sizes, so the task takes their place without moving anything (a full-width spinner box made
+ * desktop CLS 0.13).
+ */
+function TaskDetailSkeleton() {
+  const heading = (
+    <p className="text-lg font-semibold">
+      <SkeletonText className="w-28" />
+    </p>
+  );
+  return (
+    <LoadingRegion label="Loading task..." className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+      <Skeleton className="mb-4 h-9 w-20" />
+      <Card>
+        <CardHeader className="gap-3">
+          <div className="flex gap-2">
+            <Skeleton className="h-[22px] w-14 rounded-full" />
+            <Skeleton className="h-[22px] w-24 rounded-full" />
+            <Skeleton className="h-[22px] w-16 rounded-full" />
+          </div>
+          <p className="text-2xl font-bold tracking-tight sm:text-3xl">
+            <SkeletonText className="w-2/3" />
+          </p>
+          <p className="text-sm">
+            <SkeletonText className="w-40" />
+          </p>
+          <div className="flex items-center gap-3 text-sm">
+            <Skeleton className="size-10 rounded-full" />
+            <div className="grid gap-0.5">
+              <p>
+                <SkeletonText className="w-36" />
+              </p>
+              <p>
+                <SkeletonText className="w-24" />
+              </p>
+            </div>
+          </div>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <div className="grid gap-2">
+            {heading}
+            <p>
+              <SkeletonText className="w-full" />
+              <br />
+              <SkeletonText className="w-4/5" />
+            </p>
+          </div>
+          <div className="grid gap-2">
+            {heading}
+            <p className="text-sm">
+              <SkeletonText className="w-32" />
+            </p>
+            <Skeleton className="h-48 w-full rounded-lg" />
+          </div>
+          <div className="grid gap-2">
+            {heading}
+            <Skeleton className="h-28 w-full" />
+          </div>
+        </CardContent>
+      </Card>
+    </LoadingRegion>
+  );
+}
+
 /** The task page (/task/{id} and /tasks/{id}; docs/product.md#task-states). */
 export default function TaskDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
@@ -43,15 +108,7 @@ export default function TaskDetailPage() {
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
-  if (task.isLoading) {
-    // The page's own column, so React turns this very element into the task card's container
-    // without moving it (a full-width spinner box made desktop CLS 0.13).
-    return (
-      <div className="mx-auto flex min-h-[50vh] max-w-4xl items-center justify-center px-4 py-8 sm:px-6">
-        <Spinner label="Loading task..." />
-      </div>
-    );
-  }
+  if (task.isLoading) return <TaskDetailSkeleton />;
   if (!task.data) return <TaskUnavailable error={task.error} onRetry={() => void task.refetch()} />;
 
   const t = task.data;
