@@ -14,6 +14,7 @@ import { prerenderedPaths } from "@shared/page-head";
 import { App } from "./app/app";
 import { pageDataRequest as dataRequest, seededQueries } from "./app/page-data";
 import { createQueryClient } from "./lib/api";
+import { ServerRenderTime } from "./lib/hydration";
 
 export { prerenderedPaths };
 
@@ -47,7 +48,13 @@ export const renderDataPage: DataPageRenderer["renderDataPage"] = async (path, s
   const client = createQueryClient();
   const queries = seededQueries(request, search, data);
   for (const { key, data: answer } of queries) client.setQueryData(key, answer);
-  const markup = await render(path, search, <App client={client} renderedAt={renderedAt} />);
+  const markup = await render(
+    path,
+    search,
+    <ServerRenderTime value={renderedAt}>
+      <App client={client} />
+    </ServerRenderTime>,
+  );
   client.clear();
   const state: PageDataState = { renderedAt: renderedAt.toISOString(), queries };
   return { markup, state };

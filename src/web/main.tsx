@@ -4,6 +4,7 @@ import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { queryClient } from "./lib/api";
+import { ServerRenderTime } from "./lib/hydration";
 import { readPageData } from "./lib/page-data";
 import "./styles.css";
 
@@ -18,7 +19,9 @@ const renderedAt = pageData ? new Date(pageData.renderedAt) : null;
 for (const { key, data } of pageData?.queries ?? []) queryClient.setQueryData(key, data, { updatedAt: renderedAt?.getTime() });
 const app = (
   <StrictMode>
-    <App renderedAt={renderedAt} />
+    <ServerRenderTime value={renderedAt}>
+      <App />
+    </ServerRenderTime>
   </StrictMode>
 );
 // A server-rendered page arrives with its markup (docs/decisions/033-prerendered-public-pages.md):
