@@ -97,10 +97,9 @@ function webBuild(renderer?: string): string {
     join(dir, "index.html"),
     '<html><head><!-- page-head --><title>Build title</title><!-- /page-head --></head><body><div id="root"></div></body></html>',
   );
-  if (renderer !== undefined) {
-    mkdirSync(join(dir, ".vite", "ssr"), { recursive: true });
-    writeFileSync(join(dir, ".vite", "ssr", "entry-server.js"), renderer);
-  }
+  mkdirSync(join(dir, ".vite", "ssr"), { recursive: true });
+  writeFileSync(join(dir, ".vite", "route-preloads.json"), JSON.stringify({ "/task/:id": ["/assets/task-detail-1.js"] }));
+  if (renderer !== undefined) writeFileSync(join(dir, ".vite", "ssr", "entry-server.js"), renderer);
   return dir;
 }
 
@@ -162,7 +161,16 @@ describe("spa plugin: server-rendered pages", () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('<div id="root"></div>');
       expect(res.body, url).not.toContain("page-data");
+      expect(res.body, url).toContain('<link rel="modulepreload" crossorigin href="/assets/task-detail-1.js">');
     }
+    await app.close();
+  });
+
+  it("names no page chunk to preload in a page that paints from its HTML", async () => {
+    const app = await spaApp(webBuild(RENDERER), { pageData: async () => ({ json: '{"title":"x"}', etag: "v1" }) });
+    const res = await app.inject({ url: "/task/1" });
+    expect(res.body).toContain("<h1>x</h1>");
+    expect(res.body).not.toContain("modulepreload");
     await app.close();
   });
 
