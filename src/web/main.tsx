@@ -1,6 +1,6 @@
 // First, so zod is told before any module that uses it is evaluated.
 import "./lib/zod-jitless";
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { queryClient } from "./lib/api";
@@ -25,6 +25,8 @@ const app = (
   </StrictMode>
 );
 // A server-rendered page arrives with its markup (docs/decisions/033-prerendered-public-pages.md):
-// React adopts it instead of painting it again; every other page starts empty.
-if (root.firstChild) hydrateRoot(root, app);
+// React adopts it instead of painting it again; every other page starts empty. Adopting it as a
+// transition lets React yield to the browser every few milliseconds: the job board's 30 cards were
+// one long task on a phone (docs/decisions/036-server-rendered-data-pages.md).
+if (root.firstChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
