@@ -1,6 +1,7 @@
 import type { PageDataRequest, SeededQuery } from "@shared/page-data";
 import { matchRoute } from "@shared/page-head";
-import { boardPageParams, boardView, openTasksQueryKey, openTasksSearch } from "@/features/tasks/api/get-open-tasks";
+import { openTasksQueryKey, openTasksSearch } from "@/features/tasks/api/get-open-tasks";
+import { boardPageParams, boardView } from "@/features/tasks/components/board-filters";
 import { taskQueryKey } from "@/features/tasks/api/get-task";
 
 // The pages the server renders per request with their data (docs/decisions/036-server-rendered-data-pages.md):

@@ -9,10 +9,12 @@ import { Input } from "@/components/ui/input";
 import { LoadingRegion } from "@/components/ui/skeleton";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
-import { boardPageParams, boardView, uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
+import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
 import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
 import {
+  boardPageParams,
+  boardView,
   filterChips,
   hasBoardFilters,
   noMatchMessage,

@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import { CATEGORY_VALUES, type Category } from "@shared/constants";
+import type { Category } from "@shared/constants";
 import type { BoardTask, TASK_SORTS } from "@shared/tasks";
 import { apiRequest } from "@/lib/api";
-import { BOARD_SORTS, readBoardFilters, type BoardFilterValues, type BoardSort } from "../components/board-filters";
+import type { BoardFilterValues } from "../components/board-filters";
 
 // GET /api/tasks/open: the job board's list, a page at a time. Only set parameters go into the
 // URL, so the key stays stable while a field is empty.
@@ -46,31 +46,6 @@ export function openTasksSearch(params: OpenTasksParams, page: number): string {
 
 export function openTasksUrl(params: OpenTasksParams, page: number): string {
   return `/api/tasks/open?${openTasksSearch(params, page)}`;
-}
-
-/** The list is the default (and the accessible one); the map is `view=map` in the address (decision 031). */
-export function boardView(params: URLSearchParams): "list" | "map" {
-  return params.get("view") === "map" ? "map" : "list";
-}
-
-/** The board as the page's address asks for it; a value the API would refuse is dropped, not shown as an error. */
-export interface BoardPageParams extends BoardFilterValues {
-  search: string;
-  category: Category | undefined;
-  sort: BoardSort;
-}
-
-/**
- * The board's parameters read from the page's address (docs/product.md#job-board-filters). The page
- * and the server renderer both read them here, so the first page the server looked up sits under the
- * very key the page asks with (docs/decisions/036-server-rendered-data-pages.md).
- */
-export function boardPageParams(params: URLSearchParams): BoardPageParams {
-  const filters = readBoardFilters(params);
-  const sortText = params.get("sort");
-  // "distance" needs a place to measure from.
-  const sort = sortText === "distance" && filters.near ? "distance" : (BOARD_SORTS.find((s) => s.value === sortText)?.value ?? "newest");
-  return { search: params.get("search") ?? "", category: CATEGORY_VALUES.find((c) => c === params.get("category")), sort, ...filters };
 }
 
 /** `enabled` is false while the board shows its map, which asks for its own (useMapTasks). */
