@@ -92,8 +92,17 @@ function routePreloads(): Plugin {
   };
 }
 
-// `vite build --ssr entry-prerender.tsx` (package.json "build") makes the prerenderer, a build tool
-// run once by scripts/prerender.mjs: no public files, preload table or compressed copies for it.
+/**
+ * Where `vite build --ssr entry-server.tsx` (package.json "build") puts the server renderer: beside
+ * the web build it renders (a dot-folder, which the server never serves), so a web build and its
+ * renderer always go together. scripts/prerender.mjs runs it once at build time, and the server
+ * loads it at start (src/server/plugins/spa.ts; docs/decisions/036-server-rendered-data-pages.md).
+ */
+const SSR_OUT_DIR = "dist/web/.vite/ssr";
+
+// The renderer gets no public files, preload table or compressed copies. Its packages are bundled
+// into it (ssr.noExternal): the web's packages are build-time inputs (devDependencies), and a server
+// installed without them still renders.
 export default defineConfig(({ isSsrBuild }) => ({
   root: here("src/web"),
   publicDir: isSsrBuild ? false : here("src/web/public"),
@@ -101,8 +110,12 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: { "@": here("src/web"), "@shared": here("src/shared") },
   },
+  ssr: { noExternal: true, target: "node" },
+  // React's production build whatever NODE_ENV the server runs with: the development one renders
+  // several times slower and warns per request.
+  define: isSsrBuild ? { "process.env.NODE_ENV": JSON.stringify("production") } : {},
   build: {
-    outDir: here(isSsrBuild ? "dist/prerender" : "dist/web"),
+    outDir: here(isSsrBuild ? SSR_OUT_DIR : "dist/web"),
     emptyOutDir: true,
     sourcemap: true,
     // .vite/manifest.json maps each page module to its chunk: e2e/budgets.e2e.ts checks from it that

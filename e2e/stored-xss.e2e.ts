@@ -179,7 +179,11 @@ async function expectInert(): Promise<void> {
         }
       }
     }
-    for (const el of Array.from(document.querySelectorAll('img[src="x"], script:not([src]), iframe, object, embed'))) {
+    // The one inline script a page may have is the server's data block (docs/decisions/036-server-rendered-data-pages.md):
+    // JSON the browser never runs; any other, or a second one, came from user text.
+    const dataBlocks = document.querySelectorAll('script#page-data[type="application/json"]');
+    if (dataBlocks.length > 1) injected.push(`${dataBlocks.length} page-data elements`);
+    for (const el of Array.from(document.querySelectorAll('img[src="x"], script:not([src]):not(#page-data[type="application/json"]), iframe, object, embed'))) {
       injected.push(el.outerHTML.slice(0, 120));
     }
     return { xss: w.__xss, violations: w.__cspViolations ?? [], injected };

@@ -1,14 +1,15 @@
 // The last step of `vite build` for the web app (docs/decisions/033-prerendered-public-pages.md):
-// renders each prerendered page of the route table with the SSR bundle of src/web/entry-prerender.tsx
-// and writes {path: markup} to dist/web/.vite/prerendered.json, which the server puts inside
-// <div id="root"> of that page's HTML. The SSR bundle is only a build tool: it is removed after.
-import { rmSync, writeFileSync } from "node:fs";
+// renders each prerendered page of the route table with the server renderer (the SSR bundle of
+// src/web/entry-server.tsx) and writes {path: markup} to dist/web/.vite/prerendered.json, which the
+// server puts inside <div id="root"> of that page's HTML. The renderer stays in the build: the server
+// loads it to render the pages that show data per request (docs/decisions/036-server-rendered-data-pages.md).
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const bundle = fileURLToPath(new URL("../dist/prerender/", import.meta.url));
+const bundle = fileURLToPath(new URL("../dist/web/.vite/ssr/entry-server.js", import.meta.url));
 const out = fileURLToPath(new URL("../dist/web/.vite/prerendered.json", import.meta.url));
 
-const { prerenderedPaths, renderPage } = await import(`${bundle}entry-prerender.js`);
+const { prerenderedPaths, renderPage } = await import(bundle);
 const pages = {};
 for (const path of prerenderedPaths()) {
   const markup = await renderPage(path);
@@ -19,5 +20,4 @@ for (const path of prerenderedPaths()) {
   pages[path] = markup;
 }
 writeFileSync(out, JSON.stringify(pages));
-rmSync(bundle, { recursive: true, force: true });
 console.log(`prerendered ${Object.keys(pages).length} pages into ${out}`);

@@ -33,6 +33,7 @@ import reviewsRoutes from "./features/reviews/routes.js";
 import { renderHeadTags, resolvePageHead } from "./features/seo/head.js";
 import seoRoutes from "./features/seo/routes.js";
 import siteRoutes from "./features/site/routes.js";
+import { pageAnswer } from "./features/tasks/page-data.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import taskPhotosRoutes from "./features/task-photos/routes.js";
 import { completeUpload } from "./features/providers/service.js";
@@ -161,9 +162,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(seoRoutes);
 
   // Each page's title, description and share tags go into the HTML the SPA fallback sends
-  // (docs/decisions/028-head-tags-from-the-server.md).
+  // (docs/decisions/028-head-tags-from-the-server.md), and the job board's first page and a task
+  // page are rendered into it with the tasks feature's answers (docs/decisions/036-server-rendered-data-pages.md).
   await app.register(spaPlugin, {
     pageHead: async (path) => renderHeadTags(await resolvePageHead({ db: ctx.db, publicUrl: env.PUBLIC_URL }, path)),
+    pageData: (request) => pageAnswer(ctx, app.boardAnswer, request),
   });
 
   ctx.scheduler.register("sessions:cleanup", () => deleteExpiredSessions(ctx.db, ctx.now()));

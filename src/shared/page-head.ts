@@ -1,5 +1,5 @@
 // The head of every page (title, description, whether search engines may index it), in one table
-// that the server's HTML fallback, a later server renderer and the web app's router all read, so a
+// that the server's HTML fallback, the server renderer and the web app's router all read, so a
 // shared link, a crawler and the browser tab say the same thing
 // (docs/decisions/028-head-tags-from-the-server.md). Pure data and string work: the web app loads
 // it on the landing page's first load, so it imports nothing (no zod).

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { queryClient } from "@/lib/api";
 import { DeferredToaster } from "./layout/deferred-toaster";
 import { Footer } from "./layout/footer";
@@ -11,9 +11,11 @@ import { Router } from "./router";
 
 // No app-wide TooltipProvider: each Tooltip brings its own (components/ui/tooltip.tsx), and the
 // provider alone put Radix Popper and Floating UI (about 9 KB gzipped) in every first load (issue 17).
-export function App() {
+// The server renderer passes its own query client per request, with the page's data
+// (docs/decisions/036-server-rendered-data-pages.md).
+export function App({ client = queryClient }: { client?: QueryClient }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[100] focus:rounded-md focus:bg-background focus:px-3 focus:py-2"

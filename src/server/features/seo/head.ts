@@ -7,8 +7,8 @@ import { findPersonHead, findTaskHead, type TaskHeadData } from "./repository.js
 
 // The head tags of one address: the shared route table (src/shared/page-head.ts) for every page,
 // and for a task or a profile what a signed-out visitor may see of it, looked up here. The SPA
-// fallback injects them into index.html; a later server renderer would call the same two functions
-// (docs/decisions/028-head-tags-from-the-server.md).
+// fallback injects them into index.html, server-rendered pages included
+// (docs/decisions/028-head-tags-from-the-server.md, 036-server-rendered-data-pages.md).
 
 /** Shipped in the web app's public folder (1200×630, the size link previews ask for). */
 export const DEFAULT_SHARE_IMAGE = "/og-image.png";

@@ -18,7 +18,7 @@ import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { TaskRow } from "../../task-events.js";
 import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
-import { BoardCache, parseSnapshot, type HeardChange } from "./board-cache.js";
+import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
@@ -38,6 +38,8 @@ export type SystemTaskTransition = (name: TaskTransitionName, taskId: string, ac
 declare module "fastify" {
   interface FastifyInstance {
     taskTransition: SystemTaskTransition;
+    /** The job board's answer to a parsed query, as GET /api/tasks/open sends it (the server-rendered board, decision 036). */
+    boardAnswer: (query: OpenTasksInput) => Promise<BoardAnswer>;
   }
 }
 
@@ -131,6 +133,14 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
     transitionTask(ctx, name, taskId, { kind: "system", actor }, options)) satisfies SystemTaskTransition);
+  // The board's first page rendered into the HTML is the very answer the route keeps and sends
+  // (docs/decisions/036-server-rendered-data-pages.md).
+  const boardAnswer = (query: OpenTasksInput) =>
+    board.answer(boardKey(query), query.category ?? null, async () => {
+      const { cards, snapshot } = await listOpenTasks(ctx, query);
+      return { json: serializeBoard(cards), reach: boardReach(query, cards), snapshot: parseSnapshot(snapshot) };
+    });
+  app.decorate("boardAnswer", boardAnswer);
 
   app.post(
     "/api/tasks",
@@ -164,10 +174,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { body, etag } = await board.answer(boardKey(request.query), request.query.category ?? null, async () => {
-        const { cards, snapshot } = await listOpenTasks(ctx, request.query);
-        return { json: serializeBoard(cards), reach: boardReach(request.query, cards), snapshot: parseSnapshot(snapshot) };
-      });
+      const { body, etag } = await boardAnswer(request.query);
       // "no-cache": a browser keeps the answer but asks each time, and a board that has not changed costs a 304.
       reply.header("cache-control", "no-cache").header("etag", etag);
       if (request.headers["if-none-match"] === etag) return reply.code(304).send(null);

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { ProviderProfile } from "@shared/providers";
-import { Skeleton } from "@/components/ui/skeleton";
+import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/use-toast";
 import { useDecideApplication } from "@/features/admin/api/decide-application";
@@ -15,10 +15,10 @@ import { PhotoChangesQueue } from "@/features/account/components/photo-changes-q
 
 function Loading() {
   return (
-    <div className="grid gap-4 md:grid-cols-2" aria-busy="true" aria-label="Loading">
+    <LoadingRegion label="Loading..." className="grid gap-4 md:grid-cols-2">
       <Skeleton className="h-48 w-full" />
       <Skeleton className="h-48 w-full" />
-    </div>
+    </LoadingRegion>
   );
 }
 

@@ -3,14 +3,14 @@ import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
+import { LoadingRegion } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/use-toast";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
 import { providerProfileQueryKey } from "@/features/providers/api/get-provider-profile";
 import { VerificationAlert } from "@/features/providers/components/verification-alert";
 import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
-import { DashboardTaskCard } from "@/features/tasks/components/dashboard-task-card";
+import { DashboardTaskCard, DashboardTaskCardSkeleton } from "@/features/tasks/components/dashboard-task-card";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
 import {
   canUseView,
@@ -59,11 +59,11 @@ function usePayoutReturn() {
 
 function LoadingCards() {
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading tasks">
+    <LoadingRegion label="Loading tasks..." className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       {[0, 1, 2].map((n) => (
-        <Skeleton key={n} className="h-56 w-full rounded-lg" />
+        <DashboardTaskCardSkeleton key={n} />
       ))}
-    </div>
+    </LoadingRegion>
   );
 }
 

@@ -1,47 +1,40 @@
-import { LayoutGrid, LoaderCircle, Map as MapIcon, Search, X } from "lucide-react";
+import { LayoutGrid, Map as MapIcon, Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
-import { CATEGORIES, CATEGORY_VALUES, categoryLabel, type Category } from "@shared/constants";
+import { CATEGORIES, categoryLabel } from "@shared/constants";
 import type { TaskPublic } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { LoadingRegion } from "@/components/ui/skeleton";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
 import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
 import {
+  boardPageParams,
+  boardView,
   filterChips,
   hasBoardFilters,
   noMatchMessage,
-  readBoardFilters,
   withoutChip,
   writeBoardFilters,
-  BOARD_SORTS,
   type BoardFilterValues,
   type BoardSort,
 } from "@/features/tasks/components/board-filters";
 import { FilterPanel } from "@/features/tasks/components/filter-panel";
 import { CreateAlertFromFilters } from "@/features/job-alerts/components/create-alert-from-filters";
-import { JobCard } from "@/features/tasks/components/job-card";
+import { JobCard, JobCardSkeleton } from "@/features/tasks/components/job-card";
 import { taskActionButtons } from "@/features/tasks/components/task-actions";
 import { taskFelixContext } from "@/features/tasks/components/task-format";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { errorMessage } from "@/lib/api";
 import { cn } from "@/lib/cn";
+import { useRenderTime } from "@/lib/hydration";
 
 const SEARCH_DEBOUNCE_MS = 300;
-
-function parseCategory(value: string | null): Category | undefined {
-  return CATEGORY_VALUES.find((c) => c === value);
-}
-
-function parseSort(value: string | null, hasNear: boolean): BoardSort {
-  if (value === "distance") return hasNear ? "distance" : "newest";
-  return BOARD_SORTS.find((s) => s.value === value)?.value ?? "newest";
-}
 
 /**
  * The job board (/jobs and /job-board; docs/product.md#tasks and #job-board-filters): search,
@@ -50,13 +43,10 @@ function parseSort(value: string | null, hasNear: boolean): BoardSort {
 export default function JobBoardPage() {
   const [params, setParams] = useSearchParams();
   const [, navigate] = useLocation();
-  const category = parseCategory(params.get("category"));
-  const search = params.get("search") ?? "";
-  const filters = readBoardFilters(params);
-  const sort = parseSort(params.get("sort"), Boolean(filters.near));
+  const boardParams = boardPageParams(params);
+  const { search, category, sort, ...filters } = boardParams;
   const [searchText, setSearchText] = useState(search);
-  // The list is the default (and the accessible one); the map is `view=map` in the URL (decision 031).
-  const view = params.get("view") === "map" ? "map" : "list";
+  const view = boardView(params);
   const setView = (next: "list" | "map") =>
     setParams((current) => {
       const updated = new URLSearchParams(current);
@@ -68,7 +58,6 @@ export default function JobBoardPage() {
   // "Near me" falls back to the provider's ZIP code when the browser gives no position.
   const profile = useProviderProfile(viewer?.role === "provider" || viewer?.role === "both");
   const fallbackZip = /^\d{5}/.exec(profile.data?.zipCode ?? "")?.[0] ?? null;
-  const boardParams = { search, category, sort, ...filters };
   const tasks = useOpenTasks(boardParams, view === "list");
   const list = uniqueTasks(tasks.data?.pages ?? []);
   const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
@@ -113,7 +102,7 @@ export default function JobBoardPage() {
     return () => window.clearTimeout(timer);
   }, [searchText, search, setParams]);
 
-  const now = new Date();
+  const now = useRenderTime();
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   const chips = filterChips(filters);
 
@@ -127,6 +116,7 @@ export default function JobBoardPage() {
         claim={claim}
         showEarnings={isProvider && task.userId !== viewer?.id}
         claiming={pending?.id === task.id}
+        now={now}
         onClaim={() => {
           if (claim) run(task.id, claim);
         }}
@@ -221,10 +211,11 @@ export default function JobBoardPage() {
             emptyMessage={hasBoardFilters(filters) ? noMatchMessage(filters, undefined) : "No tasks available"}
           />
         ) : tasks.isLoading ? (
-          <div role="status" className="flex flex-col items-center gap-3 py-16 text-muted-foreground">
-            <LoaderCircle className="size-6 animate-spin text-primary" aria-hidden="true" />
-            Loading tasks...
-          </div>
+          <LoadingRegion label="Loading tasks..." className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {[0, 1, 2, 3, 4, 5].map((n) => (
+              <JobCardSkeleton key={n} />
+            ))}
+          </LoadingRegion>
         ) : tasks.isError ? (
           <Alert role="alert" variant="destructive">
             <AlertDescription>{errorMessage(tasks.error, "Failed to load tasks. Please try again.")}</AlertDescription>

@@ -6,10 +6,10 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Skeleton } from "@/components/ui/skeleton";
+import { LoadingRegion } from "@/components/ui/skeleton";
 import { useProviders, type ProvidersParams } from "@/features/providers/api/get-providers";
 import { directoryQuery, MIN_RATINGS, readDirectoryFilters } from "@/features/providers/components/directory-filters";
-import { ProviderCard } from "@/features/providers/components/provider-card";
+import { ProviderCard, ProviderCardSkeleton } from "@/features/providers/components/provider-card";
 
 const RADIUS_DEFAULT = 25;
 
@@ -142,11 +142,11 @@ export default function ProvidersPage() {
         </FormField>
       </form>
       {isLoading ? (
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading providers">
+        <LoadingRegion label="Loading providers..." className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {[0, 1, 2, 3, 4, 5].map((n) => (
-            <Skeleton key={n} className="h-72 w-full rounded-lg" />
+            <ProviderCardSkeleton key={n} />
           ))}
-        </div>
+        </LoadingRegion>
       ) : isError ? (
         <p className="text-center text-muted-foreground">Could not load providers. Please try again later.</p>
       ) : !providers || providers.length === 0 ? (

@@ -4,7 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PersonAvatar } from "@/components/ui/person-avatar";
-import { Spinner } from "@/components/ui/spinner";
+import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
@@ -22,6 +22,7 @@ import { relativeTime, taskFelixContext } from "@/features/tasks/components/task
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { useRenderTime } from "@/lib/hydration";
 import { userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
@@ -32,31 +33,88 @@ function BackButton() {
   return <BackLink fallback="/job-board" />;
 }
 
+/**
+ * The task page while its task loads: the page's own column and the card's sections in their
+ * sizes, so the task takes their place without moving anything (a full-width spinner box made
+ * desktop CLS 0.13).
+ */
+function TaskDetailSkeleton() {
+  const heading = (
+    <p className="text-lg font-semibold">
+      <SkeletonText className="w-28" />
+    </p>
+  );
+  return (
+    <LoadingRegion label="Loading task..." className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+      <Skeleton className="mb-4 h-9 w-20" />
+      <Card>
+        <CardHeader className="gap-3">
+          <div className="flex gap-2">
+            <Skeleton className="h-[22px] w-14 rounded-full" />
+            <Skeleton className="h-[22px] w-24 rounded-full" />
+            <Skeleton className="h-[22px] w-16 rounded-full" />
+          </div>
+          <p className="text-2xl font-bold tracking-tight sm:text-3xl">
+            <SkeletonText className="w-2/3" />
+          </p>
+          <p className="text-sm">
+            <SkeletonText className="w-40" />
+          </p>
+          <div className="flex items-center gap-3 text-sm">
+            <Skeleton className="size-10 rounded-full" />
+            <div className="grid gap-0.5">
+              <p>
+                <SkeletonText className="w-36" />
+              </p>
+              <p>
+                <SkeletonText className="w-24" />
+              </p>
+            </div>
+          </div>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <div className="grid gap-2">
+            {heading}
+            <p>
+              <SkeletonText className="w-full" />
+              <br />
+              <SkeletonText className="w-4/5" />
+            </p>
+          </div>
+          <div className="grid gap-2">
+            {heading}
+            <p className="text-sm">
+              <SkeletonText className="w-32" />
+            </p>
+            <Skeleton className="h-48 w-full rounded-lg" />
+          </div>
+          <div className="grid gap-2">
+            {heading}
+            <Skeleton className="h-28 w-full" />
+          </div>
+        </CardContent>
+      </Card>
+    </LoadingRegion>
+  );
+}
+
 /** The task page (/task/{id} and /tasks/{id}; docs/product.md#task-states). */
 export default function TaskDetailPage() {
   const { id = "" } = useParams<{ id: string }>();
-  const task = useTask(id);
   const { viewer } = useTaskViewer();
+  const task = useTask(id, viewer);
+  const now = useRenderTime();
   const { run, pending } = useTaskActions();
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
-  if (task.isLoading) {
-    // The page's own column, so React turns this very element into the task card's container
-    // without moving it (a full-width spinner box made desktop CLS 0.13).
-    return (
-      <div className="mx-auto flex min-h-[50vh] max-w-4xl items-center justify-center px-4 py-8 sm:px-6">
-        <Spinner label="Loading task..." />
-      </div>
-    );
-  }
+  if (task.isLoading) return <TaskDetailSkeleton />;
   if (!task.data) return <TaskUnavailable error={task.error} onRetry={() => void task.refetch()} />;
 
   const t = task.data;
   // The poster's full name is for the task's insiders only; everyone else gets "Maria G."
   // (docs/product.md, "People you can see"). The server decides which shape this is.
   const posterName = t.visibility === "private" ? `${t.poster.firstName} ${t.poster.lastName}`.trim() || t.poster.displayName : t.poster.displayName;
-  const now = new Date();
   const isOwner = viewer?.id === t.userId;
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   // Every button, its state and its reason come from the shared transition table.
@@ -88,7 +146,7 @@ export default function TaskDetailPage() {
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t.title}</h1>
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
               <Clock className="size-4" aria-hidden="true" />
-              <span>Posted {relativeTime(t.createdAt)}</span>
+              <span>Posted {relativeTime(t.createdAt, now)}</span>
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />

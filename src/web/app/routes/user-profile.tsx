@@ -1,9 +1,9 @@
 import { Link, useParams } from "wouter";
 import { Button } from "@/components/ui/button";
-import { Spinner } from "@/components/ui/spinner";
+import { LoadingRegion } from "@/components/ui/skeleton";
 import { useUserProfile } from "@/features/profiles/api/get-user-profile";
 import { ProfileReviews } from "@/features/profiles/components/profile-reviews";
-import { ProfileSummary } from "@/features/profiles/components/profile-summary";
+import { ProfileSummary, ProfileSummarySkeleton } from "@/features/profiles/components/profile-summary";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { ApiError } from "@/lib/api";
 import { useUser } from "@/lib/current-user";
@@ -17,10 +17,11 @@ export default function UserProfilePage() {
   useDocumentTitle(profile.data ? `${profile.data.displayName}'s profile` : missing ? "Profile not found" : "Profile");
 
   if (profile.isLoading) {
+    // The page's own column and card, so the profile takes their place without moving.
     return (
-      <div className="mx-auto flex min-h-[50vh] max-w-4xl items-center justify-center px-4 py-8 sm:px-6">
-        <Spinner label="Loading profile..." />
-      </div>
+      <LoadingRegion label="Loading profile..." className="mx-auto grid max-w-4xl gap-6 px-4 py-8 sm:px-6">
+        <ProfileSummarySkeleton />
+      </LoadingRegion>
     );
   }
 

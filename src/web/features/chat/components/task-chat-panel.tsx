@@ -22,7 +22,9 @@ import { ChatMessageList } from "./chat-message-list";
 import { ChatNotificationBanner } from "./chat-notification-banner";
 
 function usePageVisible(): boolean {
-  const [visible, setVisible] = useState(() => document.visibilityState === "visible");
+  // Visible on the server, which renders the task page too (docs/decisions/036-server-rendered-data-pages.md):
+  // only effects read it, and they run in the browser.
+  const [visible, setVisible] = useState(() => typeof document === "undefined" || document.visibilityState === "visible");
   useEffect(() => {
     const update = () => setVisible(document.visibilityState === "visible");
     document.addEventListener("visibilitychange", update);

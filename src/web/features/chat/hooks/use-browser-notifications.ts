@@ -34,7 +34,9 @@ export function useBrowserNotifications() {
   const [permission, setPermission] = useState<NotificationPermission | "unsupported">(() =>
     supported() ? Notification.permission : "unsupported",
   );
-  const [dismissed, setDismissed] = useState(() => sessionStorage.getItem(DISMISSED_KEY) === "1");
+  // The task page is also rendered on the server (docs/decisions/036-server-rendered-data-pages.md),
+  // which has no storage; the prompt shows only to the chat's parties, never in that HTML.
+  const [dismissed, setDismissed] = useState(() => typeof sessionStorage !== "undefined" && sessionStorage.getItem(DISMISSED_KEY) === "1");
 
   const enable = useCallback(async () => {
     if (!supported()) return;

@@ -5,6 +5,7 @@ import type { UserProfile } from "@shared/profiles";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { PersonAvatar } from "@/components/ui/person-avatar";
+import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
@@ -81,6 +82,41 @@ export function ProfileSummary({ profile }: { profile: UserProfile }) {
             ) : null}
           </>
         ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The profile's card while it loads: the same boxes and line heights as ProfileSummary's for anyone. */
+export function ProfileSummarySkeleton() {
+  const stat = (
+    <div className="grid gap-0.5 rounded-md border p-3">
+      <p className="text-xs">
+        <SkeletonText className="w-24" />
+      </p>
+      <p className="text-xl font-semibold">
+        <SkeletonText className="w-8" />
+      </p>
+    </div>
+  );
+  return (
+    <Card>
+      <CardHeader className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
+        <Skeleton className="size-24 shrink-0 rounded-full" />
+        <div className="grid min-w-0 gap-1.5">
+          <p className="text-3xl font-bold tracking-tight">
+            <SkeletonText className="w-40" />
+          </p>
+          <p className="text-sm">
+            <SkeletonText className="w-64 max-w-full" />
+          </p>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <div className="grid grid-cols-2 gap-3 sm:max-w-md">
+          {stat}
+          {stat}
+        </div>
       </CardContent>
     </Card>
   );

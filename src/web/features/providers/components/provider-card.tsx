@@ -4,6 +4,7 @@ import { categoryLabel } from "@shared/constants";
 import type { PublicProvider } from "@shared/providers";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
+import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { PersonAvatar } from "@/components/ui/person-avatar";
 import { userProfilePath } from "@/lib/profile-path";
 
@@ -63,6 +64,47 @@ export function ProviderCard({ provider }: { provider: PublicProvider }) {
         <Link href={userProfilePath(provider.userId)} className="text-sm font-medium text-primary hover:underline">
           View profile<span className="sr-only"> of {name}</span>
         </Link>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A directory card while the list loads: the same boxes and line heights as ProviderCard. */
+export function ProviderCardSkeleton() {
+  return (
+    <Card className="h-full">
+      <CardHeader className="flex flex-row items-center gap-4">
+        <Skeleton className="size-16 shrink-0 rounded-full" />
+        <div className="grid min-w-0 flex-1">
+          <p className="text-lg font-semibold">
+            <SkeletonText className="w-32" />
+          </p>
+          <p className="text-sm">
+            <SkeletonText className="w-28" />
+          </p>
+          <p className="text-sm">
+            <SkeletonText className="w-24" />
+          </p>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <p className="text-sm">
+          <SkeletonText className="w-full" />
+          <br />
+          <SkeletonText className="w-5/6" />
+        </p>
+        <div className="grid gap-2">
+          <p className="text-sm">
+            <SkeletonText className="w-16" />
+          </p>
+          <div className="flex gap-2">
+            <Skeleton className="h-[22px] w-24 rounded-full" />
+            <Skeleton className="h-[22px] w-20 rounded-full" />
+          </div>
+        </div>
+        <p className="text-sm">
+          <SkeletonText className="w-24" />
+        </p>
       </CardContent>
     </Card>
   );

@@ -35,12 +35,17 @@ export function openTasksQuery(params: OpenTasksParams): URLSearchParams {
   return query;
 }
 
-export function openTasksUrl(params: OpenTasksParams, page: number): string {
+/** The query string of one page of the list; the server renders the board's first page from it too (decision 036). */
+export function openTasksSearch(params: OpenTasksParams, page: number): string {
   const query = openTasksQuery(params);
   if (params.sort && params.sort !== "newest") query.set("sort", params.sort);
   if (page > 1) query.set("page", String(page));
   query.set("pageSize", String(OPEN_TASKS_PAGE_SIZE));
-  return `/api/tasks/open?${query.toString()}`;
+  return query.toString();
+}
+
+export function openTasksUrl(params: OpenTasksParams, page: number): string {
+  return `/api/tasks/open?${openTasksSearch(params, page)}`;
 }
 
 /** `enabled` is false while the board shows its map, which asks for its own (useMapTasks). */

@@ -1,3 +1,4 @@
+import { CATEGORY_VALUES, type Category } from "@shared/constants";
 import { RADIUS_MILES, WHEN_LABELS, boardFilterFields, type RadiusMiles, type TaskWhen } from "@shared/task-filters";
 
 // The job board's filters as the page's URL carries them (docs/product.md#job-board-filters): the
@@ -63,6 +64,31 @@ export function writeBoardFilters(params: URLSearchParams, values: BoardFilterVa
   }
   if (!values.near) next.delete("radiusMiles");
   return next;
+}
+
+/** The list is the default (and the accessible one); the map is `view=map` in the address (decision 031). */
+export function boardView(params: URLSearchParams): "list" | "map" {
+  return params.get("view") === "map" ? "map" : "list";
+}
+
+/** The board as the page's address asks for it; a value the API would refuse is dropped, not shown as an error. */
+export interface BoardPageParams extends BoardFilterValues {
+  search: string;
+  category: Category | undefined;
+  sort: BoardSort;
+}
+
+/**
+ * The board's parameters read from the page's address (docs/product.md#job-board-filters). The page
+ * and the server renderer both read them here, so the first page the server looked up sits under the
+ * very key the page asks with (docs/decisions/036-server-rendered-data-pages.md).
+ */
+export function boardPageParams(params: URLSearchParams): BoardPageParams {
+  const filters = readBoardFilters(params);
+  const sortText = params.get("sort");
+  // "distance" needs a place to measure from.
+  const sort = sortText === "distance" && filters.near ? "distance" : (BOARD_SORTS.find((s) => s.value === sortText)?.value ?? "newest");
+  return { search: params.get("search") ?? "", category: CATEGORY_VALUES.find((c) => c === params.get("category")), sort, ...filters };
 }
 
 export const hasBoardFilters = (values: BoardFilterValues) => BOARD_FILTER_KEYS.some((k) => values[k] !== undefined);

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import type { TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { posterOwesPayment } from "./task-actions";
 import { TaskCategoryBadge, TaskStatusBadge, TaskUrgencyBadge } from "./task-badges";
 import { dashboardDate, dollars, publicPlace } from "./task-format";
@@ -49,6 +50,37 @@ export function DashboardTaskCard({ task, viewerId }: { task: TaskPrivate; viewe
             <MessageSquare aria-hidden="true" /> View Details & Chat<span className="sr-only"> for {task.title}</span>
           </Link>
         </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** A dashboard card while the list loads: the same boxes and line heights as DashboardTaskCard. */
+export function DashboardTaskCardSkeleton() {
+  return (
+    <Card className="flex flex-col">
+      <CardHeader className="gap-3">
+        <div className="flex gap-2">
+          <Skeleton className="h-[22px] w-14 rounded-full" />
+          <Skeleton className="h-[22px] w-24 rounded-full" />
+        </div>
+        <p className="text-lg leading-snug">
+          <SkeletonText className="w-3/4" />
+        </p>
+      </CardHeader>
+      <CardContent className="grid flex-1 gap-2 text-sm">
+        <p className="text-xl font-bold">
+          <SkeletonText className="w-20" />
+        </p>
+        <p>
+          <SkeletonText className="w-32" />
+        </p>
+        <p>
+          <SkeletonText className="w-36" />
+        </p>
+      </CardContent>
+      <CardFooter>
+        <Skeleton className="h-9 w-44" />
       </CardFooter>
     </Card>
   );

@@ -5,6 +5,7 @@ import { dollarsToCents, youllEarnText } from "@shared/money";
 import type { BoardTask, TaskPublic } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { userProfilePath } from "@/lib/profile-path";
 import { TaskActionButton } from "./task-action-button";
 import type { TaskActionButton as ActionButton } from "./task-actions";
@@ -24,6 +25,8 @@ export interface JobCardProps {
   showEarnings?: boolean;
   /** The page puts Felix's budget evaluator here for providers. */
   evaluate?: ReactNode;
+  /** The clock "Posted 5 minutes ago" is read on (the page's render time, lib/hydration.ts). */
+  now: Date;
 }
 
 export function PosterRating({ rating, reviewCount }: { rating: number | null; reviewCount: number }) {
@@ -37,7 +40,7 @@ export function PosterRating({ rating, reviewCount }: { rating: number | null; r
 }
 
 /** A job board card (docs/product.md#tasks): the whole title links to the task page. */
-export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate }: JobCardProps) {
+export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, evaluate, now }: JobCardProps) {
   return (
     <Card className="flex flex-col" data-testid="job-card">
       {task.photo && <JobCardPhoto photo={task.photo} />}
@@ -75,7 +78,7 @@ export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, 
         </p>
         <p className="flex items-center gap-1.5 text-muted-foreground">
           <Clock className="size-4 shrink-0" aria-hidden="true" />
-          {relativeTime(task.createdAt)}
+          {relativeTime(task.createdAt, now)}
         </p>
         <p className="flex flex-wrap items-center gap-x-2 text-muted-foreground">
           <span className="[overflow-wrap:anywhere]">
@@ -97,6 +100,46 @@ export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, 
           <TaskActionButton task={task} button={claim} onRun={onClaim} pending={claiming} disabled={claiming} size="sm" srSuffix={` for ${task.title}`} />
         )}
         {evaluate}
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** A job card while the board loads: the same boxes and line heights, so the cards take its place without a jump. */
+export function JobCardSkeleton() {
+  return (
+    <Card className="flex flex-col">
+      <CardHeader className="gap-3">
+        <div className="flex gap-2">
+          <Skeleton className="h-[22px] w-24 rounded-full" />
+          <Skeleton className="h-[22px] w-16 rounded-full" />
+        </div>
+        <p className="text-lg leading-snug">
+          <SkeletonText className="w-3/4" />
+        </p>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-3 text-sm">
+        <p>
+          <SkeletonText className="w-full" />
+          <br />
+          <SkeletonText className="w-2/3" />
+        </p>
+        <p className="text-2xl font-bold">
+          <SkeletonText className="w-24" />
+        </p>
+        <p>
+          <SkeletonText className="w-32" />
+        </p>
+        <p>
+          <SkeletonText className="w-28" />
+        </p>
+        <p>
+          <SkeletonText className="w-40" />
+        </p>
+      </CardContent>
+      <CardFooter className="flex gap-2">
+        <Skeleton className="h-9 w-28" />
+        <Skeleton className="h-9 w-24" />
       </CardFooter>
     </Card>
   );

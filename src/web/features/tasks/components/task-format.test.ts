@@ -7,6 +7,7 @@ import {
   publicPlace,
   relativeTime,
   scheduledDateLabel,
+  scheduledDateLabelIn,
   dashboardDate,
   statusBadgeVariant,
   taskFelixContext,
@@ -38,12 +39,20 @@ describe("task display rules", () => {
     expect(relativeTime(null, now)).toBe("Recently");
     expect(relativeTime("not a date", now)).toBe("Recently");
     expect(relativeTime(new Date(Date.now() - 3 * 3600_000).toISOString())).toBe("about 3 hours ago");
+    // From the clock it is given, not the machine's: the server's HTML and the hydrating browser agree.
+    expect(relativeTime("2026-01-01T11:55:00Z", now)).toBe("5 minutes ago");
+    expect(relativeTime("2026-01-01T12:00:30Z", now)).toBe("less than a minute ago");
   });
 
   it("formats the dashboard and scheduled dates as docs/product.md#web-app writes them", () => {
     const local = new Date(2026, 2, 5, 14, 7).toISOString();
     expect(dashboardDate(local)).toBe("Mar 5, 2:07 PM");
     expect(scheduledDateLabel(local)).toBe("Mar 5, 2026 at 2:07 PM");
+  });
+
+  it("writes a scheduled date on a named clock with the zone's name, for HTML rendered before the reader's zone is known", () => {
+    expect(scheduledDateLabelIn("2026-12-01T15:00:00Z", "America/New_York")).toBe("Dec 1, 2026 at 10:00 AM EST");
+    expect(scheduledDateLabelIn("2026-07-04T21:30:00Z", "America/New_York")).toBe("Jul 4, 2026 at 5:30 PM EDT");
   });
 
   it("counts down minutes and seconds, then says Expired", () => {

@@ -1,4 +1,4 @@
-import { format, formatDistanceToNow } from "date-fns";
+import { format, formatDistance } from "date-fns";
 import type { TaskStatus, UserRole } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import type { TaskDetail, TaskPublic } from "@shared/tasks";
@@ -55,7 +55,7 @@ export function relativeTime(createdAt: string | null | undefined, now: Date = n
   const when = new Date(createdAt);
   if (Number.isNaN(when.getTime())) return "Recently";
   // A clock a few seconds behind the server's must not print "in less than a minute".
-  return when.getTime() > now.getTime() ? "less than a minute ago" : formatDistanceToNow(when, { addSuffix: true });
+  return when.getTime() > now.getTime() ? "less than a minute ago" : formatDistance(when, now, { addSuffix: true });
 }
 
 /** Dashboard dates 'MMM d, h:mm a' (docs/product.md#web-app). */
@@ -66,6 +66,16 @@ export function dashboardDate(iso: string): string {
 /** Scheduled dates 'MMM d, yyyy at h:mm a' (docs/product.md#web-app). */
 export function scheduledDateLabel(iso: string): string {
   return format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
+}
+
+/**
+ * The same label on another clock, with that zone's name: "Dec 1, 2026 at 10:00 AM EST". The HTML
+ * the server renders cannot know the reader's zone, so it names the office's (docs/product.md#web-app).
+ */
+export function scheduledDateLabelIn(iso: string, timeZone: string): string {
+  const options: Intl.DateTimeFormatOptions = { timeZone, month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+  const part = Object.fromEntries(new Intl.DateTimeFormat("en-US", options).formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return `${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute} ${part.dayPeriod} ${part.timeZoneName}`;
 }
 
 /** Minutes and seconds remaining, or 'Expired' (docs/product.md#web-app). */

@@ -1,7 +1,9 @@
 import { CalendarClock, MapPin } from "lucide-react";
 import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
+import { OFFICE_TIME_ZONE } from "@shared/site";
 import type { TaskDetail } from "@shared/tasks";
-import { dollars, publicPlace, scheduledDateLabel } from "./task-format";
+import { useHydrating } from "@/lib/hydration";
+import { dollars, publicPlace, scheduledDateLabel, scheduledDateLabelIn } from "./task-format";
 
 // The read-only parts of the task page (docs/product.md#tasks): location, date and payment box.
 
@@ -53,11 +55,17 @@ export function TaskLocation({ task }: { task: TaskDetail }) {
   );
 }
 
+/**
+ * The date in the reader's own time; in the HTML the server rendered (and while the browser adopts
+ * it) on the office's clock with its zone's name, since the server cannot know the reader's
+ * (docs/decisions/036-server-rendered-data-pages.md).
+ */
 export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
+  const hydrating = useHydrating();
   return (
     <p className="flex items-center gap-1.5 text-sm">
       <CalendarClock className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-      {scheduledDateLabel(scheduledDate)}
+      <time dateTime={scheduledDate}>{hydrating ? scheduledDateLabelIn(scheduledDate, OFFICE_TIME_ZONE) : scheduledDateLabel(scheduledDate)}</time>
     </p>
   );
 }
