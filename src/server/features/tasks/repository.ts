@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
 import { toSnakeCase } from "drizzle-orm/casing";
 import { alias } from "drizzle-orm/pg-core";
@@ -753,27 +753,31 @@ async function privateViews(db: Db, rows: TaskRow[]): Promise<TaskPrivate[]> {
 // providers claiming at once therefore cannot both win: the second UPDATE finds status <> 'open'
 // and returns nothing.
 
-type SetValues = Partial<typeof tasks.$inferInsert>;
+/** The values a transition's UPDATE sets: column -> SQL (placeholders, or a constant of the table). */
+type SetValues = Partial<Record<keyof typeof tasks.$inferInsert, SQL>>;
 
-/** SQL meaning of each named condition; the Record makes a new condition fail type checking here. */
-const CONDITION_SQL: Record<TaskCondition, (now: Date) => SQL | undefined> = {
-  paid: () => isNotNull(tasks.paymentCapturedAt),
-  unpaid: () => isNull(tasks.paymentCapturedAt),
-  deadline_passed: (now) => and(isNotNull(tasks.paymentDeadline), lte(tasks.paymentDeadline, now)),
-  deadline_not_passed: (now) => or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${now.toISOString()}`),
+const p = sql.placeholder;
+
+/** SQL meaning of each named condition, with the instant as the "now" placeholder; the Record makes a new condition fail type checking here. */
+const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
+  paid: isNotNull(tasks.paymentCapturedAt),
+  unpaid: isNull(tasks.paymentCapturedAt),
+  deadline_passed: and(isNotNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} <= ${p("now")}::timestamptz`),
+  deadline_not_passed: or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${p("now")}::timestamptz`),
 };
 
-function effectValues(effect: TaskEffect, actor: TransitionActorInput, now: Date, windowMinutes: number): SetValues {
+/** What each effect sets, from the placeholders actorId (the person), now and deadline (the payment window's end). */
+function effectValues(effect: TaskEffect, actor: TransitionActorInput): SetValues {
   switch (effect) {
     case "assign_provider":
       if (actor.kind !== "person") throw new Error("Only a person can be assigned as provider");
-      return { providerId: actor.user.id };
+      return { providerId: sql`${p("actorId")}::uuid` };
     case "start_payment_window":
-      return { paymentDeadline: new Date(now.getTime() + windowMinutes * 60_000) };
+      return { paymentDeadline: sql`${p("deadline")}::timestamptz` };
     case "record_payment":
-      return { paymentCapturedAt: now };
+      return { paymentCapturedAt: sql`${p("now")}::timestamptz` };
     case "release_provider":
-      return { providerId: null, paymentDeadline: null };
+      return { providerId: sql`null`, paymentDeadline: sql`null` };
   }
 }
 
@@ -785,25 +789,58 @@ const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   cancel: "cancelledAt",
 };
 
-/** The table's actor kinds as SQL over the task row; system actors are matched by name. */
+/** The table's actor kinds as SQL over the task row, the person as the actorId placeholder; system actors are matched by name. */
 function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL | undefined {
   if (actor.kind === "system") return kind === actor.actor ? undefined : sql`false`;
-  const id = actor.user.id;
+  const id = sql`${p("actorId")}::uuid`;
   switch (kind) {
     case "verified_provider":
       return and(
-        ne(tasks.userId, id),
+        sql`${tasks.userId} <> ${id}`,
         sql`exists (select 1 from provider_profiles pp where pp.user_id = ${id} and pp.verification_status = 'approved')`,
       );
     case "assigned_provider":
-      return eq(tasks.providerId, id);
+      return sql`${tasks.providerId} = ${id}`;
     case "poster":
-      return eq(tasks.userId, id);
+      return sql`${tasks.userId} = ${id}`;
     case "timer":
     case "payment_system":
       return sql`false`;
   }
 }
+
+/**
+ * A transition's conditional UPDATE for one kind of actor (a person, or a system actor by name),
+ * written once from the lifecycle table and then only executed: drizzle built it on every
+ * transition (docs/decisions/039-hot-statements-written-once.md).
+ */
+function transitionStatement(name: TaskTransitionName, actor: TransitionActorInput) {
+  const key = `${name}_${actor.kind === "system" ? actor.actor : "person"}`;
+  const made = transitionStatements.get(key);
+  if (made) return made;
+  const transition = findTransition(name);
+  let values: SetValues = { status: sql`${transition.to}::task_status`, updatedAt: sql`${p("now")}::timestamptz` };
+  for (const effect of transition.effects) values = { ...values, ...effectValues(effect, actor) };
+  const stamp = STAMPS[name];
+  if (stamp) values = { ...values, [stamp]: sql`${p("now")}::timestamptz` };
+  const where = and(
+    sql`${tasks.id} = ${p("taskId")}::uuid`,
+    inArray(tasks.status, [...transition.from]),
+    actorPredicate(transition.actor, actor),
+    ...transition.requires.map((r) => CONDITION_SQL[r.condition]),
+  );
+  const set = sql.join(
+    Object.entries(values).map(([column, value]) => sql`${sql.identifier(toSnakeCase(column))} = ${value}`),
+    sql`, `,
+  );
+  const statement = new RowStatement(`task_${key}`, TASK_COLUMNS, (returning) => sql`update ${tasks} set ${set} where ${where} returning ${returning}`);
+  transitionStatements.set(key, statement);
+  return statement;
+}
+
+/** The same for every database (the text has no database in it): one per transition and kind of actor, per process. */
+const transitionStatements = new Map<string, RowStatement<typeof TASK_COLUMNS>>();
+const TASK_COLUMNS = getTableColumns(tasks);
 
 /**
  * The conditional UPDATE of transition `name`, in `tx`: the moved row, or null when the WHERE did
@@ -817,18 +854,12 @@ export async function updateByTransition(
   now: Date,
   tx: Db = ctx.db,
 ): Promise<TaskRow | null> {
-  const transition = findTransition(name);
-  let values: SetValues = { status: transition.to, updatedAt: now };
-  for (const effect of transition.effects) values = { ...values, ...effectValues(effect, actor, now, ctx.env.PAYMENT_WINDOW_MINUTES) };
-  const stamp = STAMPS[name];
-  if (stamp) values = { ...values, [stamp]: now };
-  const where = and(
-    eq(tasks.id, taskId),
-    inArray(tasks.status, [...transition.from]),
-    actorPredicate(transition.actor, actor),
-    ...transition.requires.map((r) => CONDITION_SQL[r.condition](now)),
-  );
-  const [row] = await tx.update(tasks).set(values).where(where).returning();
+  const [row] = await transitionStatement(name, actor).rows(tx, {
+    taskId,
+    now: now.toISOString(),
+    actorId: actor.kind === "person" ? actor.user.id : null,
+    deadline: new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000).toISOString(),
+  });
   return row ?? null;
 }
 
