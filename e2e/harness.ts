@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import pg from "pg";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { expect, inject } from "vitest";
+import { inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 
@@ -168,7 +168,12 @@ async function untilHydrated(page: Page): Promise<void> {
       const heading = document.querySelector("#root main h1");
       return !heading || Object.keys(heading).some((key) => key.startsWith("__reactFiber$"));
     });
-  await expect.poll(ready, { timeout: 30_000, interval: 50 }).toBe(true);
+  // A loop rather than expect.poll, which only runs inside a test (journeys sign in in beforeAll).
+  const deadline = Date.now() + 30_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`${page.url()}: the server-rendered page was not hydrated within 30 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const require = createRequire(import.meta.url);
