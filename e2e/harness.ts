@@ -124,6 +124,23 @@ export async function newPage(context: BrowserContext): Promise<Page & { problem
   // Map tiles never come from the network in tests: a blank tile (decision 031). A test of the
   // "tiles unavailable" path routes them to fail on its page, which takes precedence.
   await page.route(TILE_HOST, (route) => route.fulfill({ status: 200, contentType: "image/png", body: BLANK_TILE }));
+  // A page whose HTML the server rendered (docs/decisions/033-prerendered-public-pages.md and
+  // 036-server-rendered-data-pages.md) shows its buttons before its script has run, and they do
+  // nothing until React has adopted them. A journey acts like someone who waits for the page to
+  // work: every navigation waits until the page's heading belongs to React (pages rendered in the
+  // browser pass at once).
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await untilHydrated(page);
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await untilHydrated(page);
+    return response;
+  };
   page.problems = [];
   page.on("pageerror", (err) => page.problems.push(`pageerror: ${err.message}`));
   page.on("console", (msg) => {
@@ -134,6 +151,29 @@ export async function newPage(context: BrowserContext): Promise<Page & { problem
     if (left.length > 0) throw new Error(`Browser problems:\n${left.join("\n")}`);
   };
   return page;
+}
+
+/**
+ * Until the page's server-rendered heading, if it has one, is React's (React marks the elements it
+ * adopts), or at once where scripts do not run. Polled from here: a page without scripts runs no
+ * waitForFunction.
+ */
+async function untilHydrated(page: Page): Promise<void> {
+  const ready = () =>
+    page.evaluate(() => {
+      // With scripting off, <noscript> is parsed as markup: nothing will ever adopt the page.
+      const probe = document.createElement("div");
+      probe.innerHTML = "<noscript><i></i></noscript>";
+      if (probe.querySelector("noscript i")) return true;
+      const heading = document.querySelector("#root main h1");
+      return !heading || Object.keys(heading).some((key) => key.startsWith("__reactFiber$"));
+    });
+  // A loop rather than expect.poll, which only runs inside a test (journeys sign in in beforeAll).
+  const deadline = Date.now() + 30_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`${page.url()}: the server-rendered page was not hydrated within 30 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const require = createRequire(import.meta.url);
