@@ -231,29 +231,47 @@ const shapeOf = (text: string) => text.replace(/'\d{4}-\d\d-\d\dT[\d:.]+Z'/g, "'
 
 // ---- the server under test --------------------------------------------------------------------
 
-/** CPU seconds (user + system) of a process so far, from /proc; 0 once it is gone. */
-function cpuSecondsOf(pid: number): number {
+/** A process's /proc/<pid>/stat fields after its command name (which may hold spaces); null once it is gone. */
+function statOf(pid: number): string[] | null {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? null;
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/** CPU seconds (user + system) of a process so far, with its exited children's when asked; 0 once it is gone. */
+function cpuSecondsOf(pid: number, withExitedChildren = false): number {
+  const fields = statOf(pid);
+  if (!fields) return 0;
+  // utime, stime, cutime, cstime are the 12th to 15th fields after the name.
+  const ticks = Number(fields[11]) + Number(fields[12]) + (withExitedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
+  return ticks / CLOCK_TICKS;
 }
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS = 100;
 
-/** Every PostgreSQL process's CPU seconds (the bench's database is the only one on the machine). */
-function databaseCpuSeconds(): number {
-  let total = 0;
+/** The postmaster of the cluster behind `url`: the parent of a backend. */
+async function postmasterOf(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    return Number(statOf(rows[0]?.pid ?? 0)?.[1] ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One cluster's CPU seconds: its postmaster with every exited child (backends that ended during the
+ * measurement count too), and its children alive now. Other clusters on the machine are not counted.
+ */
+function databaseCpuSeconds(postmaster: number): number {
+  let total = cpuSecondsOf(postmaster, true);
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuSecondsOf(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
+    if (Number(statOf(Number(entry))?.[1]) === postmaster) total += cpuSecondsOf(Number(entry));
   }
   return total;
 }
@@ -265,9 +283,9 @@ interface CpuSplit {
   generatorMs: number;
 }
 
-function cpuSnapshot(serverPid: number) {
+function cpuSnapshot(serverPid: number, postmaster: number) {
   const own = process.cpuUsage();
-  return { server: cpuSecondsOf(serverPid), database: databaseCpuSeconds(), generator: (own.user + own.system) / 1e6 };
+  return { server: cpuSecondsOf(serverPid), database: databaseCpuSeconds(postmaster), generator: (own.user + own.system) / 1e6 };
 }
 
 function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number): CpuSplit {
@@ -769,9 +787,10 @@ async function measureContender(c: Contender, label: string): Promise<LoadReport
   console.log(`${c.kind}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
   const statements = args.has("statements") && c.kind === "postgres";
   if (statements) await statementsOf(c.url, "reset");
-  const cpuBefore = cpuSnapshot(c.server.child.pid ?? 0);
+  const postmaster = await postmasterOf(c.url);
+  const cpuBefore = cpuSnapshot(c.server.child.pid ?? 0, postmaster);
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
-  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(c.server.child.pid ?? 0), report.results.requests());
+  const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(c.server.child.pid ?? 0, postmaster), report.results.requests());
   console.log(
     `${c.kind}: CPU per request: server ${cpu.serverMs.toFixed(3)} ms, PostgreSQL ${cpu.databaseMs.toFixed(3)} ms, load generator ${cpu.generatorMs.toFixed(3)} ms (${cpus().length} cores)`,
   );
