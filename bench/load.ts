@@ -33,7 +33,8 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   completed each second and the slowest requests, to spot stalls), --rounds=N (both servers up,
 //   N measurements of --duration each, alternating between the databases: for a noisy machine),
 //   --postgres-fsync=on (the Debian throwaway cluster with fsync on, as the embedded server runs),
-//   --pool=N (the server's DATABASE_POOL_SIZE)
+//   --pool=N (the server's DATABASE_POOL_SIZE), --in-flight=N (its MAX_CONCURRENT_REQUESTS; a list
+//   such as --in-flight=32,1000 runs one server per value on each database, alternating with --rounds)
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
@@ -55,6 +56,8 @@ const TASKS = Number(args.get("tasks") ?? 100_000);
 const USERS = Number(args.get("users") ?? 10_000);
 const TIMEOUT_MS = Number(args.get("timeout") ?? 30_000);
 const DATABASES = databasesOption(args.get("databases"));
+// --in-flight=N or a list: the servers' MAX_CONCURRENT_REQUESTS (null: the server's default).
+const IN_FLIGHT: (string | null)[] = args.has("in-flight") ? (args.get("in-flight") ?? "").split(",") : [null];
 const CEILINGS = args.get("ceilings") !== "false";
 /** Measurements per database, alternating between the databases (see runDatabases). */
 const ROUNDS = Number(args.get("rounds") ?? 1);
@@ -710,6 +713,9 @@ function pgbenchFile(querySql: string, dir: string): string {
 /** One database under test, from seeding to clean-up. */
 interface Contender {
   kind: BenchDatabase;
+  /** The database, and the server's MAX_CONCURRENT_REQUESTS when several are compared. */
+  label: string;
+  inFlight: string | null;
   world: World;
   seedSeconds: number;
   querySql: string;
@@ -725,10 +731,11 @@ interface Contender {
 }
 
 /** Seeds the database; embedded: in the server's own cluster (DATA_DIR/postgres), left stopped for the server. */
-async function prepare(kind: BenchDatabase, external: ExternalPostgres | null): Promise<Contender> {
+async function prepare(kind: BenchDatabase, external: ExternalPostgres | null, inFlight: string | null): Promise<Contender> {
   const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-load-data-"));
-  const c: Contender = { kind, world: null as unknown as World, seedSeconds: 0, querySql: "", dataDir, url: "", benchDatabase: null, embedded: null, server: null, memory: null, reports: [] };
+  const label = IN_FLIGHT.length > 1 ? `${kind} (${inFlight} in flight)` : kind;
+  const c: Contender = { kind, label, inFlight, world: null as unknown as World, seedSeconds: 0, querySql: "", dataDir, url: "", benchDatabase: null, embedded: null, server: null, memory: null, reports: [] };
   try {
     if (kind === "postgres") {
       if (!external) throw new Error("no external PostgreSQL");
@@ -772,6 +779,8 @@ async function startContender(c: Contender): Promise<void> {
       SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
       // --pool=N: the server's DATABASE_POOL_SIZE (its default otherwise).
       ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}),
+      // --in-flight=N: the server's MAX_CONCURRENT_REQUESTS (its default otherwise).
+      ...(c.inFlight !== null ? { MAX_CONCURRENT_REQUESTS: c.inFlight } : {}),
       // --cpu-prof=DIR: a V8 CPU profile of the server, written to DIR when it stops (issue 16:
       // profile before changing code). --node-options="...": other flags for the server's Node.
       ...serverNodeOptions(),
@@ -783,8 +792,8 @@ async function startContender(c: Contender): Promise<void> {
 }
 
 async function measureContender(c: Contender, label: string): Promise<LoadReport> {
-  if (!c.server) throw new Error(`${c.kind}: server not started`);
-  console.log(`${c.kind}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
+  if (!c.server) throw new Error(`${c.label}: server not started`);
+  console.log(`${c.label}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
   const statements = args.has("statements") && c.kind === "postgres";
   if (statements) await statementsOf(c.url, "reset");
   const postmaster = await postmasterOf(c.url);
@@ -792,14 +801,14 @@ async function measureContender(c: Contender, label: string): Promise<LoadReport
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
   const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(c.server.child.pid ?? 0, postmaster), report.results.requests());
   console.log(
-    `${c.kind}: CPU per request: server ${cpu.serverMs.toFixed(3)} ms, PostgreSQL ${cpu.databaseMs.toFixed(3)} ms, load generator ${cpu.generatorMs.toFixed(3)} ms (${cpus().length} cores)`,
+    `${c.label}: CPU per request: server ${cpu.serverMs.toFixed(3)} ms, PostgreSQL ${cpu.databaseMs.toFixed(3)} ms, load generator ${cpu.generatorMs.toFixed(3)} ms (${cpus().length} cores)`,
   );
   c.reports.push(report);
-  if (statements) console.log(`${c.kind}: pg_stat_statements over the run, by total time:\n${await statementsOf(c.url, "report")}`);
-  if (report.results.errorSamples.length > 0) console.log(`${c.kind}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
+  if (statements) console.log(`${c.label}: pg_stat_statements over the run, by total time:\n${await statementsOf(c.url, "report")}`);
+  if (report.results.errorSamples.length > 0) console.log(`${c.label}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
   if (args.has("timeline")) {
-    console.log(`${c.kind}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
-    for (const r of report.results.slowest) console.log(`${c.kind}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
+    console.log(`${c.label}: requests completed per second: ${Array.from(report.results.perSecond, (n) => n ?? 0).join(" ")}`);
+    for (const r of report.results.slowest) console.log(`${c.label}: slow: ${r.label} started at ${r.startedAtS.toFixed(1)} s, took ${r.ms.toFixed(0)} ms`);
   }
   return report;
 }
@@ -852,7 +861,7 @@ async function ceilingOf(c: Contender): Promise<QueryCeiling | null> {
     // very short --duration may process nothing) is reported, not allowed to lose the run's figures.
     return await runPgbench(c.url, pgbenchFile(c.querySql, c.dataDir), DURATION_S);
   } catch (err) {
-    console.log(`${c.kind}: pgbench ceiling failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.log(`${c.label}: pgbench ceiling failed: ${err instanceof Error ? err.message : String(err)}`);
     return null;
   } finally {
     if (c.embedded) {
@@ -863,7 +872,7 @@ async function ceilingOf(c: Contender): Promise<QueryCeiling | null> {
 }
 
 async function cleanUp(c: Contender): Promise<void> {
-  await stopContender(c).catch((err: unknown) => console.log(`${c.kind}: could not stop the server: ${String(err)}`));
+  await stopContender(c).catch((err: unknown) => console.log(`${c.label}: could not stop the server: ${String(err)}`));
   if (c.embedded?.isRunning()) await c.embedded.stop("fast").catch((err: unknown) => console.log(`could not stop the embedded PostgreSQL: ${String(err)}`));
   await c.benchDatabase?.drop();
   rmSync(c.dataDir, { recursive: true, force: true });
@@ -886,6 +895,8 @@ function merged(reports: LoadReport[]): LoadReport {
   return { results, seconds: reports.reduce((n, r) => n + r.seconds, 0) };
 }
 
+const p99Of = (report: LoadReport) => percentile([...report.results.routes.values()].flatMap((s) => s.latencies).sort((p, q) => p - q), 99);
+
 const completed = (report: LoadReport) => [...report.results.routes.values()].reduce((n, s) => n + s.ok + s.races, 0);
 
 /**
@@ -899,14 +910,16 @@ async function runDatabases(external: ExternalPostgres | null): Promise<RunSumma
   try {
     if (ROUNDS <= 1) {
       for (const kind of DATABASES) {
-        const c = await prepare(kind, external);
-        contenders.push(c);
-        await startContender(c);
-        await measureContender(c, "");
-        await stopContender(c);
+        for (const inFlight of IN_FLIGHT) {
+          const c = await prepare(kind, external, inFlight);
+          contenders.push(c);
+          await startContender(c);
+          await measureContender(c, "");
+          await stopContender(c);
+        }
       }
     } else {
-      for (const kind of DATABASES) contenders.push(await prepare(kind, external));
+      for (const kind of DATABASES) for (const inFlight of IN_FLIGHT) contenders.push(await prepare(kind, external, inFlight));
       for (const c of contenders) await startContender(c);
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? contenders : [...contenders].reverse();
@@ -922,16 +935,18 @@ async function runDatabases(external: ExternalPostgres | null): Promise<RunSumma
           if (!ra || !rb) continue;
           const [x, y] = [completed(ra) / ra.seconds, completed(rb) / rb.seconds];
           ratios.push(x / y);
-          console.log(`round ${round + 1}: ${a.kind} ${x.toFixed(1)} req/s, ${b.kind} ${y.toFixed(1)} req/s, ${a.kind} / ${b.kind} ${(x / y).toFixed(3)}`);
+          console.log(
+            `round ${round + 1}: ${a.label} ${x.toFixed(1)} req/s p99 ${ms(p99Of(ra))} ms, ${b.label} ${y.toFixed(1)} req/s p99 ${ms(p99Of(rb))} ms, ${a.label} / ${b.label} ${(x / y).toFixed(3)}`,
+          );
         }
         const sorted = [...ratios].sort((p, q) => p - q);
-        console.log(`${a.kind} / ${b.kind} per round: median ${(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN).toFixed(3)}, range ${sorted[0]?.toFixed(3)} to ${sorted.at(-1)?.toFixed(3)}`);
+        console.log(`${a.label} / ${b.label} per round: median ${(sorted[Math.floor(sorted.length / 2)] ?? Number.NaN).toFixed(3)}, range ${sorted[0]?.toFixed(3)} to ${sorted.at(-1)?.toFixed(3)}`);
       }
     }
     const summaries: RunSummary[] = [];
     for (const c of contenders) {
       const ceiling = CEILINGS ? await ceilingOf(c) : null;
-      summaries.push(summarize(c.kind, merged(c.reports), c.seedSeconds, c.memory, ceiling));
+      summaries.push(summarize(c.label, merged(c.reports), c.seedSeconds, c.memory, ceiling));
     }
     return summaries;
   } finally {

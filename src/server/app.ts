@@ -39,6 +39,7 @@ import taskPhotosRoutes from "./features/task-photos/routes.js";
 import { completeUpload } from "./features/providers/service.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
+import admissionPlugin from "./plugins/admission.js";
 import authPlugin from "./plugins/auth.js";
 import errorsPlugin from "./plugins/errors.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
   await app.register(authPlugin);
+  await app.register(admissionPlugin, { limit: env.MAX_CONCURRENT_REQUESTS });
 
   app.get(
     "/api/health",

@@ -45,6 +45,11 @@ const envSchema = z
      * (the embedded one allows 200).
      */
     DATABASE_POOL_SIZE: z.coerce.number({ error: "must be a number of connections" }).int().min(1).max(500).default(10),
+    /**
+     * Requests one instance works on at once; more wait at the door in arrival order
+     * (docs/decisions/040-requests-admitted-in-turn.md). Sized by bench:load.
+     */
+    MAX_CONCURRENT_REQUESTS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(32),
     PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
     ADMIN_EMAILS: z
       .string()

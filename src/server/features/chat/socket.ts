@@ -102,7 +102,8 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
     "/ws",
     {
       websocket: true,
-      config: { auth: "public" },
+      // A socket lives for the page's life: it is not a request at work (plugins/admission.ts).
+      config: { auth: "public", admission: false },
       // Runs before the upgrade: a refused socket gets a plain HTTP answer and never opens.
       preValidation: async (request, reply) => {
         if (!originAllowed(request, app.ctx.env.PUBLIC_URL)) {
