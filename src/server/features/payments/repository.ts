@@ -13,6 +13,7 @@ import { centsToDollars, priceTask } from "../../../shared/money.js";
 import type { AdminFinance, Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
+import { SqlStatement } from "../../db/prepared.js";
 import { escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -357,27 +358,41 @@ export async function recordMoneyAction<A extends MoneyAction>(ctx: AppContext, 
   return recordTransaction(ctx, LEDGER_OF[action](input), tx);
 }
 
+// A money action's transaction and its postings in one statement: one round trip inside the
+// caller's transaction instead of two (docs/decisions/039-hot-statements-written-once.md). No row
+// back: the action was recorded before (its kind and key are unique), and no posting is written.
+const recordTransactionStatement = new SqlStatement<{ transaction_id: string }>(
+  "ledger_record_transaction",
+  sql`with created as (
+        insert into ledger_transactions (kind, idempotency_key, task_id, created_by, memo, created_at)
+        values (${sql.placeholder("kind")}::ledger_kind, ${sql.placeholder("key")}::text, ${sql.placeholder("taskId")}::uuid,
+                ${sql.placeholder("createdBy")}::uuid, ${sql.placeholder("memo")}::text, ${sql.placeholder("now")}::timestamptz)
+        on conflict (kind, idempotency_key) do nothing
+        returning id
+      )
+      insert into ledger_entries (transaction_id, account, amount_cents, created_at)
+      select created.id, posting.account, posting.amount_cents, ${sql.placeholder("now")}::timestamptz
+      from created, unnest(${sql.placeholder("accounts")}::text[], ${sql.placeholder("amounts")}::bigint[]) as posting(account, amount_cents)
+      returning transaction_id`,
+);
+
 async function recordTransaction(ctx: AppContext, input: LedgerTransactionInput, tx: Db): Promise<string | null> {
   const postings = input.postings.filter((p) => p.amountCents !== 0);
   const sum = postings.reduce((s, p) => s + p.amountCents, 0);
   if (postings.length < 2 || sum !== 0 || postings.some((p) => !Number.isSafeInteger(p.amountCents))) {
     throw new UnbalancedTransactionError(`Ledger transaction ${input.kind}:${input.key} does not balance (${sum})`);
   }
-  const [created] = await tx
-    .insert(ledgerTransactions)
-    .values({
-      kind: input.kind,
-      idempotencyKey: input.key,
-      taskId: input.taskId,
-      createdBy: input.createdBy,
-      memo: input.memo ?? null,
-      createdAt: ctx.now(),
-    })
-    .onConflictDoNothing({ target: [ledgerTransactions.kind, ledgerTransactions.idempotencyKey] })
-    .returning({ id: ledgerTransactions.id });
-  if (!created) return null;
-  await tx.insert(ledgerEntries).values(postings.map((p) => ({ transactionId: created.id, account: p.account, amountCents: p.amountCents, createdAt: ctx.now() })));
-  return created.id;
+  const [created] = await recordTransactionStatement.rows(tx, {
+    kind: input.kind,
+    key: input.key,
+    taskId: input.taskId,
+    createdBy: input.createdBy,
+    memo: input.memo ?? null,
+    now: ctx.now().toISOString(),
+    accounts: postings.map((p) => p.account),
+    amounts: postings.map((p) => p.amountCents),
+  });
+  return created?.transaction_id ?? null;
 }
 
 export async function accountBalance(ctx: AppContext, account: string, tx: Db = ctx.db): Promise<number> {

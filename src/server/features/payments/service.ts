@@ -144,14 +144,18 @@ export function sandboxAllowed(ctx: PaymentsContext): boolean {
 /** The sandbox card form's submit: checks the card as a processor would, then captures once. */
 export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string, card: SandboxConfirmBody & { cardNumber: string }): Promise<void> {
   if (!sandboxAllowed(ctx)) throw notFound("Sandbox payments are turned off");
-  const payment = await findPayment(ctx, eq(payments.clientSecret, card.clientSecret));
-  if (!payment) throw notFound("Payment not found");
-  const who: MoneyRequester = { poster: payment.posterId === userId, admin: false };
-  assertActor("payment", "confirm", who);
   checkCard(card, ctx.now());
-  // Of two concurrent submits only one moves the payment to processing.
-  const [claimed] = await movePayment(ctx, "confirm", eq(payments.id, payment.id));
-  if (!claimed) throw refusal(ctx, "payment", "confirm", payment, who);
+  // Of two concurrent submits only one moves the payment to processing. Only its poster's submit
+  // moves it; the payment is read only to explain a refusal (one round trip on the way that pays).
+  const [claimed] = await movePayment(ctx, "confirm", and(eq(payments.clientSecret, card.clientSecret), eq(payments.posterId, userId)));
+  if (!claimed) {
+    const payment = await findPayment(ctx, eq(payments.clientSecret, card.clientSecret));
+    if (!payment) throw notFound("Payment not found");
+    const who: MoneyRequester = { poster: payment.posterId === userId, admin: false };
+    assertActor("payment", "confirm", who);
+    throw refusal(ctx, "payment", "confirm", payment, who);
+  }
+  const payment = claimed;
   const failed = (failureMessage: string) => movePayment(ctx, "fail", eq(payments.id, payment.id), { failureMessage });
   const decline = sandboxCardDecline(card.cardNumber);
   if (decline) {
