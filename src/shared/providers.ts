@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boardFilterFields, checkFilterRules } from "./task-filters.js";
+import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { emailSchema, stateCodeSchema, text } from "./common.js";
 import {
   CATEGORY_VALUES,
@@ -10,7 +10,7 @@ import {
   VERIFICATION_STATUSES,
   WEEKDAYS,
 } from "./constants.js";
-import { dollarsSchema } from "./money.js";
+import { dollarsSchema } from "./money-schemas.js";
 
 // Provider applications, profiles, uploads, admin review and the public directory (docs/product.md, Verification).
 

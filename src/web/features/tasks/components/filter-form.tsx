@@ -1,7 +1,8 @@
 import { LocateFixed } from "lucide-react";
 import { useState } from "react";
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
-import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS, boardFiltersSchema } from "@shared/task-filters";
+import { boardFiltersSchema } from "@shared/task-filter-schemas";
+import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS } from "@shared/task-filters";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
