@@ -33,9 +33,10 @@ export interface DeferredOverlay {
   onInteractOutside: (event: { target: EventTarget | null; preventDefault: () => void }) => void;
 }
 
-export function useDeferredOverlay(load: () => Promise<unknown>): DeferredOverlay {
-  const [open, setOpen] = useState(false);
-  const [mounted, setMounted] = useState(false);
+/** `initiallyOpen`: shown (so loaded) at once, as a page opened to continue in the overlay wants. */
+export function useDeferredOverlay(load: () => Promise<unknown>, initiallyOpen = false): DeferredOverlay {
+  const [open, setOpen] = useState(initiallyOpen);
+  const [mounted, setMounted] = useState(initiallyOpen);
   const ref = useRef<HTMLButtonElement>(null);
   const leftOutside = useRef(false);
   const prefetch = () => void load();
