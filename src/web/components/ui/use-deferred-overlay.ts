@@ -22,8 +22,8 @@ export interface DeferredOverlay {
     onFocus: () => void;
     onClick: () => void;
   };
-  /** The trigger, for a popover to be placed beside it. */
-  triggerRef: React.RefObject<HTMLButtonElement | null>;
+  /** The trigger's box, for a popover placed beside it (PopoverAnchor's virtualRef). */
+  anchor: React.RefObject<{ getBoundingClientRect: () => DOMRect }>;
   /**
    * The overlay's onCloseAutoFocus: focus goes back to the trigger, as Radix does with its own,
    * unless the person closed it by pressing or focusing something else, which keeps the focus.
@@ -39,12 +39,13 @@ export function useDeferredOverlay(load: () => Promise<unknown>, initiallyOpen =
   const [mounted, setMounted] = useState(initiallyOpen);
   const ref = useRef<HTMLButtonElement>(null);
   const leftOutside = useRef(false);
+  const [anchor] = useState(() => ({ current: { getBoundingClientRect: () => ref.current?.getBoundingClientRect() ?? new DOMRect() } }));
   const prefetch = () => void load();
   return {
     open,
     setOpen,
     mounted,
-    triggerRef: ref,
+    anchor,
     triggerProps: {
       ref,
       "aria-haspopup": "dialog",

@@ -1,18 +1,15 @@
-import { useMemo } from "react";
 import { Popover, PopoverAnchor, PopoverContent } from "@/components/ui/popover";
 import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { FilterForm, type FilterFormProps } from "./filter-form";
 
 /**
  * The Filter panel, loaded at its button's first press with the form inside (filter-panel.tsx).
- * The button lives in the page, so the panel is placed beside it through a measured anchor.
+ * The button lives in the page, so the panel is placed beside it through its measured box.
  */
 export function FilterPopover({ overlay, onApply, ...form }: FilterFormProps & { overlay: DeferredOverlay }) {
-  const { triggerRef } = overlay;
-  const anchor = useMemo(() => ({ current: { getBoundingClientRect: () => triggerRef.current?.getBoundingClientRect() ?? new DOMRect() } }), [triggerRef]);
   return (
     <Popover open={overlay.open} onOpenChange={overlay.setOpen}>
-      <PopoverAnchor virtualRef={anchor} />
+      <PopoverAnchor virtualRef={overlay.anchor} />
       <PopoverContent
         align="end"
         aria-label="Filters"
