@@ -48,7 +48,7 @@ function ReconnectBanner({ status }: { status: ChatConnection }) {
  */
 export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail; myId: string; partner: ChatPartner | null }) {
   const queryClient = useQueryClient();
-  const messages = useMessages(task.id, true);
+  const messages = useMessages(task.id);
   const send = useSendMessage(task.id);
   const notifications = useBrowserNotifications();
   const visible = usePageVisible();
@@ -60,7 +60,7 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
     },
     [myId, notify],
   );
-  const { status } = useChatSocket(task.id, true, onIncoming);
+  const { status } = useChatSocket(task.id, onIncoming);
 
   useEffect(() => {
     if (messages.isError) toast({ title: "Error", description: "Failed to fetch messages", variant: "destructive" });
