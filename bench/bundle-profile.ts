@@ -51,6 +51,8 @@ function decodeLine(line: string, state: { source: number }): [number, number][]
 /** Raw bytes of one built file by the module (package or source path) they came from. */
 function bytesByModule(file: string): Map<string, number> {
   const code = readFileSync(join(WEB_DIST, file), "utf8");
+  // Rolldown writes its own runtime helpers (rolldown-runtime-*.js) as a chunk without a map.
+  if (!existsSync(join(WEB_DIST, `${file}.map`))) return new Map([["[no source map]", Buffer.byteLength(code)]]);
   const map = JSON.parse(readFileSync(join(WEB_DIST, `${file}.map`), "utf8")) as { sources: string[]; mappings: string };
   const result = new Map<string, number>();
   const add = (name: string, bytes: number) => result.set(name, (result.get(name) ?? 0) + bytes);

@@ -114,6 +114,22 @@ describe("account settings", () => {
     for (const context of [here, ...contexts]) await context.close();
   });
 
+  it("refuses an empty name under its field, then saves the new one (the rules load with the form: decision 041)", async () => {
+    const context = await browser.newContext();
+    await newAccount(context);
+    const page = await newPage(context);
+    await page.goto(`${server.url}/settings/profile`);
+    const first = page.getByLabel("First name");
+    await first.fill("");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect.poll(() => first.getAttribute("aria-invalid"), POLL).toBe("true");
+    await first.fill("Robin");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect.poll(() => page.getByText("Your new name is shown across Errandly.").isVisible(), POLL).toBe(true);
+    page.assertClean();
+    await context.close();
+  });
+
   it("downloads the data export as a JSON file", async () => {
     const context = await browser.newContext();
     const email = await newAccount(context);

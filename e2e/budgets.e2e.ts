@@ -9,7 +9,8 @@ import { DEMO, newPage, signIn, startServer, type RunningServer } from "./harnes
 // Issue #8 and #17 budgets, on the built web app: the landing page's first load stays within
 // LANDING_JS_BUDGET_BYTES of JavaScript and each other route's within its own budget, because
 // pages are code-split and what no first paint uses (toasts, tooltips, zod, the bell and the live
-// socket) loads on demand (docs/decisions/029-lighter-first-load.md); and Lighthouse scores accessibility 100 on the landing page, the job board and a task page. Performance scores
+// socket, forms and dialogs) loads on demand (docs/decisions/029-lighter-first-load.md and
+// 041-forms-loaded-on-first-use.md); and Lighthouse scores accessibility 100 on the landing page, the job board and a task page. Performance scores
 // are not asserted: on a shared 2-core box they move from run to run (bench/lighthouse.ts records
 // them as medians). Bytes are what the server sends Chromium (the build's Brotli copies): the
 // issue's "KB gzipped" figures were measured this way.
@@ -20,10 +21,11 @@ const WEB_DIST = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
 // DOM about 57 KB, TanStack Query about 9 KB, tailwind-merge about 7 KB: decision 029 says why
 // they stay), plus a little room. Lower it when a change lowers the figure.
 const LANDING_JS_BUDGET_BYTES = 105 * 1024;
-// Issue 17 asks for 130 KB on every other route. Not reached yet: zod (about 25 KB), React Hook
-// Form (about 15 KB) and date-fns (about 7 KB) still come with the pages' forms and dialogs
-// (decision 029). Each route keeps its own budget, its figure plus about 5%, so that no page gets
-// heavier while that work is open; lower them toward ISSUE_ROUTE_TARGET_BYTES as it lands.
+// Issue 17 asks for 130 KB on every other route. Forms and dialogs load on first use (decision
+// 041), which brings every route here under it but the poster's task page, whose first paint shows
+// the card form and the chat (react-hook-form and zod). Each route keeps its own budget, its figure
+// plus about 5% and no more than the issue's 130 KB once under it, so that no page gets heavier;
+// lower them as routes get lighter.
 const ISSUE_ROUTE_TARGET_BYTES = 130 * 1024;
 
 let server: RunningServer;
@@ -122,13 +124,13 @@ describe("issue #8 and #17 budgets", () => {
     const taskId = await demoTaskId(server.url);
     // The heaviest pages of each kind: public with data, a task, a form-heavy signed-in page, admin.
     const visits: { as: string | null; path: string; page: string; heading: string | RegExp; budgetKb: number }[] = [
-      { as: null, path: "/job-board", page: "job-board", heading: "Job Board", budgetKb: 173 },
-      { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 196 },
-      { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 152 },
-      { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 215 },
-      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 209 },
-      { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 163 },
-      { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 184 },
+      { as: null, path: "/job-board", page: "job-board", heading: "Job Board", budgetKb: 124 },
+      { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 130 },
+      { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 129 },
+      { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 124 },
+      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 178 },
+      { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 114 },
+      { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 130 },
     ];
     const over: string[] = [];
     for (const visit of visits) {

@@ -82,6 +82,25 @@ describe("job board filters", () => {
     page.assertClean(SIGNED_OUT);
   });
 
+  it("opens and closes the panel from the keyboard, focus back on its button", async () => {
+    await page.goto(`${server.url}/job-board`);
+    const button = page.getByRole("button", { name: "Filter" });
+    const panel = page.getByRole("form", { name: "Filter tasks" });
+    await button.focus();
+    await page.keyboard.press("Enter");
+    await panel.getByLabel("Near (ZIP code)").waitFor();
+    expect(await button.getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("Escape");
+    await eventually(() => panel.count()).toBe(0);
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await button.getAttribute("aria-expanded")).toBe("false");
+    // A second press on the button closes the open panel instead of reopening it.
+    await button.click();
+    await panel.waitFor();
+    await button.click();
+    await eventually(() => panel.count()).toBe(0);
+  });
+
   it("says what to loosen when nothing matches", async () => {
     // The demo's cleaning tasks are in Columbia and Towson, 15-30 miles from Annapolis.
     await page.goto(`${server.url}/job-board?category=cleaning&near=21401&radiusMiles=5`);

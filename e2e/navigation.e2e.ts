@@ -71,8 +71,11 @@ describe("layout and navigation", () => {
     await expect.poll(async () => (await bell.getAttribute("aria-label")) ?? "", { timeout: 10_000 }).not.toBe("Notifications, 0 unread");
     await bell.click();
     await expect.poll(async () => bell.getAttribute("aria-label"), { timeout: 5_000 }).toBe("Notifications, 0 unread");
+    // The list loads at the bell's first press (decision 041): checked once it is there.
+    await poster.getByRole("link", { name: "Notification settings" }).waitFor();
     await expectAxeClean(poster);
     await poster.keyboard.press("Escape");
+    await expect.poll(() => bell.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
 
     // Back returns to the scrolled job board, from the browser and from the page's own Back button.
     await poster.goto(`${server.url}/job-board`);

@@ -181,10 +181,16 @@ describe("tasks", () => {
       return texts.length > 0 && texts.every((t) => t.includes("Delivery Services")) && texts.some((t) => t.includes(TITLE));
     }).toBe(true);
 
-    await provider.getByRole("button", { name: `Claim Task for ${TITLE}` }).click();
+    const claim = provider.getByRole("button", { name: `Claim Task for ${TITLE}` });
+    await claim.click();
     // The claim asks first, with what the provider takes home.
     const confirm = provider.getByRole("alertdialog", { name: "Claim this task?" });
     await eventually(() => confirm.innerText()).toMatch(/You'll earn \$[\d.,]+\. The poster has 30 minutes to pay/);
+    // Going back changes nothing and puts focus back on the button (the dialog loads on first use,
+    // so its button is not Radix's own trigger: decision 041).
+    await confirm.getByRole("button", { name: "Go back" }).click();
+    await eventually(() => claim.evaluate((el) => el === document.activeElement)).toBe(true);
+    await claim.press("Enter");
     await confirm.getByRole("button", { name: "Yes, claim it" }).click();
     await eventually(visible(provider, "Task claimed successfully!")).toBe(true);
     await eventually(() => provider.getByTestId("job-card").filter({ hasText: TITLE }).count()).toBe(0);

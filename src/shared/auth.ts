@@ -73,15 +73,3 @@ export const loginBodySchema = z.object({
   password: z.string({ error: "Password is required" }).min(1, { error: "Password is required" }).max(200),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
-
-/**
- * Only same-origin relative paths survive: "/dashboard?x=1" yes, "https://evil", "//evil",
- * "/\\evil" and anything without a leading slash go to "/".
- */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 2000) return "/";
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  // Control characters (CR, LF, TAB…) could split a Location header or be dropped by browsers.
-  for (const ch of value) if (ch.charCodeAt(0) < 0x20) return "/";
-  return value;
-}

@@ -8,13 +8,6 @@ import { CHAT_MESSAGE_MAX_LENGTH, TASK_STATUSES } from "./constants.js";
 /** Messages per user per minute, on REST and the socket together. */
 export const CHAT_RATE_LIMIT_PER_MINUTE = 30;
 
-/**
- * How the server closes a socket whose session ended (logout, expiry, signed out elsewhere): the
- * browser then stops reconnecting and asks who is signed in, instead of retrying with a cookie
- * that no longer opens anything (docs/product.md#chat-and-notifications).
- */
-export const SESSION_ENDED_CLOSE = { code: 1008, reason: "Session ended" } as const;
-
 export const chatContentSchema = z
   .string({ error: "content is required" })
   .trim()
@@ -55,7 +48,7 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
-/** Frames the server sends over /ws. */
+/** Frames the server sends over /ws (the browser reads them with server-frames.ts). */
 export const serverFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("auth_success") }),
   z.object({ type: z.literal("error"), message: z.string() }),

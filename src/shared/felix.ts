@@ -7,7 +7,8 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "./felix-pricing.js";
-import { MAX_BUDGET_CENTS, dollarsSchema, formatDollars } from "./money.js";
+import { dollarsSchema } from "./money-schemas.js";
+import { MAX_BUDGET_CENTS, formatDollars } from "./money.js";
 
 // API contracts of Ask Felix (docs/product.md, Felix; POST /api/ask-felix). The context
 // comes from a half-filled form or a task detail, so every field is optional and null is accepted

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { URGENCIES } from "./constants.js";
 import {
   MAX_BUDGET_CENTS,
-  budgetDollarsSchema,
   centsToDollars,
   dollarsToCents,
   formatDollars,
@@ -14,6 +13,7 @@ import {
   urgentSurchargeCents,
   youllEarnText,
 } from "./money.js";
+import { budgetDollarsSchema } from "./money-schemas.js";
 
 const budgetCents = fc.integer({ min: 2000, max: MAX_BUDGET_CENTS });
 const urgency = fc.constantFrom(...URGENCIES);

@@ -1,7 +1,5 @@
-import { z } from "zod";
 import {
   APPROVAL_WINDOW_THRESHOLD_CENTS,
-  MIN_BUDGET_CENTS,
   PROVIDER_SHARE_PERCENT,
   SERVICE_FEE_FIXED_CENTS,
   SERVICE_FEE_PERCENT,
@@ -38,21 +36,6 @@ export function formatDollars(cents: number): string {
 export function formatDollarsExact(cents: number): string {
   return (cents / 100).toLocaleString("en-US", { style: "currency", currency: "USD" });
 }
-
-/** A dollar amount as the API accepts it: finite, not negative, at most two decimals. */
-export const dollarsSchema = z
-  .number({ error: "must be a number" })
-  .finite()
-  .nonnegative({ error: "must not be negative" })
-  .refine((d) => Math.abs(d * 100 - Math.round(d * 100)) < 1e-6, { error: "must have at most two decimals" });
-
-export const budgetDollarsSchema = dollarsSchema
-  .refine((d) => dollarsToCents(d) >= MIN_BUDGET_CENTS, {
-    error: `Minimum budget is ${formatDollars(MIN_BUDGET_CENTS)}`,
-  })
-  .refine((d) => dollarsToCents(d) <= MAX_BUDGET_CENTS, {
-    error: `Maximum budget is ${formatDollars(MAX_BUDGET_CENTS)}`,
-  });
 
 /** 15% of the budget for urgent tasks, rounded half up to the cent. */
 export function urgentSurchargeCents(budgetCents: number, urgency: Urgency): number {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { text } from "./common.js";
 import { ESCROW_STATUSES } from "./money-lifecycle.js";
-import { dollarsSchema } from "./money.js";
+import { dollarsSchema } from "./money-schemas.js";
 
 // Contracts of the payments feature (docs/decisions/008-payments-and-ledger.md). Amounts cross the
 // API as dollars; the server keeps integer cents. The states of the money records and their

@@ -1,28 +1,11 @@
 import { z } from "zod";
-import { boardFilterFields, checkFilterRules } from "./task-filters.js";
+import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { emailSchema, stateCodeSchema, text } from "./common.js";
-import {
-  CATEGORY_VALUES,
-  ID_DOCUMENT_MAX_BYTES,
-  PROFILE_PHOTO_MAX_BYTES,
-  TASK_PHOTO_MAX_BYTES,
-  TASK_STATUSES,
-  VERIFICATION_STATUSES,
-  WEEKDAYS,
-} from "./constants.js";
-import { dollarsSchema } from "./money.js";
+import { CATEGORY_VALUES, TASK_STATUSES, VERIFICATION_STATUSES, WEEKDAYS } from "./constants.js";
+import { dollarsSchema } from "./money-schemas.js";
+import { UPLOAD_KINDS } from "./upload-rules.js";
 
 // Provider applications, profiles, uploads, admin review and the public directory (docs/product.md, Verification).
-
-export const UPLOAD_KINDS = ["id_document", "profile_photo", "task_photo"] as const;
-export type UploadKind = (typeof UPLOAD_KINDS)[number];
-
-/** Detected by magic bytes on the server; the browser's claim is never trusted. */
-export const UPLOAD_RULES: Record<UploadKind, { maxBytes: number; types: readonly string[] }> = {
-  id_document: { maxBytes: ID_DOCUMENT_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp", "application/pdf"] },
-  profile_photo: { maxBytes: PROFILE_PHOTO_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp"] },
-  task_photo: { maxBytes: TASK_PHOTO_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp"] },
-};
 
 export const UPLOAD_URL_TTL_MS = 10 * 60_000;
 

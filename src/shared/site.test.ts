@@ -5,8 +5,8 @@ import {
   appointmentFormSchema,
   APPOINTMENT_MESSAGES,
   contactBodySchema,
-  startOfTomorrowIn,
 } from "./site.js";
+import { startOfTomorrowIn } from "./office-clock.js";
 
 const valid = {
   name: "Ann Lee",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { haversineMiles } from "./geo.js";
-import { boardFiltersSchema, boundingBox, parseNear, roundMiles, whenRange } from "./task-filters.js";
+import { boundingBox, parseNear, roundMiles, whenRange } from "./task-filters.js";
 
 describe("parseNear", () => {
   it("reads a 5-digit ZIP code and a lat,lon point", () => {
@@ -95,23 +95,5 @@ describe("whenRange", () => {
     // Clocks go back on 2026-11-01: the week's end is at UTC-5.
     const now = new Date("2026-10-30T15:00:00Z");
     expect(whenRange("this_week", now)).toEqual({ from: new Date("2026-10-30T04:00:00Z"), to: new Date("2026-11-06T05:00:00Z") });
-  });
-});
-
-describe("boardFiltersSchema", () => {
-  it("accepts the form's values and reads them as the API does", () => {
-    expect(boardFiltersSchema.parse({ near: "21401", radiusMiles: "25", minBudget: "20", maxBudget: "80", when: "today" })).toEqual({
-      near: { kind: "zip", zip: "21401" },
-      radiusMiles: 25,
-      minBudget: 20,
-      maxBudget: 80,
-      when: "today",
-    });
-  });
-
-  it("refuses a radius without near, and min above max, under the field to change", () => {
-    const result = boardFiltersSchema.safeParse({ radiusMiles: "10", minBudget: "90", maxBudget: "10" });
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((i) => i.path.join("."))).toEqual(["radiusMiles", "minBudget"]);
   });
 });

@@ -1,11 +1,12 @@
-import { z } from "zod";
 import { EARTH_RADIUS_MILES } from "./geo.js";
 import { MAX_BUDGET_CENTS } from "./money.js";
-import { OFFICE_TIME_ZONE, startOfDayIn } from "./site.js";
+import { OFFICE_TIME_ZONE, startOfDayIn } from "./office-clock.js";
 
 // The job board's filters: where (near a ZIP code or a point, within a radius), budget and when
 // (docs/product.md#job-board-filters, docs/decisions/027-job-board-distance-and-dates.md). Pure:
-// the server builds its SQL from these, the web its filter form and its URL.
+// the server builds its SQL from these, the web its filter form and its URL. No zod here: the job
+// board reads its address with these on its first load, and the query's schemas, which build on
+// the same rules, are in task-filter-schemas.ts (issue 17, docs/decisions/029-lighter-first-load.md).
 
 /** The radii a provider may choose, in miles. Few on purpose: each is a cheap bounding box. */
 export const RADIUS_MILES = [5, 10, 25, 50] as const;
@@ -29,6 +30,8 @@ const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
 export type NearPlace = { kind: "zip"; zip: string } | { kind: "point"; lat: number; lon: number };
 
 export const NEAR_MESSAGE = "Enter a 5-digit ZIP code or a position as lat,lon";
+/** The longest `near` read: a ZIP code or a position, with room for spaces. */
+export const NEAR_MAX_LENGTH = 60;
 
 /**
  * "21401" → a ZIP code; "38.98,-76.49" (spaces allowed) → a point. A string for anything else,
@@ -99,6 +102,7 @@ export interface MapArea {
 }
 
 export const BBOX_MESSAGE = "bbox must be west,south,east,north in degrees, e.g. -77.2,38.8,-76.3,39.4";
+export const BBOX_MAX_LENGTH = 100;
 
 /**
  * "west,south,east,north" (GeoJSON's order, Leaflet's toBBoxString) → an area; a string for
@@ -116,65 +120,37 @@ export function parseBbox(text: string): MapArea | string {
   return { west, south, east, north };
 }
 
-const MAX_BUDGET_DOLLARS = MAX_BUDGET_CENTS / 100;
+/** The highest budget a filter may name, in dollars. */
+export const MAX_BUDGET_FILTER_DOLLARS = MAX_BUDGET_CENTS / 100;
 
-const budgetFilter = (field: string) =>
-  z.coerce
-    .number({ error: `${field} must be a number of dollars` })
-    .min(0, { error: `${field} must be 0 or more` })
-    .max(MAX_BUDGET_DOLLARS, { error: `${field} must be at most ${MAX_BUDGET_DOLLARS}` });
+export const isRadiusMiles = (value: number): value is RadiusMiles => (RADIUS_MILES as readonly number[]).includes(value);
 
-/**
- * The filter fields as they arrive in a query string (the board's URL uses the same names).
- * The job board's query schema extends these; the web's filter form judges its values with them.
- */
-export const boardFilterFields = {
-  near: z
-    .string()
-    .max(60, { error: NEAR_MESSAGE })
-    .transform((text, ctx): NearPlace => {
-      const place = parseNear(text);
-      if (typeof place !== "string") return place;
-      ctx.addIssue({ code: "custom", message: place });
-      return z.NEVER;
-    })
-    .optional(),
-  radiusMiles: z.coerce
-    .number({ error: "radiusMiles must be 5, 10, 25 or 50" })
-    .refine((v): v is RadiusMiles => (RADIUS_MILES as readonly number[]).includes(v), { error: "radiusMiles must be 5, 10, 25 or 50" })
-    .optional(),
-  minBudget: budgetFilter("minBudget").optional(),
-  maxBudget: budgetFilter("maxBudget").optional(),
-  when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
-  bbox: z
-    .string()
-    .max(100, { error: BBOX_MESSAGE })
-    .transform((text, ctx): MapArea => {
-      const area = parseBbox(text);
-      if (typeof area !== "string") return area;
-      ctx.addIssue({ code: "custom", message: area });
-      return z.NEVER;
-    })
-    .optional(),
-};
+// Each filter field as a query string carries it, read by the same rules as the API's query
+// (boardFilterFields in task-filter-schemas.ts): the value, or undefined (or the message to show)
+// when the API would refuse it. task-filter-schemas.test.ts holds the two to the same answers.
 
-interface FilterRuleInput {
-  near?: NearPlace | undefined;
-  radiusMiles?: number | undefined;
-  minBudget?: number | undefined;
-  maxBudget?: number | undefined;
+/** `near`: a ZIP code or a position, at most NEAR_MAX_LENGTH characters; else the message to show. */
+export function parseNearFilter(text: string): NearPlace | string {
+  return text.length > NEAR_MAX_LENGTH ? NEAR_MESSAGE : parseNear(text);
 }
 
-/** The rules between filter fields, each reported under the field to change. */
-export function checkFilterRules(q: FilterRuleInput, ctx: z.RefinementCtx): void {
-  if (q.radiusMiles !== undefined && q.near === undefined) {
-    ctx.addIssue({ code: "custom", path: ["radiusMiles"], message: "A radius needs near (a ZIP code or lat,lon)" });
-  }
-  if (q.minBudget !== undefined && q.maxBudget !== undefined && q.minBudget > q.maxBudget) {
-    ctx.addIssue({ code: "custom", path: ["minBudget"], message: "The lowest budget must not be above the highest" });
-  }
+/** `radiusMiles`: one of RADIUS_MILES, read as a number the way the API coerces it. */
+export function readRadiusFilter(text: string): RadiusMiles | undefined {
+  const value = Number(text);
+  return isRadiusMiles(value) ? value : undefined;
 }
 
-/** The filter form's schema: the same fields and rules as the API's query. */
-export const boardFiltersSchema = z.object(boardFilterFields).superRefine(checkFilterRules);
-export type BoardFilters = z.input<typeof boardFiltersSchema>;
+/** `minBudget` or `maxBudget`: dollars from 0 to MAX_BUDGET_FILTER_DOLLARS. */
+export function readBudgetFilter(text: string): number | undefined {
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= MAX_BUDGET_FILTER_DOLLARS ? value : undefined;
+}
+
+export function readWhenFilter(text: string): TaskWhen | undefined {
+  return TASK_WHEN.find((when) => when === text);
+}
+
+/** `bbox`: an area of the map, at most BBOX_MAX_LENGTH characters; else the message to show. */
+export function parseBboxFilter(text: string): MapArea | string {
+  return text.length > BBOX_MAX_LENGTH ? BBOX_MESSAGE : parseBbox(text);
+}

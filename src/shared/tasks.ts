@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
-import { budgetDollarsSchema } from "./money.js";
-import { boardFilterFields, checkFilterRules, RADIUS_MILES } from "./task-filters.js";
+import { budgetDollarsSchema } from "./money-schemas.js";
+import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
+import { RADIUS_MILES } from "./task-filters.js";
 import { taskPhotoSchema, taskPhotoThumbSchema } from "./task-photos.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as

@@ -1,5 +1,5 @@
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
-import { PostTaskDialog } from "@/features/tasks/components/post-task-dialog";
+import { PostTaskDialog, type PostTaskDialogProps } from "@/features/tasks/components/post-task-dialog";
 import { useUser } from "@/lib/current-user";
 import { PostedTaskPhotosStep } from "./task-photos";
 
@@ -8,12 +8,17 @@ import { PostedTaskPhotosStep } from "./task-photos";
  * Felix answers signed-in people only (its API is), so a visitor typing a draft before signing up
  * sees the budget field alone.
  */
-export function PostTaskDialogWithFelix({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function PostTaskDialogWithFelix({
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+}: Pick<PostTaskDialogProps, "open" | "onOpenChange" | "onCloseAutoFocus">) {
   const { isAuthenticated } = useUser();
   return (
     <PostTaskDialog
       open={open}
       onOpenChange={onOpenChange}
+      onCloseAutoFocus={onCloseAutoFocus}
       budgetHelper={
         isAuthenticated
           ? ({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />

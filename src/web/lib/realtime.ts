@@ -1,4 +1,5 @@
-import { SESSION_ENDED_CLOSE, serverFrameSchema, type ServerFrame } from "@shared/chat";
+import type { ServerFrame } from "@shared/chat";
+import { readServerFrame, SESSION_ENDED_CLOSE } from "@shared/server-frames";
 
 // The one realtime connection pattern of the app (chat and the notification bell): a WebSocket
 // to /ws that says who it is on open, hands on only frames that match the shared contract, and
@@ -23,8 +24,7 @@ export function parseServerFrame(text: string): ServerFrame | null {
   } catch {
     return null;
   }
-  const frame = serverFrameSchema.safeParse(data);
-  return frame.success ? frame.data : null;
+  return readServerFrame(data);
 }
 
 export interface RealtimeHandlers {

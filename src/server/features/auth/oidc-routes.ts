@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import * as oidc from "openid-client";
 import { z } from "zod";
-import { safeReturnTo } from "../../../shared/auth.js";
+import { safeReturnTo } from "../../../shared/return-to.js";
 import { isHttps } from "../../config/env.js";
 import { clearSession, setSessionCookie } from "../../plugins/auth.js";
 import { accountForOidcProfile, profileFromClaims } from "./oidc-accounts.js";

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { loginBodySchema, messageResponseSchema, registerBodySchema, safeReturnTo, userSchema } from "../../../shared/auth.js";
+import { loginBodySchema, messageResponseSchema, registerBodySchema, userSchema } from "../../../shared/auth.js";
+import { safeReturnTo } from "../../../shared/return-to.js";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
 import { unauthorized } from "../../http-errors.js";

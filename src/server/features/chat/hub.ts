@@ -1,7 +1,8 @@
 import type { WebSocket } from "ws";
 import { and, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { SESSION_ENDED_CLOSE, type ServerFrame } from "../../../shared/chat.js";
+import type { ServerFrame } from "../../../shared/chat.js";
+import { SESSION_ENDED_CLOSE } from "../../../shared/server-frames.js";
 import type { AppContext } from "../../context.js";
 import { sessions } from "../../db/schema/users.js";
 import { NOTIFICATIONS_CHANNEL, unreadNotificationCount } from "../../notify.js";

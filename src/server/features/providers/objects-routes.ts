@@ -6,10 +6,10 @@ import {
   objectPathResponseSchema,
   setIdDocumentBodySchema,
   setProfilePhotoBodySchema,
-  UPLOAD_RULES,
   uploadRequestSchema,
   uploadUrlResponseSchema,
 } from "../../../shared/providers.js";
+import { UPLOAD_RULES } from "../../../shared/upload-rules.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { ProviderProfile } from "@shared/providers";
 import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -9,8 +9,6 @@ import { useApplications } from "@/features/admin/api/get-applications";
 import { ActiveProviderCard } from "@/features/admin/components/active-provider-card";
 import { AdminShell } from "@/features/admin/components/admin-shell";
 import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
-import { ApplicationDetailsDialog } from "@/features/admin/components/application-details-dialog";
-import { RejectDialog } from "@/features/admin/components/reject-dialog";
 import { PhotoChangesQueue } from "@/features/account/components/photo-changes-queue";
 
 function Loading() {
@@ -22,6 +20,14 @@ function Loading() {
   );
 }
 
+// The two dialogs (Radix Dialog; the rejection's form with react-hook-form and zod) are their own
+// chunks, fetched at the first View or Reject press and kept mounted after, so closing animates:
+// the admin opens the page to read the lists (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
+const ApplicationDetailsDialog = lazy(() =>
+  import("@/features/admin/components/application-details-dialog").then((m) => ({ default: m.ApplicationDetailsDialog })),
+);
+const RejectDialog = lazy(() => import("@/features/admin/components/reject-dialog").then((m) => ({ default: m.RejectDialog })));
+
 function Empty({ text }: { text: string }) {
   return <p className="py-12 text-center text-muted-foreground">{text}</p>;
 }
@@ -32,6 +38,11 @@ function AdminDashboard() {
   const decide = useDecideApplication();
   const [details, setDetails] = useState<ProviderProfile | null>(null);
   const [rejecting, setRejecting] = useState<ProviderProfile | null>(null);
+  // Latched during render at the first opening (React's derived-state pattern): no effect, no extra frame.
+  const [detailsUsed, setDetailsUsed] = useState(false);
+  const [rejectUsed, setRejectUsed] = useState(false);
+  if (details && !detailsUsed) setDetailsUsed(true);
+  if (rejecting && !rejectUsed) setRejectUsed(true);
 
   const pending = applications.data?.filter((a) => a.verificationStatus === "pending") ?? [];
   const underReview = applications.data?.filter((a) => a.verificationStatus === "under_review") ?? [];
@@ -119,17 +130,21 @@ function AdminDashboard() {
           )}
         </TabsContent>
       </Tabs>
-      <ApplicationDetailsDialog application={details} onClose={() => setDetails(null)} />
-      <RejectDialog
-        key={rejecting?.id ?? "none"}
-        name={rejecting ? fullName(rejecting) : ""}
-        open={rejecting !== null}
-        pending={decide.isPending}
-        onCancel={() => setRejecting(null)}
-        onConfirm={(reason) => {
-          if (rejecting) reject(rejecting.userId, reason);
-        }}
-      />
+      <Suspense fallback={null}>
+        {detailsUsed && <ApplicationDetailsDialog application={details} onClose={() => setDetails(null)} />}
+        {rejectUsed && (
+          <RejectDialog
+            key={rejecting?.id ?? "none"}
+            name={rejecting ? fullName(rejecting) : ""}
+            open={rejecting !== null}
+            pending={decide.isPending}
+            onCancel={() => setRejecting(null)}
+            onConfirm={(reason) => {
+              if (rejecting) reject(rejecting.userId, reason);
+            }}
+          />
+        )}
+      </Suspense>
     </AdminShell>
   );
 }

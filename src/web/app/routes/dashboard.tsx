@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { LoadingRegion } from "@/components/ui/skeleton";
+import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
 import { providerProfileQueryKey } from "@/features/providers/api/get-provider-profile";
@@ -19,7 +20,6 @@ import {
   type DashboardView,
 } from "@/features/tasks/components/task-format";
 import { userQueryKey } from "@/lib/current-user";
-import { PostTaskDialogWithFelix } from "../post-task-dialog";
 import { useSignedInUser } from "../protected-route";
 
 function storedView(): string | null {
@@ -67,13 +67,19 @@ function LoadingCards() {
   );
 }
 
+// The Post a Task wizard (react-hook-form, zod, the Radix dialog, select and radio groups) is its own
+// chunk, fetched when the pointer or focus reaches its button and shown at the press, as on the
+// landing page (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
+const loadPostTask = () => import("../post-task-dialog");
+const PostTaskDialogWithFelix = lazy(() => loadPostTask().then((m) => ({ default: m.PostTaskDialogWithFelix })));
+
 /** The dashboard (/dashboard; docs/product.md#roles). */
 export default function DashboardPage() {
   const user = useSignedInUser();
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);
   const [params] = useSearchParams();
   // "?post=task": back from signing in again with the Post a Task draft (docs/product.md#post-a-task-draft).
-  const [posting, setPosting] = useState(params.get(POST_TASK_RETURN_PARAM) === "task");
+  const posting = useDeferredOverlay(loadPostTask, params.get(POST_TASK_RETURN_PARAM) === "task");
   usePayoutReturn();
 
   const view = chosenView ?? initialDashboardView(user.role, storedView());
@@ -136,7 +142,7 @@ export default function DashboardPage() {
             <Briefcase aria-hidden="true" /> My Jobs
           </Button>
         </div>
-        <Button onClick={() => setPosting(true)}>
+        <Button {...posting.triggerProps}>
           <Plus aria-hidden="true" /> Post a Task
         </Button>
       </div>
@@ -162,7 +168,11 @@ export default function DashboardPage() {
         )}
       </section>
 
-      <PostTaskDialogWithFelix open={posting} onOpenChange={setPosting} />
+      {posting.mounted && (
+        <Suspense fallback={null}>
+          <PostTaskDialogWithFelix open={posting.open} onOpenChange={posting.setOpen} onCloseAutoFocus={posting.returnFocus} />
+        </Suspense>
+      )}
     </div>
   );
 }

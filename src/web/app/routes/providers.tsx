@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { CATEGORIES } from "@shared/constants";
-import { RADIUS_MILES, boardFilterFields } from "@shared/task-filters";
+import { RADIUS_MILES, parseNearFilter } from "@shared/task-filters";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -50,9 +50,9 @@ export default function ProvidersPage() {
           event.preventDefault();
           const text = nearText.trim();
           // The same rule as the API's `near` (src/shared/task-filters.ts).
-          const parsed = text ? boardFilterFields.near.safeParse(text) : null;
-          if (parsed && !parsed.success) {
-            setNearError(parsed.error.issues[0]?.message ?? "Enter a 5-digit ZIP code");
+          const place = text ? parseNearFilter(text) : null;
+          if (typeof place === "string") {
+            setNearError(place);
             return;
           }
           setNearError(null);

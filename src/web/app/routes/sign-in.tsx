@@ -1,5 +1,5 @@
 import { useSearch } from "wouter";
-import { safeReturnTo } from "@shared/auth";
+import { safeReturnTo } from "@shared/return-to";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";

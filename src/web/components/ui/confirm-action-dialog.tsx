@@ -1,14 +1,17 @@
-import { useState, type ReactElement } from "react";
-import { Button } from "./button";
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "./dialog";
+import { cloneElement, lazy, Suspense, type ComponentProps, type ReactElement } from "react";
+import { useDeferredOverlay } from "./use-deferred-overlay";
 
 // One confirmation before every irreversible or money-moving action, stating the amounts
-// (docs/product.md, Web app: "Confirmations"). Built on the Radix Dialog with the alertdialog role:
-// it does not close on an outside click, and Escape or the go-back button leave everything as it was.
+// (docs/product.md, Web app: "Confirmations"). The dialog (Radix Dialog, its focus trap and scroll
+// lock) is its own chunk, fetched when the pointer or focus reaches the button and shown at its
+// press: the job board has a Claim button per card and the task page several, and neither first
+// paint opens one (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
+const loadContent = () => import("./confirm-action-dialog-content");
+const ConfirmActionDialogContent = lazy(() => loadContent().then((m) => ({ default: m.ConfirmActionDialogContent })));
 
 export interface ConfirmActionDialogProps {
   /** The button that opens the dialog; it keeps its own label, disabled state and accessible name. */
-  trigger: ReactElement;
+  trigger: ReactElement<ComponentProps<"button">>;
   title: string;
   /** One paragraph per line: what happens, with the amounts. */
   lines: readonly string[];
@@ -19,37 +22,16 @@ export interface ConfirmActionDialogProps {
   onConfirm: () => void;
 }
 
-export function ConfirmActionDialog({ trigger, title, lines, confirmLabel, cancelLabel = "Go back", destructive = false, onConfirm }: ConfirmActionDialogProps) {
-  const [open, setOpen] = useState(false);
+export function ConfirmActionDialog({ trigger, ...dialog }: ConfirmActionDialogProps) {
+  const overlay = useDeferredOverlay(loadContent);
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent role="alertdialog" hideCloseButton onInteractOutside={(event) => event.preventDefault()}>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription asChild>
-            <div className="grid gap-2">
-              {lines.map((line) => (
-                <p key={line}>{line}</p>
-              ))}
-            </div>
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{cancelLabel}</Button>
-          </DialogClose>
-          <Button
-            variant={destructive ? "destructive" : "default"}
-            onClick={() => {
-              setOpen(false);
-              onConfirm();
-            }}
-          >
-            {confirmLabel}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <>
+      {cloneElement(trigger, overlay.triggerProps)}
+      {overlay.mounted && (
+        <Suspense fallback={null}>
+          <ConfirmActionDialogContent overlay={overlay} {...dialog} />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from "react";
 import type { Account } from "@shared/account";
-import { profileBodySchema } from "@shared/account";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -19,14 +18,20 @@ export function ProfileNameForm() {
   return account.data ? <NameForm account={account.data} /> : <Skeleton className="h-48 w-full" />;
 }
 
+// The name's rules are the server's zod schema (src/shared/account.ts), loaded at the form's first
+// focus and read at its submit: the settings page's first load leaves zod out (issue 17,
+// docs/decisions/041-forms-loaded-on-first-use.md).
+const loadRules = () => import("@shared/account");
+
 function NameForm({ account }: { account: Account }) {
   const update = useUpdateProfile();
   const [firstName, setFirstName] = useState(account.firstName);
   const [lastName, setLastName] = useState(account.lastName);
   const [errors, setErrors] = useState<Errors>({});
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
+    const { profileBodySchema } = await loadRules();
     const parsed = profileBodySchema.safeParse({ firstName, lastName });
     if (!parsed.success) {
       const next: Errors = {};
@@ -53,7 +58,7 @@ function NameForm({ account }: { account: Account }) {
         <CardDescription>How other people on Errandly see you.</CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+        <form onSubmit={(event) => void submit(event)} onFocus={() => void loadRules()} noValidate className="grid gap-4 sm:grid-cols-2">
           <FormField label="First name" required error={errors.firstName}>
             <Input value={firstName} maxLength={60} autoComplete="given-name" onChange={(e) => setFirstName(e.target.value)} />
           </FormField>

@@ -1,10 +1,9 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { Link } from "wouter";
 import { PASSWORD_MIN_LENGTH } from "@shared/constants";
-import { loginBodySchema, registerBodySchema, type LoginBody, type RegisterBody, type User } from "@shared/auth";
+import type { LoginBody, RegisterBody, User } from "@shared/auth";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -12,9 +11,15 @@ import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
 import { apiRequest, errorMessage } from "@/lib/api";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { useRegister } from "../api/register";
 
 // Sign-in and sign-up share the server's zod schemas, so the form and the API agree on every rule.
+// The schemas load at a form's first focus (auth-resolvers.ts), not with the page.
+const loadResolvers = () => import("./auth-resolvers");
+const loginResolver = lazyResolver(() => loadResolvers().then((m) => m.loginResolver));
+const registerResolver = lazyResolver(() => loadResolvers().then((m) => m.registerResolver));
+const prefetchResolvers = () => void loadResolvers();
 
 interface Props {
   /** Called after the session cookie is set. */
@@ -22,14 +27,14 @@ interface Props {
 }
 
 export function SignInForm({ onSignedIn }: Props) {
-  const form = useForm<LoginBody>({ resolver: zodResolver(loginBodySchema), defaultValues: { email: "", password: "" } });
+  const form = useForm<LoginBody>({ resolver: loginResolver, defaultValues: { email: "", password: "" } });
   const mutation = useMutation({
     mutationFn: (body: LoginBody) => apiRequest<User>("POST", "/api/auth/login", body),
     onSuccess: onSignedIn,
   });
   const { errors } = form.formState;
   return (
-    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
+    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
       {mutation.isError && (
         <Alert variant="destructive">
           <AlertDescription>{errorMessage(mutation.error, "Sign in failed. Please try again.")}</AlertDescription>
@@ -59,7 +64,7 @@ export function SignInForm({ onSignedIn }: Props) {
  */
 export function SignUpForm() {
   const form = useForm<RegisterBody>({
-    resolver: zodResolver(registerBodySchema),
+    resolver: registerResolver,
     defaultValues: { email: "", password: "", firstName: "", lastName: "" },
   });
   const [password, email, firstName, lastName] = useWatch({
@@ -85,7 +90,7 @@ export function SignUpForm() {
     );
   }
   return (
-    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
+    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
       {mutation.isError && (
         <Alert variant="destructive">
           <AlertDescription>{errorMessage(mutation.error, "Sign up failed. Please try again.")}</AlertDescription>

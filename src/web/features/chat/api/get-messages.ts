@@ -7,11 +7,10 @@ export function messagesQueryKey(taskId: string) {
   return ["/api/messages", taskId] as const;
 }
 
-export function useMessages(taskId: string, enabled: boolean) {
+export function useMessages(taskId: string) {
   return useQuery({
     queryKey: messagesQueryKey(taskId),
     queryFn: () => apiRequest<Message[]>("GET", `/api/messages/${encodeURIComponent(taskId)}`),
-    enabled,
   });
 }
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Message, ServerFrame } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
 import { fakeApi, renderWithApp } from "@/testing/render";
@@ -58,6 +58,9 @@ const whileAway: Message = {
 /** What the server has stored for the task's chat. */
 let stored: Message[] = [];
 
+// The conversation is a lazily loaded chunk (docs/decisions/041-forms-loaded-on-first-use.md): loaded
+// once here, so the first test's waits are for the socket, not for the module's first transform.
+beforeAll(() => import("./task-chat-conversation"));
 beforeEach(() => {
   FakeSocket.instances = [];
   stored = [];

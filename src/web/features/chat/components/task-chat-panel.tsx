@@ -1,88 +1,14 @@
-import { LoaderCircle } from "lucide-react";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import type { Message } from "@shared/chat";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { TaskDetail } from "@shared/tasks";
-import { Link } from "wouter";
-import { Card, CardHeader, CardTitle } from "@/components/ui/card";
-import { PersonAvatar } from "@/components/ui/person-avatar";
 import { Spinner } from "@/components/ui/spinner";
-import { toast } from "@/components/ui/use-toast";
 import { useUser } from "@/lib/current-user";
-import { errorMessage } from "@/lib/api";
-import { cn } from "@/lib/cn";
-import { userProfilePath } from "@/lib/profile-path";
-import { useMessages } from "../api/get-messages";
-import { markMessagesRead } from "../api/mark-messages-read";
-import { useSendMessage } from "../api/send-message";
-import { useBrowserNotifications } from "../hooks/use-browser-notifications";
-import { useChatSocket, type ChatConnection } from "../hooks/use-chat-socket";
-import { ChatComposer } from "./chat-composer";
-import { ChatMessageList } from "./chat-message-list";
-import { ChatNotificationBanner } from "./chat-notification-banner";
+import { ChatCard, type ChatPartner } from "./chat-card";
 
-function usePageVisible(): boolean {
-  // Visible on the server, which renders the task page too (docs/decisions/036-server-rendered-data-pages.md):
-  // only effects read it, and they run in the browser.
-  const [visible, setVisible] = useState(() => typeof document === "undefined" || document.visibilityState === "visible");
-  useEffect(() => {
-    const update = () => setVisible(document.visibilityState === "visible");
-    document.addEventListener("visibilitychange", update);
-    return () => document.removeEventListener("visibilitychange", update);
-  }, []);
-  return visible;
-}
-
-/** The other party of the chat, shown in its header and linked to their public profile. */
-interface ChatPartner {
-  id: string;
-  displayName: string;
-  photoUrl: string | null;
-}
-
-function ChatCard({ connected, partner, children }: { connected: boolean; partner?: ChatPartner | null; children: ReactNode }) {
-  return (
-    <Card className="flex h-[500px] flex-col">
-      <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
-        <div className="flex min-w-0 items-center gap-3">
-          {partner ? <PersonAvatar name={partner.displayName} photoUrl={partner.photoUrl} className="size-9" /> : null}
-          <div className="grid min-w-0">
-            <CardTitle asChild className="text-lg">
-              <h2>Task Messages</h2>
-            </CardTitle>
-            {partner ? (
-              <p className="text-sm text-muted-foreground [overflow-wrap:anywhere]">
-                with{" "}
-                <Link href={userProfilePath(partner.id)} className="font-medium text-foreground hover:underline">
-                  {partner.displayName}
-                </Link>
-              </p>
-            ) : null}
-          </div>
-        </div>
-        <span role="status" className="flex items-center gap-1.5 text-sm text-muted-foreground">
-          <span aria-hidden="true" className={cn("size-2 rounded-full", connected ? "bg-green-600" : "bg-muted-foreground")} />
-          {connected ? "Connected" : "Offline"}
-        </span>
-      </CardHeader>
-      {children}
-    </Card>
-  );
-}
-
-/**
- * Said while the live connection is down: messages still send (over HTTP), and those that arrive
- * meanwhile show up once it is back, because every reconnect reads the list again.
- */
-function ReconnectBanner({ status }: { status: ChatConnection }) {
-  if (status !== "reconnecting") return null;
-  return (
-    <div role="status" className="mx-4 mb-2 flex items-center gap-2 rounded-md border border-warning bg-warning/10 px-3 py-2 text-sm">
-      <LoaderCircle className="size-4 shrink-0 animate-spin" aria-hidden="true" />
-      <p>Connection lost. Reconnecting... New messages will appear once the chat is back.</p>
-    </div>
-  );
-}
+// The conversation (its messages, the live socket, the composer with react-hook-form and zod, the
+// message list with date-fns) is its own chunk: only the task's two parties see it, and the task
+// page a visitor opens from a shared link needs none of it (issue 17,
+// docs/decisions/041-forms-loaded-on-first-use.md).
+const TaskChatConversation = lazy(() => import("./task-chat-conversation").then((m) => ({ default: m.TaskChatConversation })));
 
 function ChatNotice({ children }: { children: ReactNode }) {
   return <p className="flex flex-1 items-center justify-center px-6 text-center text-sm text-muted-foreground">{children}</p>;
@@ -91,53 +17,8 @@ function ChatNotice({ children }: { children: ReactNode }) {
 /** The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline. */
 export function TaskChatPanel({ task }: { task: TaskDetail }) {
   const { user } = useUser();
-  const queryClient = useQueryClient();
   const hasProvider = task.providerId !== null;
   const isParticipant = user !== null && (user.id === task.userId || user.id === task.providerId);
-  const canChat = hasProvider && isParticipant;
-  const myId = user?.id ?? "";
-
-  const messages = useMessages(task.id, canChat);
-  const send = useSendMessage(task.id);
-  const notifications = useBrowserNotifications();
-  const visible = usePageVisible();
-  const { notify } = notifications;
-
-  const onIncoming = useCallback(
-    (message: Message) => {
-      if (message.senderId !== myId && document.visibilityState === "hidden") notify("New message", message.content);
-    },
-    [myId, notify],
-  );
-  const { status } = useChatSocket(task.id, canChat, onIncoming);
-
-  useEffect(() => {
-    if (messages.isError) toast({ title: "Error", description: "Failed to fetch messages", variant: "destructive" });
-  }, [messages.isError]);
-
-  // Read flags follow what the reader has actually seen: the list is on screen and the tab visible.
-  const marking = useRef(new Set<string>());
-  useEffect(() => {
-    if (!visible || !messages.data) return;
-    const ids = messages.data.filter((m) => m.recipientId === myId && !m.read && !marking.current.has(m.id)).map((m) => m.id);
-    if (ids.length === 0) return;
-    for (const id of ids) marking.current.add(id);
-    markMessagesRead(queryClient, task.id, ids)
-      .catch(() => undefined)
-      .finally(() => {
-        for (const id of ids) marking.current.delete(id);
-      });
-  }, [messages.data, visible, myId, queryClient, task.id]);
-
-  const onSend = async (content: string): Promise<boolean> => {
-    try {
-      await send.mutateAsync(content);
-      return true;
-    } catch (err) {
-      toast({ title: "Error", description: errorMessage(err, "Failed to send message"), variant: "destructive" });
-      return false;
-    }
-  };
 
   if (!hasProvider) {
     return (
@@ -158,26 +39,17 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
       ? task.provider && { id: task.provider.id, displayName: task.provider.displayName, photoUrl: task.provider.profilePhotoUrl }
       : task.poster;
   return (
-    <ChatCard connected={status === "connected"} partner={partner}>
-      <ReconnectBanner status={status} />
-      {notifications.showPrompt && (
-        <ChatNotificationBanner onEnable={() => void notifications.enable()} onDismiss={notifications.dismiss} />
-      )}
-      {messages.isLoading ? (
-        <div className="flex flex-1 items-center justify-center">
-          <Spinner />
-        </div>
-      ) : (
-        <ChatMessageList messages={messages.data ?? []} myId={myId} />
-      )}
-      {task.status === "cancelled" ? (
-        // The server refuses new messages too (docs/product.md, Chat and notifications).
-        <p role="note" className="border-t px-4 py-3 text-center text-sm text-muted-foreground">
-          This task was cancelled; the chat is closed.
-        </p>
-      ) : (
-        <ChatComposer onSend={onSend} sending={send.isPending} />
-      )}
-    </ChatCard>
+    // The same card, offline, while its chunk loads: nothing moves when the conversation arrives.
+    <Suspense
+      fallback={
+        <ChatCard connected={false} partner={partner}>
+          <div className="flex flex-1 items-center justify-center">
+            <Spinner />
+          </div>
+        </ChatCard>
+      }
+    >
+      <TaskChatConversation task={task} myId={user?.id ?? ""} partner={partner} />
+    </Suspense>
   );
 }

@@ -12,11 +12,11 @@ import { mergeMessage, messagesQueryKey } from "../api/get-messages";
 export type ChatConnection = "connecting" | "connected" | "reconnecting";
 
 /**
- * The realtime chat connection (docs/product.md#chat-and-notifications): open while the chat is shown and the user
- * is signed in; on open it sends {type:'auth', taskId}. It reconnects by itself with backoff and
+ * The realtime chat connection (docs/product.md#chat-and-notifications): open while the chat is shown (to
+ * its two parties only: task-chat-panel.tsx); on open it sends {type:'auth', taskId}. It reconnects by itself with backoff and
  * refetches the list after every (re)authentication, so messages sent while it was down appear.
  */
-export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (message: Message) => void): { status: ChatConnection } {
+export function useChatSocket(taskId: string, onIncoming: (message: Message) => void): { status: ChatConnection } {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<ChatConnection>("connecting");
   const onIncomingRef = useRef(onIncoming);
@@ -25,7 +25,6 @@ export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (mes
   }, [onIncoming]);
 
   useEffect(() => {
-    if (!enabled) return;
     // A socket closed on purpose reports its close later; by then it no longer speaks for this chat.
     let current = true;
     const close = connectRealtime({
@@ -52,7 +51,7 @@ export function useChatSocket(taskId: string, enabled: boolean, onIncoming: (mes
       close();
       setStatus("connecting");
     };
-  }, [enabled, taskId, queryClient]);
+  }, [taskId, queryClient]);
 
   return { status };
 }

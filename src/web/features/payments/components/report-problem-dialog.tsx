@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { reportProblemBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
+import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
@@ -13,9 +13,11 @@ import { useReportProblem } from "../api/report-problem";
 
 type ReportBody = { reason: string };
 
-/** The poster's 'Report a Problem': the money stays held until an admin decides. */
-export function ReportProblemDialog({ taskId }: { taskId: string }) {
-  const [open, setOpen] = useState(false);
+/**
+ * The poster's 'Report a Problem': the money stays held until an admin decides. Loaded at its
+ * button's first press (task-escrow-actions.tsx), which opens it.
+ */
+export function ReportProblemDialog({ overlay, taskId }: { overlay: DeferredOverlay; taskId: string }) {
   const form = useForm<ReportBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
   const report = useReportProblem(taskId);
   const { errors, isValid } = form.formState;
@@ -24,7 +26,7 @@ export function ReportProblemDialog({ taskId }: { taskId: string }) {
     report.mutate(reason, {
       onSuccess: () => {
         toast({ title: "Problem Reported", description: "The payment stays held while our team reviews it." });
-        setOpen(false);
+        overlay.setOpen(false);
         form.reset({ reason: "" });
       },
       onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to report the problem."), variant: "destructive" }),
@@ -32,11 +34,8 @@ export function ReportProblemDialog({ taskId }: { taskId: string }) {
   );
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="outline">Report a Problem</Button>
-      </DialogTrigger>
-      <DialogContent>
+    <Dialog open={overlay.open} onOpenChange={overlay.setOpen}>
+      <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>Report a Problem</DialogTitle>
           <DialogDescription>Tell us what went wrong. The payment is held until an admin reviews your report.</DialogDescription>
@@ -46,7 +45,7 @@ export function ReportProblemDialog({ taskId }: { taskId: string }) {
             <Textarea rows={4} maxLength={maxLengthOf(reportProblemBodySchema.shape.reason)} {...form.register("reason")} />
           </FormField>
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+            <Button type="button" variant="outline" onClick={() => overlay.setOpen(false)}>
               Cancel
             </Button>
             <Button type="submit" variant="destructive" disabled={!isValid || report.isPending}>

@@ -1,4 +1,5 @@
 import { format } from "date-fns";
+import { lazy, Suspense } from "react";
 import { formatDollarsExact, dollarsToCents } from "@shared/money";
 import type { TaskEscrow } from "@shared/payments";
 import type { TaskDetail } from "@shared/tasks";
@@ -6,13 +7,52 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmActionDialog } from "@/components/ui/confirm-action-dialog";
+import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
 import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
 import { useApproveRelease } from "../api/approve-release";
 import { useTaskEscrow } from "../api/get-task-escrow";
-import { ReportProblemDialog } from "./report-problem-dialog";
-import { TipDialog } from "./tip-dialog";
+
+// The tip and report forms (react-hook-form, zod, the Radix dialog, the card form) are their own
+// chunks, fetched when the pointer or focus reaches their buttons and shown at the press (issue 17,
+// docs/decisions/041-forms-loaded-on-first-use.md).
+const loadTip = () => import("./tip-dialog");
+const TipDialog = lazy(() => loadTip().then((m) => ({ default: m.TipDialog })));
+const loadReport = () => import("./report-problem-dialog");
+const ReportProblemDialog = lazy(() => loadReport().then((m) => ({ default: m.ReportProblemDialog })));
+
+function TipButton({ taskId, providerName }: { taskId: string; providerName: string }) {
+  const overlay = useDeferredOverlay(loadTip);
+  return (
+    <>
+      <Button variant="secondary" {...overlay.triggerProps}>
+        Tip
+      </Button>
+      {overlay.mounted && (
+        <Suspense fallback={null}>
+          <TipDialog overlay={overlay} taskId={taskId} providerName={providerName} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+function ReportProblemButton({ taskId }: { taskId: string }) {
+  const overlay = useDeferredOverlay(loadReport);
+  return (
+    <>
+      <Button variant="outline" {...overlay.triggerProps}>
+        Report a Problem
+      </Button>
+      {overlay.mounted && (
+        <Suspense fallback={null}>
+          <ReportProblemDialog overlay={overlay} taskId={taskId} />
+        </Suspense>
+      )}
+    </>
+  );
+}
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 const when = (iso: string | null) => (iso ? format(new Date(iso), "MMM d, yyyy 'at' h:mm a") : "");
@@ -139,10 +179,10 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
                   confirmLabel="Yes, release payment"
                   onConfirm={approveNow}
                 />
-                <ReportProblemDialog taskId={task.id} />
+                <ReportProblemButton taskId={task.id} />
               </>
             )}
-            <TipDialog taskId={task.id} providerName={providerName} />
+            <TipButton taskId={task.id} providerName={providerName} />
           </div>
         )}
       </CardContent>

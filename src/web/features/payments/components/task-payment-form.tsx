@@ -1,11 +1,17 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/use-toast";
 import { useCreatePaymentIntent } from "../api/create-payment-intent";
-import { CardPayment } from "./card-payment";
+
+// The card form (react-hook-form, zod, or Stripe's) is its own chunk: only a poster who owes the
+// claim's payment sees it, never a visitor of the task page (issue 17,
+// docs/decisions/041-forms-loaded-on-first-use.md). Fetched beside the payment intent, and shown
+// behind the same spinner.
+const loadCardPayment = () => import("./card-payment");
+const CardPayment = lazy(() => loadCardPayment().then((m) => ({ default: m.CardPayment })));
 
 // The tasks feature's query keys, refreshed by value so the two features stay independent.
 const taskKey = (id: string) => ["/api/tasks", id] as const;
@@ -26,6 +32,7 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
     // Once per mount: the server answers the same secret for a repeat, but one call is enough.
     if (started.current || deadlinePassed) return;
     started.current = true;
+    void loadCardPayment();
     mutate(
       { amount: task.totalAmount, taskId: task.id },
       {
@@ -47,12 +54,15 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
 
   if (deadlinePassed) return <p className="text-sm text-muted-foreground">The payment window has closed.</p>;
   if (createIntent.isError) return <p className="text-sm text-destructive">Failed to initialize payment</p>;
-  if (!clientSecret) return <Spinner label="Preparing payment" />;
+  const preparing = <Spinner label="Preparing payment" />;
+  if (!clientSecret) return preparing;
   return (
-    <CardPayment
-      clientSecret={clientSecret}
-      submitLabel={`Pay ${formatDollarsExact(dollarsToCents(task.totalAmount))}`}
-      onPaid={onPaid}
-    />
+    <Suspense fallback={preparing}>
+      <CardPayment
+        clientSecret={clientSecret}
+        submitLabel={`Pay ${formatDollarsExact(dollarsToCents(task.totalAmount))}`}
+        onPaid={onPaid}
+      />
+    </Suspense>
   );
 }

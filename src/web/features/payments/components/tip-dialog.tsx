@@ -5,9 +5,10 @@ import { z } from "zod";
 import { dollarsToCents, formatDollars, formatDollarsExact } from "@shared/money";
 import { MAX_TIP_CENTS, MIN_TIP_CENTS, tipBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { amountText } from "@/lib/form";
@@ -24,31 +25,31 @@ const TIP_RANGE = `From ${formatDollars(MIN_TIP_CENTS)} to ${formatDollars(MAX_T
 
 /**
  * The poster's tip after completion; 100% goes to the provider. The amount is confirmed before the
- * card is charged (docs/product.md, Web app: "Confirmations").
+ * card is charged (docs/product.md, Web app: "Confirmations"). Loaded at its Tip button's first
+ * press (task-escrow-actions.tsx), which opens it.
  */
-export function TipDialog({ taskId, providerName }: { taskId: string; providerName: string }) {
-  const [open, setOpen] = useState(false);
+export function TipDialog({ overlay, taskId, providerName }: { overlay: DeferredOverlay; taskId: string; providerName: string }) {
   const form = useForm<TipFormInput, unknown, TipFormValues>({ resolver: zodResolver(tipFormSchema), defaultValues: { amount: "" } });
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   // The amount awaiting the poster's yes; null while they type it.
   const [confirming, setConfirming] = useState<number | null>(null);
   // One key per opening: a double click or a retry after a lost answer finds the same tip on the
-  // server instead of charging again; the next opening is a new tip.
+  // server instead of charging again; a new key is drawn at each closing, so the next opening is a new tip.
   const [idempotencyKey, setIdempotencyKey] = useState(() => randomId());
   const tip = useTipTask(taskId);
 
-  function openChange(next: boolean) {
-    if (next) setIdempotencyKey(randomId());
+  // Radix only ever asks this dialog to close: the button that opens it is not Radix's trigger.
+  function close() {
+    setIdempotencyKey(randomId());
     setConfirming(null);
-    setOpen(next);
+    overlay.setOpen(false);
   }
 
   function done() {
     toast({ title: "Tip Sent", description: "Thank you! 100% of your tip goes to the provider." });
-    setOpen(false);
     form.reset({ amount: "" });
     setClientSecret(null);
-    setConfirming(null);
+    close();
   }
 
   const submit = form.handleSubmit(({ amount }) => setConfirming(amount));
@@ -64,11 +65,8 @@ export function TipDialog({ taskId, providerName }: { taskId: string; providerNa
   }
 
   return (
-    <Dialog open={open} onOpenChange={openChange}>
-      <DialogTrigger asChild>
-        <Button variant="secondary">Tip</Button>
-      </DialogTrigger>
-      <DialogContent>
+    <Dialog open={overlay.open} onOpenChange={close}>
+      <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>Tip Your Provider</DialogTitle>
           <DialogDescription>No commission on tips: your provider receives all of it.</DialogDescription>

@@ -1,4 +1,4 @@
-import type { UploadKind } from "@shared/providers";
+import type { UploadKind } from "@shared/upload-rules";
 
 // POST /api/objects/upload: the first of an upload's three steps (docs/decisions/009-uploads-and-
 // storage.md): a signed URL to PUT the file to (put-file.ts), which is then attached

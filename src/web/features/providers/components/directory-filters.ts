@@ -1,6 +1,6 @@
 import { CATEGORY_VALUES, type Category } from "@shared/constants";
 import { PROVIDER_SORTS } from "@shared/providers";
-import { RADIUS_MILES, boardFilterFields, type RadiusMiles } from "@shared/task-filters";
+import { isRadiusMiles, parseNearFilter } from "@shared/task-filters";
 import type { ProvidersParams } from "../api/get-providers";
 
 // The directory's filters as the page's URL carries them (docs/product.md#verification, "Directory
@@ -12,9 +12,9 @@ export const MIN_RATINGS = [3, 4, 4.5] as const;
 export function readDirectoryFilters(params: URLSearchParams): ProvidersParams {
   const values: ProvidersParams = {};
   const near = params.get("near")?.trim();
-  if (near && boardFilterFields.near.safeParse(near).success) values.near = near;
+  if (near && typeof parseNearFilter(near) !== "string") values.near = near;
   const radius = Number(params.get("radiusMiles"));
-  if (values.near && (RADIUS_MILES as readonly number[]).includes(radius)) values.radiusMiles = radius as RadiusMiles;
+  if (values.near && isRadiusMiles(radius)) values.radiusMiles = radius;
   const service = CATEGORY_VALUES.find((c) => c === params.get("serviceType"));
   if (service) values.serviceType = service satisfies Category;
   const rating = Number(params.get("minRating"));

@@ -1,6 +1,6 @@
 import { FileText, Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { UPLOAD_RULES, type UploadKind } from "@shared/providers";
+import { UPLOAD_RULES, type UploadKind } from "@shared/upload-rules";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/use-toast";

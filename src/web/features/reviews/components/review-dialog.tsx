@@ -6,13 +6,14 @@ import { RATING_MIN } from "@shared/constants";
 import { createReviewBodySchema } from "@shared/reviews";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
 import { useCreateReview } from "../api/create-review";
-import { StarRatingInput } from "./star-rating";
+import { StarRatingInput } from "./star-rating-input";
 
 const fields = createReviewBodySchema.shape;
 
@@ -27,15 +28,15 @@ type ReviewFormValues = z.output<typeof reviewFormSchema>;
 const EMPTY: ReviewFormInput = { rating: 0, comment: "" };
 
 export interface ReviewDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  /** Its Rate button's state: this dialog loads at the button's first press (task-reviews.tsx). */
+  overlay: DeferredOverlay;
   taskId: string;
   reviewedId: string;
   /** 'Rate Customer' when the provider reviews, 'Rate Provider' when the customer does (docs/product.md#reviews). */
   title: "Rate Customer" | "Rate Provider";
 }
 
-export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: ReviewDialogProps) {
+export function ReviewDialog({ overlay, taskId, reviewedId, title }: ReviewDialogProps) {
   const form = useForm<ReviewFormInput, unknown, ReviewFormValues>({ resolver: zodResolver(reviewFormSchema), defaultValues: EMPTY });
   const create = useCreateReview();
   const ratingLabelId = useId();
@@ -54,12 +55,12 @@ export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: 
     }
     toast({ title: "Review submitted successfully!" });
     form.reset(EMPTY);
-    onOpenChange(false);
+    overlay.setOpen(false);
   });
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+    <Dialog open={overlay.open} onOpenChange={overlay.setOpen}>
+      <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>How did it go? Your review stays hidden until you both have reviewed, or for 14 days.</DialogDescription>
@@ -91,7 +92,7 @@ export function ReviewDialog({ open, onOpenChange, taskId, reviewedId, title }: 
             <Textarea rows={4} maxLength={maxLengthOf(fields.comment)} {...form.register("comment")} />
           </FormField>
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+            <Button type="button" variant="outline" onClick={() => overlay.setOpen(false)}>
               Cancel
             </Button>
             <Button type="submit" disabled={create.isPending}>

@@ -1,9 +1,19 @@
 import { CATEGORY_VALUES, type Category } from "@shared/constants";
-import { RADIUS_MILES, WHEN_LABELS, boardFilterFields, type RadiusMiles, type TaskWhen } from "@shared/task-filters";
+import {
+  WHEN_LABELS,
+  parseBboxFilter,
+  parseNearFilter,
+  readBudgetFilter,
+  readRadiusFilter,
+  readWhenFilter,
+  type RadiusMiles,
+  type TaskWhen,
+} from "@shared/task-filters";
 
 // The job board's filters as the page's URL carries them (docs/product.md#job-board-filters): the
 // same names as the API's query, so a shared link, reload and Back keep them. Each value is judged
-// by the shared field schema; a wrong one in a hand-edited URL is dropped rather than shown as an error.
+// by the API's own rule (the shared readers, without zod: issue 17); a wrong one in a hand-edited
+// URL is dropped rather than shown as an error.
 
 export interface BoardFilterValues {
   /** As typed: a ZIP code or "lat,lon". */
@@ -31,26 +41,24 @@ export type BoardFilterKey = (typeof BOARD_FILTER_KEYS)[number];
 /** The radius the panel offers first when someone sets a place. */
 export const DEFAULT_RADIUS: RadiusMiles = 25;
 
-const isRadius = (v: number): v is RadiusMiles => (RADIUS_MILES as readonly number[]).includes(v);
-
 export function readBoardFilters(params: URLSearchParams): BoardFilterValues {
   const values: BoardFilterValues = {};
   const near = params.get("near")?.trim();
-  if (near && boardFilterFields.near.safeParse(near).success) values.near = near;
-  const radius = boardFilterFields.radiusMiles.safeParse(params.get("radiusMiles") ?? undefined);
-  if (values.near && radius.success && radius.data !== undefined && isRadius(radius.data)) values.radiusMiles = radius.data;
+  if (near && typeof parseNearFilter(near) !== "string") values.near = near;
+  const radius = readRadiusFilter(params.get("radiusMiles") ?? "");
+  if (values.near && radius !== undefined) values.radiusMiles = radius;
   for (const key of ["minBudget", "maxBudget"] as const) {
     const text = params.get(key);
-    const parsed = text ? boardFilterFields[key].safeParse(text) : null;
-    if (parsed?.success && parsed.data !== undefined) values[key] = parsed.data;
+    const budget = text ? readBudgetFilter(text) : undefined;
+    if (budget !== undefined) values[key] = budget;
   }
   if (values.minBudget !== undefined && values.maxBudget !== undefined && values.minBudget > values.maxBudget) {
     delete values.maxBudget;
   }
-  const when = boardFilterFields.when.safeParse(params.get("when") ?? undefined);
-  if (when.success && when.data) values.when = when.data;
+  const when = readWhenFilter(params.get("when") ?? "");
+  if (when) values.when = when;
   const bbox = params.get("bbox");
-  if (bbox && boardFilterFields.bbox.safeParse(bbox).success) values.bbox = bbox;
+  if (bbox && typeof parseBboxFilter(bbox) !== "string") values.bbox = bbox;
   return values;
 }
 

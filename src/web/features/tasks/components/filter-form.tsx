@@ -1,7 +1,8 @@
 import { LocateFixed } from "lucide-react";
 import { useState } from "react";
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
-import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS, boardFiltersSchema } from "@shared/task-filters";
+import { boardFiltersSchema } from "@shared/task-filter-schemas";
+import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS } from "@shared/task-filters";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -10,9 +11,10 @@ import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { BOARD_SORTS, DEFAULT_RADIUS, type BoardFilterValues, type BoardSort } from "./board-filters";
 
 // The job board's filter form (docs/product.md#job-board-filters): place, radius, budget, when and
-// the sort, judged by the same shared schema as the API's query, applied together to the URL. Its
-// own chunk, loaded when the Filter panel first opens (filter-panel.tsx): react-hook-form and the
-// radio groups are no part of the board's first paint (issue 17, docs/decisions/029-lighter-first-load.md).
+// the sort, judged by the same shared schema as the API's query, applied together to the URL. One
+// chunk with its panel (filter-popover.tsx), loaded when the Filter button is first reached
+// (filter-panel.tsx): react-hook-form and the radio groups are no part of the board's first paint
+// (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
 
 interface FilterFields {
   near: string;

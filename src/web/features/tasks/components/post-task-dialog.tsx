@@ -49,6 +49,8 @@ export interface BudgetHelperSlot {
 export interface PostTaskDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes on close, when the button that opened it is not Radix's trigger (use-deferred-overlay.ts). */
+  onCloseAutoFocus?: (event: Event) => void;
   /** Rendered beside the budget field: the app puts "Ask Felix" here. */
   budgetHelper?: (slot: BudgetHelperSlot) => ReactNode;
   /** A last step once the task is posted (the app's photo step); `done` closes the wizard. */
@@ -94,7 +96,7 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
-export function PostTaskDialog({ open, onOpenChange: setOpen, budgetHelper, afterPost }: PostTaskDialogProps) {
+export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost }: PostTaskDialogProps) {
   const [posted, setPosted] = useState<TaskPrivate | null>(null);
   const onOpenChange = (next: boolean) => {
     if (!next) setPosted(null);
@@ -181,7 +183,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, budgetHelper, afte
   if (posted && afterPost) {
     return (
       <Dialog open={open} onOpenChange={onOpenChange}>
-        <DialogContent className="sm:max-w-2xl">
+        <DialogContent className="sm:max-w-2xl" onCloseAutoFocus={onCloseAutoFocus}>
           <DialogHeader>
             <DialogTitle>Add photos</DialogTitle>
             <DialogDescription>Your task is posted. Photos help providers see the job (optional).</DialogDescription>
@@ -194,7 +196,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, budgetHelper, afte
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl">
+      <DialogContent className="sm:max-w-2xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Post a Task</DialogTitle>
           <DialogDescription>

@@ -1,7 +1,8 @@
 import { format } from "date-fns";
 import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
 import { felixContextOfTask, type FelixContext } from "@shared/felix";
-import { budgetDollarsSchema, dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
+import { dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
+import { budgetDollarsSchema } from "@shared/money-schemas";
 import { createTaskBodySchema, scheduleProblem, SCHEDULE_MESSAGES, type GeocodeResult } from "@shared/tasks";
 import type { PostTaskBody, ValidTaskBody } from "../api/create-task";
 

@@ -1,6 +1,6 @@
 import { CalendarClock, MapPin } from "lucide-react";
 import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
-import { OFFICE_TIME_ZONE } from "@shared/site";
+import { OFFICE_TIME_ZONE } from "@shared/office-clock";
 import type { TaskDetail } from "@shared/tasks";
 import { useHydrating } from "@/lib/hydration";
 import { dollars, publicPlace, scheduledDateLabel, scheduledDateLabelIn } from "./task-format";

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import {
+  BBOX_MAX_LENGTH,
+  BBOX_MESSAGE,
+  isRadiusMiles,
+  MAX_BUDGET_FILTER_DOLLARS,
+  NEAR_MAX_LENGTH,
+  NEAR_MESSAGE,
+  parseBbox,
+  parseNear,
+  TASK_WHEN,
+  type MapArea,
+  type NearPlace,
+} from "./task-filters.js";
+
+// The job board's filters as zod schemas, built on the rules of task-filters.ts: the API's query
+// (tasks.ts, providers.ts) and the web's filter form validate with these. Apart, so a page that
+// only reads filters from its address does not load zod (issue 17, docs/decisions/029-lighter-first-load.md).
+
+const budgetFilter = (field: string) =>
+  z.coerce
+    .number({ error: `${field} must be a number of dollars` })
+    .min(0, { error: `${field} must be 0 or more` })
+    .max(MAX_BUDGET_FILTER_DOLLARS, { error: `${field} must be at most ${MAX_BUDGET_FILTER_DOLLARS}` });
+
+/**
+ * The filter fields as they arrive in a query string (the board's URL uses the same names).
+ * The job board's query schema extends these; the web's filter form judges its values with them.
+ */
+export const boardFilterFields = {
+  near: z
+    .string()
+    .max(NEAR_MAX_LENGTH, { error: NEAR_MESSAGE })
+    .transform((text, ctx): NearPlace => {
+      const place = parseNear(text);
+      if (typeof place !== "string") return place;
+      ctx.addIssue({ code: "custom", message: place });
+      return z.NEVER;
+    })
+    .optional(),
+  radiusMiles: z.coerce
+    .number({ error: "radiusMiles must be 5, 10, 25 or 50" })
+    .refine(isRadiusMiles, { error: "radiusMiles must be 5, 10, 25 or 50" })
+    .optional(),
+  minBudget: budgetFilter("minBudget").optional(),
+  maxBudget: budgetFilter("maxBudget").optional(),
+  when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
+  bbox: z
+    .string()
+    .max(BBOX_MAX_LENGTH, { error: BBOX_MESSAGE })
+    .transform((text, ctx): MapArea => {
+      const area = parseBbox(text);
+      if (typeof area !== "string") return area;
+      ctx.addIssue({ code: "custom", message: area });
+      return z.NEVER;
+    })
+    .optional(),
+};
+
+interface FilterRuleInput {
+  near?: NearPlace | undefined;
+  radiusMiles?: number | undefined;
+  minBudget?: number | undefined;
+  maxBudget?: number | undefined;
+}
+
+/** The rules between filter fields, each reported under the field to change. */
+export function checkFilterRules(q: FilterRuleInput, ctx: z.RefinementCtx): void {
+  if (q.radiusMiles !== undefined && q.near === undefined) {
+    ctx.addIssue({ code: "custom", path: ["radiusMiles"], message: "A radius needs near (a ZIP code or lat,lon)" });
+  }
+  if (q.minBudget !== undefined && q.maxBudget !== undefined && q.minBudget > q.maxBudget) {
+    ctx.addIssue({ code: "custom", path: ["minBudget"], message: "The lowest budget must not be above the highest" });
+  }
+}
+
+/** The filter form's schema: the same fields and rules as the API's query. */
+export const boardFiltersSchema = z.object(boardFilterFields).superRefine(checkFilterRules);
+export type BoardFilters = z.input<typeof boardFiltersSchema>;
