@@ -63,6 +63,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  // A server that dies mid-run says why; otherwise the bench sees only ECONNREFUSED.
+  let stopping = false;
+  child.once("exit", (code, signal) => {
+    if (!stopping) console.log(`server on port ${port} exited (${signal ?? code}) during the run:\n${output.slice(-4000)}`);
+  });
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
@@ -75,6 +80,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     port,
     output: () => output,
     async stop() {
+      stopping = true;
       await stopChild(child);
       const warnings = output.split("\n").filter((l) => /"level":(40|50|60)/.test(l));
       if (warnings.length > 0) console.log(`server logged ${warnings.length} warnings/errors, first: ${warnings[0]?.slice(0, 400)}`);

@@ -255,8 +255,11 @@ function cpuSecondsOf(pid: number, withExitedChildren = false): number {
 const CLOCK_TICKS = 100;
 
 /** The postmaster of the cluster behind `url`: the parent of a backend. */
-async function postmasterOf(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
+async function postmasterOf(c: Contender): Promise<number> {
+  // The embedded cluster is the server's own, started on a port of its choosing (c.url is the
+  // seeding run's): its data directory names its postmaster on postmaster.pid's first line.
+  if (c.kind === "embedded") return Number(readFileSync(join(c.dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  const client = new pg.Client({ connectionString: c.url });
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
@@ -796,7 +799,7 @@ async function measureContender(c: Contender, label: string): Promise<LoadReport
   console.log(`${c.label}: ${label}${CONNECTIONS} connections for ${DURATION_S} s (load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`);
   const statements = args.has("statements") && c.kind === "postgres";
   if (statements) await statementsOf(c.url, "reset");
-  const postmaster = await postmasterOf(c.url);
+  const postmaster = await postmasterOf(c);
   const cpuBefore = cpuSnapshot(c.server.child.pid ?? 0, postmaster);
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
   const cpu = cpuPerRequest(cpuBefore, cpuSnapshot(c.server.child.pid ?? 0, postmaster), report.results.requests());
