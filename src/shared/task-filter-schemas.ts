@@ -23,21 +23,24 @@ const budgetFilter = (field: string) =>
     .min(0, { error: `${field} must be 0 or more` })
     .max(MAX_BUDGET_FILTER_DOLLARS, { error: `${field} must be at most ${MAX_BUDGET_FILTER_DOLLARS}` });
 
+/** A text field read by one of task-filters.ts's parsers, which answer the value or why they refuse it. */
+const parsedText = <T extends object>(maxLength: number, tooLong: string, parse: (text: string) => T | string) =>
+  z
+    .string()
+    .max(maxLength, { error: tooLong })
+    .transform((text, ctx): T => {
+      const parsed = parse(text);
+      if (typeof parsed !== "string") return parsed;
+      ctx.addIssue({ code: "custom", message: parsed });
+      return z.NEVER;
+    });
+
 /**
  * The filter fields as they arrive in a query string (the board's URL uses the same names).
  * The job board's query schema extends these; the web's filter form judges its values with them.
  */
 export const boardFilterFields = {
-  near: z
-    .string()
-    .max(NEAR_MAX_LENGTH, { error: NEAR_MESSAGE })
-    .transform((text, ctx): NearPlace => {
-      const place = parseNear(text);
-      if (typeof place !== "string") return place;
-      ctx.addIssue({ code: "custom", message: place });
-      return z.NEVER;
-    })
-    .optional(),
+  near: parsedText<NearPlace>(NEAR_MAX_LENGTH, NEAR_MESSAGE, parseNear).optional(),
   radiusMiles: z.coerce
     .number({ error: "radiusMiles must be 5, 10, 25 or 50" })
     .refine(isRadiusMiles, { error: "radiusMiles must be 5, 10, 25 or 50" })
@@ -45,16 +48,7 @@ export const boardFilterFields = {
   minBudget: budgetFilter("minBudget").optional(),
   maxBudget: budgetFilter("maxBudget").optional(),
   when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
-  bbox: z
-    .string()
-    .max(BBOX_MAX_LENGTH, { error: BBOX_MESSAGE })
-    .transform((text, ctx): MapArea => {
-      const area = parseBbox(text);
-      if (typeof area !== "string") return area;
-      ctx.addIssue({ code: "custom", message: area });
-      return z.NEVER;
-    })
-    .optional(),
+  bbox: parsedText<MapArea>(BBOX_MAX_LENGTH, BBOX_MESSAGE, parseBbox).optional(),
 };
 
 interface FilterRuleInput {
