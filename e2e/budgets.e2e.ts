@@ -22,10 +22,10 @@ const WEB_DIST = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
 // they stay), plus a little room. Lower it when a change lowers the figure.
 const LANDING_JS_BUDGET_BYTES = 105 * 1024;
 // Issue 17 asks for 130 KB on every other route. Forms and dialogs load on first use (decision
-// 041), which brings every route here under it but the poster's task page, whose first paint shows
-// the card form and the chat (react-hook-form and zod). Each route keeps its own budget, its figure
-// plus about 5% and no more than the issue's 130 KB once under it, so that no page gets heavier;
-// lower them as routes get lighter.
+// 041), which brings every route here under it; the poster's open task (129.3 KB) has the least
+// room: its photo form opens from a button. Each route keeps its own budget, its figure plus about
+// 5% and no more than the issue's 130 KB, so that no page gets heavier; lower them as routes get
+// lighter.
 const ISSUE_ROUTE_TARGET_BYTES = 130 * 1024;
 
 let server: RunningServer;
@@ -128,7 +128,7 @@ describe("issue #8 and #17 budgets", () => {
       { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 130 },
       { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 129 },
       { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 124 },
-      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 178 },
+      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 130 },
       { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 114 },
       { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 130 },
     ];

@@ -140,8 +140,12 @@ describe("task photos", () => {
     await page.keyboard.press("Escape");
     await eventually(() => page.getByRole("dialog").count()).toBe(0);
 
-    // Removing one: the gallery and the poster's list follow.
+    // Removing one: the gallery and the poster's list follow. The list opens from its button.
+    const managerButton = page.getByRole("button", { name: "Add or remove photos" });
+    expect(await managerButton.getAttribute("aria-expanded")).toBe("false");
+    await managerButton.click();
     const manager = page.getByTestId("task-photo-manager");
+    await expectAxeClean(page, "task page with the photo manager open");
     await manager.getByRole("button", { name: "Remove photo 2" }).click();
     await eventually(() => manager.getByText("1 of 5 photos").isVisible()).toBe(true);
     await eventually(() => gallery.getByRole("button", { name: /^Show photo/ }).count()).toBe(0);
