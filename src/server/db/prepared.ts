@@ -31,34 +31,21 @@ export type RowOf<C extends RowColumns> = {
 const dialect = new PgDialect({ casing: "snake_case" });
 
 /**
- * A hot read that skips drizzle's row mapping: under bench:load that mapping (an
- * entity check per field of every row) was the largest part of the server's own CPU on the job
- * board and the session lookup (docs/benchmarks.md, "Profiles of issue 16"). The statement is
- * `select <columns> <rest>`, written with drizzle's `sql` (its column references stay typed),
- * rendered once, prepared by name on each pooled connection, and its rows come back as arrays that
- * are zipped with the column names. Values are what node-postgres parses (timestamptz: Date,
- * int4: number, int8 and numeric: string, json: the parsed value).
+ * A statement rendered by drizzle once (its text and its placeholders' slots) and only executed
+ * after that, prepared by name on each pooled connection: the two kinds below.
  */
-export class RowStatement<C extends RowColumns> {
-  private readonly keys: (keyof C)[];
+abstract class WrittenOnce {
   private readonly text: string;
   private readonly params: unknown[];
 
   constructor(
     /** The prepared statement's name, one per text (empty: planned for its values on every run). */
     private readonly name: string,
-    columns: C,
-    /** What follows `select <columns>`; or the whole statement around the column list (an insert's RETURNING). */
-    rest: SQL | ((columns: SQL) => SQL),
+    query: SQL,
   ) {
-    this.keys = Object.keys(columns);
-    const list = sql.join(
-      Object.values(columns).map((c) => sql`${c}`),
-      sql`, `,
-    );
-    const query = dialect.sqlToQuery(typeof rest === "function" ? rest(list) : sql`select ${list} ${rest}`);
-    this.text = query.sql;
-    this.params = query.params;
+    const built = dialect.sqlToQuery(query);
+    this.text = built.sql;
+    this.params = built.params;
   }
 
   /** The statement's text, for EXPLAIN and for bench:load's pgbench ceiling. */
@@ -70,9 +57,38 @@ export class RowStatement<C extends RowColumns> {
     return fillPlaceholders(this.params, placeholders);
   }
 
+  protected config(placeholders: Record<string, unknown>): pg.QueryConfig {
+    return { text: this.text, values: this.values(placeholders), ...(this.name ? { name: this.name } : {}) };
+  }
+}
+
+/**
+ * A hot read that skips drizzle's row mapping: under bench:load that mapping (an
+ * entity check per field of every row) was the largest part of the server's own CPU on the job
+ * board and the session lookup (docs/benchmarks.md, "Profiles of issue 16"). The statement is
+ * `select <columns> <rest>`, written with drizzle's `sql` (its column references stay typed), and
+ * its rows come back as arrays that are zipped with the column names. Values are what node-postgres
+ * parses (timestamptz: Date, int4: number, int8 and numeric: string, json: the parsed value).
+ */
+export class RowStatement<C extends RowColumns> extends WrittenOnce {
+  private readonly keys: (keyof C)[];
+
+  constructor(
+    name: string,
+    columns: C,
+    /** What follows `select <columns>`; or the whole statement around the column list (an insert's RETURNING). */
+    rest: SQL | ((columns: SQL) => SQL),
+  ) {
+    const list = sql.join(
+      Object.values(columns).map((c) => sql`${c}`),
+      sql`, `,
+    );
+    super(name, typeof rest === "function" ? rest(list) : sql`select ${list} ${rest}`);
+    this.keys = Object.keys(columns);
+  }
+
   async rows(db: Db, placeholders: Record<string, unknown>): Promise<RowOf<C>[]> {
-    const query: pg.QueryArrayConfig = { text: this.text, values: this.values(placeholders), rowMode: "array" };
-    if (this.name) query.name = this.name;
+    const query: pg.QueryArrayConfig = { ...this.config(placeholders), rowMode: "array" };
     const result = await clientOf(db).query(query);
     const keys = this.keys;
     return result.rows.map((values) => {
@@ -84,30 +100,15 @@ export class RowStatement<C extends RowColumns> {
 }
 
 /**
- * A statement of the write paths written once with `sql.placeholder` values and only executed
- * after that: drizzle built each insert, update and raw statement again on every call, the
- * largest part of a post's server CPU (docs/benchmarks.md, "Profiles of issue 16"). It runs on a
- * database handle or inside a transaction; rows come as node-postgres parses them, by column name
- * (timestamptz: Date, int8 and numeric: string).
+ * A statement of the write paths written once with `sql.placeholder` values: drizzle built each
+ * insert, update and raw statement again on every call, the largest part of a post's server CPU
+ * (docs/benchmarks.md, "Profiles of issue 16"). It runs on a database handle or inside a
+ * transaction; rows come as node-postgres parses them, by column name (timestamptz: Date, int8
+ * and numeric: string).
  */
-export class SqlStatement<R> {
-  private readonly text: string;
-  private readonly params: unknown[];
-
-  constructor(
-    /** The prepared statement's name on each connection ("" for a statement planned every run). */
-    private readonly name: string,
-    query: SQL,
-  ) {
-    const built = dialect.sqlToQuery(query);
-    this.text = built.sql;
-    this.params = built.params;
-  }
-
+export class SqlStatement<R> extends WrittenOnce {
   async rows(db: Db, placeholders: Record<string, unknown>): Promise<R[]> {
-    const query: pg.QueryConfig = { text: this.text, values: fillPlaceholders(this.params, placeholders) };
-    if (this.name) query.name = this.name;
-    const result = await clientOf(db).query<R & pg.QueryResultRow>(query);
+    const result = await clientOf(db).query<R & pg.QueryResultRow>(this.config(placeholders));
     return result.rows;
   }
 }

@@ -60,6 +60,9 @@ export function assertSchedule(scheduledDate: string | null | undefined, now: Da
   return new Date(scheduledDate);
 }
 
+/** Every column of a task row: what posting, the task page and every transition answer. */
+const TASK_COLUMNS = getTableColumns(tasks);
+
 const TASK_PLACE_COLUMNS = [
   "location", "city", "state", "lat", "lon",
   "startLocation", "startCity", "startState", "startLat", "startLon",
@@ -72,7 +75,7 @@ const TASK_PLACE_COLUMNS = [
  * this insert again on every post, the largest part of a post's server CPU (docs/benchmarks.md,
  * "Profiles of issue 16").
  */
-const insertTaskStatement = new RowStatement("task_insert", getTableColumns(tasks), (returning) => {
+const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
   const columns = ["userId", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
   return sql`with promoted as (
@@ -490,6 +493,11 @@ export async function listAssignedTo(ctx: AppContext, providerId: string): Promi
 }
 
 /** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
+/** A provider card's record: the tasks they completed (docs/product.md, "People you can see"). */
+function completedTasksSql(providerId: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from tasks c where c.provider_id = ${providerId} and c.status = 'completed')`;
+}
+
 const poster = alias(users, "poster");
 const provider = alias(users, "provider");
 
@@ -501,7 +509,7 @@ const provider = alias(users, "provider");
 const taskDetailStatement = new RowStatement(
   "task_detail",
   {
-    ...getTableColumns(tasks),
+    ...TASK_COLUMNS,
     photos: sql<TaskPhotoRow[]>`coalesce((select json_agg(json_build_object('id', tp.id, 'alt', tp.alt) order by tp.seq)
       from task_photos tp where tp.task_id = ${tasks.id}), '[]'::json)`,
     posterFirstName: poster.firstName,
@@ -515,7 +523,7 @@ const taskDetailStatement = new RowStatement(
     providerPhotoUrl: publicPhotoSql(sql`${provider.id}`, sql`${provider.profileImageUrl}`),
     providerRating: averageRatingSql(provider.ratingSum, provider.ratingCount),
     providerReviewCount: sql<number | null>`${provider.ratingCount}`,
-    providerCompletedTasks: sql<number | null>`(select count(*)::int from tasks c where c.provider_id = ${provider.id} and c.status = 'completed')`,
+    providerCompletedTasks: sql<number | null>`${completedTasksSql(sql`${provider.id}`)}`,
   },
   sql`from ${tasks}
     join ${users} ${poster} on ${poster.id} = ${tasks.userId}
@@ -596,7 +604,7 @@ const partyColumns = {
   rating: averageRatingSql(users.ratingSum, users.ratingCount),
   reviewCount: users.ratingCount,
   // Written out in full: inside the subquery an unqualified "id" would be the task's own id.
-  completedTasks: sql<number>`(select count(*)::int from tasks c where c.provider_id = "users"."id" and c.status = 'completed')`,
+  completedTasks: completedTasksSql(sql`"users"."id"`),
 };
 
 /**
@@ -840,7 +848,6 @@ function transitionStatement(name: TaskTransitionName, actor: TransitionActorInp
 
 /** The same for every database (the text has no database in it): one per transition and kind of actor, per process. */
 const transitionStatements = new Map<string, RowStatement<typeof TASK_COLUMNS>>();
-const TASK_COLUMNS = getTableColumns(tasks);
 
 /**
  * The conditional UPDATE of transition `name`, in `tx`: the moved row, or null when the WHERE did
