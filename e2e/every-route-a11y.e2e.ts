@@ -6,8 +6,8 @@ import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, s
 
 // The single complete accessibility sweep (issue #8): every route of src/web/app/router.tsx, signed
 // out and signed in as each role that sees something of its own there, each in the light and the
-// dark theme, with no serious or critical axe violation. The route list is read from the router,
-// so a new page without a line in PLAN fails here.
+// dark theme, with no serious or critical axe violation, and none scrolling sideways at 390 px. The
+// route list is read from the router, so a new page without a line in PLAN fails here.
 
 type Role = "poster" | "provider" | "admin";
 
@@ -219,6 +219,12 @@ async function sweep(role: Role | null): Promise<string[]> {
       swept.push(`${who} ${path}`);
       const h1Count = await page.locator("h1").count();
       if (h1Count !== 1) failures.push(`${url} (${who}): ${h1Count} h1 elements`);
+      // Nothing scrolls sideways on a phone: the page at 390 px, then back to the sweep's width.
+      const width = page.viewportSize();
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) failures.push(`${url} (${who}): scrolls sideways by ${overflow} px at 390 px`);
+      if (width) await page.setViewportSize(width);
       const landed = new URL(page.url()).pathname;
       // Every protected page sends a visitor to the same sign-in page: measured once per theme.
       if (landed === "/sign-in" && measured.has(`${who} ${landed} light`) && measured.has(`${who} ${landed} dark`)) continue;
