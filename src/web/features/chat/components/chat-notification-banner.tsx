@@ -6,7 +6,7 @@ export function ChatNotificationBanner({ onEnable, onDismiss }: { onEnable: () =
   return (
     <div className="mx-4 mb-2 flex flex-wrap items-center gap-2 rounded-md border bg-muted px-3 py-2 text-sm">
       <BellRing className="size-4 shrink-0" aria-hidden="true" />
-      <p className="flex-1">Get a browser notification when a new message arrives while this tab is in the background.</p>
+      <p className="min-w-48 flex-1">Get a browser notification when a new message arrives while this tab is in the background.</p>
       <Button size="sm" onClick={onEnable}>
         Enable notifications
       </Button>
