@@ -1,8 +1,6 @@
-import { LogOut, Menu, Moon, Settings, Sun, X } from "lucide-react";
+import { Menu, Moon, Sun, X } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { initials } from "@shared/names";
-import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useUser } from "@/lib/current-user";
@@ -14,6 +12,10 @@ import { useTheme } from "@/lib/theme";
 const NotificationBell = lazy(() =>
   import("@/features/notifications/components/notification-bell").then((m) => ({ default: m.NotificationBell })),
 );
+
+// The signed-in person's avatar, Settings and Logout: a visitor never sees them.
+const AccountControls = lazy(() => import("./account-controls").then((m) => ({ default: m.AccountControls })));
+const MobileAccountControls = lazy(() => import("./account-controls").then((m) => ({ default: m.MobileAccountControls })));
 
 // The live connection (bell count, task status, job board) loads with the bell, once per page.
 const LiveUpdates = lazy(() => import("../live-updates"));
@@ -34,10 +36,6 @@ function ThemeToggle() {
       {theme === "dark" ? <Sun /> : <Moon />}
     </Button>
   );
-}
-
-function logout() {
-  window.location.href = "/api/logout";
 }
 
 export function Header() {
@@ -88,18 +86,9 @@ export function Header() {
           {isAuthenticated && user ? (
             <>
               <LazyNotificationBell />
-              <Avatar className="size-9" title={`${user.firstName} ${user.lastName}`}>
-                {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
-                <AvatarFallback aria-label={`Signed in as ${user.firstName} ${user.lastName}`}>{initials(user)}</AvatarFallback>
-              </Avatar>
-              <Button asChild variant="ghost" size="sm">
-                <Link href="/settings/profile" aria-current={location.startsWith("/settings") ? "page" : undefined}>
-                  <Settings aria-hidden="true" /> Settings
-                </Link>
-              </Button>
-              <Button variant="outline" size="sm" onClick={logout}>
-                <LogOut /> Logout
-              </Button>
+              <Suspense fallback={null}>
+                <AccountControls user={user} />
+              </Suspense>
             </>
           ) : (
             !isLoading && (
@@ -136,20 +125,9 @@ export function Header() {
             {isAdmin && navLink("/admin", "Admin", close)}
             {isAuthenticated && navLink("/settings/profile", "Settings", close)}
             {isAuthenticated && user ? (
-              <div className="mt-2 flex items-center justify-between gap-2 border-t border-border pt-3">
-                <div className="flex items-center gap-2">
-                  <Avatar className="size-9">
-                    {user.profileImageUrl && <AvatarImage src={user.profileImageUrl} alt="" />}
-                    <AvatarFallback>{initials(user)}</AvatarFallback>
-                  </Avatar>
-                  <span className="text-sm font-medium">
-                    {user.firstName} {user.lastName}
-                  </span>
-                </div>
-                <Button variant="outline" size="sm" onClick={logout}>
-                  <LogOut /> Logout
-                </Button>
-              </div>
+              <Suspense fallback={null}>
+                <MobileAccountControls user={user} />
+              </Suspense>
             ) : (
               !isLoading && (
                 <Button className="mt-2" onClick={() => goToLogin()}>
