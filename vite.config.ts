@@ -121,6 +121,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     // .vite/manifest.json maps each page module to its chunk: e2e/budgets.e2e.ts checks from it that
     // pages are code-split. The server never serves dot-folders.
     manifest: !isSsrBuild,
+    // Every module the entry imports statically goes into one chunk with it. Rolldown had split
+    // them into seven chunks that imported each other's exports by name: about 3.5 KB more on every
+    // first load (docs/decisions/042-landing-under-90-kb.md). Page chunks import from it.
+    rolldownOptions: isSsrBuild ? {} : { output: { codeSplitting: { groups: [{ name: "app", tags: ["$initial"] }] } } },
   },
   server: {
     proxy: {
