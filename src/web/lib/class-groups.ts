@@ -1,5 +1,5 @@
 // Which Tailwind utilities override one another, for `cn()` (lib/cn.ts), as tailwind-merge decides
-// it for the utilities this app writes (docs/decisions/042-own-class-merge.md). A prefix is its
+// it for the utilities this app writes (docs/decisions/042-landing-under-90-kb.md). A prefix is its
 // group whatever the value, except where groups share a prefix (`text-sm` is a size, `text-left` an
 // alignment, `text-primary` a colour). lib/cn.test.ts holds it to tailwind-merge on every pair of
 // class names in src/web: a utility the app starts using that this table gets wrong fails there.

@@ -1,3 +1,5 @@
+/// <reference types="node" />
+// (These tests read the source tree with node:fs; the web program has no Node types otherwise.)
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
@@ -5,7 +7,7 @@ import { twMerge } from "tailwind-merge";
 import { describe, expect, it } from "vitest";
 import { cn } from "./cn";
 
-// cn() replaced tailwind-merge to lighten every first load (docs/decisions/042-own-class-merge.md).
+// cn() replaced tailwind-merge to lighten every first load (docs/decisions/042-landing-under-90-kb.md).
 // These tests hold it to tailwind-merge's answers on every class name written anywhere in src/web,
 // so a class that the table in lib/class-groups.ts gets wrong fails here, not on a screen.
 

@@ -1,7 +1,7 @@
 import { clsx, type ClassValue } from "clsx";
 import { classGroup, overriddenGroups } from "./class-groups";
 
-// Our own merge instead of tailwind-merge (docs/decisions/042-own-class-merge.md): the same rules
+// Our own merge instead of tailwind-merge (docs/decisions/042-landing-under-90-kb.md): the same rules
 // for the utilities this app writes, in about a quarter of the bytes of every page's first load.
 // lib/cn.test.ts holds it to tailwind-merge's answers on every class in src/web.
 
