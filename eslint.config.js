@@ -153,9 +153,9 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // Both run in the browser: no Node built-ins outside tests.
+    // Both run in the browser: no Node built-ins outside tests and their helpers (src/web/testing).
     files: ["src/shared/**/*.ts", "src/web/**/*.ts", "src/web/**/*.tsx"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "src/web/testing/**"],
     rules: { "import-x/no-nodejs-modules": "error" },
   },
   {

@@ -1,29 +1,18 @@
 /// <reference types="node" />
 // (These tests read the source tree with node:fs; the web program has no Node types otherwise.)
-import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { twMerge } from "tailwind-merge";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/testing/source-files";
 import { cn } from "./cn";
 
 // cn() replaced tailwind-merge to lighten every first load (docs/decisions/042-landing-under-90-kb.md).
 // These tests hold it to tailwind-merge's answers on every class name written anywhere in src/web,
 // so a class that the table in lib/class-groups.ts gets wrong fails here, not on a screen.
 
-const WEB = resolve(import.meta.dirname, "..");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
-/** The words of every string literal in the web app's source. */
-// The table's own source is left out: its strings are prefixes and values, not class lists.
-const literals = sourceFiles(WEB).filter((file) => !file.endsWith("class-groups.ts")).flatMap((file) =>
+/** The words of every string literal in the web app's source, but the table's own: its strings are prefixes and values, not class lists. */
+const literals = sourceFiles().filter((file) => !file.endsWith("class-groups.ts")).flatMap((file) =>
   [...readFileSync(file, "utf8").matchAll(/"([^"\n]*)"|'([^'\n]*)'|`([^`]*)`/g)].map((match) =>
     (match[1] ?? match[2] ?? match[3] ?? "").split(/\s+/).filter((word) => word !== "" && !word.includes("${")),
   ),

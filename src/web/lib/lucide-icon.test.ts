@@ -1,32 +1,24 @@
 /// <reference types="node" />
 // (These tests read the source tree with node:fs; the web program has no Node types otherwise.)
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createElement, type ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/testing/source-files";
 import createLucideIcon from "./lucide-icon";
 
 // The build draws lucide's icons with lib/lucide-icon.ts (docs/decisions/042-landing-under-90-kb.md).
 // Tests import lucide-react unchanged, so each icon the app imports is rendered by both and the
 // markup compared, with the props the app passes icons.
 
-const WEB = resolve(import.meta.dirname, "..");
 const LUCIDE = join(createRequire(import.meta.url).resolve("lucide-react"), "../../esm");
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
 
 /** Every icon name imported from lucide-react anywhere in src/web. */
 const iconNames = [
   ...new Set(
-    sourceFiles(WEB).flatMap((file) =>
+    sourceFiles().flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/import \{([^}]*)\} from "lucide-react"/g)].flatMap((match) =>
         (match[1] ?? "").split(",").map((name) => name.trim().split(" as ")[0] ?? "").filter((name) => name && !name.startsWith("type ")),
       ),
