@@ -12,17 +12,15 @@ import {
   TrendingUp,
   Wallet,
 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState, type FormEvent } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { CATEGORIES } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { useUser } from "@/lib/current-user";
 import { useHydrating } from "@/lib/hydration";
 import { CategoryCard } from "@/features/site/components/category-card";
 import { IconPoint } from "@/features/site/components/icon-point";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
-import { goToLogin } from "@/lib/api";
 
 // The dialog (wizard, Felix, address search) is loaded on the first click, so the landing page's
 // own chunk stays small for visitors who only read it.
@@ -74,8 +72,13 @@ const EARN_POINTS = [
   "Free to join, and applying takes under 5 minutes",
 ];
 
+/** A form's submit handled in place once the page's scripts run (see the hero's buttons). */
+const submitted = (action: () => void) => (event: FormEvent) => {
+  event.preventDefault();
+  action();
+};
+
 export default function LandingPage() {
-  const { isAuthenticated, isLoading } = useUser();
   const [, navigate] = useLocation();
   // "?post=task" is the way back from sign-in to the wizard and its draft (docs/product.md#post-a-task-draft).
   // Not while hydrating: the build rendered this page without its query (lib/hydration.ts).
@@ -99,11 +102,8 @@ export default function LandingPage() {
     setPostOpen(true);
   };
 
-  const becomeProvider = () => {
-    if (isLoading) return;
-    if (!isAuthenticated) return goToLogin("/become-provider");
-    navigate("/become-provider");
-  };
+  // The page asks a visitor to sign in and brings them back (ProtectedRoute).
+  const becomeProvider = () => navigate("/become-provider");
 
   return (
     <>
@@ -116,14 +116,22 @@ export default function LandingPage() {
             Post a task with your budget, get matched with an identity-checked provider, and pay only when the work is done.
             Your payment is held safely in escrow the whole time.
           </p>
+          {/* Each button submits a plain form, so a tap works before the page's scripts have run on
+              a slow phone: "/?post=task" opens the wizard once they have, and /become-provider
+              asks a visitor to sign in. Once they have run, the buttons act in place. */}
           <div className="mt-10 flex flex-col justify-center gap-4 sm:flex-row">
-            <Button size="lg" onClick={postTask} aria-disabled={isLoading || undefined}>
-              Post a Task
-              <ArrowRight aria-hidden="true" />
-            </Button>
-            <Button size="lg" variant="outline" onClick={becomeProvider} aria-disabled={isLoading || undefined}>
-              Become a Provider
-            </Button>
+            <form action="/" method="get" onSubmit={submitted(postTask)} className="contents">
+              <input type="hidden" name={POST_TASK_RETURN_PARAM} value="task" />
+              <Button type="submit" size="lg">
+                Post a Task
+                <ArrowRight aria-hidden="true" />
+              </Button>
+            </form>
+            <form action="/become-provider" method="get" onSubmit={submitted(becomeProvider)} className="contents">
+              <Button type="submit" size="lg" variant="outline">
+                Become a Provider
+              </Button>
+            </form>
           </div>
           <dl className="mx-auto mt-14 grid max-w-3xl grid-cols-1 gap-6 sm:grid-cols-3">
             {HERO_STATS.map((s) => (
