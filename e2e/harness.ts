@@ -160,14 +160,21 @@ export async function newPage(context: BrowserContext): Promise<Page & { problem
  */
 async function untilHydrated(page: Page): Promise<void> {
   const ready = () =>
-    page.evaluate(() => {
-      // With scripting off, <noscript> is parsed as markup: nothing will ever adopt the page.
-      const probe = document.createElement("div");
-      probe.innerHTML = "<noscript><i></i></noscript>";
-      if (probe.querySelector("noscript i")) return true;
-      const heading = document.querySelector("#root main h1");
-      return !heading || Object.keys(heading).some((key) => key.startsWith("__reactFiber$"));
-    });
+    page
+      .evaluate(() => {
+        // With scripting off, <noscript> is parsed as markup: nothing will ever adopt the page.
+        const probe = document.createElement("div");
+        probe.innerHTML = "<noscript><i></i></noscript>";
+        if (probe.querySelector("noscript i")) return true;
+        const heading = document.querySelector("#root main h1");
+        return !heading || Object.keys(heading).some((key) => key.startsWith("__reactFiber$"));
+      })
+      // The page moved on by itself meanwhile (a protected page sending a visitor to sign in):
+      // ask the new document.
+      .catch((error: unknown) => {
+        if (error instanceof Error && /Execution context was destroyed|navigat/i.test(error.message)) return false;
+        throw error;
+      });
   // A loop rather than expect.poll, which only runs inside a test (journeys sign in in beforeAll).
   const deadline = Date.now() + 30_000;
   while (!(await ready())) {

@@ -70,7 +70,8 @@ describe("prerendered public pages", () => {
 
   it("answers a tap before its scripts have run: Post a Task opens the wizard, Become a Provider asks a visitor to sign in", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await newPage(context);
+    // A bare page: the harness's would wait at each navigation for the page to hydrate.
+    const page = await context.newPage();
     // The page's scripts wait until the tap has been made, as on a slow phone.
     let holding = true;
     const held: (() => void)[] = [];
