@@ -22,29 +22,39 @@ function isLength(v: string): boolean {
   return label(v) === "length";
 }
 
-const oneOf = (list: string) => (v: string) => list.split(" ").includes(v);
+/** A test of membership in a space-separated list, split once. */
+const oneOf = (list: string) => {
+  const values = new Set(list.split(" "));
+  return (v: string) => values.has(v);
+};
 const isLineStyle = oneOf("solid dashed dotted double hidden none");
 const isWeight = oneOf("thin extralight light normal medium semibold bold extrabold black");
+const isAlignment = oneOf("left center right justify start end");
+const isTextWrap = oneOf("wrap nowrap balance pretty");
+const isShadowWord = oneOf("none inner");
+const isListPosition = oneOf("inside outside");
+const isObjectFit = oneOf("contain cover fill none scale-down");
+const isAnimation = oneOf("none spin ping pulse bounce");
 
 /** Prefixes that share their values between groups: the group is decided by the value. */
 const BY_VALUE: Record<string, (v: string) => string | undefined> = {
   text: (v) =>
     v === "base" || SIZE.test(v) || (label(v) !== undefined && isLength(v)) ? "font-size"
-    : oneOf("left center right justify start end")(v) ? "text-alignment"
-    : oneOf("wrap nowrap balance pretty")(v) ? "text-wrap"
+    : isAlignment(v) ? "text-alignment"
+    : isTextWrap(v) ? "text-wrap"
     : "text-color",
   font: (v) => (isWeight(v) || (label(v) ?? "family-name") !== "family-name" ? "font-weight" : "font-family"),
   border: (v) => (v === "" || isLength(v) ? "border-w" : isLineStyle(v) ? "border-style" : "border-color"),
   ring: (v) => (v === "" || isLength(v) ? "ring-w" : "ring-color"),
   "ring-offset": (v) => (isLength(v) ? "ring-offset-w" : "ring-offset-color"),
   outline: (v) => (isLineStyle(v) ? "outline-style" : v === "" || isLength(v) ? "outline-w" : "outline-color"),
-  shadow: (v) => (v === "" || SIZE.test(v) || oneOf("none inner")(v) ? "shadow" : "shadow-color"),
+  shadow: (v) => (v === "" || SIZE.test(v) || isShadowWord(v) ? "shadow" : "shadow-color"),
   flex: (v) => (/^(row|col)(-reverse)?$/.test(v) ? "flex-direction" : /wrap/.test(v) ? "flex-wrap" : "flex"),
   content: (v) => (label(v) === undefined ? "align-content" : "content"),
-  list: (v) => (oneOf("inside outside")(v) ? "list-style-position" : "list-style-type"),
-  object: (v) => (oneOf("contain cover fill none scale-down")(v) ? "object-fit" : "object-position"),
+  list: (v) => (isListPosition(v) ? "list-style-position" : "list-style-type"),
+  object: (v) => (isObjectFit(v) ? "object-fit" : "object-position"),
   // Only Tailwind's own animations: tailwind-merge leaves the app's (`animate-fade-in`) alone.
-  animate: (v) => (oneOf("none spin ping pulse bounce")(v) || label(v) !== undefined ? "animate" : undefined),
+  animate: (v) => (isAnimation(v) || label(v) !== undefined ? "animate" : undefined),
 };
 const SIDES = ["x", "y", "t", "r", "b", "l"];
 for (const side of SIDES) BY_VALUE[`border-${side}`] = (v) => (v === "" || isLength(v) ? `border-w-${side}` : `border-color-${side}`);
