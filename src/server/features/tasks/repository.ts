@@ -492,7 +492,6 @@ export async function listAssignedTo(ctx: AppContext, providerId: string): Promi
   return privateViews(ctx.db, rows);
 }
 
-/** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
 /** A provider card's record: the tasks they completed (docs/product.md, "People you can see"). */
 function completedTasksSql(providerId: SQL): SQL<number> {
   return sql<number>`(select count(*)::int from tasks c where c.provider_id = ${providerId} and c.status = 'completed')`;
@@ -532,6 +531,7 @@ const taskDetailStatement = new RowStatement(
     limit 1`,
 );
 
+/** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
 export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
   const [found] = await taskDetailStatement.rows(ctx.db, { id });
   if (!found) throw notFound("Task not found");
