@@ -76,8 +76,3 @@ export const serverFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("job_board_changed"), removed: z.array(z.uuid()), added: z.boolean() }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
-
-/** Notification text: the first 60 characters plus an ellipsis (docs/product.md, Chat and notifications). */
-export function notificationPreview(content: string, max = 60): string {
-  return content.length > max ? `${content.slice(0, max)}...` : content;
-}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { notificationPreview } from "../../../shared/chat.js";
+import { notificationPreview } from "../../../shared/chat-text.js";
 import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
 import { notifyUser } from "../../notify.js";

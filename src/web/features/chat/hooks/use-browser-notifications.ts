@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { notificationPreview } from "@shared/chat";
+import { notificationPreview } from "@shared/chat-text";
 
 // Browser notifications (docs/product.md#chat-and-notifications): the opt-in prompt's dismissal lasts for the browser session; an incoming
 // message is shown for 5 s with an 800 Hz beep of 0.2 s.
