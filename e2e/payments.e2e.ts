@@ -55,6 +55,8 @@ async function claimedTask(title: string, budget: number): Promise<string> {
 
 async function payInBrowser(taskId: string, cardNumber: string): Promise<void> {
   await poster.goto(`${server.url}/task/${taskId}`);
+  // The card form opens from a button that states the amount (it loads at first use: issue 17).
+  await poster.getByRole("button", { name: /^Pay by card \(\$[\d.,]+\)$/ }).click();
   await poster.getByLabel("Card number").fill(cardNumber);
   // Typed as digits, the expiry is shown as MM/YY like the number is grouped (docs/product.md#validation).
   await poster.getByLabel("Expiry (MM/YY)").pressSequentially("1234");

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Send } from "lucide-react";
-import type { KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { chatContentSchema } from "@shared/chat";
@@ -13,8 +13,24 @@ const composerSchema = z.object({ content: chatContentSchema });
 type ComposerInput = z.input<typeof composerSchema>;
 type ComposerValues = z.output<typeof composerSchema>;
 
+/** The box drawn before this form loaded (chat-composer-until-used.tsx), and what was asked of it. */
+export interface HandOver {
+  /** Still the last box drawn after it leaves the page, so it keeps all that was typed. */
+  box: RefObject<HTMLTextAreaElement | null>;
+  /** Send was asked for (Enter or the button) while this form loaded. */
+  sendAsked: RefObject<boolean>;
+}
+
+export interface ChatComposerProps {
+  onSend: (content: string) => Promise<boolean>;
+  sending: boolean;
+  handOver?: HandOver;
+}
+
 /** Enter sends, Shift+Enter adds a newline; only non-empty text after trimming is sent (docs/product.md#chat-and-notifications). */
-export function ChatComposer({ onSend, sending }: { onSend: (content: string) => Promise<boolean>; sending: boolean }) {
+export function ChatComposer({ onSend, sending, handOver }: ChatComposerProps) {
+  // Whether the box had the focus is known only while it is on the page, as this form first renders.
+  const [boxFocused] = useState(() => handOver !== undefined && handOver.box.current === document.activeElement);
   const form = useForm<ComposerInput, unknown, ComposerValues>({ resolver: zodResolver(composerSchema), defaultValues: { content: "" } });
   const draft = useWatch({ control: form.control, name: "content" });
   const error = form.formState.errors.content?.message;
@@ -23,6 +39,26 @@ export function ChatComposer({ onSend, sending }: { onSend: (content: string) =>
     if (sending) return;
     if (await onSend(content)) form.reset({ content: "" });
   });
+
+  // In the commit that swaps the boxes: the old one holds every key pressed until it leaves the page,
+  // and this one has the focus before the next key is handled.
+  const handedOver = useRef(false);
+  const textarea = useRef<HTMLTextAreaElement | null>(null);
+  const { ref: registerBox, ...contentField } = form.register("content");
+  useLayoutEffect(() => {
+    if (!handOver || handedOver.current) return;
+    handedOver.current = true;
+    const typed = handOver.box.current?.value ?? "";
+    if (typed !== "") form.setValue("content", typed);
+    // Not form.setFocus: it focuses on a timer, and a key pressed before that went to the page (the
+    // chat journey lost an Enter and a letter this way when the form loaded mid-typing).
+    const box = textarea.current;
+    if (boxFocused && box) {
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+    }
+    if (handOver.sendAsked.current && typed.trim() !== "") void submit();
+  }, [form, handOver, boxFocused, submit]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -44,7 +80,11 @@ export function ChatComposer({ onSend, sending }: { onSend: (content: string) =>
           onKeyDown={onKeyDown}
           rows={2}
           className="min-h-0 flex-1 resize-none"
-          {...form.register("content")}
+          {...contentField}
+          ref={(element) => {
+            registerBox(element);
+            textarea.current = element;
+          }}
         />
         <Button type="submit" size="icon" aria-label="Send message" disabled={draft.trim() === "" || sending}>
           <Send className="size-4" aria-hidden="true" />

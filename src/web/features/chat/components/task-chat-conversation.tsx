@@ -12,7 +12,7 @@ import { useSendMessage } from "../api/send-message";
 import { useBrowserNotifications } from "../hooks/use-browser-notifications";
 import { useChatSocket, type ChatConnection } from "../hooks/use-chat-socket";
 import { ChatCard, type ChatPartner } from "./chat-card";
-import { ChatComposer } from "./chat-composer";
+import { ChatComposerUntilUsed } from "./chat-composer-until-used";
 import { ChatMessageList } from "./chat-message-list";
 import { ChatNotificationBanner } from "./chat-notification-banner";
 
@@ -109,7 +109,7 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
           This task was cancelled; the chat is closed.
         </p>
       ) : (
-        <ChatComposer onSend={onSend} sending={send.isPending} />
+        <ChatComposerUntilUsed onSend={onSend} sending={send.isPending} />
       )}
     </ChatCard>
   );

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { expiryPassed, luhnValid, parseExpiry, sandboxConfirmBodySchema } from "@shared/payments";
@@ -36,6 +37,8 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
   });
   const confirm = useConfirmSandboxPayment();
   const { errors } = form.formState;
+  // The form opens when the poster presses "Pay by card" (task-payment-form.tsx): straight to the number.
+  useEffect(() => form.setFocus("cardNumber"), [form]);
 
   const submit = form.handleSubmit(({ cardNumber, expiry, cvc }) => {
     if (!expiry) return; // Refused by the schema already; narrows the type.

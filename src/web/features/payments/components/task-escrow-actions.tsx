@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { lazy, Suspense } from "react";
 import { formatDollarsExact, dollarsToCents } from "@shared/money";
 import type { TaskEscrow } from "@shared/payments";
@@ -55,9 +55,9 @@ function ReportProblemButton({ taskId }: { taskId: string }) {
 }
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
-const when = (iso: string | null) => (iso ? format(new Date(iso), "MMM d, yyyy 'at' h:mm a") : "");
+const when = (iso: string | null) => (iso ? formatDate(new Date(iso), "MMM d, yyyy 'at' h:mm a") : "");
 /** "Tue 3:40 PM": the end of the approval window, at most a day away. */
-const windowEnd = (iso: string | null) => (iso ? format(new Date(iso), "EEE h:mm a") : "");
+const windowEnd = (iso: string | null) => (iso ? formatDate(new Date(iso), "EEE h:mm a") : "");
 
 const BADGE: Record<TaskEscrow["status"], { label: string; variant: "warning" | "destructive" | "success" | "secondary" }> = {
   none: { label: "Not paid", variant: "secondary" },
@@ -90,7 +90,7 @@ function describe(escrow: TaskEscrow, isPoster: boolean, providerName: string): 
 
 /** A cancelled task's refund, from the ledger: "Refunded $32.90 on Nov 24, 2026" (docs/product.md, Money). */
 function RefundCard({ refund, isPoster }: { refund: NonNullable<TaskEscrow["refund"]>; isPoster: boolean }) {
-  const on = format(new Date(refund.refundedAt), "MMM d, yyyy");
+  const on = formatDate(new Date(refund.refundedAt), "MMM d, yyyy");
   return (
     <Card data-testid="refund-card">
       <CardHeader>

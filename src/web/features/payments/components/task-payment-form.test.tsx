@@ -78,8 +78,14 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
     const user = userEvent.setup({ delay: null });
     renderWithApp(<TaskPaymentForm task={claimedTask()} />);
 
+    // Nothing is asked of the processor until the poster opens the card form, whose button says the amount.
+    const open = await screen.findByRole("button", { name: "Pay by card ($124.70)" });
+    expect(api.called("POST", "/api/create-payment-intent")).toEqual([]);
+    await user.click(open);
     const pay = await screen.findByRole("button", { name: "Pay $124.70" });
     expect(api.called("POST", "/api/create-payment-intent")[0]?.body).toEqual({ amount: 124.7, taskId: TASK_ID });
+    // Straight to the card number.
+    expect(document.activeElement).toBe(field("Card number"));
     await user.click(pay);
 
     expect(await screen.findByText("Card number must be 12 to 19 digits")).toBeTruthy();
@@ -105,6 +111,7 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
     const user = userEvent.setup({ delay: null });
     renderWithApp(<TaskPaymentForm task={claimedTask()} />);
 
+    await user.click(await screen.findByRole("button", { name: "Pay by card ($124.70)" }));
     await user.type(await screen.findByRole("textbox", { name: "Card number" }), "4242424242424242");
     expect(field("Card number").value).toBe("4242 4242 4242 4242");
     await user.type(field("Expiry (MM/YY)"), "12/34");
@@ -122,6 +129,7 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
     const user = userEvent.setup({ delay: null });
     renderWithApp(<TaskPaymentForm task={claimedTask()} />);
 
+    await user.click(await screen.findByRole("button", { name: "Pay by card ($124.70)" }));
     await user.type(await screen.findByRole("textbox", { name: "Card number" }), "4000000000000002");
     await user.type(field("Expiry (MM/YY)"), "12/34");
     await user.type(field("CVC"), "123");
@@ -138,6 +146,7 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
 
     expect(await screen.findByText("The payment window has closed.")).toBeTruthy();
     expect(screen.queryByRole("textbox", { name: "Card number" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Pay by card/ })).toBeNull();
     expect(api.calls).toEqual([]);
   });
 });

@@ -1,0 +1,69 @@
+// @vitest-environment jsdom
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ChatComposer } from "./chat-composer";
+import { ChatComposerUntilUsed } from "./chat-composer-until-used";
+
+// The chat's form loads when the message box is first focused (issue 17); what a person does in the
+// box drawn meanwhile must carry over to the form that replaces it.
+
+const messageBox = () => screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
+
+describe("ChatComposerUntilUsed", () => {
+  it("sends an Enter pressed before the form loaded, once, with what was typed, and keeps the focus", async () => {
+    const onSend = vi.fn(async () => true);
+    render(<ChatComposerUntilUsed onSend={onSend} sending={false} />);
+    const drawn = messageBox();
+    act(() => drawn.focus());
+    fireEvent.change(drawn, { target: { value: "On my way" } });
+    fireEvent.keyDown(drawn, { key: "Enter" });
+
+    await waitFor(() => expect(onSend).toHaveBeenCalledWith("On my way"));
+    expect(onSend).toHaveBeenCalledTimes(1);
+    const form = messageBox();
+    expect(form).not.toBe(drawn);
+    expect(document.activeElement).toBe(form);
+    await waitFor(() => expect(form.value).toBe(""));
+  });
+
+  it("carries a draft over without sending it, the caret after the text", async () => {
+    const onSend = vi.fn(async () => true);
+    render(<ChatComposerUntilUsed onSend={onSend} sending={false} />);
+    const drawn = messageBox();
+    expect(screen.getByRole("button", { name: "Send message" }).hasAttribute("disabled")).toBe(true);
+    act(() => drawn.focus());
+    fireEvent.change(drawn, { target: { value: "Running late\nabout 10 min" } });
+    expect(screen.getByRole("button", { name: "Send message" }).hasAttribute("disabled")).toBe(false);
+
+    await waitFor(() => expect(messageBox()).not.toBe(drawn));
+    const form = messageBox();
+    expect(form.value).toBe("Running late\nabout 10 min");
+    expect(document.activeElement).toBe(form);
+    expect(form.selectionStart).toBe(form.value.length);
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it("takes what was typed between its render and its commit, and the focus in that commit", async () => {
+    const onSend = vi.fn(async () => true);
+    const old = document.createElement("textarea");
+    document.body.append(old);
+    old.value = "On my way\n";
+    old.focus();
+    // Renders after the form and before the commit, as a key pressed meanwhile lands in the old box.
+    function KeyPressedMeanwhile() {
+      old.value += "E";
+      return null;
+    }
+    render(
+      <>
+        <ChatComposer onSend={onSend} sending={false} handOver={{ box: { current: old }, sendAsked: { current: true } }} />
+        <KeyPressedMeanwhile />
+      </>,
+    );
+    // In the same commit, not on a timer: a key pressed next must not land on the page.
+    expect(document.activeElement).toBe(messageBox());
+    expect(messageBox().selectionStart).toBe("On my way\nE".length);
+
+    await waitFor(() => expect(onSend).toHaveBeenCalledWith("On my way\nE"));
+  });
+});
