@@ -7,7 +7,7 @@ import { useUser } from "@/lib/current-user";
 import { goToLogin } from "@/lib/api";
 import { useTheme } from "@/lib/theme";
 
-// The bell brings the realtime socket, its zod frame contract and date-fns: only a signed-in user
+// The bell brings the realtime socket and its zod frame contract: only a signed-in user
 // sees it, so it loads on demand and a visitor's first load stays within the issue #8 JS budget.
 const NotificationBell = lazy(() =>
   import("@/features/notifications/components/notification-bell").then((m) => ({ default: m.NotificationBell })),

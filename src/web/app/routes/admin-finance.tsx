@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "wouter";
@@ -113,7 +113,7 @@ function Finance() {
                 </CardTitle>
                 <CardDescription>
                   {money(dispute.total)} · customer {dispute.posterName} · provider {dispute.providerName} · reported{" "}
-                  {format(new Date(dispute.reportedAt), "MMM d, h:mm a")}
+                  {formatDate(new Date(dispute.reportedAt), "MMM d, h:mm a")}
                 </CardDescription>
               </CardHeader>
               <CardContent className="grid gap-3">

@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import type { Earnings } from "@shared/payments";
@@ -89,7 +89,7 @@ export default function EarningsPage() {
                         <td className="p-3">{money(task.providerShare)}</td>
                         <td className="p-3">{money(task.tips)}</td>
                         <td className="p-3 whitespace-nowrap">
-                          {task.releaseAt ? format(new Date(task.releaseAt), "MMM d, h:mm a") : ""}
+                          {task.releaseAt ? formatDate(new Date(task.releaseAt), "MMM d, h:mm a") : ""}
                         </td>
                       </tr>
                     ))}

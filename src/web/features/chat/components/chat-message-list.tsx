@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import type { Message } from "@shared/chat";
 import { cn } from "@/lib/cn";
 
@@ -28,7 +28,7 @@ export function ChatMessageList({ messages, myId }: { messages: readonly Message
             >
               <p className="whitespace-pre-wrap [overflow-wrap:anywhere]">{message.content}</p>
               <time dateTime={message.createdAt} className="mt-1 block text-right text-xs">
-                {format(new Date(message.createdAt), "h:mm a")}
+                {formatDate(new Date(message.createdAt), "h:mm a")}
               </time>
             </div>
           </div>

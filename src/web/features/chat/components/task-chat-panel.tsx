@@ -4,8 +4,8 @@ import { Spinner } from "@/components/ui/spinner";
 import { useUser } from "@/lib/current-user";
 import { ChatCard, type ChatPartner } from "./chat-card";
 
-// The conversation (its messages, the live socket, the composer with react-hook-form and zod, the
-// message list with date-fns) is its own chunk: only the task's two parties see it, and the task
+// The conversation (its messages, the live socket, the message list; its form, with react-hook-form
+// and zod, loads later still, at first use) is its own chunk: only the task's two parties see it, and the task
 // page a visitor opens from a shared link needs none of it (issue 17,
 // docs/decisions/041-forms-loaded-on-first-use.md).
 const TaskChatConversation = lazy(() => import("./task-chat-conversation").then((m) => ({ default: m.TaskChatConversation })));

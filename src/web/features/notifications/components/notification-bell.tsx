@@ -6,7 +6,7 @@ import { useUser } from "@/lib/current-user";
 import { useNotifications } from "../api/get-notifications";
 import { useMarkNotificationsRead } from "../api/mark-notifications-read";
 
-// The list (Radix Popover, Floating UI, date-fns for "5 minutes ago") is its own chunk, fetched when
+// The list (Radix Popover, Floating UI) is its own chunk, fetched when
 // the pointer or focus reaches the bell and shown at its press: every signed-in page shows the bell,
 // few open it (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
 const loadPanel = () => import("./notification-panel");

@@ -1,4 +1,4 @@
-import { formatDistanceToNow } from "date-fns";
+import { timeAgo } from "@/lib/dates";
 import { useId } from "react";
 import { Link } from "wouter";
 import type { NotificationList } from "@shared/notifications";
@@ -46,7 +46,7 @@ export function NotificationPanel({ overlay, items, unread, fresh, markRead }: N
                 <span className="block text-sm font-medium">{n.title}</span>
                 <span className="block text-sm text-muted-foreground">{n.body}</span>
                 <time dateTime={n.createdAt} className="block text-xs text-muted-foreground">
-                  {formatDistanceToNow(new Date(n.createdAt), { addSuffix: true })}
+                  {timeAgo(new Date(n.createdAt))}
                 </time>
               </>
             );

@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { Star } from "lucide-react";
 import { Link } from "wouter";
 import { RATING_MAX } from "@shared/constants";
@@ -45,7 +45,7 @@ export function ProfileReviews({ reviews, total }: { reviews: ProfileReview[]; t
                   </Link>
                   <Stars rating={review.rating} />
                   <time dateTime={review.date} className="text-xs text-muted-foreground">
-                    {format(new Date(review.date), "MMM d, yyyy")}
+                    {formatDate(new Date(review.date), "MMM d, yyyy")}
                   </time>
                 </div>
                 <p className="text-xs text-muted-foreground">{review.givenAs === "poster" ? "From a customer" : "From a provider"}</p>

@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { BadgeCheck, CalendarDays, MapPin, Star } from "lucide-react";
 import { categoryLabel } from "@shared/constants";
 import type { UserProfile } from "@shared/profiles";
@@ -44,7 +44,7 @@ export function ProfileSummary({ profile }: { profile: UserProfile }) {
               </li>
             ) : null}
             <li className="flex items-center gap-1">
-              <CalendarDays className="size-4 shrink-0" aria-hidden="true" /> Member since {format(new Date(profile.memberSince), "MMMM yyyy")}
+              <CalendarDays className="size-4 shrink-0" aria-hidden="true" /> Member since {formatDate(new Date(profile.memberSince), "MMMM yyyy")}
             </li>
             <li className="flex items-center gap-1">
               <Star className="size-4 shrink-0 fill-warning text-warning" aria-hidden="true" />

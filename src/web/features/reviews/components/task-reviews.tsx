@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import type { TaskDetail } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
@@ -52,7 +52,7 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
               )}
               <StarRatingDisplay rating={review.rating} />
               <time dateTime={review.createdAt} className="text-xs text-muted-foreground">
-                {format(new Date(review.createdAt), "MMM d, yyyy")}
+                {formatDate(new Date(review.createdAt), "MMM d, yyyy")}
               </time>
             </div>
             {review.comment && <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{review.comment}</p>}
@@ -60,7 +60,7 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
         ))}
         {data?.revealsAt && (
           <p className="text-sm text-muted-foreground">
-            The other review stays hidden until you both have reviewed, or until {format(new Date(data.revealsAt), "MMM d, yyyy")}.
+            The other review stays hidden until you both have reviewed, or until {formatDate(new Date(data.revealsAt), "MMM d, yyyy")}.
           </p>
         )}
       </CardContent>

@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { useState, type ReactNode } from "react";
 import { CONTACT_METHOD_LABELS } from "@shared/site";
 import { Alert, AlertDescription } from "@/components/ui/alert";
@@ -11,7 +11,7 @@ import { useContactMessages } from "../api/get-contact-messages";
 
 const PAGE_SIZE = 20;
 
-const when = (iso: string) => format(new Date(iso), "MMM d, yyyy h:mm a");
+const when = (iso: string) => formatDate(new Date(iso), "MMM d, yyyy h:mm a");
 
 /** Contact messages and appointment requests for admins, newest first. */
 export function AdminInbox() {

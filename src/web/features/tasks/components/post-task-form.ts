@@ -1,4 +1,4 @@
-import { format } from "date-fns";
+import { formatDate } from "@/lib/dates";
 import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
 import { felixContextOfTask, type FelixContext } from "@shared/felix";
 import { dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
@@ -90,7 +90,7 @@ export function budgetState(budget: string, urgency: Urgency): BudgetState {
 export function scheduledDateIso(date: string, time: string): string | null {
   if (!date || !time) return null;
   const when = new Date(`${date}T${time}`);
-  return Number.isNaN(when.getTime()) ? null : format(when, "yyyy-MM-dd'T'HH:mm:ssxxx");
+  return Number.isNaN(when.getTime()) ? null : formatDate(when, "yyyy-MM-dd'T'HH:mm:ssxxx");
 }
 
 /** The date-needed refusal and the field it belongs under, judged with the browser's clock. */
@@ -105,7 +105,7 @@ export function scheduleIssue(date: string, time: string, now: Date): FieldIssue
 }
 
 export function todayInputValue(now: Date): string {
-  return format(now, "yyyy-MM-dd");
+  return formatDate(now, "yyyy-MM-dd");
 }
 
 const orNull = (value: string) => (value.trim() ? value.trim() : null);

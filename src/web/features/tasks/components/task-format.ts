@@ -1,4 +1,4 @@
-import { format, formatDistance } from "date-fns";
+import { formatDate, timeAgo } from "@/lib/dates";
 import type { TaskStatus, UserRole } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import type { TaskDetail, TaskPublic } from "@shared/tasks";
@@ -55,17 +55,17 @@ export function relativeTime(createdAt: string | null | undefined, now: Date = n
   const when = new Date(createdAt);
   if (Number.isNaN(when.getTime())) return "Recently";
   // A clock a few seconds behind the server's must not print "in less than a minute".
-  return when.getTime() > now.getTime() ? "less than a minute ago" : formatDistance(when, now, { addSuffix: true });
+  return when.getTime() > now.getTime() ? "less than a minute ago" : timeAgo(when, now);
 }
 
 /** Dashboard dates 'MMM d, h:mm a' (docs/product.md#web-app). */
 export function dashboardDate(iso: string): string {
-  return format(new Date(iso), "MMM d, h:mm a");
+  return formatDate(new Date(iso), "MMM d, h:mm a");
 }
 
 /** Scheduled dates 'MMM d, yyyy at h:mm a' (docs/product.md#web-app). */
 export function scheduledDateLabel(iso: string): string {
-  return format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
+  return formatDate(new Date(iso), "MMM d, yyyy 'at' h:mm a");
 }
 
 /**
