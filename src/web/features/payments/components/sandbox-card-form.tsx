@@ -69,7 +69,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
               <Input
                 inputMode="numeric"
                 autoComplete="cc-number"
-                                {...control}
+                {...control}
                 {...field}
                 onChange={(e) => field.onChange(groupDigits(e.target.value))}
               />
@@ -77,7 +77,8 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
           />
         )}
       </FormField>
-      <div className="grid grid-cols-2 gap-4">
+      {/* items-start: only the CVC has a hint under it, and a stretched Expiry field dropped its box below the CVC's. */}
+      <div className="grid grid-cols-2 items-start gap-4">
         <FormField label="Expiry (MM/YY)" required error={errors.expiry?.message}>
           {(control) => (
             <Controller
@@ -105,7 +106,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
                 <Input
                   inputMode="numeric"
                   autoComplete="cc-csc"
-                                    {...control}
+                  {...control}
                   {...field}
                   onChange={(e) => field.onChange(e.target.value.replace(/\D/g, "").slice(0, 4))}
                 />
