@@ -5,9 +5,9 @@ import { useUser } from "@/lib/current-user";
 import { ChatCard, type ChatPartner } from "./chat-card";
 
 // The conversation (its messages, the live socket, the message list; its form, with react-hook-form
-// and zod, loads later still, at first use) is its own chunk: only the task's two parties see it, and the task
-// page a visitor opens from a shared link needs none of it (issue 17,
-// docs/decisions/041-forms-loaded-on-first-use.md).
+// and zod, loads later still, at first use) is its own chunk: only the task's two parties see it,
+// and the task page a visitor opens from a shared link needs none of it (issue 17,
+// docs/decisions/041-forms-loaded-on-first-use.md and 042-landing-under-90-kb.md).
 const TaskChatConversation = lazy(() => import("./task-chat-conversation").then((m) => ({ default: m.TaskChatConversation })));
 
 function ChatNotice({ children }: { children: ReactNode }) {
