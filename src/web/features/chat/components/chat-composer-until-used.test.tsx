@@ -66,4 +66,37 @@ describe("ChatComposerUntilUsed", () => {
 
     await waitFor(() => expect(onSend).toHaveBeenCalledWith("On my way\nE"));
   });
+
+  it("keeps the text and says what to do when the form cannot load, and tries again at the next send", async () => {
+    let offline = true;
+    vi.resetModules();
+    vi.doMock("./chat-composer", async (importOriginal) => {
+      if (offline) throw new Error("Failed to fetch dynamically imported module");
+      return importOriginal();
+    });
+    try {
+      // The module graph afresh, so that this component imports the form through the mock above.
+      const { ChatComposerUntilUsed: Fresh } = await import("./chat-composer-until-used");
+      const { renderWithApp } = await import("@/testing/render");
+      const onSend = vi.fn(async () => true);
+      renderWithApp(<Fresh onSend={onSend} sending={false} />);
+      const box = messageBox();
+      act(() => box.focus());
+      fireEvent.change(box, { target: { value: "Gate code 4521" } });
+      fireEvent.keyDown(box, { key: "Enter" });
+
+      expect(await screen.findByText("The chat could not load. Check your connection and press Send again, or reload the page.")).toBeTruthy();
+      expect(box.value).toBe("Gate code 4521");
+      expect(onSend).not.toHaveBeenCalled();
+
+      offline = false;
+      vi.resetModules();
+      fireEvent.click(screen.getByRole("button", { name: "Send message" }));
+      await waitFor(() => expect(onSend).toHaveBeenCalledWith("Gate code 4521"));
+      expect(onSend).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.doUnmock("./chat-composer");
+      vi.resetModules();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "r
 import { CHAT_MESSAGE_MAX_LENGTH } from "@shared/constants";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/use-toast";
 import type { ChatComposer, ChatComposerProps, HandOver } from "./chat-composer";
 
 // The composer's form (react-hook-form and zod) loads when someone first reaches for the message box,
@@ -24,7 +25,16 @@ export function ChatComposerUntilUsed(props: Props) {
   const load = () => {
     if (loading.current) return;
     loading.current = true;
-    void loadComposer().then((module) => setComposer(() => module.ChatComposer));
+    loadComposer().then(
+      (module) => setComposer(() => module.ChatComposer),
+      () => {
+        // Offline or a new deploy: the next focus or send tries again, and the text stays in the box.
+        loading.current = false;
+        if (!sendAsked.current) return;
+        sendAsked.current = false;
+        toast({ title: "Message not sent", description: "The chat could not load. Check your connection and press Send again, or reload the page.", variant: "destructive" });
+      },
+    );
   };
   const askToSend = () => {
     sendAsked.current = true;
