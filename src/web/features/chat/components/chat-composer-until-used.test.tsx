@@ -9,13 +9,18 @@ import { ChatComposerUntilUsed } from "./chat-composer-until-used";
 
 const messageBox = () => screen.getByRole<HTMLTextAreaElement>("textbox", { name: "Message" });
 
+/** A person reaching the box drawn before the form loaded (which starts loading it), and typing `text`. */
+function typeInto(box: HTMLTextAreaElement, text: string) {
+  act(() => box.focus());
+  fireEvent.change(box, { target: { value: text } });
+}
+
 describe("ChatComposerUntilUsed", () => {
   it("sends an Enter pressed before the form loaded, once, with what was typed, and keeps the focus", async () => {
     const onSend = vi.fn(async () => true);
     render(<ChatComposerUntilUsed onSend={onSend} sending={false} />);
     const drawn = messageBox();
-    act(() => drawn.focus());
-    fireEvent.change(drawn, { target: { value: "On my way" } });
+    typeInto(drawn, "On my way");
     fireEvent.keyDown(drawn, { key: "Enter" });
 
     await waitFor(() => expect(onSend).toHaveBeenCalledWith("On my way"));
@@ -31,8 +36,7 @@ describe("ChatComposerUntilUsed", () => {
     render(<ChatComposerUntilUsed onSend={onSend} sending={false} />);
     const drawn = messageBox();
     expect(screen.getByRole("button", { name: "Send message" }).hasAttribute("disabled")).toBe(true);
-    act(() => drawn.focus());
-    fireEvent.change(drawn, { target: { value: "Running late\nabout 10 min" } });
+    typeInto(drawn, "Running late\nabout 10 min");
     expect(screen.getByRole("button", { name: "Send message" }).hasAttribute("disabled")).toBe(false);
 
     await waitFor(() => expect(messageBox()).not.toBe(drawn));
@@ -65,6 +69,7 @@ describe("ChatComposerUntilUsed", () => {
     expect(messageBox().selectionStart).toBe("On my way\nE".length);
 
     await waitFor(() => expect(onSend).toHaveBeenCalledWith("On my way\nE"));
+    old.remove();
   });
 
   it("keeps the text and says what to do when the form cannot load, and tries again at the next send", async () => {
@@ -81,8 +86,7 @@ describe("ChatComposerUntilUsed", () => {
       const onSend = vi.fn(async () => true);
       renderWithApp(<Fresh onSend={onSend} sending={false} />);
       const box = messageBox();
-      act(() => box.focus());
-      fireEvent.change(box, { target: { value: "Gate code 4521" } });
+      typeInto(box, "Gate code 4521");
       fireEvent.keyDown(box, { key: "Enter" });
 
       expect(await screen.findByText("The chat could not load. Check your connection and press Send again, or reload the page.")).toBeTruthy();
