@@ -56,6 +56,8 @@ export const STATE_MAX_LENGTH = 2;
 
 export const ID_DOCUMENT_MAX_BYTES = 10_485_760;
 export const PROFILE_PHOTO_MAX_BYTES = 5_242_880;
+/** Longest side, in pixels, of the image others see of a profile photo (docs/product.md#verification). */
+export const PROFILE_PHOTO_PUBLIC_SIDE = 512;
 export const TASK_PHOTO_MAX_BYTES = 10_485_760;
 
 export const CHAT_MESSAGE_MAX_LENGTH = 2000;

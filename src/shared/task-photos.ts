@@ -10,7 +10,6 @@ export const TASK_PHOTO_SIZES = { small: 320, medium: 1280 } as const;
 export type TaskPhotoSize = keyof typeof TASK_PHOTO_SIZES;
 
 export const TASK_PHOTO_LIMIT_MESSAGE = `A task can have at most ${TASK_PHOTO_MAX_COUNT} photos`;
-export const TASK_PHOTO_TYPE_MESSAGE = "Photos must be JPEG, PNG or WebP";
 
 /** Where a derived image is served (public, immutable: a photo's images never change). */
 export const taskPhotoUrl = (photoId: string, size: TaskPhotoSize) => `/api/task-photos/${photoId}/${size}`;

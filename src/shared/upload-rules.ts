@@ -13,3 +13,42 @@ export const UPLOAD_RULES: Record<UploadKind, { maxBytes: number; types: readonl
   profile_photo: { maxBytes: PROFILE_PHOTO_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp"] },
   task_photo: { maxBytes: TASK_PHOTO_MAX_BYTES, types: ["image/jpeg", "image/png", "image/webp"] },
 };
+
+const TYPE_NAMES: Record<string, string> = {
+  "image/jpeg": "JPEG",
+  "image/png": "PNG",
+  "image/webp": "WebP",
+  "application/pdf": "PDF",
+};
+
+/** What an upload asked for without a kind may be until its kind is known: the widest of every rule. */
+const ANY_KIND = {
+  maxBytes: Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes)),
+  types: [...new Set(Object.values(UPLOAD_RULES).flatMap((r) => r.types))],
+};
+
+/** The rule of `kind`; null is an upload whose kind is not known yet. */
+export const uploadRule = (kind: UploadKind | null) => (kind ? UPLOAD_RULES[kind] : ANY_KIND);
+
+/** "JPEG, PNG or WebP", "JPEG, PNG, WebP or PDF": the types `kind` allows, as people read them. */
+export function uploadTypeList(kind: UploadKind | null): string {
+  const names = uploadRule(kind).types.map((type) => TYPE_NAMES[type] ?? type);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
+}
+
+/** "5 MB": a size limit as people read it. */
+export const uploadMegabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+
+// Why a file was refused, each a full sentence saying what to do next (docs/product.md#verification);
+// the server answers them and the upload fields say them before sending.
+
+export const uploadTypeMessage = (kind: UploadKind | null) =>
+  `This file is not a ${uploadTypeList(kind)} file. Choose a file in one of those formats and upload it again.`;
+
+export const uploadTooLargeMessage = (kind: UploadKind | null) =>
+  `This file is larger than ${uploadMegabytes(uploadRule(kind).maxBytes)}. Choose a smaller file and upload it again.`;
+
+export const EMPTY_UPLOAD_MESSAGE = "This file is empty. Choose another file and upload it again.";
+
+/** A refusal that says nothing we can read (an S3 error page, a proxy's): what to try next. */
+export const UPLOAD_FAILED_MESSAGE = "The upload failed. Check your connection and try again; if it fails again, choose another file.";

@@ -12,6 +12,7 @@ import { payouts } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
+import { publicPhotoKey } from "../../public-images.js";
 import { hashPassword } from "../auth/passwords.js";
 
 // The account routes end to end through app.inject (docs/decisions/021-account-settings-deletion-and-export.md).
@@ -393,6 +394,8 @@ describe("deleting the account", () => {
     const [file] = await t.database.db.select().from(uploads).where(eq(uploads.ownerId, poster.id));
     const storage = await createStorage(t.env);
     expect(await storage.get(file?.storageKey ?? "")).not.toBeNull();
+    const image = publicPhotoKey(file?.id ?? "");
+    expect(await storage.get(image)).not.toBeNull();
     const other = await signIn(poster, FIREFOX_WIN);
     const socket = await openSocket(other);
     const closed = closedWith(socket);
@@ -423,6 +426,8 @@ describe("deleting the account", () => {
     expect(await t.database.db.select().from(notifications).where(eq(notifications.userId, poster.id))).toEqual([]);
     expect(await t.database.db.select().from(uploads).where(eq(uploads.ownerId, poster.id))).toEqual([]);
     expect(await storage.get(file?.storageKey ?? "")).toBeNull();
+    // The photo's public image goes with its original (docs/decisions/009-uploads-and-storage.md).
+    expect(await storage.get(image)).toBeNull();
     const [review] = await t.database.db.select().from(reviews).where(eq(reviews.reviewerId, poster.id));
     expect(review).toMatchObject({ rating: 4, comment: null });
     expect(await t.database.db.select().from(messages).where(eq(messages.senderId, poster.id))).toHaveLength(1);

@@ -17,6 +17,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { publicPhotoKey } from "../../public-images.js";
 
 // The account's own settings (docs/product.md, "Your account"; docs/decisions/021-account-settings-deletion-and-export.md).
 
@@ -77,7 +78,7 @@ export async function setPhoto(ctx: AppContext, userId: string, path: string): P
     .from(uploads)
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, userId), eq(uploads.kind, "profile_photo"), isNotNull(uploads.sizeBytes)))
     .limit(1);
-  if (!upload) throw badRequest("photoURL: must be a file you uploaded as a profile photo");
+  if (!upload) throw badRequest("photoURL: This is not a file you uploaded as a profile photo. Upload the photo again.");
   const now = ctx.now();
   if (await isApprovedProvider(ctx.db, userId)) {
     await ctx.db.update(users).set({ pendingProfileImageUrl: path, pendingProfileImageAt: now, updatedAt: now }).where(eq(users.id, userId));
@@ -355,12 +356,12 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx.delete(jobAlertMatches).where(eq(jobAlertMatches.userId, user.id));
     await tx.delete(jobAlertDigests).where(eq(jobAlertDigests.userId, user.id));
     if (before) await tx.delete(emailOutbox).where(and(eq(emailOutbox.to, before.email), inArray(emailOutbox.status, ["stored", "queued", "failed"])));
-    // Their task photos go with their other files, the images made from them too (decision 030).
+    // Their task photos go with their other files, the images made from them too (decisions 030 and 009).
     const photos = await tx
       .delete(taskPhotos)
       .where(inArray(taskPhotos.uploadId, tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.ownerId, user.id))))
       .returning({ smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
-    const files = await tx.delete(uploads).where(eq(uploads.ownerId, user.id)).returning({ storageKey: uploads.storageKey });
+    const files = await tx.delete(uploads).where(eq(uploads.ownerId, user.id)).returning({ id: uploads.id, kind: uploads.kind, storageKey: uploads.storageKey });
     // Every session, this one included: the trigger closes their sockets on every instance.
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
     await tx.insert(auditLog).values({
@@ -371,7 +372,10 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
       details: { cancelledTasks: open.length, filesDeleted: files.length },
       createdAt: now,
     });
-    return [...files.map((f) => f.storageKey), ...photos.flatMap((p) => [p.smallKey, p.mediumKey])];
+    return [
+      ...files.flatMap((f) => (f.kind === "profile_photo" ? [f.storageKey, publicPhotoKey(f.id)] : [f.storageKey])),
+      ...photos.flatMap((p) => [p.smallKey, p.mediumKey]),
+    ];
   });
   // The files go after the commit: a failure leaves an orphan file (logged), never a row pointing nowhere.
   for (const key of storageKeys) {

@@ -9,13 +9,13 @@ import {
   uploadRequestSchema,
   uploadUrlResponseSchema,
 } from "../../../shared/providers.js";
-import { UPLOAD_RULES } from "../../../shared/upload-rules.js";
+import { uploadRule } from "../../../shared/upload-rules.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./service.js";
 
-const LARGEST = Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes));
+const LARGEST = uploadRule(null).maxBytes;
 
 /** Reads at most `max` bytes; more than that is "too_large" and nothing is kept. */
 async function readLimited(stream: Readable, max: number): Promise<Buffer | "too_large"> {

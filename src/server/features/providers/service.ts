@@ -1,9 +1,16 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import type { VerificationStatus } from "../../../shared/constants.js";
+import { PROFILE_PHOTO_PUBLIC_SIDE, type VerificationStatus } from "../../../shared/constants.js";
 import { dollarsToCents } from "../../../shared/money.js";
 import { UPLOAD_URL_TTL_MS, type ApplicationBody, type ProfilePatch, type ProviderProfile } from "../../../shared/providers.js";
-import { UPLOAD_RULES, type UploadKind } from "../../../shared/upload-rules.js";
+import {
+  EMPTY_UPLOAD_MESSAGE,
+  UPLOAD_RULES,
+  uploadRule,
+  uploadTooLargeMessage,
+  uploadTypeMessage,
+  type UploadKind,
+} from "../../../shared/upload-rules.js";
 import { detectFileType } from "../../adapters/storage/file-type.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
@@ -13,6 +20,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
 import { badRequest, conflict, HttpError, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { publicPhotoKey, toPublicImage } from "../../public-images.js";
 import { getProfile } from "./repository.js";
 
 // The providers' use cases: applying (again after a rejection) and editing one's profile, the
@@ -180,23 +188,16 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-const MB = 1_048_576;
-const LARGEST = Math.max(...Object.values(UPLOAD_RULES).map((r) => r.maxBytes));
-const ALL_TYPES = new Set(Object.values(UPLOAD_RULES).flatMap((r) => r.types));
 
 const linkGone = () => new HttpError(410, "This upload link has expired or was already used. Please upload the file again.");
 
 const objectPath = (uploadId: string) => `/objects/${uploadId}`;
 
 function check(kind: UploadKind | null, body: Buffer | "too_large"): { file: Buffer; contentType: string } {
-  const maxBytes = kind ? UPLOAD_RULES[kind].maxBytes : LARGEST;
-  if (body === "too_large" || body.length > maxBytes) throw new HttpError(413, `file: the file is too large (max ${maxBytes / MB} MB)`);
-  if (body.length === 0) throw badRequest("file: the file is empty");
+  if (body === "too_large" || body.length > uploadRule(kind).maxBytes) throw new HttpError(413, uploadTooLargeMessage(kind));
+  if (body.length === 0) throw badRequest(EMPTY_UPLOAD_MESSAGE);
   const type = detectFileType(body);
-  const allowed = kind ? UPLOAD_RULES[kind].types : [...ALL_TYPES];
-  if (!type || !allowed.includes(type)) {
-    throw new HttpError(415, kind === "profile_photo" || kind === "task_photo" ? "file: must be a JPEG, PNG or WebP image" : "file: must be a JPEG, PNG or WebP image or a PDF");
-  }
+  if (!type || !uploadRule(kind).types.includes(type)) throw new HttpError(415, uploadTypeMessage(kind));
   return { file: body, contentType: type };
 }
 
@@ -264,7 +265,8 @@ function uploadRef(uploadUrl: string): { token: string } | { id: string } | null
 
 /**
  * set-id-document / set-profile-photo: the caller's finished upload becomes a file of `kind`.
- * Answers the objectPath the application form sends back.
+ * Answers the objectPath the application form sends back. A profile photo's public image is made
+ * now, so a file sharp cannot read is refused here, not when someone first looks at it.
  */
 export async function completeUpload(
   ctx: AppContext,
@@ -274,16 +276,59 @@ export async function completeUpload(
   kind: UploadKind,
   field: string,
 ): Promise<{ objectPath: string }> {
+  const upload = await acceptUpload(ctx, storage, ownerId, uploadUrl, kind, field);
+  if (kind === "profile_photo") {
+    try {
+      await publicPhotoImage(storage, upload);
+    } catch (error) {
+      await storage.delete(upload.storageKey);
+      await ctx.db.delete(uploads).where(eq(uploads.id, upload.id));
+      throw error;
+    }
+  }
+  return { objectPath: objectPath(upload.id) };
+}
+
+/**
+ * The image everyone sees of a profile photo, the owner and admins included (decision 009): made
+ * once by the public-image pipeline (upright, at most PROFILE_PHOTO_PUBLIC_SIDE px, WebP without
+ * EXIF or GPS) and kept beside the private original. A photo stored before these images existed
+ * gets its image at its first reading; its original is never served.
+ */
+async function publicPhotoImage(storage: ObjectStorage, upload: { id: string; storageKey: string }): Promise<Buffer | null> {
+  const key = publicPhotoKey(upload.id);
+  const made = await storage.get(key);
+  if (made) return made;
+  const original = await storage.get(upload.storageKey);
+  if (!original) return null;
+  const image = await toPublicImage(original, PROFILE_PHOTO_PUBLIC_SIDE);
+  try {
+    await storage.put(key, image, "image/webp");
+  } catch (error) {
+    // Two first readings at once: local files are written only once, and the other one was first.
+    if (!(await storage.get(key))) throw error;
+  }
+  return image;
+}
+
+async function acceptUpload(
+  ctx: AppContext,
+  storage: ObjectStorage,
+  ownerId: string,
+  uploadUrl: string,
+  kind: UploadKind,
+  field: string,
+): Promise<{ id: string; storageKey: string }> {
   const ref = uploadRef(uploadUrl);
-  if (!ref) throw badRequest(`${field}: is not an upload URL of ours`);
+  if (!ref) throw badRequest(`${field}: This is not an upload link of ours. Ask for an upload link, upload the file to it, then send that link.`);
   const match = "token" in ref ? eq(uploads.tokenHash, hashToken(ref.token)) : eq(uploads.id, ref.id);
   const [row] = await ctx.db
     .select()
     .from(uploads)
     .where(and(match, eq(uploads.ownerId, ownerId)))
     .limit(1);
-  if (!row) throw notFound(`${field}: no such upload`);
-  if (row.kind && row.kind !== kind) throw badRequest(`${field}: this file was uploaded as a different kind`);
+  if (!row) throw notFound(`${field}: This upload was not found. Upload the file again.`);
+  if (row.kind && row.kind !== kind) throw badRequest(`${field}: This file was uploaded for another purpose. Upload it again here.`);
 
   if (row.sizeBytes === null && storage.kind === "s3") {
     if (row.expiresAt.getTime() <= ctx.now().getTime() && row.usedAt === null) throw linkGone();
@@ -295,15 +340,15 @@ export async function completeUpload(
       .returning({ id: uploads.id });
     if (!claimed) throw linkGone();
     const incoming = await storage.takeIncoming(row.id, UPLOAD_RULES[kind].maxBytes);
-    if (incoming.status === "missing") throw badRequest(`${field}: the file was not uploaded`);
+    if (incoming.status === "missing") throw badRequest(`${field}: The file has not been uploaded yet. Upload the file, then try again.`);
     const { file, contentType } = check(kind, incoming.status === "ok" ? incoming.body : "too_large");
     await assertWithinQuota(ctx, ownerId, file.length);
     await storage.put(row.storageKey, file, contentType);
     await ctx.db.update(uploads).set({ kind, contentType, sizeBytes: file.length }).where(eq(uploads.id, row.id));
-    return { objectPath: objectPath(row.id) };
+    return row;
   }
 
-  if (row.sizeBytes === null || row.contentType === null) throw badRequest(`${field}: the file was not uploaded`);
+  if (row.sizeBytes === null || row.contentType === null) throw badRequest(`${field}: The file has not been uploaded yet. Upload the file, then try again.`);
   // An upload made without a kind was checked against the widest rule; apply this kind's now.
   if (row.sizeBytes > UPLOAD_RULES[kind].maxBytes || !UPLOAD_RULES[kind].types.includes(row.contentType)) {
     const stored = await storage.get(row.storageKey);
@@ -312,7 +357,7 @@ export async function completeUpload(
     check(kind, stored ?? Buffer.alloc(0));
   }
   await ctx.db.update(uploads).set({ kind }).where(and(eq(uploads.id, row.id), or(isNull(uploads.kind), eq(uploads.kind, kind))));
-  return { objectPath: objectPath(row.id) };
+  return row;
 }
 
 /** A completed upload of `kind` owned by `ownerId`, named by its objectPath; else a 400 naming the field. */
@@ -323,7 +368,8 @@ export async function assertOwnedUpload(ctx: AppContext, ownerId: string, path: 
     .from(uploads)
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), eq(uploads.kind, kind), isNotNull(uploads.sizeBytes)))
     .limit(1);
-  if (!row) throw badRequest(`${field}: must be a file you uploaded as ${kind === "id_document" ? "an ID document" : "a profile photo"}`);
+  const what = kind === "id_document" ? "an ID document" : "a profile photo";
+  if (!row) throw badRequest(`${field}: This is not a file you uploaded as ${what}. Upload it again as ${what}.`);
 }
 
 /** Upload URLs never completed within an hour of expiring: the rows go, and any S3 leftovers. */
@@ -376,6 +422,8 @@ export async function deleteUnattachedUploads(ctx: AppContext, storage: ObjectSt
     .where(and(isNotNull(uploads.sizeBytes), lt(uploads.createdAt, cutoff), sql`not ${attached}`))
     .limit(100);
   for (const row of stale) {
+    // A replaced profile photo's public image goes with it (none exists for other kinds: deleting is a no-op).
+    await storage.delete(publicPhotoKey(row.id));
     await storage.delete(row.storageKey);
     await ctx.db.delete(uploads).where(and(eq(uploads.id, row.id), sql`not ${attached}`));
   }
@@ -454,12 +502,22 @@ export async function readObject(
   const privileged = viewer !== null && (viewer.admin || viewer.id === row.ownerId);
   const publicPhoto = row.kind === "profile_photo" && row.publicPhoto;
   if (!privileged && !publicPhoto) throw notFound("File not found");
+  if (row.kind === "profile_photo") {
+    const image = await readablePublicPhoto(storage, { id, storageKey: row.storageKey });
+    return { body: image, contentType: "image/webp", disposition: "inline", cache: publicPhoto ? "public" : "private" };
+  }
   const body = await storage.get(row.storageKey);
   if (!body) throw notFound("File not found");
-  return {
-    body,
-    contentType: row.contentType,
-    disposition: row.kind === "profile_photo" ? "inline" : "attachment",
-    cache: publicPhoto ? "public" : "private",
-  };
+  return { body, contentType: row.contentType, disposition: "attachment", cache: "private" };
+}
+
+/** A stored photo sharp cannot read (possible only before decision 009 sent photos through it) is not found, never served raw. */
+async function readablePublicPhoto(storage: ObjectStorage, upload: { id: string; storageKey: string }): Promise<Buffer> {
+  try {
+    const image = await publicPhotoImage(storage, upload);
+    if (image) return image;
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+  }
+  throw notFound("File not found");
 }

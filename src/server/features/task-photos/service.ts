@@ -25,7 +25,7 @@ export interface TaskPhotoDeps {
   completeUpload: (ownerId: string, uploadUrl: string) => Promise<{ objectPath: string }>;
 }
 
-const NOT_YOURS = "photoURL: must be a task photo you uploaded (request the upload URL with kind task_photo, then PUT the file)";
+const NOT_YOURS = "photoURL: This is not a task photo you uploaded. Upload the photo again, then add it.";
 
 /** The task, if this user may change its photos now: the poster, while it is open. */
 async function editableTask(db: Db, taskId: string, userId: string, lock: boolean): Promise<Pick<TaskRow, "id" | "title" | "category">> {
@@ -79,7 +79,7 @@ export async function addTaskPhoto(
     .where(and(eq(uploads.id, objectPath.slice("/objects/".length)), eq(uploads.ownerId, userId), eq(uploads.kind, "task_photo"), isNotNull(uploads.sizeBytes)));
   if (!upload) throw badRequest(NOT_YOURS);
   const original = await deps.storage.get(upload.storageKey);
-  if (!original) throw badRequest("photoURL: the file was not uploaded");
+  if (!original) throw badRequest("photoURL: The file has not been uploaded yet. Upload the file, then try again.");
   const images = await deriveImages(original);
 
   // Keys of our own (decision 009), one per image: the images never change, so they are cached for good.
@@ -96,7 +96,7 @@ export async function addTaskPhoto(
         .values({ taskId, uploadId: upload.id, smallKey: keys.small, mediumKey: keys.medium, alt: body.alt || null, createdAt: ctx.now() })
         .onConflictDoNothing({ target: taskPhotos.uploadId })
         .returning({ id: taskPhotos.id });
-      if (!row) throw badRequest("photoURL: this photo is already attached to a task; upload it again to use it twice");
+      if (!row) throw badRequest("photoURL: This photo is already attached to a task. Upload it again to use it twice.");
       await cardChanged(ctx, tx, task);
       return task.title;
     });

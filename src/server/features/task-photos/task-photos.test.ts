@@ -94,11 +94,11 @@ describe("processing", () => {
     const { uploadURL } = await upload(poster, damaged);
     const res = await addPhoto(poster, task.id, uploadURL);
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ message: string }>().message).toContain("could not be read");
+    expect(res.json<{ message: string }>().message).toBe("This image could not be read (it may be damaged). Choose another photo and upload it again.");
 
     const pdf = await upload(poster, Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n"));
     expect(pdf.status).toBe(415);
-    expect(pdf.message).toBe("file: must be a JPEG, PNG or WebP image");
+    expect(pdf.message).toBe("This file is not a JPEG, PNG or WebP file. Choose a file in one of those formats and upload it again.");
     const html = await upload(poster, Buffer.from("<html><script>alert(1)</script></html>"));
     expect(html.status).toBe(415);
     expect((await detail(task.id)).photos).toEqual([]);
@@ -109,7 +109,7 @@ describe("processing", () => {
     const big = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(10_485_760)]);
     const { uploadURL, status, message } = await upload(poster, big);
     expect(status).toBe(413);
-    expect(message).toContain("too large");
+    expect(message).toBe("This file is larger than 10 MB. Choose a smaller file and upload it again.");
     const task = await postTask(t, poster);
     expect((await addPhoto(poster, task.id, uploadURL)).statusCode).toBe(400);
   });
@@ -144,17 +144,17 @@ describe("who may add and remove", () => {
     const someoneElse = await upload(await createPoster(t), tinyPng());
     const theirs = await addPhoto(poster, task.id, someoneElse.uploadURL);
     expect(theirs.statusCode).toBe(400);
-    expect(theirs.json<{ message: string }>().message).toContain("photoURL");
+    expect(theirs.json<{ message: string }>().message).toBe("photoURL: This is not a task photo you uploaded. Upload the photo again, then add it.");
 
     const profilePhoto = await upload(poster, tinyPng(), "profile_photo");
     const wrongKind = await addPhoto(poster, task.id, profilePhoto.uploadURL);
     expect(wrongKind.statusCode).toBe(400);
-    expect(wrongKind.json<{ message: string }>().message).toContain("different kind");
+    expect(wrongKind.json<{ message: string }>().message).toBe("photoURL: This file was uploaded for another purpose. Upload it again here.");
 
     const link = await call(t, poster, { method: "POST", url: "/api/objects/upload", payload: { kind: "task_photo" } });
     const notPut = await addPhoto(poster, task.id, link.json<{ uploadURL: string }>().uploadURL);
     expect(notPut.statusCode).toBe(400);
-    expect(notPut.json<{ message: string }>().message).toBe("photoURL: the file was not uploaded");
+    expect(notPut.json<{ message: string }>().message).toBe("photoURL: The file has not been uploaded yet. Upload the file, then try again.");
 
     expect((await addPhoto(poster, task.id, "https://evil.example/x.jpg")).statusCode).toBe(400);
 
@@ -163,7 +163,7 @@ describe("who may add and remove", () => {
     expect((await addPhoto(poster, task.id, uploadURL)).statusCode).toBe(200);
     const again = await addPhoto(poster, task.id, uploadURL);
     expect(again.statusCode).toBe(400);
-    expect(again.json<{ message: string }>().message).toContain("already attached");
+    expect(again.json<{ message: string }>().message).toBe("photoURL: This photo is already attached to a task. Upload it again to use it twice.");
     expect((await detail(task.id)).photos).toHaveLength(1);
   });
 

@@ -1,3 +1,4 @@
+import { UPLOAD_FAILED_MESSAGE } from "@shared/upload-rules";
 import { ApiError } from "@/lib/api";
 
 /**
@@ -16,16 +17,16 @@ export function putFile(url: string, file: File, onProgress: (percent: number) =
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve();
-      let message = `Upload failed with status ${xhr.status}`;
+      let message = UPLOAD_FAILED_MESSAGE;
       try {
         const parsed = JSON.parse(xhr.responseText) as { message?: unknown };
-        if (typeof parsed.message === "string") message = parsed.message.replace(/^file: /, "");
+        if (typeof parsed.message === "string") message = parsed.message;
       } catch {
         // Not JSON (e.g. an S3 XML error): keep the status message.
       }
       reject(new ApiError(xhr.status, message));
     };
-    xhr.onerror = () => reject(new Error("Upload failed. Please check your connection and try again."));
+    xhr.onerror = () => reject(new Error(UPLOAD_FAILED_MESSAGE));
     xhr.send(file);
   });
 }

@@ -1,4 +1,4 @@
-import type { UploadKind } from "@shared/upload-rules";
+import { UPLOAD_FAILED_MESSAGE, type UploadKind } from "@shared/upload-rules";
 
 // POST /api/objects/upload: the first of an upload's three steps (docs/decisions/009-uploads-and-
 // storage.md): a signed URL to PUT the file to (put-file.ts), which is then attached
@@ -29,9 +29,9 @@ export async function requestUploadUrl(kind: UploadKind): Promise<string> {
     // Not JSON: fall back to the status below.
   }
   if (!res.ok) {
-    const message = typeof body.message === "string" ? body.message : `Upload URL request failed with status ${res.status}`;
+    const message = typeof body.message === "string" ? body.message : UPLOAD_FAILED_MESSAGE;
     throw new UploadUrlError(res.status, message);
   }
-  if (typeof body.uploadURL !== "string") throw new UploadUrlError(res.status, "Failed to get upload URL");
+  if (typeof body.uploadURL !== "string") throw new UploadUrlError(res.status, UPLOAD_FAILED_MESSAGE);
   return body.uploadURL;
 }

@@ -1,6 +1,13 @@
 import { FileText, Upload } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { UPLOAD_RULES, type UploadKind } from "@shared/upload-rules";
+import {
+  UPLOAD_FAILED_MESSAGE,
+  UPLOAD_RULES,
+  uploadMegabytes,
+  uploadTooLargeMessage,
+  uploadTypeList,
+  type UploadKind,
+} from "@shared/upload-rules";
 import { Button } from "@/components/ui/button";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/use-toast";
@@ -18,21 +25,9 @@ const ATTACH: Record<ProviderUploadKind, (uploadURL: string) => Promise<string>>
   profile_photo: setProfilePhoto,
 };
 
-const TYPE_NAMES: Record<string, string> = {
-  "image/jpeg": "JPEG",
-  "image/png": "PNG",
-  "image/webp": "WebP",
-  "application/pdf": "PDF",
-};
-
-const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
-
-/** "JPEG, PNG, WebP or PDF, up to 10 MB", from the rules the server enforces (src/shared/providers.ts). */
+/** "JPEG, PNG, WebP or PDF, up to 10 MB", from the rules the server enforces (src/shared/upload-rules.ts). */
 export function uploadHint(kind: UploadKind): string {
-  const { types, maxBytes } = UPLOAD_RULES[kind];
-  const names = types.map((type) => TYPE_NAMES[type] ?? type);
-  const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "");
-  return `${list}, up to ${megabytes(maxBytes)}`;
+  return `${uploadTypeList(kind)}, up to ${uploadMegabytes(UPLOAD_RULES[kind].maxBytes)}`;
 }
 
 /** Thumbnail preview width of the uploader (docs/product.md#web-app). */
@@ -65,7 +60,7 @@ export function FileUpload({ kind, label, required = false, onUploaded, error }:
 
   async function upload(chosen: File) {
     if (chosen.size > UPLOAD_RULES[kind].maxBytes) {
-      toast({ title: "File Too Large", description: `${label} must be at most ${megabytes(UPLOAD_RULES[kind].maxBytes)}.`, variant: "destructive" });
+      toast({ title: "File Too Large", description: uploadTooLargeMessage(kind), variant: "destructive" });
       return;
     }
     setBusy(true);
@@ -89,7 +84,7 @@ export function FileUpload({ kind, label, required = false, onUploaded, error }:
       toast({ title: `${label} Uploaded`, description: chosen.name });
     } catch (error) {
       setProgress(null);
-      toast({ title: "Upload Failed", description: errorMessage(error, "Failed to get upload URL"), variant: "destructive" });
+      toast({ title: "Upload Failed", description: errorMessage(error, UPLOAD_FAILED_MESSAGE), variant: "destructive" });
     } finally {
       setBusy(false);
       if (inputRef.current) inputRef.current.value = "";

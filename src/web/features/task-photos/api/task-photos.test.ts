@@ -13,8 +13,9 @@ describe("photoFileProblem", () => {
   });
 
   it("says what to do about another type or a larger file", () => {
-    expect(photoFileProblem(fileOf("image/gif", 1000))).toBe("Photos must be JPEG, PNG or WebP. Choose another file.");
-    expect(photoFileProblem(fileOf("application/pdf", 1000))).toBe("Photos must be JPEG, PNG or WebP. Choose another file.");
-    expect(photoFileProblem(fileOf("image/png", TASK_PHOTO_MAX_BYTES + 1))).toBe("This photo is larger than 10 MB. Choose a smaller one.");
+    const notAPhoto = "This file is not a JPEG, PNG or WebP file. Choose a file in one of those formats and upload it again.";
+    expect(photoFileProblem(fileOf("image/gif", 1000))).toBe(notAPhoto);
+    expect(photoFileProblem(fileOf("application/pdf", 1000))).toBe(notAPhoto);
+    expect(photoFileProblem(fileOf("image/png", TASK_PHOTO_MAX_BYTES + 1))).toBe("This file is larger than 10 MB. Choose a smaller file and upload it again.");
   });
 });

@@ -1,18 +1,18 @@
 import { useMutation } from "@tanstack/react-query";
-import { TASK_PHOTO_MAX_BYTES } from "@shared/constants";
 import type { TaskPhotosResponse } from "@shared/task-photos";
+import { UPLOAD_FAILED_MESSAGE, UPLOAD_RULES, uploadTooLargeMessage, uploadTypeMessage } from "@shared/upload-rules";
 import { ApiError, apiRequest } from "@/lib/api";
 
 // POST /api/objects/upload {kind: "task_photo"}, the PUT of the file, then POST /api/tasks/{id}/photos
 // with the upload URL; DELETE /api/tasks/{id}/photos/{photoId} (docs/product.md#task-photos).
 
-const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"];
-export const PHOTO_ACCEPT = PHOTO_TYPES.join(",");
+const { types, maxBytes } = UPLOAD_RULES.task_photo;
+export const PHOTO_ACCEPT = types.join(",");
 
 /** What the browser can tell before sending anything; the server judges the bytes again. */
 export function photoFileProblem(file: File): string | null {
-  if (!PHOTO_TYPES.includes(file.type)) return "Photos must be JPEG, PNG or WebP. Choose another file.";
-  if (file.size > TASK_PHOTO_MAX_BYTES) return "This photo is larger than 10 MB. Choose a smaller one.";
+  if (!types.includes(file.type)) return uploadTypeMessage("task_photo");
+  if (file.size > maxBytes) return uploadTooLargeMessage("task_photo");
   return null;
 }
 
@@ -25,10 +25,10 @@ async function putFile(url: string, file: File): Promise<void> {
     credentials: url.startsWith("/") ? "include" : "omit",
   });
   if (res.ok) return;
-  let message = `Upload failed with status ${res.status}`;
+  let message = UPLOAD_FAILED_MESSAGE;
   try {
     const parsed = (await res.json()) as { message?: unknown };
-    if (typeof parsed.message === "string") message = parsed.message.replace(/^file: /, "");
+    if (typeof parsed.message === "string") message = parsed.message;
   } catch {
     // Not JSON (an S3 XML error): keep the status message.
   }
