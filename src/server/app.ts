@@ -129,6 +129,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (!env.TRUST_PROXY) await app.register(connectionCapPlugin, { maxPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS });
   await app.register(admissionPlugin, {
     limit: env.MAX_CONCURRENT_REQUESTS,
+    limitPerAddress: env.MAX_CONCURRENT_PER_ADDRESS,
     queueLimit: env.REQUEST_QUEUE_LIMIT,
     queuePerAddress: env.REQUEST_QUEUE_PER_ADDRESS,
   });

@@ -51,6 +51,11 @@ const envSchema = z
      */
     MAX_CONCURRENT_REQUESTS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(32),
     /**
+     * Requests from one client address at work at once, so that the rest of the places (and the
+     * event loop's turns) stay for others (docs/decisions/043-slow-requests-bounded.md).
+     */
+    MAX_CONCURRENT_PER_ADDRESS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(16),
+    /**
      * How long a request may take to arrive, headers and body together; one that has not arrived by
      * then is answered 408 and its connection closed, so a stalled body frees its memory
      * (docs/decisions/043-slow-requests-bounded.md). Uploads must arrive within it too: a 10 MB photo

@@ -12,7 +12,7 @@ import admissionPlugin, { Admission, Ticket } from "./admission.js";
 const t = await useTestApp({ MAX_CONCURRENT_REQUESTS: "1" });
 
 describe("Admission", () => {
-  const limits = { limit: 2, queueLimit: 100, queuePerAddress: 100 };
+  const limits = { limit: 2, limitPerAddress: 100, queueLimit: 100, queuePerAddress: 100 };
   const ticket = (gate: Admission, address = "127.0.0.2"): Ticket => {
     const arrived = gate.arrive(address);
     if (!(arrived instanceof Ticket)) throw new Error(`the line refused ${address}`);
@@ -42,7 +42,7 @@ describe("Admission", () => {
   });
 
   it("counts a request in line from its arrival, before its body is read, and bounds the line overall and per address", () => {
-    const gate = new Admission({ limit: 1, queueLimit: 3, queuePerAddress: 2 });
+    const gate = new Admission({ limit: 1, limitPerAddress: 100, queueLimit: 3, queuePerAddress: 2 });
     const a = [ticket(gate, "127.0.0.2"), ticket(gate, "127.0.0.2")];
     expect(gate.lineLength).toBe(2);
     expect(gate.arrive("127.0.0.2")).toEqual({ full: "address" });
@@ -57,7 +57,7 @@ describe("Admission", () => {
   });
 
   it("passes freed places round the waiting addresses in turn, so one address cannot keep another waiting", () => {
-    const gate = new Admission({ limit: 1, queueLimit: 100, queuePerAddress: 100 });
+    const gate = new Admission({ limit: 1, limitPerAddress: 100, queueLimit: 100, queuePerAddress: 100 });
     const working = ticket(gate, "127.0.0.2");
     void gate.enter(working);
     const waiting = new Map<string, Ticket>();
@@ -79,8 +79,26 @@ describe("Admission", () => {
     expect(order).toEqual(["a1", "b1", "a2", "b2", "a3"]);
   });
 
+  it("keeps one address to its share of the places at work, so the rest stay for other addresses", () => {
+    const gate = new Admission({ limit: 3, limitPerAddress: 2, queueLimit: 100, queuePerAddress: 100 });
+    const [a1, a2, a3] = [ticket(gate, "127.0.0.2"), ticket(gate, "127.0.0.2"), ticket(gate, "127.0.0.2")];
+    expect(gate.enter(a1)).toBeNull();
+    expect(gate.enter(a2)).toBeNull();
+    // A place is free, but not for an address at its share.
+    void gate.enter(a3);
+    expect(a3.state).toBe("waiting");
+    const b = ticket(gate, "127.0.0.3");
+    expect(gate.enter(b)).toBeNull();
+    // A place freed by another address does not let it past its share either; one of its own does.
+    gate.release(b);
+    expect(a3.state).toBe("waiting");
+    gate.release(a1);
+    expect(a3.state).toBe("inside");
+    expect([gate.inFlight, gate.queued]).toEqual([2, 0]);
+  });
+
   it("gives back whatever a ticket holds: a place at work, a wait, or a place in line", () => {
-    const gate = new Admission({ limit: 1, queueLimit: 100, queuePerAddress: 100 });
+    const gate = new Admission({ limit: 1, limitPerAddress: 100, queueLimit: 100, queuePerAddress: 100 });
     const [inside, waiting, inLine] = [ticket(gate), ticket(gate), ticket(gate)];
     void gate.enter(inside);
     void gate.enter(waiting);
@@ -129,7 +147,7 @@ describe("the admission plugin", () => {
 describe("a slow reader", () => {
   it("holds no place while its answer streams: the place is given back when the answer is ready", async () => {
     const app = Fastify();
-    await app.register(admissionPlugin, { limit: 1, queueLimit: 100, queuePerAddress: 100 });
+    await app.register(admissionPlugin, { limit: 1, limitPerAddress: 100, queueLimit: 100, queuePerAddress: 100 });
     const body = new PassThrough();
     app.get("/stream", async (_request, reply) => reply.type("text/plain").send(body));
     app.get("/quick", async () => ({ ok: true }));

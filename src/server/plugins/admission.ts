@@ -10,8 +10,9 @@ import { HttpError } from "../http-errors.js";
 // The line at the door is bounded and shared between client addresses
 // (docs/decisions/043-slow-requests-bounded.md): a request joins it when it arrives, before its body
 // is read, so a thousand stalled bodies from one address cannot all be held in memory; one address
-// holds at most its share of the line, and freed places go round the addresses in turn, so a flood
-// from one address does not make everyone else wait behind it.
+// holds at most its share of the line and of the places at work, and freed places go round the
+// addresses in turn, so a flood from one address neither makes everyone else wait behind it nor
+// fills every turn of the event loop while they are at work.
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -29,6 +30,8 @@ declare module "fastify" {
 export interface AdmissionLimits {
   /** Requests at work at once (MAX_CONCURRENT_REQUESTS). */
   limit: number;
+  /** Requests at work at once from one address (MAX_CONCURRENT_PER_ADDRESS). */
+  limitPerAddress: number;
   /** Requests in line (arrived, not at work yet), all addresses together (REQUEST_QUEUE_LIMIT). */
   queueLimit: number;
   /** Requests in line from one address (REQUEST_QUEUE_PER_ADDRESS). */
@@ -52,6 +55,7 @@ export class Ticket {
  */
 export class Admission {
   private inside = 0;
+  private readonly insideByAddress = new Map<string, number>();
   private inLine = 0;
   private readonly lineByAddress = new Map<string, number>();
   /** Tickets waiting for a place, per address; the map's order is the order of turns. */
@@ -87,7 +91,7 @@ export class Admission {
 
   enter(ticket: Ticket): Promise<void> | null {
     if (ticket.state !== "line") return null;
-    if (this.inside < this.limits.limit) {
+    if (this.inside < this.limits.limit && this.hasRoom(ticket.address)) {
       this.admit(ticket);
       return null;
     }
@@ -102,7 +106,7 @@ export class Admission {
   release(ticket: Ticket): void {
     const state = ticket.state;
     ticket.state = "done";
-    if (state === "inside") this.passOn();
+    if (state === "inside") this.passOn(ticket.address);
     else if (state === "waiting") {
       const tickets = this.waiting.get(ticket.address) ?? [];
       tickets.splice(tickets.indexOf(ticket), 1);
@@ -111,23 +115,35 @@ export class Admission {
     } else if (state === "line") this.leaveLine(ticket.address);
   }
 
+  private hasRoom(address: string): boolean {
+    return (this.insideByAddress.get(address) ?? 0) < this.limits.limitPerAddress;
+  }
+
   private admit(ticket: Ticket): void {
     this.leaveLine(ticket.address);
     ticket.state = "inside";
     this.inside++;
+    this.insideByAddress.set(ticket.address, (this.insideByAddress.get(ticket.address) ?? 0) + 1);
     ticket.admit();
   }
 
-  /** A freed place goes to the address whose turn it is; that address then goes to the back. */
-  private passOn(): void {
+  /**
+   * A freed place goes to the first address in turn that is under its share of the places; that
+   * address then goes to the back. The one place freed can admit one request at most.
+   */
+  private passOn(leaving: string): void {
     this.inside--;
-    const turn = this.waiting.entries().next();
-    if (turn.done) return;
-    const [address, tickets] = turn.value;
-    const next = tickets.shift();
-    this.waiting.delete(address);
-    if (tickets.length > 0) this.waiting.set(address, tickets);
-    if (next) this.admit(next);
+    const mine = (this.insideByAddress.get(leaving) ?? 1) - 1;
+    if (mine === 0) this.insideByAddress.delete(leaving);
+    else this.insideByAddress.set(leaving, mine);
+    for (const [address, tickets] of this.waiting) {
+      if (!this.hasRoom(address)) continue;
+      const next = tickets.shift();
+      this.waiting.delete(address);
+      if (tickets.length > 0) this.waiting.set(address, tickets);
+      if (next) this.admit(next);
+      return;
+    }
   }
 
   private leaveLine(address: string): void {

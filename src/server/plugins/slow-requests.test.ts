@@ -124,7 +124,7 @@ describe("two addresses", () => {
   it("take turns: a request from a second address goes in after one more of the first address's, not after all of them", async () => {
     const app = Fastify();
     afterAll(() => app.close());
-    await app.register(admissionPlugin, { limit: 1, queueLimit: 100, queuePerAddress: 100 });
+    await app.register(admissionPlugin, { limit: 1, limitPerAddress: 100, queueLimit: 100, queuePerAddress: 100 });
     let release = () => undefined as void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const order: string[] = [];
