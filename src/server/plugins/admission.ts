@@ -49,9 +49,9 @@ export class Ticket {
 }
 
 /**
- * A counting gate with a bounded line: `arrive` joins the line (null when it is full, overall or
- * for the address), `enter` resolves when a place is free, `release` gives back whatever the ticket
- * holds. Freed places go to the waiting addresses in turn, first come first served within each.
+ * A counting gate with a bounded line: `arrive` joins the line (or says which line is full), `enter`
+ * resolves when a place is free and the address is under its share, `release` gives back whatever
+ * the ticket holds. Freed places go to the waiting addresses in turn, first come first served within each.
  */
 export class Admission {
   private inside = 0;
