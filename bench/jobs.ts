@@ -155,7 +155,17 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   await seed(database, size);
   const seedMs = performance.now() - seeded;
   const dataDir = kind === "embedded" ? target : mkdtempSync(join(tmpdir(), "errandly-bench-data-"));
-  const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "silent", SEED_DEMO: "false", DATA_DIR: dataDir });
+  // The loops all come from 127.0.0.1 and stand for many visitors: the per-address limits
+  // (docs/decisions/043-slow-requests-bounded.md) would measure one address's share.
+  const env = parseEnv({
+    NODE_ENV: "production",
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "false",
+    DATA_DIR: dataDir,
+    MAX_CONNECTIONS_PER_ADDRESS: "10000",
+    MAX_CONCURRENT_PER_ADDRESS: "10000",
+    REQUEST_QUEUE_PER_ADDRESS: "10000",
+  });
   const app = await buildApp({ env, database, logger: false });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();

@@ -780,6 +780,11 @@ async function startContender(c: Contender): Promise<void> {
     // The claim flow pays with the sandbox card form; production turns it off unless told.
     env: {
       SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
+      // The load's connections all come from 127.0.0.1 and stand for many people: with the
+      // per-address limits (docs/decisions/043-slow-requests-bounded.md) it would measure one address's share.
+      MAX_CONNECTIONS_PER_ADDRESS: String(CONNECTIONS * 2),
+      MAX_CONCURRENT_PER_ADDRESS: "10000",
+      REQUEST_QUEUE_PER_ADDRESS: String(CONNECTIONS * 2),
       // --pool=N: the server's DATABASE_POOL_SIZE (its default otherwise).
       ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}),
       // --in-flight=N: the server's MAX_CONCURRENT_REQUESTS (its default otherwise).

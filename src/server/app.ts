@@ -41,6 +41,8 @@ import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
 import admissionPlugin from "./plugins/admission.js";
 import authPlugin from "./plugins/auth.js";
+import { clientErrorHandler } from "./plugins/client-errors.js";
+import connectionCapPlugin from "./plugins/connection-cap.js";
 import errorsPlugin from "./plugins/errors.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
 import securityPlugin from "./plugins/security.js";
@@ -71,6 +73,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           },
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
+    // A request that has not arrived, headers and body, within REQUEST_TIMEOUT_MS gets 408 and its
+    // connection is closed, so a stalled body frees its memory (docs/decisions/043-slow-requests-bounded.md).
+    // Node checks the open connections every connectionsCheckingInterval (30 s unless told), so
+    // it checks at least every second here; headers may not take longer than the whole request.
+    requestTimeout: env.REQUEST_TIMEOUT_MS,
+    clientErrorHandler,
+    http: {
+      headersTimeout: env.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1_000, env.REQUEST_TIMEOUT_MS),
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -112,8 +124,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  // Requests join the line before the session lookup, so a flood is turned away before it reaches
+  // the database (docs/decisions/043-slow-requests-bounded.md).
+  if (!env.TRUST_PROXY) await app.register(connectionCapPlugin, { maxPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS });
+  await app.register(admissionPlugin, {
+    limit: env.MAX_CONCURRENT_REQUESTS,
+    limitPerAddress: env.MAX_CONCURRENT_PER_ADDRESS,
+    queueLimit: env.REQUEST_QUEUE_LIMIT,
+    queuePerAddress: env.REQUEST_QUEUE_PER_ADDRESS,
+  });
   await app.register(authPlugin);
-  await app.register(admissionPlugin, { limit: env.MAX_CONCURRENT_REQUESTS });
 
   app.get(
     "/api/health",

@@ -50,6 +50,30 @@ const envSchema = z
      * (docs/decisions/040-requests-admitted-in-turn.md). Sized by bench:load.
      */
     MAX_CONCURRENT_REQUESTS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(32),
+    /**
+     * Requests from one client address at work at once, so that the rest of the places (and the
+     * event loop's turns) stay for others (docs/decisions/043-slow-requests-bounded.md).
+     */
+    MAX_CONCURRENT_PER_ADDRESS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(16),
+    /**
+     * How long a request may take to arrive, headers and body together; one that has not arrived by
+     * then is answered 408 and its connection closed, so a stalled body frees its memory
+     * (docs/decisions/043-slow-requests-bounded.md). Uploads must arrive within it too: a 10 MB photo
+     * in 60 s needs about 1.4 Mbit/s.
+     */
+    REQUEST_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(3_600_000).default(60_000),
+    /**
+     * Connections one client address may hold open at once; more are closed as they open (decision
+     * 043). Not applied with TRUST_PROXY, where every connection comes from the proxy.
+     */
+    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number({ error: "must be a number of connections" }).int().min(1).max(100_000).default(64),
+    /**
+     * Requests that have arrived and are not at work yet (their body still arriving, or waiting for
+     * a place), all addresses together; past it 503 with Retry-After (decision 043).
+     */
+    REQUEST_QUEUE_LIMIT: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(100_000).default(512),
+    /** The same line's share of one client address, so one address cannot fill it (decision 043). */
+    REQUEST_QUEUE_PER_ADDRESS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(100_000).default(32),
     PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
     ADMIN_EMAILS: z
       .string()
