@@ -202,7 +202,7 @@ describe("money trust", () => {
     for (const width of widths) expect(width).toBeGreaterThan(300);
     // The old table put "Your share" one letter per line: no word of the list is that narrow now.
     const narrowest = await page.getByRole("region", { name: "Tasks" }).evaluate((section) => {
-      const words = [...section.querySelectorAll("dt, dd, p, a, span")].filter((el) => (el.textContent ?? "").trim().length > 3);
+      const words = [...section.querySelectorAll("dt, dd, p, a, span")].filter((el) => el.checkVisibility() && (el.textContent ?? "").trim().length > 3);
       return Math.min(...words.map((el) => el.getBoundingClientRect().width));
     });
     expect(narrowest).toBeGreaterThan(30);
