@@ -125,16 +125,101 @@ describe("money trust", () => {
     await expect.poll(() => poster.getByText("Provider Declined").first().isVisible(), POLL).toBe(true);
     await expect.poll(() => poster.getByTestId("claimed-by-card").count(), POLL).toBe(0);
 
+    // The task is open again for everyone but this provider: not on their board, no Claim on its
+    // page, and the page and the notice say plainly that the poster declined them.
     await provider.goto(`${server.url}/job-board`);
-    await expect.poll(() => notificationsText(provider), POLL).toContain("The poster chose another provider");
-    // The task is on the board again, and this provider's claim is refused with the reason.
-    await provider.getByRole("button", { name: "Claim Task for Return library books" }).click();
-    await dialog(provider, "Claim this task?").getByRole("button", { name: "Yes, claim it" }).click();
-    await expect.poll(() => provider.getByText("The poster chose another provider for this task.").first().isVisible(), POLL).toBe(true);
+    await expect.poll(() => notificationsText(provider), POLL).toContain("The poster declined your claim");
+    expect(await notificationsText(provider)).not.toContain("chose another provider");
+    await expect.poll(() => provider.getByTestId("job-card").count(), POLL).toBeGreaterThan(0);
+    expect(await provider.getByRole("heading", { name: "Return library books" }).count()).toBe(0);
+    await atBothWidths(provider, "declined-board");
+    await expectAxeClean(provider);
+    await provider.goto(`${server.url}/task/${task.id}`);
+    const declinedNote = provider.getByText("The poster declined your claim on this task. You can claim other tasks on the job board.");
+    await expect.poll(() => declinedNote.isVisible(), POLL).toBe(true);
+    expect(await provider.getByRole("button", { name: "Claim Task" }).count()).toBe(0);
+    await atBothWidths(provider, "declined-task");
+    await expectAxeClean(provider);
+    // Anyone else still finds it on the board.
+    const board = await api<{ id: string }[]>(poster, "GET", "/api/tasks/open?pageSize=100");
+    expect(board.some((t) => t.id === task.id)).toBe(true);
     const after = await api<{ status: string; providerId: string | null }>(poster, "GET", `/api/tasks/${task.id}`);
     expect(after).toMatchObject({ status: "open", providerId: null });
     poster.assertClean(EXPECTED);
     provider.assertClean(EXPECTED);
+  });
+
+  it("earnings follow the ledger, read as cards on a phone, and the pages do not jump", async () => {
+    // The issue's cases: a $120 task paid and then cancelled by its poster, and a task whose
+    // poster approved the release before the 24-hour window ended.
+    const refunded = await postTask("Carry groceries upstairs", 120);
+    await api(provider, "PATCH", `/api/tasks/${refunded.id}/claim`);
+    await payByApi(refunded);
+    await api(poster, "PATCH", `/api/tasks/${refunded.id}/cancel`);
+    const early = await postTask("Assemble a standing desk", 150);
+    await api(provider, "PATCH", `/api/tasks/${early.id}/claim`);
+    await payByApi(early);
+    await api(provider, "PATCH", `/api/tasks/${early.id}/start`);
+    await api(provider, "PATCH", `/api/tasks/${early.id}/complete`);
+    await api(poster, "POST", `/api/tasks/${early.id}/approve-release`);
+
+    const page = await newPage(providerContext);
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      Object.assign(window, { shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    const layoutShift = () => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    const today = await page.evaluate(() => new Date().toLocaleDateString("en-US", { month: "short", day: "numeric" }));
+    const dueDay = await page.evaluate(() => new Date(Date.now() + 24 * 3_600_000).toLocaleDateString("en-US", { month: "short", day: "numeric" }));
+
+    // 390 px: one card per task, each as wide as the page allows, and nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByRole("heading", { name: "Jobs I'm Working On" }).isVisible(), POLL).toBe(true);
+    await page.waitForLoadState("networkidle");
+    // Issue 27 measured 0.21 here: the alerts arrived after the buttons and the list and pushed them down.
+    expect(await layoutShift()).toBeLessThan(0.02);
+    await page.goto(`${server.url}/earnings`);
+    const cards = page.getByTestId("earnings-card");
+    await expect.poll(() => cards.filter({ hasText: "Assemble a standing desk" }).isVisible(), POLL).toBe(true);
+    await page.waitForLoadState("networkidle");
+    expect(await layoutShift()).toBeLessThan(0.02);
+    expect(await page.getByTestId("earnings-row").first().isVisible()).toBe(false);
+    const refundedCard = await cards.filter({ hasText: "Carry groceries upstairs" }).innerText();
+    expect(refundedCard).toContain("Refunded to poster");
+    expect(refundedCard).toMatch(/You earn\s+\$0\.00/);
+    expect(refundedCard).not.toContain("In progress");
+    const releasedCard = await cards.filter({ hasText: "Assemble a standing desk" }).innerText();
+    expect(releasedCard).toContain(`Released ${today},`);
+    expect(releasedCard).toMatch(/You earn\s+\$127\.50/);
+    if (dueDay !== today) expect(releasedCard).not.toContain(dueDay);
+    const widths = await cards.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+    for (const width of widths) expect(width).toBeGreaterThan(300);
+    // The old table put "Your share" one letter per line: no word of the list is that narrow now.
+    const narrowest = await page.getByRole("region", { name: "Tasks" }).evaluate((section) => {
+      const words = [...section.querySelectorAll("dt, dd, p, a, span")].filter((el) => el.checkVisibility() && (el.textContent ?? "").trim().length > 3);
+      return Math.min(...words.map((el) => el.getBoundingClientRect().width));
+    });
+    expect(narrowest).toBeGreaterThan(30);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await atBothWidths(page, "earnings");
+    await expectAxeClean(page);
+
+    // 1366 px: the same rows as a table.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const rows = page.getByTestId("earnings-row");
+    await expect.poll(() => rows.filter({ hasText: "Carry groceries upstairs" }).isVisible(), POLL).toBe(true);
+    expect(await cards.first().isVisible()).toBe(false);
+    expect(await rows.filter({ hasText: "Carry groceries upstairs" }).innerText()).toMatch(/Refunded to poster\s+\$0\.00/);
+    expect(await rows.filter({ hasText: "Assemble a standing desk" }).innerText()).toContain(`Released ${today},`);
+    await expectAxeClean(page);
+    page.assertClean(EXPECTED);
+    await page.close();
   });
 
   it("complete, release and tip each state their amount before anything happens", async () => {

@@ -57,7 +57,7 @@ describe("providers", () => {
     await page.getByLabel("Phone").fill("(410) 555-0188");
     await page.getByLabel("Address").fill("7 Dock St");
     await page.getByLabel("City").fill("Annapolis");
-    await page.getByLabel("State").fill("MD");
+    await page.getByLabel("State").selectOption({ label: "Maryland" });
     await page.getByLabel("ZIP Code").fill("21401");
     await page.getByLabel("Personal Errands").check();
     await page.getByLabel("Delivery Services").check();

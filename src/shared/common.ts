@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stateCode } from "./us-states.js";
 
 /**
  * The one error answer of the API: 4xx messages are for people, 5xx ones are generic. A 400 about
@@ -34,12 +35,18 @@ export const emailSchema = z
 export const latSchema = z.number().min(-90).max(90);
 export const lonSchema = z.number().min(-180).max(180);
 
-/** US state as two letters. */
+/**
+ * A US state or territory, as its code ("MD") or its name ("Maryland"), kept as the code; anything
+ * else is refused rather than cut to two letters ("Maryland" once became "MA").
+ */
 export const stateCodeSchema = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z]{2}$/, { error: "State must be two letters" });
+  .string({ error: "Choose your state from the list." })
+  .transform((value, context) => {
+    const code = stateCode(value);
+    if (code) return code;
+    context.addIssue({ code: "custom", message: "Choose your state from the list, or type its two-letter code (such as MD) or its name (such as Maryland)." });
+    return z.NEVER;
+  });
 
 export const isoDateTimeSchema = z.iso.datetime({ offset: true, error: "must be an ISO date-time" });
 

@@ -113,6 +113,15 @@ export const taskEscrowSchema = z.object({
 });
 export type TaskEscrow = z.infer<typeof taskEscrowSchema>;
 
+/**
+ * Where a paid task's money stands for its provider, from the money records and the ledger
+ * (src/shared/money-lifecycle.ts): paid and the work not done yet; held in escrow until `releaseAt`;
+ * held while an admin reviews a reported problem; released to them; or refunded to the poster
+ * (a paid task cancelled, or a dispute resolved with a refund), which earns them nothing.
+ */
+export const EARNING_STATUSES = ["in_progress", "held", "under_review", "released", "refunded"] as const;
+export type EarningStatus = (typeof EARNING_STATUSES)[number];
+
 export const earningsSchema = z.object({
   held: z.number(),
   available: z.number(),
@@ -122,10 +131,16 @@ export const earningsSchema = z.object({
     z.object({
       taskId: z.uuid(),
       title: z.string(),
-      escrowStatus: z.enum(["none", ...ESCROW_STATUSES]),
-      providerShare: z.number(),
+      status: z.enum(EARNING_STATUSES),
+      /** What the task earns them, tips aside: the ledger's amount once released, 0 once refunded, the share to come before. */
+      earned: z.number(),
       tips: z.number(),
+      /** Held: when the release falls due. */
       releaseAt: z.string().nullable(),
+      /** Released: when the ledger moved the money to them (early when the poster approved). */
+      releasedAt: z.string().nullable(),
+      /** Refunded: when the ledger gave the money back to the poster. */
+      refundedAt: z.string().nullable(),
       completedAt: z.string().nullable(),
     }),
   ),

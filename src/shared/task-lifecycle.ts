@@ -148,6 +148,13 @@ export interface TaskLifecycleState {
  * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: admins have no task
  * actions (docs/product.md, Task states), and claiming depends on approved verification, not on the chosen role.
  */
+/**
+ * What a provider the poster declined is told, by the claim's refusal and on the task page; the
+ * task is gone from their job board. Not a condition of the table: it is about the actor and the
+ * task together (docs/decisions/024-declining-a-provider.md).
+ */
+export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
+
 export interface TaskViewer {
   id: string;
   role: UserRole;

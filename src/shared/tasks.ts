@@ -279,6 +279,10 @@ export const radiusCountsSchema = z.object({
 export type RadiusCounts = z.infer<typeof radiusCountsSchema>;
 export const myTaskListSchema = z.array(taskPrivateSchema);
 
+/** GET /api/tasks/declined: the open tasks whose poster declined the signed-in provider. */
+export const declinedTasksSchema = z.object({ taskIds: z.array(z.uuid()) });
+export type DeclinedTasks = z.infer<typeof declinedTasksSchema>;
+
 export const geocodeQuerySchema = z.object({
   q: z.string().trim().min(3, { error: "q must be at least 3 characters" }).max(200, { error: "q must be at most 200 characters" }),
 });

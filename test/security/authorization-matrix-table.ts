@@ -95,6 +95,7 @@ export const HTTP_MATRIX = {
   "GET /api/map/config": everyone(200),
   "GET /api/tasks/my-tasks": signedIn(200),
   "GET /api/tasks/my-jobs": signedIn(200),
+  "GET /api/tasks/declined": signedIn(200),
   "GET /api/tasks/:id": everyone(200),
   "PATCH /api/tasks/:id/claim": [401, 403, 403, 200, 200, 403],
   "PATCH /api/tasks/:id/start": assignedOnly(200),

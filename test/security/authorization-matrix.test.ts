@@ -613,6 +613,19 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/map/config": { readOnly: true, request: () => get("/api/map/config") },
   "GET /api/tasks/my-tasks": ownTasks("/api/tasks/my-tasks", "userId", "poster"),
   "GET /api/tasks/my-jobs": ownTasks("/api/tasks/my-jobs", "providerId", "assignedProvider"),
+  "GET /api/tasks/declined": {
+    readOnly: true,
+    stage: "claimed",
+    prepare: async (scene) => {
+      await call(t, scene.poster, { method: "PATCH", url: `/api/tasks/${scene.task.id}/decline-provider` });
+    },
+    request: () => get("/api/tasks/declined"),
+    // Only the declined provider learns that they were declined.
+    check: (w, res) => {
+      if (!w.actor) return;
+      expect(parse<{ taskIds: string[] }>(res).taskIds.includes(w.task.id), w.label).toBe(w.actorKind === "assignedProvider");
+    },
+  },
   "GET /api/tasks/:id": {
     readOnly: true,
     stage: "claimed",

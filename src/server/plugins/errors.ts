@@ -49,7 +49,7 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(context, issues), fieldErrors: validationFieldErrors(context, issues) });
       }
       if (error instanceof HttpError) {
-        const fieldErrors = error.statusCode === 400 ? httpErrorFieldErrors(error.message) : undefined;
+        const fieldErrors = error.statusCode === 400 ? (error.fieldErrors ?? httpErrorFieldErrors(error.message)) : undefined;
         return reply.code(error.statusCode).send(fieldErrors ? { message: error.message, fieldErrors } : { message: error.message });
       }
       if (isResponseSerializationError(error)) {

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { NearPlace } from "../../../shared/task-filters.js";
 import type { GeocodeResult } from "../../../shared/tasks.js";
 import type { Geocoder } from "./geocoder.js";
-import { stateCode } from "./us-states.js";
+import { stateCode } from "../../../shared/us-states.js";
 
 // The embedded default: an offline US gazetteer from the `zipcodes` package (ZIP code centroids
 // with their town and state). It knows towns and ZIP codes, not streets, so a street typed before

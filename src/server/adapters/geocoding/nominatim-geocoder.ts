@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { GeocodeResult } from "../../../shared/tasks.js";
 import { systemTimers, type Timers } from "../clock/timers.js";
 import type { Geocoder } from "./geocoder.js";
-import { stateCode } from "./us-states.js";
+import { stateCode } from "../../../shared/us-states.js";
 
 // A Nominatim-compatible service (GEOCODER_URL), called from the server so that its usage policy
 // holds for all our users together: one request per second at most (a queue), an identifying

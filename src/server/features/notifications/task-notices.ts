@@ -43,8 +43,9 @@ export function registerTaskNotices(ctx: AppContext): void {
     await notifyUser(ctx, tx, {
       userId: releasedProviderId,
       kind: "task_declined",
-      title: "The poster chose another provider",
-      body: `The poster of "${task.title}" chose another provider. The task is no longer in your jobs; you can claim other tasks on the job board.`,
+      // Nobody else was chosen: the task is open again, for everyone but them.
+      title: "The poster declined your claim",
+      body: `The poster of "${task.title}" declined your claim on it. The task is no longer in your jobs; you can claim other tasks on the job board.`,
       taskId: task.id,
     });
   });

@@ -8,7 +8,8 @@ import { escrowHolds, payments, payouts, tips } from "../../db/schema/payments.j
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog } from "../../db/schema/users.js";
-import { taskAt, transition } from "../../../../test/fixtures/factory.js";
+import type { Earnings } from "../../../shared/payments.js";
+import { createProvider, taskAt, transition } from "../../../../test/fixtures/factory.js";
 import { ACCOUNTS, accountBalance } from "./repository.js";
 
 const t = await useTestApp();
@@ -288,6 +289,47 @@ describe("tips", () => {
     const again = await call(t, poster, { method: "POST", url, payload: { amount: 6, idempotencyKey: randomUUID() } });
     expect(again.statusCode).toBe(200);
     expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(4250 + 1200);
+  });
+});
+
+describe("earnings", () => {
+  it("follows the ledger: refunded tasks earn nothing, and a release shows when it happened", async () => {
+    const provider = await createProvider(t);
+    const admin = await createUser(t, { role: "admin" });
+    const rowOf = async (taskId: string) => {
+      const res = await call(t, provider, { method: "GET", url: "/api/payments/earnings" });
+      expect(res.statusCode).toBe(200);
+      return res.json<Earnings>().tasks.find((row) => row.taskId === taskId);
+    };
+    const none = { tips: 0, releaseAt: null, releasedAt: null, refundedAt: null };
+
+    const working = await taskAt(t, "in_progress", { provider, budgetCents: 5000 });
+    expect(await rowOf(working.task.id)).toMatchObject({ ...none, status: "in_progress", earned: 42.5 });
+
+    // The issue's case: a $120 task paid, then cancelled by its poster, showed "In progress, $102.00".
+    const cancelled = await taskAt(t, "paid", { provider, budgetCents: 12000 });
+    t.clock.advance(60_000);
+    expect(await transition(t, "cancel", cancelled.task.id, cancelled.poster)).toMatchObject({ status: "cancelled" });
+    expect(await rowOf(cancelled.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, refundedAt: t.clock.now().toISOString() });
+
+    const held = await taskAt(t, "completed", { provider, budgetCents: 15000 });
+    const dueAt = new Date(t.clock.now().getTime() + 24 * 3_600_000).toISOString();
+    expect(await rowOf(held.task.id)).toMatchObject({ ...none, status: "held", earned: 127.5, releaseAt: dueAt });
+
+    // Approved an hour after completion: the row shows that hour, not the 24-hour release it replaced.
+    const early = await taskAt(t, "completed", { provider, budgetCents: 15000 });
+    t.clock.advance(3_600_000);
+    expect((await call(t, early.poster, { method: "POST", url: `/api/tasks/${early.task.id}/approve-release` })).statusCode).toBe(200);
+    expect(await rowOf(early.task.id)).toMatchObject({ ...none, status: "released", earned: 127.5, releasedAt: t.clock.now().toISOString() });
+
+    const disputed = await taskAt(t, "disputed", { provider, budgetCents: 15000 });
+    expect(await rowOf(disputed.task.id)).toMatchObject({ ...none, status: "under_review", earned: 127.5 });
+    const totals = (await call(t, provider, { method: "GET", url: "/api/payments/earnings" })).json<Earnings>();
+    expect(totals).toMatchObject({ held: 255, available: 127.5 });
+    t.clock.advance(60_000);
+    const resolveUrl = `/api/admin/disputes/${disputed.task.id}/resolve`;
+    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "Nobody came" } })).statusCode).toBe(200);
+    expect(await rowOf(disputed.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, refundedAt: t.clock.now().toISOString() });
   });
 });
 

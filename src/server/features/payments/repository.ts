@@ -10,7 +10,7 @@ import {
   type MoneyTransitionDefinition,
 } from "../../../shared/money-lifecycle.js";
 import { centsToDollars, priceTask } from "../../../shared/money.js";
-import type { AdminFinance, Earnings, TaskEscrow } from "../../../shared/payments.js";
+import type { AdminFinance, EarningStatus, Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
@@ -429,7 +429,7 @@ async function prefixBalance(ctx: AppContext, prefix: string): Promise<number> {
 // Read models for the task page, the provider's earnings and the admin's finance view. Balances
 // come from the ledger; the money records only say which state each task's money is in.
 
-function escrowStatus(value: HoldRow["status"] | null): Earnings["tasks"][number]["escrowStatus"] {
+function escrowStatus(value: HoldRow["status"] | null): TaskEscrow["status"] {
   return value ?? "none";
 }
 
@@ -467,7 +467,24 @@ export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id:
   };
 }
 
+/** A paid task's money as its provider sees it (shared/payments.ts, EARNING_STATUSES). */
+function earningStatus(hold: HoldRow["status"] | null, paymentStands: boolean): EarningStatus {
+  if (hold === "holding") return "held";
+  if (hold === "disputed") return "under_review";
+  if (hold === "released") return "released";
+  // A refunded escrow (a dispute resolved with a refund), or no escrow and no captured payment
+  // left: a paid task cancelled before completion, whose payment was refunded in full.
+  if (hold === "refunded" || !paymentStands) return "refunded";
+  return "in_progress";
+}
+
 export async function earnings(ctx: AppContext, providerId: string): Promise<Earnings> {
+  const account = ACCOUNTS.providerBalance(providerId);
+  // The release and the refund as the ledger wrote them: the amount this provider received and
+  // when, and when the money went back to the poster (docs/decisions/008-payments-and-ledger.md).
+  const released = sql`(select lt.id, lt.created_at, e.amount_cents from ledger_transactions lt
+    join ledger_entries e on e.transaction_id = lt.id
+    where lt.task_id = ${tasks.id} and lt.kind = 'release' and e.account = ${account})`;
   const rows = await ctx.db
     .select({
       taskId: tasks.id,
@@ -478,23 +495,32 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
       holdStatus: escrowHolds.status,
       releaseAt: escrowHolds.releaseAt,
       tips: sql<string>`(select coalesce(sum(t.amount_cents), 0) from tips t where t.task_id = ${tasks.id} and t.status = 'captured')`,
+      paymentStands: sql<boolean>`exists (select 1 from payments p where p.task_id = ${tasks.id} and p.status = 'captured')`,
+      releasedCents: sql<string | null>`(select sum(r.amount_cents) from ${released} r)`,
+      releasedAt: sql<Date | string | null>`(select max(r.created_at) from ${released} r)`,
+      refundedAt: sql<Date | string | null>`(select max(lt.created_at) from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind = 'refund')`,
     })
     .from(tasks)
     .leftJoin(escrowHolds, eq(escrowHolds.taskId, tasks.id))
     .where(and(eq(tasks.providerId, providerId), isNotNull(tasks.paymentCapturedAt)))
     .orderBy(desc(tasks.createdAt))
     .limit(200);
+  const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
   let held = 0;
   const list = rows.map((r) => {
     const share = priceTask(r.budgetCents, r.urgency).providerShareCents;
-    if (r.holdStatus === "holding" || r.holdStatus === "disputed") held += share;
+    const status = earningStatus(r.holdStatus, r.paymentStands);
+    if (status === "held" || status === "under_review") held += share;
+    const earnedCents = status === "refunded" ? 0 : status === "released" ? Number(r.releasedCents ?? 0) : share;
     return {
       taskId: r.taskId,
       title: r.title,
-      escrowStatus: escrowStatus(r.holdStatus),
-      providerShare: centsToDollars(share),
+      status,
+      earned: centsToDollars(earnedCents),
       tips: centsToDollars(Number(r.tips)),
-      releaseAt: r.releaseAt ? r.releaseAt.toISOString() : null,
+      releaseAt: status === "held" && r.releaseAt ? r.releaseAt.toISOString() : null,
+      releasedAt: status === "released" ? iso(r.releasedAt) : null,
+      refundedAt: status === "refunded" ? iso(r.refundedAt) : null,
       completedAt: r.completedAt ? r.completedAt.toISOString() : null,
     };
   });

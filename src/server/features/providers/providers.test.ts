@@ -194,7 +194,8 @@ describe("applying", () => {
   });
 
   it.each([
-    ["state", "Maryland", /state/],
+    ["state", "Marylandia", /state/],
+    ["state", "XX", /state/],
     ["zipCode", "2140", /zipCode/],
     ["phone", "555-01", /phone/],
     ["serviceTypes", [], /serviceTypes/],
@@ -213,6 +214,31 @@ describe("applying", () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(message);
     expect(await countRows(providerProfiles)).toBe(before);
+  });
+
+  it("takes a state by name or code and keeps its code", async () => {
+    for (const state of ["Maryland", " maryland ", "MD"]) {
+      const user = await createUser(t);
+      const res = await call(t, user, { method: "POST", url: "/api/provider/apply", payload: { ...(await validApplication(user)), state } });
+      expect(res.statusCode, state).toBe(201);
+      expect(res.json().state, state).toBe("MD");
+    }
+  });
+
+  it("refuses a ZIP code of another state, or none, under the ZIP code field and stores nothing", async () => {
+    // "Ma", what the two-letter box kept of "Maryland", is Massachusetts; 21401 is Annapolis, MD.
+    const cases = [
+      { state: "Ma", zipCode: "21401", message: "The ZIP code 21401 is in Maryland, not Massachusetts. Check the ZIP code, or choose Maryland as the state." },
+      { state: "MD", zipCode: "00000", message: "We don't know the ZIP code 00000. Check it and try again." },
+    ];
+    for (const { state, zipCode, message } of cases) {
+      const user = await createUser(t);
+      const before = await countRows(providerProfiles);
+      const res = await call(t, user, { method: "POST", url: "/api/provider/apply", payload: { ...(await validApplication(user)), state, zipCode } });
+      expect(res.statusCode, zipCode).toBe(400);
+      expect(res.json()).toEqual({ message, fieldErrors: { zipCode: message } });
+      expect(await countRows(providerProfiles)).toBe(before);
+    }
   });
 
   it("refuses another user's files and a photo sent as the ID document", async () => {

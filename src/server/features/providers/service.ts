@@ -11,6 +11,8 @@ import {
   uploadTypeMessage,
   type UploadKind,
 } from "../../../shared/upload-rules.js";
+import { stateName } from "../../../shared/us-states.js";
+import { findZip } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import { detectFileType } from "../../adapters/storage/file-type.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
@@ -29,7 +31,24 @@ import { getProfile } from "./repository.js";
 // ---------------------------------------------------------------------------------------------
 // Applying and the profile.
 
+/**
+ * The ZIP code must be a real one in the chosen state: the profile shows both, and the directory
+ * measures distances from the ZIP code (docs/product.md, Verification).
+ */
+function assertZipInState(zipCode: string, state: string): void {
+  const place = findZip(zipCode.slice(0, 5));
+  if (!place) {
+    const message = `We don't know the ZIP code ${zipCode}. Check it and try again.`;
+    throw badRequest(message, { zipCode: message });
+  }
+  if (place.state !== state) {
+    const message = `The ZIP code ${zipCode} is in ${stateName(place.state)}, not ${stateName(state)}. Check the ZIP code, or choose ${stateName(place.state)} as the state.`;
+    throw badRequest(message, { zipCode: message });
+  }
+}
+
 export async function submitApplication(ctx: AppContext, userId: string, body: ApplicationBody): Promise<ProviderProfile> {
+  assertZipInState(body.zipCode, body.state);
   await assertOwnedUpload(ctx, userId, body.idDocumentUrl, "id_document", "idDocumentUrl");
   await assertOwnedUpload(ctx, userId, body.profilePhotoUrl, "profile_photo", "profilePhotoUrl");
   const now = ctx.now();

@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { NotificationList } from "../../../shared/notifications.js";
 import type { TaskEscrow } from "../../../shared/payments.js";
-import type { TaskDetail, TaskPublic } from "../../../shared/tasks.js";
+import { DECLINED_PROVIDER_MESSAGE } from "../../../shared/task-lifecycle.js";
+import type { DeclinedTasks, TaskDetail, TaskPublic } from "../../../shared/tasks.js";
 import { notifications } from "../../db/schema/chat.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { createPoster, createProvider, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
-import { DECLINED_PROVIDER_MESSAGE } from "./service.js";
 
 // The poster sees who claimed and may decline them during the payment window; a cancelled task
 // tells its provider, shows the refund and closes the chat (docs/decisions/024-declining-a-provider.md).
@@ -67,19 +67,39 @@ describe("declining the provider", () => {
     const board = (await call(t, null, { url: "/api/tasks/open?pageSize=100" })).json<TaskPublic[]>();
     expect(board.some((x) => x.id === task.id)).toBe(true);
 
+    // Nobody else was chosen: the notice and the refusal say what happened.
     const [notice] = await noticesOf(provider, "task_declined");
-    expect(notice).toMatchObject({ taskId: task.id, title: "The poster chose another provider" });
-    expect(notice?.body).toContain(task.title);
+    expect(notice).toMatchObject({ taskId: task.id, title: "The poster declined your claim" });
+    expect(notice?.body).toBe(`The poster of "${task.title}" declined your claim on it. The task is no longer in your jobs; you can claim other tasks on the job board.`);
 
     const again = await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/claim` });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: DECLINED_PROVIDER_MESSAGE });
+    expect(again.json()).toEqual({ message: "The poster declined your claim on this task. You can claim other tasks on the job board." });
+    expect(DECLINED_PROVIDER_MESSAGE).toBe(again.json<{ message: string }>().message);
     expect(await taskRow(t, task.id)).toMatchObject({ status: "open", providerId: null });
 
     // Another provider may claim it, and the poster may decline them too.
     const other = await createProvider(t);
     expect(await transition(t, "claim", task.id, other)).toMatchObject({ status: "claimed", providerId: other.id });
     expect((await decline(poster, task.id)).statusCode).toBe(200);
+  });
+
+  it("lists the open tasks each provider was declined on, for their board to leave out", async () => {
+    const declinedOn = async (user: TestUser) => {
+      const res = await call(t, user, { url: "/api/tasks/declined" });
+      expect(res.statusCode).toBe(200);
+      return res.json<DeclinedTasks>().taskIds;
+    };
+    const { task, poster, provider } = await taskAt(t, "claimed");
+    const bystander = await createProvider(t);
+    expect(await declinedOn(provider)).not.toContain(task.id);
+    expect((await decline(poster, task.id)).statusCode).toBe(200);
+    expect(await declinedOn(provider)).toContain(task.id);
+    expect(await declinedOn(bystander)).not.toContain(task.id);
+    expect((await call(t, null, { url: "/api/tasks/declined" })).statusCode).toBe(401);
+    // Once the task is no longer open it is on nobody's board, so it leaves the list.
+    expect(await transition(t, "cancel", task.id, poster)).toMatchObject({ status: "cancelled" });
+    expect(await declinedOn(provider)).not.toContain(task.id);
   });
 
   it("belongs to the poster alone", async () => {

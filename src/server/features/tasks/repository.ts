@@ -917,6 +917,21 @@ export async function recordDeclinedProvider(taskId: string, providerId: string,
   await tx.insert(taskDeclinedProviders).values({ taskId, providerId, declinedAt: now }).onConflictDoNothing();
 }
 
+/** More open tasks than anyone is declined on; the bound keeps the answer small whatever happens. */
+const DECLINED_TASKS_LISTED = 500;
+
+/** The open tasks whose poster declined this provider: their job board leaves them out (decision 024). */
+export async function declinedOpenTasks(db: Db, providerId: string): Promise<string[]> {
+  const rows = await db
+    .select({ taskId: taskDeclinedProviders.taskId })
+    .from(taskDeclinedProviders)
+    .innerJoin(tasks, eq(tasks.id, taskDeclinedProviders.taskId))
+    .where(and(eq(taskDeclinedProviders.providerId, providerId), eq(tasks.status, "open")))
+    .orderBy(desc(taskDeclinedProviders.declinedAt))
+    .limit(DECLINED_TASKS_LISTED);
+  return rows.map((row) => row.taskId);
+}
+
 export async function wasDeclined(taskId: string, providerId: string, tx: Db): Promise<boolean> {
   const [row] = await tx
     .select({ taskId: taskDeclinedProviders.taskId })

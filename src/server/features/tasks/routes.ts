@@ -5,6 +5,7 @@ import { errorResponseSchema, notModifiedSchema, uuidParamSchema } from "../../.
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import {
   createTaskBodySchema,
+  declinedTasksSchema,
   myTaskListSchema,
   openTasksQuerySchema,
   radiusCountsQuerySchema,
@@ -21,7 +22,7 @@ import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-u
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
-import { countWithinRadii, createTask, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
+import { countWithinRadii, createTask, declinedOpenTasks, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 
 // Tasks: post, find, claim and run a task through its life (docs/product.md, Task states). Every
@@ -213,6 +214,17 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
     async (request) => listAssignedTo(ctx, requireUser(request).id),
+  );
+
+  app.get(
+    "/api/tasks/declined",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["tasks"], response: { 200: declinedTasksSchema, 401: errorResponseSchema } },
+    },
+    // The board is the same for everyone and kept (decision 035), so a declined provider's browser
+    // leaves these out of it, and their task page says why there is no Claim (decision 024).
+    async (request) => ({ taskIds: await declinedOpenTasks(ctx.db, requireUser(request).id) }),
   );
 
   app.get(

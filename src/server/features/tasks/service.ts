@@ -1,5 +1,5 @@
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
-import { evaluateTransition, findTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import { DECLINED_PROVIDER_MESSAGE, evaluateTransition, findTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { HttpError, conflict, notFound } from "../../http-errors.js";
@@ -21,8 +21,6 @@ export const TOO_MANY_UNPAID_CLAIMS =
   `You already have ${MAX_UNPAID_CLAIMS} claimed tasks waiting for their posters to pay. ` +
   "You can claim another once one of them is paid or its payment window ends.";
 
-/** A provider the poster declined tries the same task again (docs/decisions/024-declining-a-provider.md). */
-export const DECLINED_PROVIDER_MESSAGE = "The poster chose another provider for this task.";
 
 // The one transition function (docs/decisions/005-task-lifecycle-table.md): every change of a
 // task, by a person, the payment-deadline timer or the payment system, is the table row's

@@ -7,7 +7,7 @@ import { LoadingRegion } from "@/components/ui/skeleton";
 import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
-import { providerProfileQueryKey } from "@/features/providers/api/get-provider-profile";
+import { providerProfileQueryKey, useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { VerificationAlert } from "@/features/providers/components/verification-alert";
 import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
@@ -97,6 +97,7 @@ export default function DashboardPage() {
     }
   };
   const list = view === "user" ? tasks : jobs;
+  const profile = useProviderProfile(true);
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
@@ -116,57 +117,67 @@ export default function DashboardPage() {
         </nav>
       </div>
 
-      <div className="mt-6 grid gap-4">
-        <VerificationAlert />
-        <PayoutAlert />
-      </div>
-
-      <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-        <div className="inline-flex rounded-md border p-1" role="group" aria-label="Dashboard view">
-          <Button
-            variant={view === "user" ? "default" : "ghost"}
-            size="sm"
-            aria-pressed={view === "user"}
-            disabled={!canUseView(user.role, "user")}
-            onClick={() => choose("user")}
-          >
-            <ClipboardList aria-hidden="true" /> My Tasks
-          </Button>
-          <Button
-            variant={view === "provider" ? "default" : "ghost"}
-            size="sm"
-            aria-pressed={view === "provider"}
-            disabled={!canUseView(user.role, "provider")}
-            onClick={() => choose("provider")}
-          >
-            <Briefcase aria-hidden="true" /> My Jobs
-          </Button>
-        </div>
-        <Button {...posting.triggerProps}>
-          <Plus aria-hidden="true" /> Post a Task
-        </Button>
-      </div>
-
-      <section className="mt-6" aria-labelledby="dashboard-list-title">
-        <h2 id="dashboard-list-title" className="mb-4 text-2xl font-semibold">
-          {view === "user" ? "Tasks I Posted" : "Jobs I'm Working On"}
-        </h2>
-        {list.isLoading ? (
+      {/* The alerts wait for the provider profile, and everything below waits with them: alerts
+          that appeared above the view buttons and the list pushed them down (CLS 0.21 at 390 px). */}
+      {profile.isLoading ? (
+        <div className="mt-6">
           <LoadingCards />
-        ) : list.isError ? (
-          <p className="text-destructive">Could not load your tasks. Please refresh the page.</p>
-        ) : (list.data ?? []).length === 0 ? (
-          <p className="rounded-lg border bg-card p-8 text-center text-muted-foreground">
-            {view === "user" ? "You haven't posted any tasks yet" : "You haven't claimed any tasks yet"}
-          </p>
-        ) : (
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {(list.data ?? []).map((task) => (
-              <DashboardTaskCard key={task.id} task={task} viewerId={user.id} />
-            ))}
+        </div>
+      ) : (
+        <>
+          <div className="mt-6 grid gap-4">
+            <VerificationAlert />
+            <PayoutAlert />
           </div>
-        )}
-      </section>
+
+          <div className="mt-6 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+            <div className="inline-flex rounded-md border p-1" role="group" aria-label="Dashboard view">
+              <Button
+                variant={view === "user" ? "default" : "ghost"}
+                size="sm"
+                aria-pressed={view === "user"}
+                disabled={!canUseView(user.role, "user")}
+                onClick={() => choose("user")}
+              >
+                <ClipboardList aria-hidden="true" /> My Tasks
+              </Button>
+              <Button
+                variant={view === "provider" ? "default" : "ghost"}
+                size="sm"
+                aria-pressed={view === "provider"}
+                disabled={!canUseView(user.role, "provider")}
+                onClick={() => choose("provider")}
+              >
+                <Briefcase aria-hidden="true" /> My Jobs
+              </Button>
+            </div>
+            <Button {...posting.triggerProps}>
+              <Plus aria-hidden="true" /> Post a Task
+            </Button>
+          </div>
+
+          <section className="mt-6" aria-labelledby="dashboard-list-title">
+            <h2 id="dashboard-list-title" className="mb-4 text-2xl font-semibold">
+              {view === "user" ? "Tasks I Posted" : "Jobs I'm Working On"}
+            </h2>
+            {list.isLoading ? (
+              <LoadingCards />
+            ) : list.isError ? (
+              <p className="text-destructive">Could not load your tasks. Please refresh the page.</p>
+            ) : (list.data ?? []).length === 0 ? (
+              <p className="rounded-lg border bg-card p-8 text-center text-muted-foreground">
+                {view === "user" ? "You haven't posted any tasks yet" : "You haven't claimed any tasks yet"}
+              </p>
+            ) : (
+              <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {(list.data ?? []).map((task) => (
+                  <DashboardTaskCard key={task.id} task={task} viewerId={user.id} />
+                ))}
+              </div>
+            )}
+          </section>
+        </>
+      )}
 
       {posting.mounted && (
         <Suspense fallback={null}>

@@ -9,6 +9,7 @@ import { Input } from "@/components/ui/input";
 import { LoadingRegion } from "@/components/ui/skeleton";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
+import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
 import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
@@ -59,7 +60,9 @@ export default function JobBoardPage() {
   const profile = useProviderProfile(viewer?.role === "provider" || viewer?.role === "both");
   const fallbackZip = /^\d{5}/.exec(profile.data?.zipCode ?? "")?.[0] ?? null;
   const tasks = useOpenTasks(boardParams, view === "list");
-  const list = uniqueTasks(tasks.data?.pages ?? []);
+  // Tasks whose poster declined this provider are not theirs to claim (decision 024).
+  const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
+  const list = uniqueTasks(tasks.data?.pages ?? []).filter((task) => !declined.has(task.id));
   const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
   const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);
   const { run, pending } = useTaskActions();

@@ -1,5 +1,6 @@
 import { Clock, CreditCard, RotateCcw } from "lucide-react";
 import { Link, useParams } from "wouter";
+import { DECLINED_PROVIDER_MESSAGE } from "@shared/task-lifecycle";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -10,6 +11,7 @@ import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
+import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
@@ -105,6 +107,7 @@ export default function TaskDetailPage() {
   const task = useTask(id, viewer);
   const now = useRenderTime();
   const { run, pending } = useTaskActions();
+  const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -124,7 +127,11 @@ export default function TaskDetailPage() {
   const reactivate = buttons.find((b) => b.name === "reactivate");
   // Declining sits on the card of the provider it declines.
   const decline = buttons.find((b) => b.name === "decline");
-  const rowButtons = buttons.filter((b) => b !== reactivate && b !== decline && !(ownerMustPay && b.actor === "poster"));
+  // A provider the poster declined may not claim this task again; the server refuses it too (decision 024).
+  const declinedYou = t.status === "open" && declined.has(t.id);
+  const rowButtons = buttons.filter(
+    (b) => b !== reactivate && b !== decline && !(ownerMustPay && b.actor === "poster") && !(declinedYou && b.name === "claim"),
+  );
   // Providers read their take-home pay, not what the poster pays (docs/product.md, Fees).
   const providerView = viewer !== null && !isOwner && (viewer.id === t.providerId || isProvider);
   // Start waits for the poster's payment: the assigned provider is told so, with the time left.
@@ -186,6 +193,11 @@ export default function TaskDetailPage() {
             </section>
 
             <section aria-label="Task actions" className="flex flex-wrap items-center gap-2">
+              {declinedYou && (
+                <p role="status" className="w-full text-sm font-medium">
+                  {DECLINED_PROVIDER_MESSAGE}
+                </p>
+              )}
               {rowButtons.map((button) => (
                 <TaskActionButton
                   key={button.name}
@@ -196,7 +208,7 @@ export default function TaskDetailPage() {
                   disabled={!button.enabled || pending !== null}
                 />
               ))}
-              {isProvider && !isOwner && t.status === "open" && (
+              {isProvider && !isOwner && t.status === "open" && !declinedYou && (
                 <AskFelixButton mode="evaluate" context={taskFelixContext(t)} />
               )}
               {rowButtons.map((button) =>

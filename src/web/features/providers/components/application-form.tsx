@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Controller, useForm, useWatch } from "react-hook-form";
-import { STATE_MAX_LENGTH } from "@shared/constants";
 import { applicationBodySchema, phoneSchema, type ApplicationBody, type ApplicationInput } from "@shared/providers";
+import { US_STATES } from "@shared/us-states";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
@@ -71,9 +71,23 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
         <FormField label="City" required error={errors.city?.message}>
           <Input autoComplete="address-level2" maxLength={maxLengthOf(fields.city)} {...form.register("city")} />
         </FormField>
+        {/* State is a native list: the phone's own picker, and autofill matches "Maryland" to its option. */}
         <div className="grid grid-cols-2 gap-4">
           <FormField label="State" required error={errors.state?.message}>
-            <Input autoComplete="address-level1" placeholder="e.g. MD" maxLength={STATE_MAX_LENGTH} {...form.register("state")} />
+            <select
+              autoComplete="address-level1"
+              className="flex h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-base text-foreground focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background aria-invalid:border-destructive md:text-sm"
+              {...form.register("state")}
+            >
+              <option value="" disabled>
+                Choose…
+              </option>
+              {US_STATES.map((state) => (
+                <option key={state.code} value={state.code}>
+                  {state.name}
+                </option>
+              ))}
+            </select>
           </FormField>
           <FormField label="ZIP Code" required error={errors.zipCode?.message}>
             <Input autoComplete="postal-code" inputMode="numeric" {...form.register("zipCode")} />

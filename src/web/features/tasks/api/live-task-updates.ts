@@ -1,6 +1,7 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { BoardTask } from "@shared/tasks";
 import { userQueryKey } from "@/lib/current-user";
+import { declinedTasksQueryKey } from "./get-declined-tasks";
 import { openTasksBaseKey } from "./get-open-tasks";
 import { mapTasksBaseKey } from "./get-map-tasks";
 import { radiusCountsBaseKey } from "./get-radius-counts";
@@ -11,9 +12,12 @@ import { taskQueryKey, tasksBaseKey } from "./get-task";
 // What the task caches do with the live frames (docs/product.md, Live updates;
 // docs/decisions/025-live-task-status.md). The app's one live connection calls these.
 
-/** {type:'task_updated'}: the task page and both dashboards refetch what they show, if shown. */
+/**
+ * {type:'task_updated'}: the task page and both dashboards refetch what they show, if shown; so do
+ * a provider's declined tasks (a decline is such an update for the provider it releases).
+ */
 export function taskUpdated(queryClient: QueryClient, taskId: string): void {
-  for (const queryKey of [taskQueryKey(taskId), myTasksQueryKey, myJobsQueryKey, userQueryKey]) {
+  for (const queryKey of [taskQueryKey(taskId), myTasksQueryKey, myJobsQueryKey, userQueryKey, declinedTasksQueryKey]) {
     void queryClient.invalidateQueries({ queryKey });
   }
 }

@@ -3,6 +3,7 @@ import type { SystemActor, TaskTransition } from "@shared/task-lifecycle";
 import type { TaskPrivate } from "@shared/tasks";
 import { userQueryKey } from "@/lib/current-user";
 import { apiRequest } from "@/lib/api";
+import { declinedTasksQueryKey } from "./get-declined-tasks";
 import { openTasksBaseKey } from "./get-open-tasks";
 import { myJobsQueryKey } from "./get-my-jobs";
 import { myTasksQueryKey } from "./get-my-tasks";
@@ -43,6 +44,7 @@ export function useTaskAction() {
         queryClient.invalidateQueries({ queryKey: openTasksBaseKey }),
         queryClient.invalidateQueries({ queryKey: myTasksQueryKey }),
         queryClient.invalidateQueries({ queryKey: myJobsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: declinedTasksQueryKey }),
         queryClient.invalidateQueries({ queryKey: userQueryKey }),
       ]);
     },
