@@ -221,15 +221,40 @@ export async function endSession(ctx: AppContext, user: SessionUser, sessionId: 
 // ---------------------------------------------------------------------------------------------
 // Deleting the account (docs/decisions/021-account-settings-deletion-and-export.md).
 
+interface BusyTask {
+  title: string;
+  status: string;
+  posterId: string;
+  paid: boolean;
+}
+
+/**
+ * Why a claimed or started task stops the deletion, with what this person can do about it: only the
+ * poster may cancel, and only before work starts; a provider finishes the work, or waits for the poster
+ * (docs/product.md, Task states).
+ */
+function busyTaskReason(busy: BusyTask, userId: string): string {
+  const task = `"${busy.title}"`;
+  if (busy.posterId === userId) {
+    return busy.status === "claimed"
+      ? `Your task ${task} has a provider. Cancel it on its page (any payment is refunded), or wait until it is done, then delete your account.`
+      : `Your task ${task} is in progress. Once the provider marks it complete you can delete your account.`;
+  }
+  if (busy.status === "in_progress") return `You are working on ${task}. Mark it complete when the work is done, then delete your account.`;
+  return busy.paid
+    ? `You claimed ${task} and it is paid. Do the task and mark it complete, or ask its poster to cancel it, then delete your account.`
+    : `You claimed ${task} and its poster has not paid yet. Ask the poster to decline your claim, or wait: an unpaid claim ends at its payment deadline. Then delete your account.`;
+}
+
 /** The first reason the account cannot be deleted yet, in plain words; null when it can. */
 export async function deletionBlocker(db: Db, userId: string): Promise<string | null> {
   const mine = or(eq(tasks.userId, userId), eq(tasks.providerId, userId));
   const [busy] = await db
-    .select({ title: tasks.title })
+    .select({ title: tasks.title, status: tasks.status, posterId: tasks.userId, paid: sql<boolean>`${tasks.paymentCapturedAt} is not null` })
     .from(tasks)
     .where(and(mine, inArray(tasks.status, ["claimed", "in_progress"])))
     .limit(1);
-  if (busy) return `Your task "${busy.title}" is in progress. Finish it or cancel it first, then delete your account.`;
+  if (busy) return busyTaskReason(busy, userId);
   const [held] = await db
     .select({ title: tasks.title, status: escrowHolds.status })
     .from(escrowHolds)
