@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
 import { CURRENT_PASSWORD_WRONG, describeDevice } from "../../../shared/account.js";
 import { formatDollarsExact } from "../../../shared/money.js";
+import { DELETED_USER, displayName } from "../../../shared/names.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -289,8 +290,6 @@ export async function deletionBlocker(db: Db, userId: string): Promise<string | 
   return null;
 }
 
-export const DELETED_FIRST_NAME = "Deleted";
-export const DELETED_LAST_NAME = "user";
 /** Unique and never deliverable: .invalid is reserved (RFC 2606). */
 export const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
@@ -335,8 +334,8 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx
       .update(users)
       .set({
-        firstName: DELETED_FIRST_NAME,
-        lastName: DELETED_LAST_NAME,
+        firstName: DELETED_USER.firstName,
+        lastName: DELETED_USER.lastName,
         email: placeholder,
         passwordHash: null,
         oidcSubject: null,
@@ -351,7 +350,7 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx
       .update(providerProfiles)
       .set({
-        fullName: `${DELETED_FIRST_NAME} ${DELETED_LAST_NAME}`,
+        fullName: displayName(DELETED_USER),
         email: placeholder,
         phone: "",
         address: "",

@@ -2,10 +2,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CARD_REFUSED_NEXT_STEP } from "@shared/payments";
 import type { TaskDetail } from "@shared/tasks";
 import { dispatch } from "@/components/ui/use-toast";
 import { fakeApi, renderWithApp } from "@/testing/render";
-import { CARD_REFUSED_NEXT_STEP } from "./payment-refusal";
 import { TaskPaymentForm } from "./task-payment-form";
 
 const TASK_ID = "00000000-0000-4000-8000-0000000000aa";
