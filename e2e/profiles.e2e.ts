@@ -67,7 +67,7 @@ describe("public profiles", () => {
     await context.close();
   });
 
-  it("a visitor opens the poster's profile from a task page; only the assigned provider sees the full name", async () => {
+  it("a visitor opens the poster's profile from a task page; the assigned provider too reads the display name", async () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await newPage(context);
     await page.goto(`${server.url}/job-board`);
@@ -92,7 +92,8 @@ describe("public profiles", () => {
     page.assertClean(EXPECTED_NETWORK);
     await context.close();
 
-    // The provider claims the task and becomes its insider: the poster's full name, still linked.
+    // The provider claims the task and becomes its insider, and still reads "Paula P.", as the
+    // profile promises the full last name is never shown (decision 023, issue 27).
     const providerContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const provider = await newPage(providerContext);
     await signIn(provider, server.url, DEMO.provider, DEMO.password);
@@ -100,9 +101,9 @@ describe("public profiles", () => {
     const claimed = await provider.request.patch(`${server.url}/api/tasks/${taskId}/claim`, { headers: { origin: server.url } });
     expect(claimed.status()).toBe(200);
     await provider.goto(taskUrl);
-    await eventually(() => provider.getByRole("link", { name: "Paula Poster" }).isVisible()).toBe(true);
-    // The chat header names the other party by display name, linked to their profile.
-    await eventually(() => provider.getByRole("link", { name: "Paula P." }).isVisible()).toBe(true);
+    // "Posted by" and the chat header both name the poster by display name, linked to the profile.
+    await eventually(() => provider.getByRole("link", { name: "Paula P." }).count()).toBe(2);
+    expect(await provider.locator("main").innerText()).not.toContain("Paula Poster");
     await expectAxeClean(provider);
     provider.assertClean(EXPECTED_NETWORK);
     await providerContext.close();

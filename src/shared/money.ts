@@ -48,6 +48,14 @@ export function serviceFeeCents(amountCents: number): number {
   return Math.floor((amountCents * SERVICE_FEE_PERCENT + 99) / 100) + SERVICE_FEE_FIXED_CENTS;
 }
 
+/**
+ * Whether release waits for the poster's approval window: keyed on the budget alone, without the
+ * urgent surcharge (docs/product.md, Fees). The copy says so through `MONEY_WORDS.release`.
+ */
+export function needsApprovalWindow(budgetCents: number): boolean {
+  return budgetCents >= APPROVAL_WINDOW_THRESHOLD_CENTS;
+}
+
 export interface TaskPrice {
   budgetCents: number;
   urgentFeeCents: number;
@@ -72,7 +80,7 @@ export function priceTask(budgetCents: number, urgency: Urgency): TaskPrice {
     totalCents: workValue + fee,
     providerShareCents: providerShare,
     platformCommissionCents: workValue - providerShare,
-    needsApprovalWindow: budgetCents >= APPROVAL_WINDOW_THRESHOLD_CENTS,
+    needsApprovalWindow: needsApprovalWindow(budgetCents),
   };
 }
 

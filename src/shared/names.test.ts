@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayInitials, displayName, initials } from "./names.js";
+import { DELETED_USER, displayInitials, displayName, endSentence, initials } from "./names.js";
 
 describe("initials", () => {
   it("takes the first letters, trimmed and upper-cased, and falls back to U", () => {
@@ -18,6 +18,16 @@ describe("displayName", () => {
     expect(displayName({ firstName: "Maria", lastName: " " })).toBe("Maria");
     expect(displayName({ firstName: "", lastName: "Garcia" })).toBe("G.");
     expect(displayName({ firstName: " ", lastName: "" })).toBe("Errandly member");
+  });
+  it("calls a deleted account \"Deleted user\", not \"Deleted U.\"", () => {
+    expect(displayName(DELETED_USER)).toBe("Deleted user");
+  });
+});
+
+describe("endSentence", () => {
+  it("adds one full stop, never a second after an initial", () => {
+    expect(endSentence("$42.50 will be released to Maria G.")).toBe("$42.50 will be released to Maria G.");
+    expect(endSentence("$42.50 will be released to Maria")).toBe("$42.50 will be released to Maria.");
   });
 });
 

@@ -2,7 +2,9 @@
 // that the server's HTML fallback, the server renderer and the web app's router all read, so a
 // shared link, a crawler and the browser tab say the same thing
 // (docs/decisions/028-head-tags-from-the-server.md). Pure data and string work: the web app loads
-// it on the landing page's first load, so it imports nothing (no zod).
+// it on the landing page's first load, so it imports only the constants (no zod).
+
+import { PROVIDER_SHARE_PERCENT } from "./constants.js";
 
 export const SITE_NAME = "Errandly";
 
@@ -55,7 +57,7 @@ export const ROUTE_HEADS: readonly RouteHead[] = [
   publicPage("/", null, "Post local errands and tasks with a budget, get them done by verified providers near you, and pay safely through escrow."),
   publicPage("/how-it-works", "How It Works", "How Errandly works: post a task with a budget, a verified provider claims it, your payment waits in escrow until the work is done."),
   publicPage("/services", "Our Services", "Errands, delivery, cleaning, moving, shopping, pet care and business support, all from verified local providers."),
-  publicPage("/pricing", "Pricing", "No subscriptions and no hidden costs: you set the budget, Errandly adds a small service fee, and providers keep 85%."),
+  publicPage("/pricing", "Pricing", `No subscriptions and no hidden costs: you set the budget, Errandly adds a small service fee, and providers keep ${PROVIDER_SHARE_PERCENT}%.`),
   publicPage("/faq", "Frequently Asked Questions", "Answers about posting tasks, payments and escrow, becoming a provider, safety and support on Errandly."),
   publicPage("/benefits", "Provider Benefits", PROVIDER_PITCH, "/provider-benefits"),
   publicPage("/provider-benefits", "Provider Benefits", PROVIDER_PITCH),

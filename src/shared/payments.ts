@@ -10,6 +10,10 @@ import { dollarsSchema } from "./money-schemas.js";
 export const PAYMENT_GATEWAYS = ["sandbox", "stripe"] as const;
 export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
 
+/** What a refused card leaves the payer to do (docs/product.md, Money: a failed card can be retried). */
+export const CARD_REFUSED_NEXT_STEP =
+  "Check the card's details and try again, use another card, or ask your bank why it refused the payment.";
+
 export const MIN_TIP_CENTS = 100;
 export const MAX_TIP_CENTS = 100_000;
 

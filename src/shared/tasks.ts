@@ -27,19 +27,15 @@ const optionalState = z
   .nullable()
   .transform((v) => (v ? v : null));
 
-/** The hours a task may be scheduled in, the same as the office's (docs/product.md#dates-and-hours). */
-export const TASK_HOURS = { from: 9, to: 18 } as const;
-
 export const SCHEDULE_MESSAGES = {
   past: "The date needed can't be in the past. Pick today or a later date.",
   timePassed: "That time has already passed today. Pick a later time.",
-  hours: "Pick a time between 9:00 AM and 6:00 PM.",
-  needsTime: "Pick a time for this date (between 9:00 AM and 6:00 PM).",
+  needsTime: "Pick a time for this date.",
   needsDate: "Pick a date for this time, or clear the time.",
   invalid: "Enter the date and time needed",
 } as const;
 
-const LOCAL_ISO = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const LOCAL_ISO = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** Offset of an ISO suffix ("Z", "-05:00", "+0530") in minutes east of UTC. */
 function offsetMinutes(suffix: string): number {
@@ -50,20 +46,19 @@ function offsetMinutes(suffix: string): number {
 }
 
 /**
- * The rule of a task's date needed (docs/product.md#dates-and-hours): not before today, not a time
- * already passed, and between 9 AM and 6 PM. The value is read in the poster's own time zone, the
- * offset it carries ("2026-12-01T10:00:00-05:00"); "today" is `now` (the app clock on the server,
- * the browser's on the web) seen at that offset. Null when allowed.
+ * The rule of a task's date needed (docs/product.md#dates-and-hours): not before today and not a time
+ * already passed; any time of day, since errands happen early and late (office hours are for
+ * appointments only). The value is read in the poster's own time zone, the offset it carries
+ * ("2026-12-01T10:00:00-05:00"); "today" is `now` (the app clock on the server, the browser's on
+ * the web) seen at that offset. Null when allowed.
  */
 export function scheduleProblem(iso: string, now: Date): string | null {
   const match = LOCAL_ISO.exec(iso);
   const when = new Date(iso);
   if (!match || Number.isNaN(when.getTime())) return SCHEDULE_MESSAGES.invalid;
-  const [, date = "", hours = "0", minutes = "0", suffix = "Z"] = match;
+  const [, date = "", suffix = "Z"] = match;
   const today = new Date(now.getTime() + offsetMinutes(suffix) * 60_000).toISOString().slice(0, 10);
   if (date < today) return SCHEDULE_MESSAGES.past;
-  const minute = Number(hours) * 60 + Number(minutes);
-  if (minute < TASK_HOURS.from * 60 || minute > TASK_HOURS.to * 60) return SCHEDULE_MESSAGES.hours;
   if (when.getTime() < now.getTime()) return SCHEDULE_MESSAGES.timePassed;
   return null;
 }

@@ -319,17 +319,23 @@ describe("deleting the account", () => {
     ).toEqual([]);
   }
 
-  it("refuses with 409 and a plain reason while a task is in progress, for its poster and its provider", async () => {
-    for (const stage of ["claimed", "paid", "in_progress"] as const) {
-      const poster = await withPassword(await createPoster(t));
-      const provider = await withPassword(await createProvider(t));
-      await taskAt(t, stage, { poster, provider });
-      for (const who of [poster, provider]) {
-        const res = await remove(who);
-        expect(res.statusCode, `${stage}`).toBe(409);
-        expect(res.json<{ message: string }>().message).toContain("is in progress");
-        expect(await whoIs(who)).toBe(200);
-      }
+  // Each side is told what it can do: providers cannot cancel, and nobody cancels work in progress.
+  it.each([
+    ["claimed", "Cancel it on its page", "Ask the poster to decline your claim, or wait: an unpaid claim ends at its payment deadline."],
+    ["paid", "Cancel it on its page", "Do the task and mark it complete, or ask its poster to cancel it"],
+    ["in_progress", "Once the provider marks it complete", "Mark it complete when the work is done"],
+  ] as const)("refuses with 409 while a task is %s, saying what the poster and the provider can do", async (stage, toPoster, toProvider) => {
+    const poster = await withPassword(await createPoster(t));
+    const provider = await withPassword(await createProvider(t));
+    await taskAt(t, stage, { poster, provider });
+    for (const [who, words] of [[poster, toPoster], [provider, toProvider]] as const) {
+      const res = await remove(who);
+      expect(res.statusCode, `${stage}`).toBe(409);
+      const message = res.json<{ message: string }>().message;
+      expect(message).toContain(words);
+      expect(message).toMatch(/\.$/);
+      expect(message).not.toMatch(who === provider ? /cancel it first|Cancel it on/ : /cancel it first/);
+      expect(await whoIs(who)).toBe(200);
     }
   });
 

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
 import { CURRENT_PASSWORD_WRONG, describeDevice } from "../../../shared/account.js";
 import { formatDollarsExact } from "../../../shared/money.js";
+import { DELETED_USER, displayName } from "../../../shared/names.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -222,15 +223,40 @@ export async function endSession(ctx: AppContext, user: SessionUser, sessionId: 
 // ---------------------------------------------------------------------------------------------
 // Deleting the account (docs/decisions/021-account-settings-deletion-and-export.md).
 
+interface BusyTask {
+  title: string;
+  status: string;
+  posterId: string;
+  paid: boolean;
+}
+
+/**
+ * Why a claimed or started task stops the deletion, with what this person can do about it: only the
+ * poster may cancel, and only before work starts; a provider finishes the work, or waits for the poster
+ * (docs/product.md, Task states).
+ */
+function busyTaskReason(busy: BusyTask, userId: string): string {
+  const task = `"${busy.title}"`;
+  if (busy.posterId === userId) {
+    return busy.status === "claimed"
+      ? `Your task ${task} has a provider. Cancel it on its page (any payment is refunded), or wait until it is done, then delete your account.`
+      : `Your task ${task} is in progress. Once the provider marks it complete you can delete your account.`;
+  }
+  if (busy.status === "in_progress") return `You are working on ${task}. Mark it complete when the work is done, then delete your account.`;
+  return busy.paid
+    ? `You claimed ${task} and it is paid. Do the task and mark it complete, or ask its poster to cancel it, then delete your account.`
+    : `You claimed ${task} and its poster has not paid yet. Ask the poster to decline your claim, or wait: an unpaid claim ends at its payment deadline. Then delete your account.`;
+}
+
 /** The first reason the account cannot be deleted yet, in plain words; null when it can. */
 export async function deletionBlocker(db: Db, userId: string): Promise<string | null> {
   const mine = or(eq(tasks.userId, userId), eq(tasks.providerId, userId));
   const [busy] = await db
-    .select({ title: tasks.title })
+    .select({ title: tasks.title, status: tasks.status, posterId: tasks.userId, paid: sql<boolean>`${tasks.paymentCapturedAt} is not null` })
     .from(tasks)
     .where(and(mine, inArray(tasks.status, ["claimed", "in_progress"])))
     .limit(1);
-  if (busy) return `Your task "${busy.title}" is in progress. Finish it or cancel it first, then delete your account.`;
+  if (busy) return busyTaskReason(busy, userId);
   const [held] = await db
     .select({ title: tasks.title, status: escrowHolds.status })
     .from(escrowHolds)
@@ -265,8 +291,6 @@ export async function deletionBlocker(db: Db, userId: string): Promise<string | 
   return null;
 }
 
-export const DELETED_FIRST_NAME = "Deleted";
-export const DELETED_LAST_NAME = "user";
 /** Unique and never deliverable: .invalid is reserved (RFC 2606). */
 export const deletedEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
@@ -311,8 +335,8 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx
       .update(users)
       .set({
-        firstName: DELETED_FIRST_NAME,
-        lastName: DELETED_LAST_NAME,
+        firstName: DELETED_USER.firstName,
+        lastName: DELETED_USER.lastName,
         email: placeholder,
         passwordHash: null,
         oidcSubject: null,
@@ -327,7 +351,7 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx
       .update(providerProfiles)
       .set({
-        fullName: `${DELETED_FIRST_NAME} ${DELETED_LAST_NAME}`,
+        fullName: displayName(DELETED_USER),
         email: placeholder,
         phone: "",
         address: "",

@@ -1,6 +1,7 @@
 import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
+import { MONEY_WORDS } from "@shared/money-words";
 import type { Earnings } from "@shared/payments";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -132,7 +133,7 @@ export default function EarningsPage() {
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-12 sm:px-6">
       <header className="grid gap-2">
         <h1 className="text-3xl font-bold tracking-tight">Earnings</h1>
-        <p className="text-muted-foreground">You keep 85% of each task's budget and 100% of tips.</p>
+        <p className="text-muted-foreground">You keep {MONEY_WORDS.providerShare}, and 100% of tips.</p>
       </header>
       {earnings.isLoading || !earnings.data || payoutStatus.isLoading ? (
         <Skeleton className="h-40 w-full" />

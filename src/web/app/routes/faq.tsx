@@ -2,17 +2,18 @@ import { ChevronDown } from "lucide-react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
+import { MONEY_WORDS } from "@shared/money-words";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
   {
     title: "For customers",
     items: [
-      { q: "How do I post a task?", a: "Sign in, choose Post a Task, describe the job, pick a category, set your budget (at least $20) and add the location or route. Felix can suggest a fair budget." },
-      { q: "When do I pay?", a: "After a provider claims your task you pay the budget plus the service fee. The money is held in escrow and released to the provider only after the task is completed." },
-      { q: "What does it cost?", a: "The service fee is 8% of the task amount plus $0.50. Urgent tasks carry a 15% surcharge. See the pricing page for examples." },
+      { q: "How do I post a task?", a: `Sign in, choose Post a Task, describe the job, pick a category, set your budget (at least ${MONEY_WORDS.minimumBudget}) and add the location or route. Felix can suggest a fair budget.` },
+      { q: "When do I pay?", a: `After a provider claims your task you pay the budget plus the service fee. The money is held in escrow and released to the provider only after the task is completed. ${MONEY_WORDS.release}` },
+      { q: "What does it cost?", a: `The service fee is ${MONEY_WORDS.serviceFee}. Urgent tasks carry a ${MONEY_WORDS.urgentSurcharge} surcharge. See the pricing page for examples.` },
       { q: "Can I cancel a task?", a: "Yes, while it is open or claimed and before work has started. If you already paid, the payment held in escrow is refunded." },
-      { q: "What if something goes wrong?", a: "Contact support: we are available 24/7 and reply within 24 hours. For payouts of $100 or more you have a 24-hour window after completion to raise a problem, and our money-back guarantee covers tasks that are not completed." },
+      { q: "What if something goes wrong?", a: `Contact support: we are available 24/7 and reply within 24 hours. ${MONEY_WORDS.refund} ${MONEY_WORDS.release}` },
       { q: "How are providers checked?", a: "Every provider submits a government-issued ID and a profile photo, and our team verifies each application before the provider can claim tasks. Ratings and reviews from past tasks are visible too." },
     ],
   },
@@ -20,8 +21,8 @@ const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
     title: "For providers",
     items: [
       { q: "How do I become a provider?", a: `Apply from the Become a Provider page. It takes under 5 minutes and is free. Our team reviews applications within ${APPLICATION_REVIEW_TIME}.` },
-      { q: "How much do I earn?", a: "You keep 85% of each task budget, and tips are commission-free. Top providers earn $500+ per week." },
-      { q: "When do I get paid?", a: "Payouts under $100 are released on completion; $100 or more after a 24-hour approval window. Money arrives in your bank in 2-3 business days." },
+      { q: "How much do I earn?", a: `You keep ${MONEY_WORDS.providerShare}, and tips are commission-free. Top providers earn $500+ per week.` },
+      { q: "When do I get paid?", a: `${MONEY_WORDS.release} Money arrives in your bank in 2-3 business days.` },
       { q: "Can I check whether a budget is fair?", a: "Yes. Before you claim a task, ask Felix to evaluate its budget against the distance and work involved." },
     ],
   },

@@ -15,6 +15,7 @@ import {
 import { lazy, Suspense, useState, type FormEvent } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { CATEGORIES } from "@shared/constants";
+import { MONEY_WORDS } from "@shared/money-words";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useHydrating } from "@/lib/hydration";
@@ -60,15 +61,15 @@ const TRUST = [
 ];
 
 const TRUST_POINTS = [
-  { icon: ShieldCheck, title: "Identity and background checked", text: "Every provider is verified by our team before taking a task." },
-  { icon: Wallet, title: "Escrow and money-back guarantee", text: "Your payment is held until the task is done. If it isn't, you get your money back." },
+  { icon: ShieldCheck, title: "Identity checked", text: "Our team reviews every provider's government-issued ID and photo before they can take a task." },
+  { icon: Wallet, title: "Payment held in escrow", text: `Your payment is held until the task is marked complete. ${MONEY_WORDS.refund}` },
   { icon: Star, title: "Ratings and reviews", text: "Both sides review each other after every task, so quality stays visible." },
 ];
 
 const EARN_POINTS = [
   "Set your own rates and choose the tasks you want",
   "Top providers earn $500+ per week",
-  "Keep 85% of every task budget and 100% of your tips",
+  `Keep ${MONEY_WORDS.providerShare}, and 100% of your tips`,
   "Free to join, and applying takes under 5 minutes",
 ];
 

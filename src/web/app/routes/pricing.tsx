@@ -1,6 +1,6 @@
 import { Link } from "wouter";
-import { PROVIDER_SHARE_PERCENT, URGENT_SURCHARGE_PERCENT } from "@shared/constants";
 import { dollarsToCents, formatDollarsExact, priceTask } from "@shared/money";
+import { MONEY_WORDS } from "@shared/money-words";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
@@ -13,8 +13,8 @@ export default function PricingPage() {
     <StaticPage title="Pricing" intro="No subscriptions and no hidden costs. You set the budget; we add a small service fee.">
       <PageSection title="For customers">
         <p className="mb-4 text-muted-foreground">
-          The service fee is 8% of the task amount plus $0.50. You pay the budget and the fee up front, and the money is held in
-          escrow until the task is complete. The minimum budget is $20.
+          The service fee is {MONEY_WORDS.serviceFee}. You pay the budget and the fee up front, and the money is held in escrow until
+          the task is complete. The minimum budget is {MONEY_WORDS.minimumBudget}.
         </p>
         <div className="overflow-x-auto rounded-lg border">
           <table className="w-full text-left">
@@ -55,18 +55,19 @@ export default function PricingPage() {
               </CardTitle>
             </CardHeader>
             <CardContent className="text-muted-foreground">
-              A {URGENT_SURCHARGE_PERCENT}% surcharge on the budget, so your task stands out to providers who can take it on short notice.
+              A {MONEY_WORDS.urgentSurcharge} surcharge on the budget, so your task stands out to providers who can take it on short notice.
             </CardContent>
           </Card>
         </div>
-        <p className="mt-4 text-sm text-muted-foreground">Money-back guarantee: if your task is not completed, your payment is refunded.</p>
+        <p className="mt-4 text-sm text-muted-foreground">{MONEY_WORDS.refund}</p>
       </PageSection>
       <PageSection title="For providers">
         <ul className="list-disc space-y-2 pl-6">
-          <li>You keep {PROVIDER_SHARE_PERCENT}% of the task budget; the platform commission is {100 - PROVIDER_SHARE_PERCENT}%.</li>
+          <li>
+            You keep {MONEY_WORDS.providerShare}; the platform commission is {MONEY_WORDS.commissionPercent}.
+          </li>
           <li>No commission on tips: every cent of a tip is yours.</li>
-          <li>Payouts under $100 are released automatically when the task is completed.</li>
-          <li>Payouts of $100 or more have a 24-hour approval window for the customer, then are released automatically.</li>
+          <li>{MONEY_WORDS.release}</li>
           <li>Payouts arrive in your bank account in 2-3 business days.</li>
           <li>Joining is free.</li>
         </ul>

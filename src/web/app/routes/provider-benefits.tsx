@@ -2,14 +2,15 @@ import { CalendarClock, DollarSign, Gift, MessageSquare, ShieldCheck, Wallet } f
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { MONEY_WORDS } from "@shared/money-words";
 import { CallToAction, StaticPage } from "@/features/site/components/static-page";
 
 const BENEFITS = [
-  { icon: DollarSign, title: "Earn $500+ per week", text: "Top providers earn $500+ per week. You keep 85% of every task budget." },
+  { icon: DollarSign, title: "Earn $500+ per week", text: `Top providers earn $500+ per week. You keep ${MONEY_WORDS.providerShare}.` },
   { icon: Wallet, title: "Set your own rates", text: "Claim the tasks whose budgets suit you, and ask Felix whether a budget is fair before you commit." },
   { icon: CalendarClock, title: "Work on your schedule", text: "No shifts and no minimums. Choose when and where you work, Monday to Sunday." },
   { icon: Gift, title: "Tips are all yours", text: "We take no commission on tips." },
-  { icon: ShieldCheck, title: "Guaranteed payment", text: "Customers pay up front into escrow, so the money for every task you start is already there." },
+  { icon: ShieldCheck, title: "Paid up front", text: "Customers pay into escrow before you start, so the money for every task you start is already there." },
   { icon: MessageSquare, title: "Support when you need it", text: "Our team is available 24/7 and replies within 24 hours." },
 ];
 

@@ -6,8 +6,8 @@ import { useSignedInUser } from "../protected-route";
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TABS } from "../settings-tabs";
 
 /**
- * /settings/<tab>: the account's settings, one tab per page (settings-tabs.tsx). The tab bar scrolls
- * sideways inside itself on a narrow screen; the page never does.
+ * /settings/<tab>: the account's settings, one tab per page (settings-tabs.tsx). On a narrow screen
+ * the tabs wrap onto a second line: scrolling sideways cut "Notifications" and hid Privacy at 390 px.
  */
 export default function SettingsPage() {
   const { tab = DEFAULT_SETTINGS_TAB } = useParams<{ tab?: string }>();
@@ -21,8 +21,8 @@ export default function SettingsPage() {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
       <h1 className="mb-6 text-3xl font-bold">Settings</h1>
-      <nav aria-label="Settings" className="-mx-4 mb-6 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-        <ul className="flex w-max min-w-full gap-1 border-b border-border">
+      <nav aria-label="Settings" className="mb-6">
+        <ul className="flex flex-wrap gap-x-1 border-b border-border">
           {tabs.map((t) => (
             <li key={t.path}>
               <Link

@@ -115,9 +115,6 @@ export default function TaskDetailPage() {
   if (!task.data) return <TaskUnavailable error={task.error} onRetry={() => void task.refetch()} />;
 
   const t = task.data;
-  // The poster's full name is for the task's insiders only; everyone else gets "Maria G."
-  // (docs/product.md, "People you can see"). The server decides which shape this is.
-  const posterName = t.visibility === "private" ? `${t.poster.firstName} ${t.poster.lastName}`.trim() || t.poster.displayName : t.poster.displayName;
   const isOwner = viewer?.id === t.userId;
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   // Every button, its state and its reason come from the shared transition table.
@@ -161,7 +158,7 @@ export default function TaskDetailPage() {
                 <span className="[overflow-wrap:anywhere]">
                   Posted by{" "}
                   <Link href={userProfilePath(t.poster.id)} className="font-medium hover:underline">
-                    {posterName}
+                    {t.poster.displayName}
                   </Link>
                 </span>
                 <span className="text-muted-foreground">

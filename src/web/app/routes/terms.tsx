@@ -1,4 +1,5 @@
 import { OFFICE } from "@shared/constants";
+import { MONEY_WORDS } from "@shared/money-words";
 import { LegalPage, type LegalSection } from "@/features/site/components/legal-page";
 
 const SECTIONS: LegalSection[] = [
@@ -30,14 +31,13 @@ const SECTIONS: LegalSection[] = [
     body: (
       <>
         <p>
-          Customers pay the task budget plus a service fee of 8% of the task amount plus $0.50 when a provider claims the task. Urgent tasks
-          carry a 15% surcharge. Payments are processed by our third-party payment processor and held in escrow until the task is
+          Customers pay the task budget plus a service fee of {MONEY_WORDS.serviceFee} when a provider claims the task. Urgent tasks carry
+          a {MONEY_WORDS.urgentSurcharge} surcharge. Payments are processed by our third-party payment processor and held in escrow until the task is
           completed.
         </p>
         <p>
-          Providers receive 85% of the task budget. Payouts under $100 are released on completion; payouts of $100 or more are released
-          after a 24-hour approval window unless the customer raises a dispute. Tips carry no commission. Payouts usually arrive in 2-3
-          business days.
+          Providers receive {MONEY_WORDS.providerShare}. {MONEY_WORDS.release} A reported problem holds the money until our team decides
+          it. Tips carry no commission. Payouts usually arrive in 2-3 business days.
         </p>
       </>
     ),
@@ -49,7 +49,6 @@ const SECTIONS: LegalSection[] = [
       <ul>
         <li>A customer may cancel a task while it is open or claimed and before work has started; any payment held in escrow is refunded in full.</li>
         <li>If a claimed task is not paid before its payment deadline, it expires and may be reposted.</li>
-        <li>Under our money-back guarantee, a customer whose task is not completed receives a refund of the amount held.</li>
       </ul>
     ),
   },

@@ -12,8 +12,21 @@ export interface ChatPartner {
   photoUrl: string | null;
 }
 
-/** The chat's 500px card: Task Messages, with whom, Connected/Offline (docs/product.md#chat-and-notifications). */
-export function ChatCard({ connected, partner, children }: { connected: boolean; partner?: ChatPartner | null; children: ReactNode }) {
+/**
+ * The chat's 500px card: Task Messages, with whom, Connected/Offline, or Closed once the task is
+ * cancelled, when nobody can send (docs/product.md#chat-and-notifications).
+ */
+export function ChatCard({
+  connected,
+  closed = false,
+  partner,
+  children,
+}: {
+  connected: boolean;
+  closed?: boolean;
+  partner?: ChatPartner | null;
+  children: ReactNode;
+}) {
   return (
     <Card className="flex h-[500px] flex-col">
       <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
@@ -34,8 +47,8 @@ export function ChatCard({ connected, partner, children }: { connected: boolean;
           </div>
         </div>
         <span role="status" className="flex items-center gap-1.5 text-sm text-muted-foreground">
-          <span aria-hidden="true" className={cn("size-2 rounded-full", connected ? "bg-green-600" : "bg-muted-foreground")} />
-          {connected ? "Connected" : "Offline"}
+          <span aria-hidden="true" className={cn("size-2 rounded-full", connected && !closed ? "bg-green-600" : "bg-muted-foreground")} />
+          {closed ? "Closed" : connected ? "Connected" : "Offline"}
         </span>
       </CardHeader>
       {children}

@@ -3,8 +3,8 @@ import { formatDate } from "@/lib/dates";
 import type { Message } from "@shared/chat";
 import { cn } from "@/lib/cn";
 
-/** The conversation, newest at the bottom; it follows new messages. */
-export function ChatMessageList({ messages, myId }: { messages: readonly Message[]; myId: string }) {
+/** The conversation, newest at the bottom; it follows new messages. A closed chat invites no hello. */
+export function ChatMessageList({ messages, myId, closed = false }: { messages: readonly Message[]; myId: string; closed?: boolean }) {
   const listRef = useRef<HTMLDivElement>(null);
   // Scrolls the list itself, never the window: scrollIntoView moved the whole task page down to the
   // chat on load, so the page did not open at its top (docs/product.md, Web app).
@@ -15,7 +15,9 @@ export function ChatMessageList({ messages, myId }: { messages: readonly Message
 
   return (
     <div ref={listRef} role="log" aria-label="Messages" aria-live="polite" tabIndex={0} className="flex-1 space-y-3 overflow-y-auto px-4 py-2">
-      {messages.length === 0 && <p className="py-8 text-center text-sm text-muted-foreground">No messages yet. Say hello!</p>}
+      {messages.length === 0 && (
+        <p className="py-8 text-center text-sm text-muted-foreground">{closed ? "No messages were sent." : "No messages yet. Say hello!"}</p>
+      )}
       {messages.map((message) => {
         const mine = message.senderId === myId;
         return (

@@ -61,6 +61,8 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
     [myId, notify],
   );
   const { status } = useChatSocket(task.id, onIncoming);
+  // A cancelled task's chat keeps its history but takes no new messages.
+  const closed = task.status === "cancelled";
 
   useEffect(() => {
     if (messages.isError) toast({ title: "Error", description: "Failed to fetch messages", variant: "destructive" });
@@ -91,7 +93,7 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
   };
 
   return (
-    <ChatCard connected={status === "connected"} partner={partner}>
+    <ChatCard connected={status === "connected"} closed={closed} partner={partner}>
       <ReconnectBanner status={status} />
       {notifications.showPrompt && (
         <ChatNotificationBanner onEnable={() => void notifications.enable()} onDismiss={notifications.dismiss} />
@@ -101,9 +103,9 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
           <Spinner />
         </div>
       ) : (
-        <ChatMessageList messages={messages.data ?? []} myId={myId} />
+        <ChatMessageList messages={messages.data ?? []} myId={myId} closed={closed} />
       )}
-      {task.status === "cancelled" ? (
+      {closed ? (
         // The server refuses new messages too (docs/product.md, Chat and notifications).
         <p role="note" className="border-t px-4 py-3 text-center text-sm text-muted-foreground">
           This task was cancelled; the chat is closed.

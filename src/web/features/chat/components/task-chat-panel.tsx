@@ -42,7 +42,7 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
     // The same card, offline, while its chunk loads: nothing moves when the conversation arrives.
     <Suspense
       fallback={
-        <ChatCard connected={false} partner={partner}>
+        <ChatCard connected={false} closed={task.status === "cancelled"} partner={partner}>
           <div className="flex flex-1 items-center justify-center">
             <Spinner />
           </div>

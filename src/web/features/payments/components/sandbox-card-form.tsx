@@ -1,15 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { expiryPassed, luhnValid, parseExpiry, sandboxConfirmBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/use-toast";
 import { applyServerErrors } from "@/lib/server-errors";
 import { useConfirmSandboxPayment } from "../api/confirm-sandbox-payment";
 import { formatExpiry, groupDigits } from "./card-format";
+import { PaymentRefusal } from "./payment-refusal";
 
 const fields = sandboxConfirmBodySchema.shape;
 
@@ -36,12 +36,14 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
     defaultValues: { cardNumber: "", expiry: "", cvc: "" },
   });
   const confirm = useConfirmSandboxPayment();
+  const [refusal, setRefusal] = useState<string | null>(null);
   const { errors } = form.formState;
   // The form opens when the poster presses "Pay by card" (task-payment-form.tsx): straight to the number.
   useEffect(() => form.setFocus("cardNumber"), [form]);
 
   const submit = form.handleSubmit(({ cardNumber, expiry, cvc }) => {
     if (!expiry) return; // Refused by the schema already; narrows the type.
+    setRefusal(null);
     confirm.mutate(
       { clientSecret, cardNumber, expMonth: expiry.month, expYear: expiry.year, cvc },
       {
@@ -52,7 +54,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
             fieldOf: (path) => (path === "cardNumber" || path === "cvc" ? path : path === "expMonth" || path === "expYear" ? "expiry" : null),
             fallback: "Your payment could not be processed.",
           });
-          if (outcome.toast) toast({ title: "Payment Failed", description: outcome.toast, variant: "destructive" });
+          setRefusal(outcome.toast);
         },
       },
     );
@@ -115,6 +117,7 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
           )}
         </FormField>
       </div>
+      {refusal ? <PaymentRefusal reason={refusal} /> : null}
       <Button type="submit" disabled={confirm.isPending}>
         {confirm.isPending ? "Processing..." : submitLabel}
       </Button>

@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/use-toast";
+import { PaymentRefusal } from "./payment-refusal";
 
 // Loaded only when Stripe is the gateway (this module is imported lazily), so the landing bundle
 // never carries Stripe's code. One Stripe.js instance per key for the page's life.
@@ -28,11 +28,13 @@ function PaymentElementForm({ submitLabel, onPaid }: Pick<Props, "submitLabel" |
   const stripe = useStripe();
   const elements = useElements();
   const [pending, setPending] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!stripe || !elements) return;
     setPending(true);
+    setRefusal(null);
     // Cards that need no redirect finish here; others come back to the dashboard (docs/product.md#money).
     const { error } = await stripe.confirmPayment({
       elements,
@@ -41,7 +43,7 @@ function PaymentElementForm({ submitLabel, onPaid }: Pick<Props, "submitLabel" |
     });
     setPending(false);
     if (error) {
-      toast({ title: "Payment Failed", description: error.message ?? "Your payment could not be processed.", variant: "destructive" });
+      setRefusal(error.message ?? "Your payment could not be processed.");
       return;
     }
     onPaid();
@@ -50,6 +52,7 @@ function PaymentElementForm({ submitLabel, onPaid }: Pick<Props, "submitLabel" |
   return (
     <form onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label="Card payment">
       <PaymentElement />
+      {refusal ? <PaymentRefusal reason={refusal} /> : null}
       <Button type="submit" disabled={!stripe || pending}>
         {pending ? "Processing..." : submitLabel}
       </Button>

@@ -1,6 +1,7 @@
 import { formatDate } from "@/lib/dates";
 import { lazy, Suspense } from "react";
 import { formatDollarsExact, dollarsToCents } from "@shared/money";
+import { endSentence } from "@shared/names";
 import type { TaskEscrow } from "@shared/payments";
 import type { TaskDetail } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
@@ -175,7 +176,7 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
                 <ConfirmActionDialog
                   trigger={<Button disabled={approve.isPending}>{approve.isPending ? "Releasing..." : "Approve & Release Payment"}</Button>}
                   title="Release the payment now?"
-                  lines={[`${money(data.providerShare)} will be released to ${providerName}.`, "After this you can no longer report a problem with this task."]}
+                  lines={[endSentence(`${money(data.providerShare)} will be released to ${providerName}`), "After this you can no longer report a problem with this task."]}
                   confirmLabel="Yes, release payment"
                   onConfirm={approveNow}
                 />

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CARD_REFUSED_NEXT_STEP } from "@shared/payments";
 import type { TaskDetail } from "@shared/tasks";
+import { dispatch } from "@/components/ui/use-toast";
 import { fakeApi, renderWithApp } from "@/testing/render";
 import { TaskPaymentForm } from "./task-payment-form";
 
@@ -70,6 +72,8 @@ function errorOf(label: string): string | null {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  // The toast store is the module's: one test's "Payment Successful" must not show in the next.
+  dispatch({ type: "REMOVE_TOAST" });
 });
 
 describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
@@ -124,7 +128,7 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
     ]);
   });
 
-  it("shows the processor's refusal of a declined card and not a success", async () => {
+  it("says a declined card on the form, with what to try next, and not a success", async () => {
     sandbox({ status: 402, body: { message: "Your card was declined." } });
     const user = userEvent.setup({ delay: null });
     renderWithApp(<TaskPaymentForm task={claimedTask()} />);
@@ -135,8 +139,9 @@ describe("TaskPaymentForm (sandbox card)", { timeout: 30_000 }, () => {
     await user.type(field("CVC"), "123");
     await user.click(screen.getByRole("button", { name: "Pay $124.70" }));
 
-    expect(await screen.findByText("Payment Failed")).toBeTruthy();
-    expect(screen.getByText("Your card was declined.")).toBeTruthy();
+    const refusal = await screen.findByRole("alert");
+    expect(within(screen.getByRole("form", { name: "Card payment" })).getByRole("alert")).toBe(refusal);
+    expect(refusal.textContent).toBe(`Payment failedYour card was declined. ${CARD_REFUSED_NEXT_STEP}`);
     expect(screen.queryByText("Payment Successful")).toBeNull();
   });
 

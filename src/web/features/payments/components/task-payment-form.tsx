@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { CreditCard } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
+import { paymentReceivedWords } from "@shared/money-words";
 import type { TaskDetail } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
@@ -46,10 +47,11 @@ export function TaskPaymentForm({ task }: { task: TaskDetail }) {
   }, [opened, mutate, task.id, task.totalAmount, deadlinePassed]);
 
   function onPaid() {
-    // Where the money is now (docs/product.md, Money: escrow), not "posted": the task was posted before.
+    // Where the money is now and when it moves for this budget (docs/product.md, Money: escrow), not
+    // "posted": the task was posted before.
     toast({
       title: "Payment Successful",
-      description: `Payment of ${formatDollarsExact(dollarsToCents(task.totalAmount))} received. We hold it in escrow until you approve the work.`,
+      description: paymentReceivedWords(dollarsToCents(task.totalAmount), dollarsToCents(task.budget)),
     });
     void queryClient.invalidateQueries({ queryKey: taskKey(task.id) });
     void queryClient.invalidateQueries({ queryKey: myTasksKey });

@@ -141,7 +141,7 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
                 aria-invalid={errors.agreeTerms ? true : undefined}
               />
               <Label htmlFor="agree-terms" className="leading-snug font-normal">
-                I agree to the terms of service and consent to a background check
+                I agree to the terms of service, and to our team reviewing my ID document and photo
               </Label>
             </div>
             {errors.agreeTerms ? <p className="text-sm font-medium text-destructive">{errors.agreeTerms.message}</p> : null}

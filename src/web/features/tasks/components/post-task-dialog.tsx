@@ -453,8 +453,8 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
         <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
           <Input type="date" min={todayInputValue(new Date())} {...form.register("date")} />
         </FormField>
-        <FormField label="Time" description="Optional; between 9:00 AM and 6:00 PM" error={errors.time?.message}>
-          <Input type="time" min="09:00" max="18:00" {...form.register("time")} />
+        <FormField label="Time" description="Optional; any time of day" error={errors.time?.message}>
+          <Input type="time" {...form.register("time")} />
         </FormField>
       </div>
 

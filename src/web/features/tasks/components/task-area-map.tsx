@@ -59,7 +59,8 @@ const tileUrl = (template: string, z: number, x: number, y: number) =>
 
 export function TaskAreaMap({ task }: { task: TaskDetail }) {
   const config = useMapConfig();
-  const [tiles, setTiles] = useState({ loaded: 0, failed: 0 });
+  // Failed tiles are hidden by key: a tile that cannot load showed the browser's broken-image icon.
+  const [tiles, setTiles] = useState<{ loaded: number; failed: ReadonlySet<string> }>({ loaded: 0, failed: new Set() });
   const picture = useMemo(() => {
     const points = taskAreas(task);
     if (points.length === 0) return null;
@@ -79,27 +80,30 @@ export function TaskAreaMap({ task }: { task: TaskDetail }) {
   if (!picture) return null;
 
   // Unavailable: the config could not be read, or every tile tried failed before one loaded.
-  const unavailable = config.isError || (tiles.failed > 0 && tiles.loaded === 0);
+  const unavailable = config.isError || (tiles.failed.size > 0 && tiles.loaded === 0);
   const [start, end] = picture.circles;
   return (
     <figure className="relative isolate h-48 overflow-hidden rounded-lg border bg-muted" data-testid="task-area-map">
       <figcaption className="sr-only">Map of the approximate area of this task ({publicPlace(task)}), not its address</figcaption>
       <div className="absolute top-1/2 left-1/2" aria-hidden="true">
         {config.data &&
-          picture.grid.map((t) => (
-            <img
-              key={`${t.x}/${t.y}/${t.left}`}
-              src={tileUrl(config.data.tileUrl, picture.zoom, t.x, t.y)}
-              alt=""
-              width={TILE}
-              height={TILE}
-              loading="lazy"
-              className="absolute max-w-none"
-              style={{ left: t.left, top: t.top }}
-              onLoad={() => setTiles((s) => ({ ...s, loaded: s.loaded + 1 }))}
-              onError={() => setTiles((s) => ({ ...s, failed: s.failed + 1 }))}
-            />
-          ))}
+          picture.grid.map((t) => {
+            const key = `${t.x}/${t.y}/${t.left}`;
+            return tiles.failed.has(key) ? null : (
+              <img
+                key={key}
+                src={tileUrl(config.data.tileUrl, picture.zoom, t.x, t.y)}
+                alt=""
+                width={TILE}
+                height={TILE}
+                loading="lazy"
+                className="absolute max-w-none"
+                style={{ left: t.left, top: t.top }}
+                onLoad={() => setTiles((s) => ({ ...s, loaded: s.loaded + 1 }))}
+                onError={() => setTiles((s) => ({ ...s, failed: new Set(s.failed).add(key) }))}
+              />
+            );
+          })}
         <svg className="absolute overflow-visible" width="1" height="1" data-testid="task-area-circles">
           {start && end && <line x1={start.x} y1={start.y} x2={end.x} y2={end.y} stroke="#475569" strokeWidth={2} strokeDasharray="6 6" />}
           {picture.circles.map((c, i) => (

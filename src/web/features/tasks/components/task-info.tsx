@@ -1,5 +1,6 @@
 import { CalendarClock, MapPin } from "lucide-react";
 import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
+import { MONEY_WORDS } from "@shared/money-words";
 import { OFFICE_TIME_ZONE } from "@shared/office-clock";
 import type { TaskDetail } from "@shared/tasks";
 import { useHydrating } from "@/lib/hydration";
@@ -73,6 +74,8 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
 /** The poster's fee lines and total; a provider sees what they take home instead (docs/product.md, Fees). */
 export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetail; providerView?: boolean }) {
   if (providerView) {
+    // A cancelled task pays nobody (docs/product.md, Money: refund), so it promises no earnings.
+    const cancelled = task.status === "cancelled";
     return (
       <div className="grid gap-2">
         <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
@@ -82,16 +85,22 @@ export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetai
         </div>
         {task.urgentFee > 0 && (
           <div className="flex justify-between gap-2">
-            <dt>Urgent bonus (15%)</dt>
+            <dt>Urgent bonus ({MONEY_WORDS.urgentSurcharge})</dt>
             <dd>{dollars(task.urgentFee)}</dd>
           </div>
         )}
-        <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
-          <dt>Your earnings (85%)</dt>
-          <dd>{formatDollarsExact(providerEarningsCents(dollarsToCents(task.budget), task.urgency))}</dd>
-        </div>
+        {cancelled ? null : (
+          <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+            <dt>Your earnings ({MONEY_WORDS.providerSharePercent})</dt>
+            <dd>{formatDollarsExact(providerEarningsCents(dollarsToCents(task.budget), task.urgency))}</dd>
+          </div>
+        )}
         </dl>
-        <p className="text-sm text-muted-foreground">{youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.</p>
+        <p className="text-sm text-muted-foreground">
+          {cancelled
+            ? "This task was cancelled, so it pays nothing."
+            : `${youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.`}
+        </p>
       </div>
     );
   }
@@ -103,7 +112,7 @@ export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetai
       </div>
       {task.urgentFee > 0 && (
         <div className="flex justify-between">
-          <dt>Urgent fee (15%)</dt>
+          <dt>Urgent fee ({MONEY_WORDS.urgentSurcharge})</dt>
           <dd>{dollars(task.urgentFee)}</dd>
         </div>
       )}
