@@ -6,6 +6,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** The form field each message belongs under, when the message is a whole sentence without its field's name. */
+    readonly fieldErrors?: Record<string, string>,
   ) {
     super(message);
     this.name = "HttpError";
@@ -13,6 +15,8 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
+/** A 400 whose message is a sentence for the person, shown under `field` in a form (docs/product.md#validation). */
+export const fieldError = (field: string, message: string) => new HttpError(400, message, { [field]: message });
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
 export const forbidden = (message = "Forbidden") => new HttpError(403, message);
 export const notFound = (message = "Not found") => new HttpError(404, message);

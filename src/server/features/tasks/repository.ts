@@ -17,7 +17,7 @@ import {
 } from "../../../shared/task-lifecycle.js";
 import { EARTH_RADIUS_MILES } from "../../../shared/geo.js";
 import { displayName } from "../../../shared/names.js";
-import { boundingBox, RADIUS_MILES, roundMiles, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
+import { boundingBox, RADIUS_MILES, roundMiles, unknownZipMessage, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
 import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type BoardTask, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -29,7 +29,7 @@ import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest, notFound } from "../../http-errors.js";
+import { badRequest, fieldError, notFound } from "../../http-errors.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
@@ -222,7 +222,7 @@ function searchPoint(query: OpenTasksInput): { lat: number; lon: number } | null
   if (near?.kind === "zip") {
     const place = findZip(near.zip);
     // Handlers' "field: message" errors become fieldErrors (docs/product.md#validation).
-    if (!place) throw badRequest(`near: We don't know the ZIP code ${near.zip}. Check it, or use a nearby one.`);
+    if (!place) throw fieldError("near", unknownZipMessage(near.zip));
     return { lat: place.lat, lon: place.lon };
   }
   if (near?.kind === "point") return { lat: near.lat, lon: near.lon };
