@@ -116,7 +116,9 @@ export function FilterForm({ values, sort, fallbackZip, onApply }: FilterFormPro
   const form = useForm<FilterFields>({ resolver: filterResolver, defaultValues: toForm(values, sort) });
   const [nearNote, setNearNote] = useState<string | null>(form.getValues("point") ? HERE_NOTE : null);
   const { errors } = form.formState;
-  const near = nearOf({ zip: useWatch({ control: form.control, name: "zip" }), point: useWatch({ control: form.control, name: "point" }) });
+  const zip = useWatch({ control: form.control, name: "zip" });
+  const point = useWatch({ control: form.control, name: "point" });
+  const near = nearOf({ zip, point });
   const sorts = near ? [...BOARD_SORTS, { value: "distance" as const, label: "Distance: nearest first" }] : BOARD_SORTS;
 
   const nearMe = async () => {
