@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { NEAR_MESSAGE } from "../src/shared/task-filters.js";
 
 // Issue 15, job alerts (docs/product.md#job-alerts): the demo provider saves an alert in settings
 // (and one more from the job board's filters) and keeps the page open; the demo poster posts a matching task (through the API); the provider's
@@ -43,7 +44,7 @@ describe("job alerts", () => {
     await alert.getByLabel("ZIP code or lat,lon").fill("Annapolis");
     await provider.getByRole("button", { name: "Save alerts" }).click();
     await eventually(() => alert.getByText("Choose at least one category").isVisible()).toBe(true);
-    expect(await alert.getByText("Enter a 5-digit ZIP code or a position as lat,lon").isVisible()).toBe(true);
+    expect(await alert.getByText(NEAR_MESSAGE).isVisible()).toBe(true);
     await expectAxeClean(provider, "alerts tab with errors");
 
     await alert.getByLabel("Pet Care").click();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { NEAR_MESSAGE, unknownZipMessage } from "../src/shared/task-filters.js";
 
 // Issue 15, "Filters that match how people look for work" (docs/product.md#job-board-filters): a
 // visitor filters the demo board by place, radius and budget; the filters live in the URL, survive a
@@ -117,29 +118,51 @@ describe("job board filters", () => {
     const panel = page.getByRole("form", { name: "Filter tasks" });
     await panel.getByLabel("Near (ZIP code)").fill("2140");
     await panel.getByRole("button", { name: "Show tasks" }).click();
-    await eventually(() => panel.getByText("Enter a 5-digit ZIP code or a position as lat,lon").isVisible()).toBe(true);
+    await eventually(() => panel.getByText(NEAR_MESSAGE).isVisible()).toBe(true);
     expect(query(page)).toBe("");
     await page.keyboard.press("Escape");
 
     await page.goto(`${server.url}/job-board?near=00000&radiusMiles=10`);
-    await eventually(() => page.getByRole("alert").filter({ hasText: "ZIP code 00000" }).count()).toBe(1);
+    // The server's sentence alone, without the field's name before it (issue 27).
+    await eventually(() => page.getByRole("alert").filter({ hasText: "ZIP code 00000" }).innerText()).toBe(unknownZipMessage("00000"));
     // The browser logs the 400 itself; the page showed it.
     page.assertClean([...SIGNED_OUT, /400 \(Bad Request\)/]);
   });
 
-  it("Near me fills in the browser's position, rounded, and sorts by distance", async () => {
+  // Issue 27: the position stays in the address; the ZIP box and the chips say "Near me".
+  it.each([
+    [390, 844],
+    [1366, 900],
+  ])("Near me searches around the browser's position without showing it, and sorts by distance, at %i px", async (width, height) => {
+    await page.setViewportSize({ width, height });
     await page.goto(`${server.url}/job-board`);
     await page.getByRole("button", { name: "Filter" }).click();
     const panel = page.getByRole("form", { name: "Filter tasks" });
     await panel.getByRole("button", { name: "Near me" }).click();
-    await eventually(() => panel.getByLabel("Near (ZIP code)").inputValue()).toBe("38.98,-76.49");
+    await eventually(() => panel.getByText("Using your current location.", { exact: false }).isVisible()).toBe(true);
+    expect(await panel.getByLabel("Near (ZIP code)").inputValue()).toBe("");
     await panel.getByRole("radio", { name: "Distance: nearest first" }).click();
+    await expectAxeClean(page, `Near me in the panel at ${width} px`);
     await panel.getByRole("button", { name: "Show tasks" }).click();
     await eventually(() => query(page)).toBe("?near=38.98%2C-76.49&radiusMiles=25&sort=distance");
     await eventually(async () => (await page.getByTestId("job-card-distance").allInnerTexts()).length).toBeGreaterThan(1);
     const miles = (await page.getByTestId("job-card-distance").allInnerTexts()).map((t) => Number.parseFloat(t));
     expect(miles).toEqual([...miles].sort((a, b) => a - b));
     expect(miles.every((m) => m <= 25)).toBe(true);
+    const chips = page.getByRole("list", { name: "Active filters" });
+    expect(await chips.getByRole("button").allInnerTexts()).toEqual(["Near me, within 25 mi", "Clear filters"]);
+    expect(await page.locator("body").innerText()).not.toContain("38.98");
+    await expectAxeClean(page, `board near me at ${width} px`);
+
+    // Opened again, the panel still says where it searches, with the box empty; a ZIP code replaces it.
+    await page.getByRole("button", { name: "Filter (filters on)" }).click();
+    await eventually(() => panel.getByText("Using your current location.", { exact: false }).isVisible()).toBe(true);
+    expect(await panel.getByLabel("Near (ZIP code)").inputValue()).toBe("");
+    await panel.getByLabel("Near (ZIP code)").fill("21401");
+    expect(await panel.getByText("Using your current location.", { exact: false }).count()).toBe(0);
+    await panel.getByRole("button", { name: "Show tasks" }).click();
+    await eventually(() => query(page)).toBe("?near=21401&radiusMiles=25&sort=distance");
+    expect(await chips.getByRole("button").allInnerTexts()).toEqual(["Within 25 mi of 21401", "Clear filters"]);
     page.assertClean(SIGNED_OUT);
   });
 });

@@ -15,6 +15,8 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, fieldErrors?: Record<string, string>) => new HttpError(400, message, fieldErrors);
+/** A 400 whose message is a sentence for the person, shown under `field` in a form (docs/product.md#validation). */
+export const fieldError = (field: string, message: string) => badRequest(message, { [field]: message });
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
 export const forbidden = (message = "Forbidden") => new HttpError(403, message);
 export const notFound = (message = "Not found") => new HttpError(404, message);

@@ -14,7 +14,7 @@ import type { TaskEvents } from "./task-events.js";
 export const TASK_UPDATES_CHANNEL = "task_updates";
 
 /** Events that change a task without a transition of the lifecycle table (money, reviews, posting, photos). */
-export type TaskOtherEvent = "posted" | "tip" | "release" | "refund" | "dispute" | "review" | "photos";
+export type TaskOtherEvent = "posted" | "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed";
 
 /**
  * How a change moves the job board: a task left it, joined it, changed on it (its photos), or

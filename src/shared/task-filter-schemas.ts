@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatDollars, MAX_BUDGET_CENTS } from "./money.js";
 import {
   BBOX_MAX_LENGTH,
   BBOX_MESSAGE,
@@ -17,11 +18,14 @@ import {
 // (tasks.ts, providers.ts) and the web's filter form validate with these. Apart, so a page that
 // only reads filters from its address does not load zod (issue 17, docs/decisions/029-lighter-first-load.md).
 
-const budgetFilter = (field: string) =>
+/** Budget messages name the bound as the form labels it ("Budget from"), and say what to enter. */
+const budgetFilter = (label: string) =>
   z.coerce
-    .number({ error: `${field} must be a number of dollars` })
-    .min(0, { error: `${field} must be 0 or more` })
-    .max(MAX_BUDGET_FILTER_DOLLARS, { error: `${field} must be at most ${MAX_BUDGET_FILTER_DOLLARS}` });
+    .number({ error: `${label} must be a number of dollars. Enter a number such as 20.` })
+    .min(0, { error: `${label} must be 0 or more. Enter 0 or a higher amount.` })
+    .max(MAX_BUDGET_FILTER_DOLLARS, { error: `${label} must be at most ${formatDollars(MAX_BUDGET_CENTS)}. Enter a smaller amount.` });
+
+export const RADIUS_MESSAGE = "Choose a radius of 5, 10, 25 or 50 miles.";
 
 /** A text field read by one of task-filters.ts's parsers, which answer the value or why they refuse it. */
 const parsedText = <T extends object>(maxLength: number, tooLong: string, parse: (text: string) => T | string) =>
@@ -42,12 +46,12 @@ const parsedText = <T extends object>(maxLength: number, tooLong: string, parse:
 export const boardFilterFields = {
   near: parsedText<NearPlace>(NEAR_MAX_LENGTH, NEAR_MESSAGE, parseNear).optional(),
   radiusMiles: z.coerce
-    .number({ error: "radiusMiles must be 5, 10, 25 or 50" })
-    .refine(isRadiusMiles, { error: "radiusMiles must be 5, 10, 25 or 50" })
+    .number({ error: RADIUS_MESSAGE })
+    .refine(isRadiusMiles, { error: RADIUS_MESSAGE })
     .optional(),
-  minBudget: budgetFilter("minBudget").optional(),
-  maxBudget: budgetFilter("maxBudget").optional(),
-  when: z.enum(TASK_WHEN, { error: "when must be today, this_week or flexible" }).optional(),
+  minBudget: budgetFilter("Budget from").optional(),
+  maxBudget: budgetFilter("Budget to").optional(),
+  when: z.enum(TASK_WHEN, { error: "Choose when as today, this_week or flexible." }).optional(),
   bbox: parsedText<MapArea>(BBOX_MAX_LENGTH, BBOX_MESSAGE, parseBbox).optional(),
 };
 
@@ -61,10 +65,10 @@ interface FilterRuleInput {
 /** The rules between filter fields, each reported under the field to change. */
 export function checkFilterRules(q: FilterRuleInput, ctx: z.RefinementCtx): void {
   if (q.radiusMiles !== undefined && q.near === undefined) {
-    ctx.addIssue({ code: "custom", path: ["radiusMiles"], message: "A radius needs near (a ZIP code or lat,lon)" });
+    ctx.addIssue({ code: "custom", path: ["radiusMiles"], message: "A radius needs a place. Enter a ZIP code, or remove the radius." });
   }
   if (q.minBudget !== undefined && q.maxBudget !== undefined && q.minBudget > q.maxBudget) {
-    ctx.addIssue({ code: "custom", path: ["minBudget"], message: "The lowest budget must not be above the highest" });
+    ctx.addIssue({ code: "custom", path: ["minBudget"], message: "Budget from must not be above Budget to. Lower it, or raise Budget to." });
   }
 }
 

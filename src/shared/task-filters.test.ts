@@ -15,12 +15,12 @@ describe("parseNear", () => {
   });
 
   it.each([["2140"], ["214011"], ["21401-1234"], ["Annapolis"], ["1,2,3"], ["1e3,2"], [""], ["38.98;-76.49"]])("refuses %j", (text) => {
-    expect(parseNear(text)).toBe("Enter a 5-digit ZIP code or a position as lat,lon");
+    expect(parseNear(text)).toBe("Enter a 5-digit ZIP code or a position as lat,lon, for example 21401 or 38.98,-76.49.");
   });
 
   it("names the coordinate out of range", () => {
-    expect(parseNear("90.5,0")).toMatch(/Latitude/);
-    expect(parseNear("0,-180.01")).toMatch(/Longitude/);
+    expect(parseNear("90.5,0")).toBe("Latitude must be between -90 and 90. Check the position, or enter a ZIP code instead.");
+    expect(parseNear("0,-180.01")).toBe("Longitude must be between -180 and 180. Check the position, or enter a ZIP code instead.");
   });
 });
 

@@ -29,7 +29,10 @@ const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
 /** Where a search is centred: a US ZIP code (the server places it) or a point. */
 export type NearPlace = { kind: "zip"; zip: string } | { kind: "point"; lat: number; lon: number };
 
-export const NEAR_MESSAGE = "Enter a 5-digit ZIP code or a position as lat,lon";
+export const NEAR_MESSAGE = "Enter a 5-digit ZIP code or a position as lat,lon, for example 21401 or 38.98,-76.49.";
+
+/** A well-formed ZIP code the gazetteer does not hold (the server's answer, shown under the place). */
+export const unknownZipMessage = (zip: string) => `We don't know the ZIP code ${zip}. Check it, or use a nearby one.`;
 /** The longest `near` read: a ZIP code or a position, with room for spaces. */
 export const NEAR_MAX_LENGTH = 60;
 
@@ -45,8 +48,8 @@ export function parseNear(text: string): NearPlace | string {
   if (!match) return NEAR_MESSAGE;
   const lat = Math.round(Number(match[1]) * 1e6) / 1e6;
   const lon = Math.round(Number(match[2]) * 1e6) / 1e6;
-  if (lat < -90 || lat > 90) return "Latitude must be between -90 and 90";
-  if (lon < -180 || lon > 180) return "Longitude must be between -180 and 180";
+  if (lat < -90 || lat > 90) return "Latitude must be between -90 and 90. Check the position, or enter a ZIP code instead.";
+  if (lon < -180 || lon > 180) return "Longitude must be between -180 and 180. Check the position, or enter a ZIP code instead.";
   return { kind: "point", lat, lon };
 }
 
@@ -101,7 +104,7 @@ export interface MapArea {
   north: number;
 }
 
-export const BBOX_MESSAGE = "bbox must be west,south,east,north in degrees, e.g. -77.2,38.8,-76.3,39.4";
+export const BBOX_MESSAGE = "Give bbox as west,south,east,north in degrees, for example -77.2,38.8,-76.3,39.4.";
 export const BBOX_MAX_LENGTH = 100;
 
 /**
@@ -113,10 +116,10 @@ export function parseBbox(text: string): MapArea | string {
   const parts = text.split(",").map((p) => p.trim());
   if (parts.length !== 4 || !parts.every((p) => /^-?\d{1,3}(?:\.\d+)?$/.test(p))) return BBOX_MESSAGE;
   const [west = 0, south = 0, east = 0, north = 0] = parts.map((p) => Math.round(Number(p) * 1e6) / 1e6);
-  if (south < -90 || north > 90) return "Latitudes must be between -90 and 90";
-  if (west < -180 || east > 180) return "Longitudes must be between -180 and 180";
-  if (south >= north) return "South must be below north";
-  if (west >= east) return "West must be less than east (an area across the 180° meridian is not supported)";
+  if (south < -90 || north > 90) return "Latitudes must be between -90 and 90. Move the map back over the United States.";
+  if (west < -180 || east > 180) return "Longitudes must be between -180 and 180. Move the map back over the United States.";
+  if (south >= north) return "South must be below north. Give the area as west,south,east,north.";
+  if (west >= east) return "West must be less than east (an area across the 180° meridian is not supported). Give the area as west,south,east,north.";
   return { west, south, east, north };
 }
 

@@ -248,10 +248,10 @@ export const openTasksQuerySchema = z
   .superRefine((q, ctx) => {
     checkFilterRules(q, ctx);
     if (q.near !== undefined && (q.lat !== undefined || q.lon !== undefined)) {
-      ctx.addIssue({ code: "custom", path: ["near"], message: "Give near or lat and lon, not both" });
+      ctx.addIssue({ code: "custom", path: ["near"], message: "Give near, or lat and lon, not both. Remove one of them." });
     }
     if (q.sort === "distance" && q.near === undefined && (q.lat === undefined || q.lon === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["lat"], message: "sort=distance needs near, or lat and lon" });
+      ctx.addIssue({ code: "custom", path: ["lat"], message: "Sorting by distance needs a place. Give near, or lat and lon." });
     }
   });
 export type OpenTasksQuery = z.input<typeof openTasksQuerySchema>;
@@ -264,7 +264,7 @@ export const taskListSchema = z.array(boardTaskSchema);
 /** GET /api/tasks/open/radius-counts: the board's filters with `near`, without sort or paging. */
 export const radiusCountsQuerySchema = openTasksQuerySchema.refine((q) => q.near !== undefined, {
   path: ["near"],
-  error: "near is required (a ZIP code or lat,lon)",
+  error: "Give near: a ZIP code or lat,lon to count tasks around.",
 });
 
 /** How many open tasks match at each radius (docs/product.md#job-board-filters: "what to loosen"). */

@@ -18,11 +18,14 @@ function fieldName(context: string, issue: ValidationIssue): string {
   return path ? path : context;
 }
 
+/** A message written as a whole sentence ("Choose a radius of 5, 10, 25 or 50 miles.") reads alone. */
+const SENTENCE = /^[A-Z].*[.!?]$/s;
+
 function validationMessage(context: string, issues: ValidationIssue[]): string {
   return issues
     .slice(0, 5)
-    .map((i) => `${fieldName(context, i)}: ${i.message ?? "is invalid"}`)
-    .join("; ");
+    .map((i) => (i.message && SENTENCE.test(i.message) ? i.message : `${fieldName(context, i)}: ${i.message ?? "is invalid"}`))
+    .reduce((all, part) => (all === "" ? part : `${all}${/[.!?]$/.test(all) ? " " : "; "}${part}`), "");
 }
 
 /** Every refused field with its first message, so a form can show each under its field (docs/product.md#validation). */
@@ -49,7 +52,7 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(context, issues), fieldErrors: validationFieldErrors(context, issues) });
       }
       if (error instanceof HttpError) {
-        const fieldErrors = error.statusCode === 400 ? (error.fieldErrors ?? httpErrorFieldErrors(error.message)) : undefined;
+        const fieldErrors = error.fieldErrors ?? (error.statusCode === 400 ? httpErrorFieldErrors(error.message) : undefined);
         return reply.code(error.statusCode).send(fieldErrors ? { message: error.message, fieldErrors } : { message: error.message });
       }
       if (isResponseSerializationError(error)) {

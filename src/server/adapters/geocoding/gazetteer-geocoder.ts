@@ -164,16 +164,27 @@ export function createGazetteerGeocoder(): Geocoder {
           return [result(parsed.street, entry.city, entry.state, entry.zip, entry.latitude, entry.longitude)];
         }
       }
-      if (!parsed.town) return [];
-      const name = parsed.town.toLowerCase();
       const inState = (t: Town) => !parsed.state || t.state === parsed.state;
-      const exact = (idx.byName.get(name) ?? []).filter(inState).sort((a, b) => b.zipCount - a.zipCount);
-      // A street is only kept when it was placed in a known town; a prefix guess would move it.
-      if (parsed.street) return exact.slice(0, limit).map((t) => result(parsed.street, t.city, t.state, t.zip, t.lat, t.lon));
-      const prefixed = prefixMatches(idx, name)
-        .filter((t) => inState(t) && t.key !== name)
-        .sort((a, b) => b.zipCount - a.zipCount);
-      return [...exact, ...prefixed].slice(0, limit).map((t) => result(null, t.city, t.state, t.zip, t.lat, t.lon));
+      const exactTowns = (name: string) => (idx.byName.get(name) ?? []).filter(inState).sort((a, b) => b.zipCount - a.zipCount);
+      if (!parsed.town) {
+        // "12 Duke of Gloucester St Annapolis" without a comma: the town is the last words, when
+        // they name one exactly and a house number and a street name are left before them.
+        const words = (parsed.street ?? "").split(" ");
+        for (let take = Math.min(3, words.length - 2); take >= 1; take--) {
+          const towns = exactTowns(words.slice(-take).join(" ").toLowerCase());
+          const street = words.slice(0, -take).join(" ");
+          if (towns.length > 0) return towns.slice(0, limit).map((t) => result(street, t.city, t.state, t.zip, t.lat, t.lon));
+        }
+        return [];
+      }
+      const name = parsed.town.toLowerCase();
+      // A town being typed is completed. With a street before it, only after a house number
+      // ("12 Main St, Annap"), the street kept as typed in each town offered; other text before an
+      // unknown town ("Toronto, ON") is no US place.
+      const completes = !parsed.street || /^\d/.test(parsed.street);
+      const prefixed = completes ? prefixMatches(idx, name).filter((t) => inState(t) && t.key !== name) : [];
+      const towns = [...exactTowns(name), ...prefixed.sort((a, b) => b.zipCount - a.zipCount)];
+      return towns.slice(0, limit).map((t) => result(parsed.street, t.city, t.state, t.zip, t.lat, t.lon));
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { FelixContext } from "../../../shared/felix.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
 import type { Geocoder } from "../../adapters/geocoding/geocoder.js";
+import { formatPlace } from "../../../shared/places.js";
 
 // Turns the context's places into points. Coordinates picked from the autocomplete are trusted;
 // a place typed by hand is geocoded. Felix asks for what is missing or not found instead of
@@ -26,19 +27,8 @@ interface Place {
   lon: number | null | undefined;
 }
 
-const present = (value: string | null | undefined): value is string => typeof value === "string" && value.trim() !== "";
-
-/** "12 Main St, Annapolis, MD" from its parts, without repeating a part the address already has. */
-function placeQuery(parts: (string | null | undefined)[]): string {
-  const kept: string[] = [];
-  for (const part of parts.filter(present).map((p) => p.trim())) {
-    if (!kept.some((k) => k.toLowerCase().includes(part.toLowerCase()))) kept.push(part);
-  }
-  return kept.join(", ");
-}
-
 function place(address: string | null | undefined, city: string | null | undefined, state: string | null | undefined, lat: number | null | undefined, lon: number | null | undefined): Place | null {
-  const query = placeQuery([address, city, state]);
+  const query = formatPlace(address, city, state) ?? "";
   const hasCoordinates = typeof lat === "number" && typeof lon === "number";
   if (query === "" && !hasCoordinates) return null;
   return { label: query === "" ? `${String(lat)}, ${String(lon)}` : query, query, lat, lon };

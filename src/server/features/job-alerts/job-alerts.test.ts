@@ -137,7 +137,7 @@ describe("a posted task that matches", () => {
 
     // A wider radius reaches Baltimore; a task with no position matches nothing.
     await save(tooFar, [{ ...annapolis, near: "39.29,-76.61", radiusMiles: 25 }]);
-    await post(poster, { lat: null, lon: null });
+    await post(poster, { location: "The barn past the creek", city: "Nowheresville", lat: null, lon: null });
     expect(await alertsOf(tooFar)).toEqual([]);
     const second = await post(poster, { title: "Second walk" });
     expect((await alertsOf(tooFar)).map((n) => [n.taskId, n.title])).toEqual([[second.id, "New task near you: Second walk · $40 · 22 mi"]]);

@@ -3,7 +3,7 @@ import { categoryLabel, type Category } from "../../../shared/constants.js";
 import { haversineMiles } from "../../../shared/geo.js";
 import { ALERT_EMAIL_INTERVAL_MS, ALERTS_FOR_PROVIDERS_MESSAGE, alertNoticeTitle, type JobAlert, type JobAlertList, type SaveJobAlertsBody } from "../../../shared/job-alerts.js";
 import { centsToDollars, dollarsToCents, formatDollars } from "../../../shared/money.js";
-import { boundingBox, parseNear, RADIUS_MILES, roundMiles } from "../../../shared/task-filters.js";
+import { boundingBox, parseNear, RADIUS_MILES, roundMiles, unknownZipMessage } from "../../../shared/task-filters.js";
 import { nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
@@ -12,7 +12,7 @@ import { emailOptOuts } from "../../db/schema/chat.js";
 import { jobAlertDigests, jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest, forbidden } from "../../http-errors.js";
+import { fieldError, forbidden } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import type { TaskPostedEvent } from "../../task-events.js";
 
@@ -57,7 +57,7 @@ export async function saveAlerts(ctx: AppContext, userId: string, body: SaveJobA
   const rows = body.alerts.map((alert, i) => {
     const place = parseNear(alert.near);
     const point = typeof place === "string" ? null : nearPoint(place);
-    if (!point) throw badRequest(`alerts.${i}.near: We don't know the ZIP code ${alert.near.trim()}. Check it, or use a nearby one.`);
+    if (!point) throw fieldError(`alerts.${i}.near`, unknownZipMessage(alert.near.trim()));
     return {
       userId,
       categories: alert.categories,

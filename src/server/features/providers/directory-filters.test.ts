@@ -98,7 +98,7 @@ describe("GET /api/providers with filters", () => {
     ["near=00000", "near", /ZIP code 00000/],
     ["near=abc", "near", /5-digit ZIP code/],
     ["near=21401&radiusMiles=7", "radiusMiles", /5, 10, 25 or 50/],
-    ["radiusMiles=10", "radiusMiles", /needs near/],
+    ["radiusMiles=10", "radiusMiles", /needs a place/],
     ["serviceType=gardening", "serviceType", /service types/],
     ["minRating=0", "minRating", /1 to 5/],
     ["minRating=abc", "minRating", /1 to 5/],

@@ -5,7 +5,7 @@ import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicProvider, providersQuerySchema } from "../../../shared/providers.js";
 import { haversineMiles } from "../../../shared/geo.js";
-import { roundMiles } from "../../../shared/task-filters.js";
+import { roundMiles, unknownZipMessage } from "../../../shared/task-filters.js";
 import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { Db } from "../../db/client.js";
 import { averageRatingSql } from "../../db/ratings.js";
@@ -13,7 +13,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
-import { badRequest, notFound } from "../../http-errors.js";
+import { fieldError, notFound } from "../../http-errors.js";
 
 // Reading providers: one's own profile, the admin dashboard's lists (applications, active
 // providers, audit log, outbox) and the public directory.
@@ -181,7 +181,7 @@ export async function listPublicProviders(db: Db, query: ProvidersInput = { sort
   let origin: { lat: number; lon: number } | null = null;
   if (query.near) {
     origin = nearPoint(query.near);
-    if (!origin) throw badRequest(`near: We don't know the ZIP code ${query.near.kind === "zip" ? query.near.zip : ""}. Check it, or use a nearby one.`);
+    if (!origin) throw fieldError("near", unknownZipMessage(query.near.kind === "zip" ? query.near.zip : ""));
   }
   // Revealed reviews only, as kept on the users row (docs/decisions/037-ratings-on-the-user-row.md).
   const average = averageRatingSql(users.ratingSum, users.ratingCount);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CreateTaskBody, RadiusCounts, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import { NEAR_MESSAGE } from "../../../shared/task-filters.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
 
 // The job board's filters (docs/product.md#job-board-filters): near + radius, budget, when, each
@@ -26,10 +27,11 @@ const mk = async (body: Partial<CreateTaskBody>) => {
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as TaskPrivate;
 };
-// Miles from ZIP 21401's centroid (38.9898, -76.5501): a 3.3, e 2.8, b 21.0, d 54.4, c has no position.
+// Miles from ZIP 21401's centroid (38.9898, -76.5501): a 3.3, e 2.8, b 21.0, d 54.4, c has no position (a place
+// the gazetteer does not know).
 const a = await mk({ title: "Grocery run", category: "shopping", budget: 30, lat: 38.98, lon: -76.49 });
 const b = await mk({ title: "Dog walk", category: "pet", budget: 80, lat: 39.29, lon: -76.61, scheduledDate: "2026-06-01T17:00:00-04:00" });
-const c = await mk({ title: "Move a couch", category: "moving", budget: 55, lat: null, lon: null, scheduledDate: "2026-06-05T10:00:00-04:00" });
+const c = await mk({ title: "Move a couch", category: "moving", budget: 55, location: "The barn past the creek", city: "Nowheresville", lat: null, lon: null, scheduledDate: "2026-06-05T10:00:00-04:00" });
 const d = await mk({ title: "Office errand", category: "business", budget: 20, lat: 39.41, lon: -77.41, scheduledDate: "2026-06-08T10:00:00-04:00" });
 const e = await mk({ title: "Grocery pickup", category: "shopping", budget: 45, lat: 39.0, lon: -76.5, scheduledDate: "2026-06-07T17:00:00-04:00" });
 // Claimed tasks never show, even when every filter matches.
@@ -122,31 +124,30 @@ describe("GET /api/tasks/open with filters", () => {
     expect(await ids("near=21401&radiusMiles=5&when=today")).toEqual([]);
   });
 
+  // Each refusal is one whole sentence that says what to do, also under its field (issue 27).
   it.each([
-    ["near=00000", "near", /ZIP code 00000/],
-    ["near=2140", "near", /5-digit ZIP code or a position as lat,lon/],
-    ["near=Annapolis", "near", /5-digit ZIP code/],
-    ["near=91,10", "near", /Latitude must be between -90 and 90/],
-    ["near=10,181", "near", /Longitude must be between -180 and 180/],
-    ["near=", "near", /5-digit ZIP code/],
-    ["near=21401&radiusMiles=7", "radiusMiles", /5, 10, 25 or 50/],
-    ["near=21401&radiusMiles=abc", "radiusMiles", /5, 10, 25 or 50/],
-    ["near=21401&radiusMiles=", "radiusMiles", /5, 10, 25 or 50/],
-    ["radiusMiles=10", "radiusMiles", /needs near/],
-    ["minBudget=50&maxBudget=20", "minBudget", /lowest budget must not be above the highest/],
-    ["minBudget=-1", "minBudget", /0 or more/],
-    ["maxBudget=abc", "maxBudget", /number of dollars/],
-    ["maxBudget=1e400", "maxBudget", /./],
-    ["minBudget=100001", "minBudget", /at most 100000/],
-    ["when=tomorrow", "when", /today, this_week or flexible/],
-    ["near=21401&lat=1&lon=2", "near", /not both/],
-    ["sort=distance", "lat", /needs near, or lat and lon/],
-  ])("refuses %s with 400 naming %s", async (query, field, message) => {
+    ["near=00000", "near", "We don't know the ZIP code 00000. Check it, or use a nearby one."],
+    ["near=2140", "near", NEAR_MESSAGE],
+    ["near=Annapolis", "near", NEAR_MESSAGE],
+    ["near=91,10", "near", "Latitude must be between -90 and 90. Check the position, or enter a ZIP code instead."],
+    ["near=10,181", "near", "Longitude must be between -180 and 180. Check the position, or enter a ZIP code instead."],
+    ["near=", "near", NEAR_MESSAGE],
+    ["near=21401&radiusMiles=7", "radiusMiles", "Choose a radius of 5, 10, 25 or 50 miles."],
+    ["near=21401&radiusMiles=abc", "radiusMiles", "Choose a radius of 5, 10, 25 or 50 miles."],
+    ["near=21401&radiusMiles=", "radiusMiles", "Choose a radius of 5, 10, 25 or 50 miles."],
+    ["radiusMiles=10", "radiusMiles", "A radius needs a place. Enter a ZIP code, or remove the radius."],
+    ["minBudget=50&maxBudget=20", "minBudget", "Budget from must not be above Budget to. Lower it, or raise Budget to."],
+    ["minBudget=-1", "minBudget", "Budget from must be 0 or more. Enter 0 or a higher amount."],
+    ["maxBudget=abc", "maxBudget", "Budget to must be a number of dollars. Enter a number such as 20."],
+    ["maxBudget=1e400", "maxBudget", "Budget to must be a number of dollars. Enter a number such as 20."],
+    ["minBudget=100001", "minBudget", "Budget from must be at most $100,000. Enter a smaller amount."],
+    ["when=tomorrow", "when", "Choose when as today, this_week or flexible."],
+    ["near=21401&lat=1&lon=2", "near", "Give near, or lat and lon, not both. Remove one of them."],
+    ["sort=distance", "lat", "Sorting by distance needs a place. Give near, or lat and lon."],
+  ])("refuses %s with 400: a sentence, under %s", async (query, field, message) => {
     const res = await call(t, null, { url: `/api/tasks/open?${query}` });
     expect(res.statusCode, res.body).toBe(400);
-    const body = res.json() as { message: string; fieldErrors?: Record<string, string> };
-    expect(body.message).toMatch(message);
-    expect(Object.keys(body.fieldErrors ?? {})).toContain(field);
+    expect(res.json()).toEqual({ message, fieldErrors: { [field]: message } });
   });
 });
 
@@ -164,14 +165,12 @@ describe("GET /api/tasks/open/radius-counts", () => {
   });
 
   it.each([
-    ["", "near", /near is required/],
-    ["near=00000", "near", /ZIP code 00000/],
-    ["near=21401&radiusMiles=7", "radiusMiles", /5, 10, 25 or 50/],
-  ])("refuses ?%s with 400", async (query, field, message) => {
+    ["", "near", "Give near: a ZIP code or lat,lon to count tasks around."],
+    ["near=00000", "near", "We don't know the ZIP code 00000. Check it, or use a nearby one."],
+    ["near=21401&radiusMiles=7", "radiusMiles", "Choose a radius of 5, 10, 25 or 50 miles."],
+  ])("refuses ?%s with 400: a sentence, under %s", async (query, field, message) => {
     const res = await call(t, null, { url: `/api/tasks/open/radius-counts?${query}` });
     expect(res.statusCode, res.body).toBe(400);
-    const body = res.json() as { message: string; fieldErrors?: Record<string, string> };
-    expect(body.message).toMatch(message);
-    expect(Object.keys(body.fieldErrors ?? {})).toContain(field);
+    expect(res.json()).toEqual({ message, fieldErrors: { [field]: message } });
   });
 });

@@ -17,7 +17,8 @@ const mk = async (body: Partial<CreateTaskBody>) => {
 const annapolis = await mk({ title: "Grocery run", category: "shopping", budget: 30, lat: 38.978412, lon: -76.492187 });
 const baltimore = await mk({ title: "Dog walk", category: "pet", budget: 80, lat: 39.290385, lon: -76.612189 });
 const frederick = await mk({ title: "Office errand", category: "business", budget: 20, lat: 39.414269, lon: -77.410541 });
-await mk({ title: "Move a couch", category: "moving", budget: 55, lat: null, lon: null });
+// A place the gazetteer does not know: no position.
+await mk({ title: "Move a couch", category: "moving", budget: 55, location: "The barn past the creek", city: "Nowheresville", lat: null, lon: null });
 
 const board = async (query: string) => {
   const res = await call(t, null, { url: `/api/tasks/open?${query}` });

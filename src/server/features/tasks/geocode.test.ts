@@ -38,6 +38,24 @@ describe("GET /api/geocode", () => {
     for (const r of body) expect(r.city.toLowerCase().startsWith("baltim")).toBe(true);
   });
 
+  // A street typed before a town still being typed, or without commas, is offered as typed in
+  // the towns it may name, rather than nothing (issue 27).
+  it("offers a typed street in each town its last part begins", async () => {
+    const body = (await search("12 Duke of Gloucester St, Annap")).json() as GeocodeResult[];
+    expect(body[0]).toMatchObject({ fullAddress: "12 Duke of Gloucester St", city: "Annapolis", state: "MD", displayName: "12 Duke of Gloucester St, Annapolis, MD 21401" });
+    expect(body.length).toBeGreaterThan(1);
+    for (const r of body) expect(r).toMatchObject({ fullAddress: "12 Duke of Gloucester St", city: expect.stringMatching(/^Annap/) });
+  });
+
+  it.each(["12 Duke of Gloucester St Annapolis MD", "12 Duke of Gloucester St Annapolis, MD", "12 Duke of Gloucester St Glen Burnie"])(
+    "finds the town at the end of %s typed without a comma before it",
+    async (q) => {
+      const [first] = (await search(q)).json() as GeocodeResult[];
+      expect(first).toMatchObject({ fullAddress: "12 Duke of Gloucester St", state: "MD" });
+      expect(first?.city).toBe(q.includes("Glen Burnie") ? "Glen Burnie" : "Annapolis");
+    },
+  );
+
   it("answers an empty list for a street without a town and for Canadian places", async () => {
     expect((await search("58 West St")).json()).toEqual([]);
     expect((await search("Toronto, ON")).json()).toEqual([]);

@@ -17,7 +17,7 @@ import {
 } from "../../../shared/task-lifecycle.js";
 import { EARTH_RADIUS_MILES } from "../../../shared/geo.js";
 import { displayName } from "../../../shared/names.js";
-import { boundingBox, RADIUS_MILES, roundMiles, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
+import { boundingBox, RADIUS_MILES, roundMiles, unknownZipMessage, whenRange, type BoundingBox, type RadiusMiles } from "../../../shared/task-filters.js";
 import { scheduleProblem, type createTaskBodySchema, type openTasksQuerySchema, type BoardTask, type RadiusCounts, type TaskDetail, type TaskInsiderParty, type TaskParty, type TaskPrivate, type TaskProviderCard, type TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -29,8 +29,10 @@ import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest, notFound } from "../../http-errors.js";
+import { badRequest, fieldError, notFound } from "../../http-errors.js";
 import { announceTaskUpdate } from "../../task-updates.js";
+import type { GeoPoint } from "../../../shared/felix-pricing.js";
+import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import type { TaskRow } from "../../task-events.js";
 
 // The tasks table: posting, the job board, the lists and the detail, each row turned into its API
@@ -45,9 +47,6 @@ export type TransitionActorInput = { kind: "person"; user: SessionUser } | { kin
 
 export type CreateTaskInput = z.output<typeof createTaskBodySchema>;
 export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
-
-/** The coarse position strangers see: 0.01 degree, about a kilometre. */
-const approx = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
 
 /**
  * The date needed follows the shared rule (docs/product.md#dates-and-hours), judged with the app
@@ -116,9 +115,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
         endLon: body.endLon ?? null,
       }
     : { location: body.location, city: body.city, state: body.state, lat: body.lat ?? null, lon: body.lon ?? null };
-  const firstLat = isRoute ? body.startLat : body.lat;
-  const firstLon = isRoute ? body.startLon : body.lon;
-  const hasPosition = firstLat !== null && firstLat !== undefined && firstLon !== null && firstLon !== undefined;
+  const position = await taskPosition(ctx, isRoute ? { lat: body.startLat, lon: body.startLon, location: body.startLocation, city: body.startCity, state: body.startState } : body);
 
   const row = await ctx.db.transaction(async (tx) => {
     const [inserted] = await insertTaskStatement.rows(tx, {
@@ -135,8 +132,8 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       ...Object.fromEntries(TASK_PLACE_COLUMNS.map((c) => [c, null])),
       ...place,
       stops: stops ? JSON.stringify(stops) : null,
-      approxLat: hasPosition ? approx(firstLat) : null,
-      approxLon: hasPosition ? approx(firstLon) : null,
+      approxLat: approx(position?.lat),
+      approxLon: approx(position?.lon),
       now: now.toISOString(),
     });
     if (!inserted) throw new Error("task insert returned no row");
@@ -146,6 +143,21 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
     return inserted;
   });
   return privateView(ctx, row);
+}
+
+/**
+ * Where the task is on the board: the first place's picked suggestion, else that place as typed
+ * through the geocoder (positions.ts). A geocoder failure posts the task without a position, and
+ * the scheduled job places it later (docs/product.md#tasks, "Where a task is").
+ */
+async function taskPosition(ctx: AppContext, first: TypedPlace & { lat?: number | null; lon?: number | null }): Promise<GeoPoint | null> {
+  if (typeof first.lat === "number" && typeof first.lon === "number") return { lat: first.lat, lon: first.lon };
+  try {
+    return await locateTypedPlace(ctx.geocoder, first);
+  } catch (err) {
+    ctx.log.warn({ err }, "geocoding a typed address failed; the task is posted without a position");
+    return null;
+  }
 }
 
 /** ILIKE pattern for user text: %, _ and the escape character itself match literally. */
@@ -210,7 +222,7 @@ function searchPoint(query: OpenTasksInput): { lat: number; lon: number } | null
   if (near?.kind === "zip") {
     const place = findZip(near.zip);
     // Handlers' "field: message" errors become fieldErrors (docs/product.md#validation).
-    if (!place) throw badRequest(`near: We don't know the ZIP code ${near.zip}. Check it, or use a nearby one.`);
+    if (!place) throw fieldError("near", unknownZipMessage(near.zip));
     return { lat: place.lat, lon: place.lon };
   }
   if (near?.kind === "point") return { lat: near.lat, lon: near.lon };

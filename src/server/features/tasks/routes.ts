@@ -22,6 +22,7 @@ import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-u
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
+import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, createTask, declinedOpenTasks, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
 import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 
@@ -132,6 +133,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onClose", async () => unlisten());
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
+  ctx.scheduler.register("tasks:place-typed-addresses", createPositionBackfill(ctx, (task) => changedHere(changeOf(task, "added"))));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
     transitionTask(ctx, name, taskId, { kind: "system", actor }, options)) satisfies SystemTaskTransition);
   // The board's first page rendered into the HTML is the very answer the route keeps and sends

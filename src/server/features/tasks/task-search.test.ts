@@ -29,7 +29,8 @@ const mk = async (body: Partial<CreateTaskBody>, minutesLater: number) => {
 };
 const a = await mk({ title: "Grocery run", description: "Milk and eggs", category: "shopping", budget: 30, lat: 38.98, lon: -76.49 }, 1);
 const b = await mk({ title: "Dog walk", description: "Friendly GROCERY-store dog", category: "pet", budget: 80, lat: 39.29, lon: -76.61 }, 1);
-const c = await mk({ title: "Move a couch", description: "100% heavy_lifting", category: "moving", budget: 55, lat: null, lon: null }, 1);
+// A place the gazetteer does not know: no position.
+const c = await mk({ title: "Move a couch", description: "100% heavy_lifting", category: "moving", budget: 55, location: "The barn past the creek", city: "Nowheresville", lat: null, lon: null }, 1);
 const d = await mk({ title: "Office errand", description: "Printer toner", category: "business", budget: 20, lat: 39.41, lon: -77.41 }, 1);
 const claimedTask = await mk({ title: "Grocery pickup", description: "already claimed" }, 1);
 const provider = await createUser(t, { verifiedProvider: true });
@@ -87,7 +88,7 @@ describe("GET /api/tasks/open", () => {
   });
 
   it.each([
-    ["?sort=distance", /lat: sort=distance needs near, or lat and lon/],
+    ["?sort=distance", /^Sorting by distance needs a place\. Give near, or lat and lon\.$/],
     ["?sort=cheapest", /sort/],
     ["?category=gardening", /category/],
     ["?page=0", /page/],

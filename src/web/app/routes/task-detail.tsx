@@ -175,7 +175,7 @@ export default function TaskDetailPage() {
             <TaskPhotosSection task={t} canEdit={isOwner && t.status === "open"} />
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Location</h2>
-              <TaskLocation task={t} />
+              <TaskLocation task={t} isPoster={isOwner} />
               <TaskAreaMap task={t} />
             </section>
             {t.scheduledDate && (

@@ -2,6 +2,7 @@ import { categoryLabel } from "@shared/constants";
 import type { FelixContext, FelixMode } from "@shared/felix";
 import type { BudgetStatus } from "@shared/felix-pricing";
 import { dollarsToCents, formatDollars, formatDollarsExact } from "@shared/money";
+import { formatPlace } from "@shared/places";
 
 // Felix's fixed words in the dialog (docs/product.md#felix) and the greeting built from the task.
 
@@ -39,11 +40,6 @@ export function signedPercent(percent: number): string {
 
 const has = (value: string | null | undefined): value is string => typeof value === "string" && value.trim() !== "";
 
-function place(address: string | null | undefined, city: string | null | undefined, state: string | null | undefined): string | null {
-  const parts = [address, city, state].filter(has).map((p) => p.trim());
-  return parts.length > 0 ? parts.join(", ") : null;
-}
-
 /** Felix's auto-send condition (docs/product.md#felix): evaluate needs an offer and a category; recommend a start, an end and a category. */
 export function autoMessage(mode: FelixMode, context: FelixContext): string | null {
   if (!has(context.category)) return null;
@@ -59,9 +55,9 @@ export function greeting(mode: FelixMode, context: FelixContext): string {
     lines.push(`Description: ${description.length > 140 ? `${description.slice(0, 140)}…` : description}`);
   }
   if (has(context.category)) lines.push(`Category: ${categoryLabel(context.category)}`);
-  const start = place(context.startLocation, context.startCity, context.startState);
-  const end = place(context.endLocation, context.endCity, context.endState);
-  const single = place(context.location, context.city, context.state);
+  const start = formatPlace(context.startLocation, context.startCity, context.startState);
+  const end = formatPlace(context.endLocation, context.endCity, context.endState);
+  const single = formatPlace(context.location, context.city, context.state);
   if (start) lines.push(`Start: ${start}`);
   if (end) lines.push(`End: ${end}`);
   if (!start && !end && single) lines.push(`Location: ${single}`);

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JobAlert } from "@shared/job-alerts";
+import { NEAR_MESSAGE } from "@shared/task-filters";
 import { fakeApi, renderWithApp } from "@/testing/render";
 import { JobAlertsForm } from "./job-alerts-form";
 
@@ -24,7 +25,7 @@ describe("JobAlertsForm", () => {
     await user.type(within(alert).getByLabelText("Lowest budget ($)"), "-3");
     await user.click(screen.getByRole("button", { name: "Save alerts" }));
     expect(await within(alert).findByText("Choose at least one category")).toBeTruthy();
-    expect(within(alert).getByText("Enter a 5-digit ZIP code or a position as lat,lon")).toBeTruthy();
+    expect(within(alert).getByText(NEAR_MESSAGE)).toBeTruthy();
     expect(within(alert).getByText("minBudget must be 0 or more")).toBeTruthy();
     expect(within(alert).getByLabelText(/ZIP code or lat,lon/).getAttribute("aria-invalid")).toBe("true");
     expect(api.calls).toEqual([]);
@@ -34,7 +35,7 @@ describe("JobAlertsForm", () => {
     const api = fakeApi({
       "PUT /api/alerts": {
         status: 400,
-        body: { message: "alerts.0.near: We don't know the ZIP code 00000. Check it, or use a nearby one.", fieldErrors: { "alerts.0.near": "We don't know the ZIP code 00000. Check it, or use a nearby one." } },
+        body: { message: "We don't know the ZIP code 00000. Check it, or use a nearby one.", fieldErrors: { "alerts.0.near": "We don't know the ZIP code 00000. Check it, or use a nearby one." } },
       },
     });
     renderWithApp(<JobAlertsForm alerts={[saved, { ...saved, id: "00000000-0000-4000-8000-0000000000a2", near: "21402" }]} />);

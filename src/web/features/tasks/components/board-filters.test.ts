@@ -25,6 +25,9 @@ describe("the board's filters in the URL", () => {
     const values = { near: "21401", radiusMiles: 10, minBudget: 20, maxBudget: 80, when: "this_week" } as const;
     expect(filterChips(values).map((c) => c.label)).toEqual(["Within 10 mi of 21401", "$20 to $80", "This week"]);
     expect(filterChips({ maxBudget: 12.5 }).map((c) => c.label)).toEqual(["Up to $12.50"]);
+    // "Near me" keeps its coordinates in the address; the chip never shows them (issue 27).
+    expect(filterChips({ near: "38.98,-76.49", radiusMiles: 25 }).map((c) => c.label)).toEqual(["Near me, within 25 mi"]);
+    expect(filterChips({ near: "38.98, -76.49" }).map((c) => c.label)).toEqual(["Near me"]);
     expect(withoutChip(values, "near")).toEqual({ minBudget: 20, maxBudget: 80, when: "this_week" });
     expect(withoutChip(values, "minBudget")).toEqual({ near: "21401", radiusMiles: 10, when: "this_week" });
   });

@@ -106,7 +106,13 @@ const money = (dollars: number) => `$${Number.isInteger(dollars) ? dollars : dol
 /** One removable chip per filter; the place and its radius are one chip. */
 export function filterChips(values: BoardFilterValues): { key: BoardFilterKey; label: string }[] {
   const chips: { key: BoardFilterKey; label: string }[] = [];
-  if (values.near) chips.push({ key: "near", label: values.radiusMiles ? `Within ${values.radiusMiles} mi of ${values.near}` : `Near ${values.near}` });
+  if (values.near) {
+    // A position is the viewer's own ("Near me"): coordinates are for the address, not for reading (issue 27).
+    const place = parseNearFilter(values.near);
+    const isPoint = typeof place !== "string" && place.kind === "point";
+    const label = isPoint ? (values.radiusMiles ? `Near me, within ${values.radiusMiles} mi` : "Near me") : values.radiusMiles ? `Within ${values.radiusMiles} mi of ${values.near}` : `Near ${values.near}`;
+    chips.push({ key: "near", label });
+  }
   if (values.minBudget !== undefined && values.maxBudget !== undefined) {
     chips.push({ key: "minBudget", label: `${money(values.minBudget)} to ${money(values.maxBudget)}` });
   } else if (values.minBudget !== undefined) chips.push({ key: "minBudget", label: `${money(values.minBudget)} or more` });

@@ -2,7 +2,7 @@ import { LocateFixed } from "lucide-react";
 import { useState } from "react";
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
 import { boardFiltersSchema } from "@shared/task-filter-schemas";
-import { RADIUS_MILES, TASK_WHEN, WHEN_LABELS } from "@shared/task-filters";
+import { parseNear, RADIUS_MILES, TASK_WHEN, WHEN_LABELS } from "@shared/task-filters";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -16,8 +16,13 @@ import { BOARD_SORTS, DEFAULT_RADIUS, type BoardFilterValues, type BoardSort } f
 // (filter-panel.tsx): react-hook-form and the radio groups are no part of the board's first paint
 // (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
 
+/**
+ * The place is a ZIP code typed in its box, or the position "Near me" found ("lat,lon"), kept out of
+ * the box: a person reads "Using your current location", never the coordinates (issue 27).
+ */
 interface FilterFields {
-  near: string;
+  zip: string;
+  point: string;
   radiusMiles: string;
   minBudget: string;
   maxBudget: string;
@@ -25,14 +30,18 @@ interface FilterFields {
   sort: BoardSort;
 }
 
-const FIELDS = ["near", "radiusMiles", "minBudget", "maxBudget", "when"] as const;
+const FIELDS = ["radiusMiles", "minBudget", "maxBudget", "when"] as const;
+
+/** The place the form searches around, as the API's `near` carries it. */
+const nearOf = (form: Pick<FilterFields, "zip" | "point">) => form.point || form.zip.trim();
 
 /** The form's text as the API's query would carry it: empty fields are absent. */
 function queryOf(form: FilterFields): Record<string, string> {
-  const query: Record<string, string> = {};
+  const near = nearOf(form);
+  const query: Record<string, string> = near ? { near } : {};
   for (const key of FIELDS) {
     const value = form[key].trim();
-    if (value && value !== "any" && !(key === "radiusMiles" && !form.near.trim())) query[key] = value;
+    if (value && value !== "any" && !(key === "radiusMiles" && !near)) query[key] = value;
   }
   return query;
 }
@@ -43,15 +52,19 @@ const filterResolver: Resolver<FilterFields> = (values) => {
   if (result.success) return { values, errors: {} };
   const errors: FieldErrors<FilterFields> = {};
   for (const issue of result.error.issues) {
-    const field = FIELDS.find((f) => f === issue.path[0]) ?? "near";
+    const field = FIELDS.find((f) => f === issue.path[0]) ?? "zip";
     errors[field] ??= { type: "validate", message: issue.message };
   }
   return { values: {}, errors };
 };
 
 function toForm(values: BoardFilterValues, sort: BoardSort): FilterFields {
+  const near = values.near ?? "";
+  const place = near ? parseNear(near) : null;
+  const isPoint = typeof place === "object" && place?.kind === "point";
   return {
-    near: values.near ?? "",
+    zip: isPoint ? "" : near,
+    point: isPoint ? near : "",
     radiusMiles: String(values.radiusMiles ?? DEFAULT_RADIUS),
     minBudget: values.minBudget === undefined ? "" : String(values.minBudget),
     maxBudget: values.maxBudget === undefined ? "" : String(values.maxBudget),
@@ -62,7 +75,7 @@ function toForm(values: BoardFilterValues, sort: BoardSort): FilterFields {
 
 function fromForm(form: FilterFields): BoardFilterValues {
   const parsed = boardFiltersSchema.parse(queryOf(form));
-  const near = form.near.trim();
+  const near = nearOf(form);
   return {
     ...(near ? { near, radiusMiles: parsed.radiusMiles ?? DEFAULT_RADIUS } : {}),
     ...(parsed.minBudget !== undefined ? { minBudget: parsed.minBudget } : {}),
@@ -70,6 +83,8 @@ function fromForm(form: FilterFields): BoardFilterValues {
     ...(parsed.when ? { when: parsed.when } : {}),
   };
 }
+
+const HERE_NOTE = "Using your current location. Type a ZIP code to search somewhere else.";
 
 /** The browser's position, rounded to 0.01° (about a kilometre): the board needs no more. */
 function currentPosition(): Promise<string | null> {
@@ -98,23 +113,25 @@ export interface FilterFormProps {
 /** Mounted each time the panel opens, so it starts from what the URL holds now (Back may have changed it). */
 export function FilterForm({ values, sort, fallbackZip, onApply }: FilterFormProps) {
   const [locating, setLocating] = useState(false);
-  const [nearNote, setNearNote] = useState<string | null>(null);
   const form = useForm<FilterFields>({ resolver: filterResolver, defaultValues: toForm(values, sort) });
+  const [nearNote, setNearNote] = useState<string | null>(form.getValues("point") ? HERE_NOTE : null);
   const { errors } = form.formState;
-  const near = useWatch({ control: form.control, name: "near" }).trim();
+  const zip = useWatch({ control: form.control, name: "zip" });
+  const point = useWatch({ control: form.control, name: "point" });
+  const near = nearOf({ zip, point });
   const sorts = near ? [...BOARD_SORTS, { value: "distance" as const, label: "Distance: nearest first" }] : BOARD_SORTS;
 
   const nearMe = async () => {
     setLocating(true);
     const position = await currentPosition();
     setLocating(false);
-    const place = position ?? fallbackZip;
-    if (place) {
-      form.setValue("near", place, { shouldDirty: true });
-      form.clearErrors("near");
-      setNearNote(position ? "Using your current location." : "Location is off, so we used the ZIP code from your profile.");
+    if (position || fallbackZip) {
+      form.setValue("point", position ?? "", { shouldDirty: true });
+      form.setValue("zip", position ? "" : (fallbackZip ?? ""), { shouldDirty: true });
+      form.clearErrors("zip");
+      setNearNote(position ? HERE_NOTE : "Location is off, so we used the ZIP code from your profile.");
     } else {
-      form.setError("near", { type: "validate", message: "Your location is not available. Type a ZIP code instead." }, { shouldFocus: true });
+      form.setError("zip", { type: "validate", message: "Your location is not available. Type a ZIP code instead." }, { shouldFocus: true });
       setNearNote(null);
     }
   };
@@ -128,10 +145,24 @@ export function FilterForm({ values, sort, fallbackZip, onApply }: FilterFormPro
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="grid gap-4" aria-label="Filter tasks">
-      <FormField label="Near (ZIP code)" error={errors.near?.message} description={nearNote ?? undefined}>
+      <FormField label="Near (ZIP code)" error={errors.zip?.message} description={nearNote ?? undefined}>
         {(control) => (
           <div className="flex gap-2">
-            <Input {...control} {...form.register("near")} inputMode="numeric" autoComplete="postal-code" placeholder="e.g. 21401" className="min-w-0 flex-1" />
+            <Input
+              {...control}
+              {...form.register("zip", {
+                // A typed ZIP code replaces the position "Near me" found.
+                onChange: () => {
+                  if (!form.getValues("point")) return;
+                  form.setValue("point", "");
+                  setNearNote(null);
+                },
+              })}
+              inputMode="numeric"
+              autoComplete="postal-code"
+              placeholder="e.g. 21401"
+              className="min-w-0 flex-1"
+            />
             <Button type="button" variant="outline" onClick={() => void nearMe()} disabled={locating}>
               <LocateFixed aria-hidden="true" /> {locating ? "Locating..." : "Near me"}
             </Button>

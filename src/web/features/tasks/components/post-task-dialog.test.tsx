@@ -106,7 +106,7 @@ describe("Post a Task wizard", { timeout: 30_000 }, () => {
     await user.type(d.getByRole("textbox", { name: "Location state" }), "md");
     await user.click(d.getByRole("button", { name: "Next" }));
     await d.findByText("Step 3 of 3: Review");
-    expect(d.getByText("12 Main St · Annapolis, MD")).toBeTruthy();
+    expect(d.getByText("12 Main St, Annapolis, MD")).toBeTruthy();
 
     await user.click(d.getByRole("button", { name: "Post Task" }));
     expect(await screen.findByText("Your task has been posted successfully!")).toBeTruthy();

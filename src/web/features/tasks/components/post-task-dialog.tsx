@@ -4,6 +4,7 @@ import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Pa
 import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
+import { formatPlace } from "@shared/places";
 import { createTaskBodySchema, type TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -494,8 +495,7 @@ function PriceLines({ form }: { form: PostTaskForm }) {
 
 function ReviewStep({ form }: { form: PostTaskForm }) {
   const category = CATEGORIES.find((c) => c.value === form.category)?.label ?? "Not selected";
-  const place = (value: AddressValue) =>
-    [value.address, [value.city, value.state].filter(Boolean).join(", ")].filter(Boolean).join(" · ") || "Not given";
+  const place = (value: AddressValue) => formatPlace(value.address, value.city, value.state) ?? "Not given";
   const when = form.date && form.time ? `${form.date} at ${form.time}` : form.date ? `${form.date} (no time given)` : "Flexible";
   const rows: [string, string][] = [
     ["Title", form.title || "Not given"],

@@ -2,19 +2,40 @@ import { CalendarClock, MapPin } from "lucide-react";
 import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
 import { MONEY_WORDS } from "@shared/money-words";
 import { OFFICE_TIME_ZONE } from "@shared/office-clock";
+import { formatPlace } from "@shared/places";
 import type { TaskDetail } from "@shared/tasks";
+import { Alert, AlertDescription } from "@/components/ui/alert";
 import { useHydrating } from "@/lib/hydration";
 import { dollars, publicPlace, scheduledDateLabel, scheduledDateLabelIn } from "./task-format";
 
 // The read-only parts of the task page (docs/product.md#tasks): location, date and payment box.
 
-function placeLine(address: string | null, city: string | null, state: string | null): string {
-  const town = [city, state].filter(Boolean).join(", ");
-  return [address, town].filter(Boolean).join(", ") || "Not given";
-}
+const placeLine = (address: string | null, city: string | null, state: string | null): string => formatPlace(address, city, state) ?? "Not given";
+
+/**
+ * The poster's own open task that the server could not place (docs/product.md#tasks, "Where a task
+ * is"): it is missing from distance searches, the map and job alerts, and a task's address cannot
+ * be edited, so the way out is to post it again.
+ */
+export const UNPLACED_TASK_MESSAGE =
+  "We could not find this address on the map, so this task does not show in searches by distance, on the map or in job alerts. It is still listed on the job board. To fix it, cancel this task and post it again with the town and state, or a ZIP code.";
 
 /** Street addresses only when the server sent the private shape (poster, accepted provider, admin). */
-export function TaskLocation({ task }: { task: TaskDetail }) {
+export function TaskLocation({ task, isPoster = false }: { task: TaskDetail; isPoster?: boolean }) {
+  const unplaced = isPoster && task.status === "open" && task.approxLat === null ? (
+    <Alert role="status" variant="warning">
+      <AlertDescription>{UNPLACED_TASK_MESSAGE}</AlertDescription>
+    </Alert>
+  ) : null;
+  return (
+    <>
+      <TaskPlace task={task} />
+      {unplaced}
+    </>
+  );
+}
+
+function TaskPlace({ task }: { task: TaskDetail }) {
   if (task.visibility === "public") {
     return (
       <div className="grid gap-1 text-sm">
