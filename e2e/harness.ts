@@ -259,3 +259,13 @@ export const DEMO = {
   provider: "provider@errandly.test",
   admin: "admin@errandly.test",
 } as const;
+
+/** The job board map's task markers ("Task: <title>, $25") and cluster markers ("3 tasks here. Zoom in"). */
+export const taskMarkers = (p: Page) => p.getByRole("button", { name: /^Task: / });
+export const clusterMarkers = (p: Page) => p.getByRole("button", { name: /tasks here\. Zoom in$/ });
+
+/** Tasks the job board's map shows: one per task marker, a cluster's count for each cluster. */
+export async function tasksOnMap(p: Page): Promise<number> {
+  const clusters = await clusterMarkers(p).evaluateAll((els) => els.map((e) => Number.parseInt(e.getAttribute("aria-label") ?? "0", 10)));
+  return (await taskMarkers(p).count()) + clusters.reduce((a, b) => a + b, 0);
+}

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { TaskPublic } from "../src/shared/tasks.js";
-import { DEMO, TILE_HOST, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import {
+  DEMO,
+  TILE_HOST,
+  clusterMarkers,
+  formatViolations,
+  launchBrowser,
+  newPage,
+  seriousAxeViolations,
+  signIn,
+  startServer,
+  taskMarkers,
+  tasksOnMap,
+  type RunningServer,
+} from "./harness.js";
 
 // Issue 15, the job board's map (docs/product.md#job-board-map, docs/decisions/031-job-board-map.md):
 // the List / Map toggle in the URL, markers at the approximate positions with no tiles (the tile
@@ -35,14 +48,6 @@ async function offlinePage(context: BrowserContext) {
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
 
 const query = (p: Page) => new URL(p.url()).searchParams;
-const taskMarkers = (p: Page) => p.getByRole("button", { name: /^Task: / });
-const clusterMarkers = (p: Page) => p.getByRole("button", { name: /tasks here\. Zoom in$/ });
-
-/** Tasks the map shows: one per task marker, a cluster's count for each cluster. */
-async function tasksOnMap(p: Page): Promise<number> {
-  const clusters = await clusterMarkers(p).evaluateAll((els) => els.map((e) => Number.parseInt(e.getAttribute("aria-label") ?? "0", 10)));
-  return (await taskMarkers(p).count()) + clusters.reduce((a, b) => a + b, 0);
-}
 
 async function expectAxeClean(p: Page, label: string) {
   const violations = await seriousAxeViolations(p);

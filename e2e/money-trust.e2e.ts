@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, tasksOnMap, type RunningServer } from "./harness.js";
 
 // No surprises with money (docs/decisions/024-declining-a-provider.md, docs/product.md): the poster
 // sees who claimed and declines them; the provider is told and cannot claim again; every
@@ -143,6 +143,14 @@ describe("money trust", () => {
     // Anyone else still finds it on the board.
     const board = await api<{ id: string }[]>(poster, "GET", "/api/tasks/open?pageSize=100");
     expect(board.some((t) => t.id === task.id)).toBe(true);
+    // The map leaves it out for this provider too: one task fewer than the poster's map shows, which
+    // has it as a marker of its own.
+    await poster.goto(`${server.url}/job-board?view=map`);
+    await expect.poll(() => poster.getByRole("button", { name: /^Task: Return library books, / }).count(), POLL).toBe(1);
+    const posterMapTasks = await tasksOnMap(poster);
+    await provider.goto(`${server.url}/job-board?view=map`);
+    await expect.poll(() => tasksOnMap(provider), POLL).toBe(posterMapTasks - 1);
+    expect(await provider.getByRole("button", { name: /^Task: Return library books, / }).count()).toBe(0);
     const after = await api<{ status: string; providerId: string | null }>(poster, "GET", `/api/tasks/${task.id}`);
     expect(after).toMatchObject({ status: "open", providerId: null });
     poster.assertClean(EXPECTED);

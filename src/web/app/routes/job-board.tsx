@@ -211,6 +211,7 @@ export default function JobBoardPage() {
             // The map's area replaces a place and its radius (the distance sort needs a place).
             onSearchArea={(bbox) => applyFilters({ ...withoutChip(filters, "near"), bbox }, sort === "distance" ? "newest" : sort)}
             renderCard={card}
+            hidden={declined}
             emptyMessage={hasBoardFilters(filters) ? noMatchMessage(filters, undefined) : "No tasks available"}
           />
         ) : tasks.isLoading ? (

@@ -9,13 +9,16 @@ import type { DeclinedTasks } from "@shared/tasks";
 export const declinedTasksQueryKey = ["/api/tasks/declined"] as const;
 
 const NONE: ReadonlySet<string> = new Set();
+// One function for every render, so the set is built again only when the answer changes (the map
+// re-clusters when its tasks change).
+const asSet = (data: DeclinedTasks): ReadonlySet<string> => new Set(data.taskIds);
 
 /** The ids as a set; empty while loading or for anyone who is not a provider. */
 export function useDeclinedTasks(enabled: boolean): ReadonlySet<string> {
   const declined = useQuery<DeclinedTasks, Error, ReadonlySet<string>>({
     queryKey: declinedTasksQueryKey,
     enabled,
-    select: (data) => new Set(data.taskIds),
+    select: asSet,
   });
   return declined.data ?? NONE;
 }

@@ -26,6 +26,8 @@ export interface BoardMapProps {
   renderCard: (task: TaskPublic) => ReactNode;
   /** What an empty answer says (the same as the list's). */
   emptyMessage: string;
+  /** Tasks this viewer is not shown, as the list leaves them out (a poster declined them: decision 024). */
+  hidden: ReadonlySet<string>;
 }
 
 /** The contiguous United States, when there is nothing to fit. */
@@ -72,9 +74,9 @@ function onActivate(marker: L.Marker, name: string, act: () => void) {
   marker.on("click", act);
 }
 
-export default function BoardMap({ params, onSearchArea, renderCard, emptyMessage }: BoardMapProps) {
+export default function BoardMap({ params, onSearchArea, renderCard, emptyMessage, hidden }: BoardMapProps) {
   const query = useMapTasks(params);
-  const tasks = useMemo(() => query.data ?? [], [query.data]);
+  const tasks = useMemo(() => (query.data ?? []).filter((task) => !hidden.has(task.id)), [query.data, hidden]);
   const container = useRef<HTMLDivElement>(null);
   const map = useLeafletMap(container, { center: START.center, zoom: START.zoom, maxZoom: 18 });
   const tilesUnavailable = useTiles(map);
