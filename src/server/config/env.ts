@@ -50,7 +50,8 @@ const envSchema = z
      * (docs/decisions/040-requests-admitted-in-turn.md). Sized by bench:load.
      */
     MAX_CONCURRENT_REQUESTS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(10_000).default(32),
-    PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
+    /** The origin in links we send (e-mails, OIDC, sitemap). Unset: http://localhost:PORT, so a local run's links reach it. */
+    PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).optional(),
     ADMIN_EMAILS: z
       .string()
       .default("")
@@ -135,7 +136,8 @@ const envSchema = z
         }
       }
     }
-  });
+  })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
 
 export type Env = z.infer<typeof envSchema>;
 
