@@ -46,6 +46,7 @@ import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
 import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
+import { AfterAnswer } from "./after-answer.js";
 import { TaskEvents } from "./task-events.js";
 import { registerTaskUpdates } from "./task-updates.js";
 
@@ -94,6 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),
+    afterAnswer: new AfterAnswer(app.log),
     log: app.log,
   };
   app.decorate("ctx", ctx);
@@ -182,6 +184,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.startScheduler) ctx.scheduler.start(env.SWEEP_INTERVAL_MS);
   app.addHook("onClose", async () => {
     await ctx.scheduler.stop();
+    await ctx.afterAnswer.settled();
     ctx.mailer.close();
   });
 

@@ -80,11 +80,16 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/forgot-password",
     {
       config: { auth: "public" },
+      // Per IP and per (IP, address), as sign-in counts (decision 022): requests for an address
+      // from an attacker's network never use up the owner's, who asks from theirs.
       preHandler: rateLimit(ctx.db, ctx.now, perIp("forgot-password", 20), {
-        name: "forgot-password:email",
+        name: "forgot-password:ip-email",
         max: 5,
         windowMs: window,
-        key: emailKey,
+        key: (r) => {
+          const email = emailKey(r);
+          return email === null ? null : `${r.ip}:${email}`;
+        },
       }),
       schema: {
         tags: ["auth"],
@@ -93,8 +98,13 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await findUserByEmail(ctx.db, request.body.email);
-      if (user) {
+      const { email } = request.body;
+      // The same answer, sent before the address is even looked up, so neither the words nor the
+      // time to answer tell who has an account (decision 020).
+      await reply.code(202).send({ message: FORGOT_MESSAGE });
+      ctx.afterAnswer.run(reply, "forgot-password", async () => {
+        const user = await findUserByEmail(ctx.db, email);
+        if (!user) return;
         await ctx.db.transaction(async (tx) => {
           // An account that signs in only through single sign-on has no password here: it is told
           // how it signs in instead of getting a link that would add one (decision 020).
@@ -103,9 +113,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
             : singleSignOnResetMail(publicUrl);
           await ctx.mailer.queue(tx, { ...mail, to: user.email });
         });
-      }
-      // The same answer either way, so the form does not tell who has an account.
-      return reply.code(202).send({ message: FORGOT_MESSAGE });
+      });
+      return reply;
     },
   );
 
@@ -239,19 +248,20 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       if (newEmail === user.email) throw badRequest(`${newEmail} is already your e-mail address. Type the new one.`);
-      const taken = await findUserByEmail(ctx.db, newEmail);
-      // An address that belongs to another account gets nothing and the answer is the same, so this
-      // form does not tell who has an account either.
-      if (!taken) {
+      await reply.code(202).send({
+        message: `We sent a link to ${newEmail}. Open it within 24 hours to finish the change; until then you keep signing in with ${user.email}.`,
+      });
+      // After the answer: an address that belongs to another account gets nothing, and neither the
+      // answer nor its timing says so, so this form does not tell who has an account either.
+      ctx.afterAnswer.run(reply, "change-email", async () => {
+        if (await findUserByEmail(ctx.db, newEmail)) return;
         await ctx.db.transaction(async (tx) => {
           const token = await issueToken(tx, { userId: user.id, purpose: "email_change", now: ctx.now(), newEmail });
           await ctx.mailer.queue(tx, { ...changeEmailMail(publicUrl, token), to: newEmail });
           await ctx.mailer.queue(tx, { ...emailChangingNoticeMail(publicUrl, newEmail), to: user.email });
         });
-      }
-      return reply.code(202).send({
-        message: `We sent a link to ${newEmail}. Open it within 24 hours to finish the change; until then you keep signing in with ${user.email}.`,
       });
+      return reply;
     },
   );
 };

@@ -24,6 +24,9 @@ export async function issueToken(
   input: { userId: string; purpose: TokenPurpose; now: Date; newEmail?: string },
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
+  // The user's row is locked first, so that two requests at once (forgot-password's work runs
+  // after its answer, several at a time) still leave one live link of each purpose.
+  await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for("update");
   await db.delete(authTokens).where(and(eq(authTokens.userId, input.userId), eq(authTokens.purpose, input.purpose)));
   await db.insert(authTokens).values({
     userId: input.userId,
