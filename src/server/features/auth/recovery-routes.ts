@@ -9,9 +9,11 @@ import {
   RESET_LINK_INVALID_MESSAGE,
   userSchema,
   verifyEmailBodySchema,
+  VERIFY_CHOOSE_PASSWORD_MESSAGE,
   VERIFY_LINK_INVALID_MESSAGE,
 } from "../../../shared/auth.js";
 import { errorResponseSchema } from "../../../shared/common.js";
+import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict } from "../../http-errors.js";
 import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
@@ -28,7 +30,8 @@ import { assertPasswordAccepted } from "./password-policy.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
-import { consumeToken, deleteTokens, issueToken, markEmailVerified } from "./tokens.js";
+import { signUpCookieHash } from "./sign-up-proof.js";
+import { consumeToken, deleteTokens, issueToken, markEmailVerified, type AuthTokenRow } from "./tokens.js";
 
 // Forgot/reset password, e-mail verification and change of e-mail: everything that works through a
 // one-time link sent by e-mail (docs/product.md, "Accounts: recovery and verification";
@@ -169,10 +172,14 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const now = ctx.now();
+      const { token: link, password: chosen } = request.body;
+      const chosenHash = chosen === undefined ? null : await hashPassword(chosen);
       const userId = await ctx.db.transaction(async (tx) => {
         // One route for both links that prove an address: the sign-up one and the new-address one.
-        const token = await consumeToken(tx, request.body.token, ["email_verify", "email_change"], now);
+        const token = await consumeToken(tx, link, ["email_verify", "email_change"], now);
         if (!token) return null;
+        const [account] = await tx.select().from(users).where(eq(users.id, token.userId)).for("update");
+        if (!account) return null;
         if (token.purpose === "email_change" && token.newEmail) {
           const newEmail = token.newEmail;
           const takenMessage = `${newEmail} belongs to another account now, so your address stays as it was. Choose another address in your settings.`;
@@ -190,7 +197,12 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           // Links sent to the old address (a reset, a verification) must not act on the account any more.
           await deleteTokens(tx, token.userId);
+        } else {
+          await settleSignUpPassword(request, tx, account, token, chosen, chosenHash, now);
         }
+        // Whoever proves the inbox ends up the only one holding the account: every session made
+        // before the proof ends, and the follower is signed in afresh below (decision 043).
+        await tx.delete(sessions).where(eq(sessions.userId, token.userId));
         await markEmailVerified(tx, token.userId, ctx.env.ADMIN_EMAILS, now);
         return token.userId;
       });
@@ -199,6 +211,37 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       return toUserView(await userById(userId));
     },
   );
+
+  /**
+   * The password a sign-up link leaves on the account: only one the follower chose
+   * (docs/decisions/043-verification-ends-other-holders.md). Opened in the browser that registered
+   * (its sign-up cookie) or signed in as the account, the registration's password stands (the
+   * pending one of a registration on a taken address first); otherwise the follower must choose
+   * one here, and a 409 rolls the link back unused so the page can ask.
+   */
+  async function settleSignUpPassword(
+    request: FastifyRequest,
+    tx: Db,
+    account: UserRow,
+    token: AuthTokenRow,
+    chosen: string | undefined,
+    chosenHash: string | null,
+    now: Date,
+  ): Promise<void> {
+    if (chosen !== undefined && chosenHash !== null) {
+      await assertPasswordAccepted(chosen, account);
+      await tx.update(users).set({ passwordHash: chosenHash, updatedAt: now }).where(eq(users.id, account.id));
+      return;
+    }
+    const registrant = token.registrantHash !== null && token.registrantHash === signUpCookieHash(app, request);
+    const signedInAsAccount = request.user?.id === account.id;
+    // An account with no password to take over (single sign-on) has nothing for a stranger to keep.
+    const nothingToKeep = account.passwordHash === null && token.pendingPasswordHash === null;
+    if (!registrant && !signedInAsAccount && !nothingToKeep) throw conflict(VERIFY_CHOOSE_PASSWORD_MESSAGE);
+    if (token.pendingPasswordHash !== null) {
+      await tx.update(users).set({ passwordHash: token.pendingPasswordHash, updatedAt: now }).where(eq(users.id, account.id));
+    }
+  }
 
   app.post(
     "/api/auth/resend-verification",

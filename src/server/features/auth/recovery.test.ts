@@ -46,15 +46,24 @@ async function linkToken(email: string, path: "/reset-password" | "/verify-email
 }
 
 let counter = 0;
-/** A local account (with a password), registered through the API, verified through its link. */
-async function localAccount(password = "amber falcon ribbon", verify = true): Promise<{ email: string; password: string; id: string }> {
+/** Registers through the API; answers the browser's sign-up cookie (what opening the link there sends). */
+async function register(email: string, password: string, firstName = "Lo", lastName = "Cal"): Promise<string> {
+  const res = await post("/api/auth/register", { email, password, firstName, lastName });
+  expect(res.statusCode).toBe(202);
+  const cookie = cookieFrom(res);
+  expect(cookie).toMatch(/^errandly_sign_up=/);
+  return cookie;
+}
+
+/** A local account (with a password), registered through the API, verified through its link in the same browser. */
+async function localAccount(password = "amber falcon ribbon", verify = true): Promise<{ email: string; password: string; id: string; signUp: string }> {
   counter += 1;
   const email = `local${counter}-${Date.now()}@example.test`;
-  expect((await post("/api/auth/register", { email, password, firstName: "Lo", lastName: "Cal" })).statusCode).toBe(202);
-  if (verify) expect((await post("/api/auth/verify-email", { token: await linkToken(email, "/verify-email") })).statusCode).toBe(200);
+  const signUp = await register(email, password);
+  if (verify) expect((await post("/api/auth/verify-email", { token: await linkToken(email, "/verify-email") }, { cookie: signUp })).statusCode).toBe(200);
   const [row] = await t.database.db.select().from(users).where(eq(users.email, email));
   if (!row) throw new Error("not registered");
-  return { email, password, id: row.id };
+  return { email, password, id: row.id, signUp };
 }
 
 const login = (email: string, password: string) => post("/api/auth/login", { email, password });
@@ -74,8 +83,11 @@ describe("registration", () => {
     expect(newOne.statusCode).toBe(202);
     expect(taken.statusCode).toBe(202);
     expect(newOne.json<{ message: string }>().message.replace(fresh, "X")).toBe(taken.json<{ message: string }>().message.replace(owner.email, "X"));
-    expect(newOne.headers["set-cookie"]).toBeUndefined();
-    expect(taken.headers["set-cookie"]).toBeUndefined();
+    // Both set the same sign-up cookie and neither a session.
+    expect(cookieFrom(newOne).split("=")[0]).toBe("errandly_sign_up");
+    expect(cookieFrom(taken).split("=")[0]).toBe("errandly_sign_up");
+    expect(String(newOne.headers["set-cookie"])).not.toContain("errandly_session");
+    expect(String(taken.headers["set-cookie"])).not.toContain("errandly_session");
 
     const [created] = await t.database.db.select().from(users).where(eq(users.email, fresh));
     expect(created?.emailVerifiedAt).toBeNull();
@@ -95,14 +107,14 @@ describe("registration", () => {
   it("sends an unverified owner a fresh verification link instead", async () => {
     const owner = await localAccount("saffron glacier whistle", false);
     const firstToken = await linkToken(owner.email, "/verify-email");
-    await post("/api/auth/register", { email: owner.email, password: "juniper canyon mosaic", firstName: "A", lastName: "B" });
+    const again = await register(owner.email, "juniper canyon mosaic", "A", "B");
     const [attempt] = await mailsTo(owner.email);
     expect(attempt?.subject).toBe("Someone tried to sign up with your address");
     const secondToken = await linkToken(owner.email, "/verify-email");
     expect(secondToken).not.toBe(firstToken);
     // Asking again invalidates the earlier link.
-    expect((await post("/api/auth/verify-email", { token: firstToken })).statusCode).toBe(400);
-    expect((await post("/api/auth/verify-email", { token: secondToken })).statusCode).toBe(200);
+    expect((await post("/api/auth/verify-email", { token: firstToken }, { cookie: owner.signUp })).statusCode).toBe(400);
+    expect((await post("/api/auth/verify-email", { token: secondToken }, { cookie: again })).statusCode).toBe(200);
   });
 });
 
@@ -113,7 +125,7 @@ describe("verification", () => {
     expect((await call(t, before, { url: "/api/auth/user" })).json()).toMatchObject({ emailVerified: false });
 
     const token = await linkToken(account.email, "/verify-email");
-    const res = await post("/api/auth/verify-email", { token });
+    const res = await post("/api/auth/verify-email", { token }, { cookie: account.signUp });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ email: account.email, emailVerified: true });
     const cookie = cookieFrom(res);
@@ -138,10 +150,10 @@ describe("verification", () => {
   });
 
   it("makes an ADMIN_EMAILS address admin the moment it is verified", async () => {
-    expect((await post("/api/auth/register", { email: "chief@example.test", password: "crimson harbor orbit", firstName: "C", lastName: "H" })).statusCode).toBe(202);
+    const signUp = await register("chief@example.test", "crimson harbor orbit", "C", "H");
     const [before] = await t.database.db.select().from(users).where(eq(users.email, "chief@example.test"));
     expect(before?.role).toBe("user");
-    const res = await post("/api/auth/verify-email", { token: await linkToken("chief@example.test", "/verify-email") });
+    const res = await post("/api/auth/verify-email", { token: await linkToken("chief@example.test", "/verify-email") }, { cookie: signUp });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ role: "admin", isAdmin: true, emailVerified: true });
   });

@@ -21,7 +21,16 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
 
 export async function issueToken(
   db: Db,
-  input: { userId: string; purpose: TokenPurpose; now: Date; newEmail?: string },
+  input: {
+    userId: string;
+    purpose: TokenPurpose;
+    now: Date;
+    newEmail?: string;
+    /** email_verify: the password a registration on a taken, unverified address chose (decision 043). */
+    pendingPasswordHash?: string;
+    /** email_verify: the SHA-256 of the registering browser's sign-up cookie (decision 043). */
+    registrantHash?: string;
+  },
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   // The user's row is locked first, so that two requests at once (forgot-password's work runs
@@ -33,6 +42,8 @@ export async function issueToken(
     purpose: input.purpose,
     tokenHash: hashToken(token),
     newEmail: input.newEmail ?? null,
+    pendingPasswordHash: input.pendingPasswordHash ?? null,
+    registrantHash: input.registrantHash ?? null,
     expiresAt: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
     createdAt: input.now,
   });

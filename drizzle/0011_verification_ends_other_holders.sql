@@ -1,0 +1,2 @@
+ALTER TABLE "auth_tokens" ADD COLUMN "pending_password_hash" text;--> statement-breakpoint
+ALTER TABLE "auth_tokens" ADD COLUMN "registrant_hash" text;
