@@ -32,6 +32,8 @@ export const registerBodySchema = z.object({
   password: passwordSchema,
   firstName: text(1, 60, "First name"),
   lastName: text(1, 60, "Last name"),
+  /** Where the person was going (the sign-in page's returnTo); the verification link leads back there. */
+  returnTo: z.string().max(2000).optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
@@ -55,6 +57,13 @@ export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 /** `password`: chosen on the verification page when the link was opened away from the browser that signed up (decision 043). */
 export const verifyEmailBodySchema = z.object({ token: oneTimeTokenSchema, password: passwordSchema.optional() });
 export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+/** The confirmed person, and where to go next: where they were going when they signed up, else the dashboard. */
+export const verifiedEmailResponseSchema = userSchema.extend({ returnTo: z.string() });
+export type VerifiedEmailResponse = z.infer<typeof verifiedEmailResponseSchema>;
+
+/** POST /api/auth/reset-password/check: whether a reset link still works, before a password is typed. */
+export const resetLinkCheckBodySchema = z.object({ token: oneTimeTokenSchema });
 
 /** The password is required for accounts that have one (OIDC-only accounts have none); the server checks. */
 export const changeEmailBodySchema = z.object({

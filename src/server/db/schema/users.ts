@@ -102,6 +102,8 @@ export const authTokens = pgTable(
     pendingPasswordHash: text(),
     /** SHA-256 of the sign-up cookie of the browser that registered: proof that the link's follower chose the password. */
     registrantHash: text(),
+    /** email_verify: where the person was going when they signed up (a draft task, the application), checked by safeReturnTo. */
+    returnTo: text(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     usedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

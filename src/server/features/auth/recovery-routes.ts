@@ -4,15 +4,18 @@ import { and, eq, ne } from "drizzle-orm";
 import {
   changeEmailBodySchema,
   forgotPasswordBodySchema,
+  resetLinkCheckBodySchema,
   messageResponseSchema,
   resetPasswordBodySchema,
   RESET_LINK_INVALID_MESSAGE,
   userSchema,
+  verifiedEmailResponseSchema,
   verifyEmailBodySchema,
   VERIFY_CHOOSE_PASSWORD_MESSAGE,
   VERIFY_LINK_INVALID_MESSAGE,
 } from "../../../shared/auth.js";
-import { errorResponseSchema } from "../../../shared/common.js";
+import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { safeReturnTo } from "../../../shared/return-to.js";
 import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict } from "../../http-errors.js";
@@ -31,7 +34,7 @@ import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
 import { signUpCookieHash } from "./sign-up-proof.js";
-import { consumeToken, deleteTokens, issueToken, markEmailVerified, type AuthTokenRow } from "./tokens.js";
+import { consumeToken, deleteTokens, issueToken, markEmailVerified, tokenUsable, type AuthTokenRow } from "./tokens.js";
 
 // Forgot/reset password, e-mail verification and change of e-mail: everything that works through a
 // one-time link sent by e-mail (docs/product.md, "Accounts: recovery and verification";
@@ -121,6 +124,25 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // The reset page asks first, so a used or expired link says so before a password is typed
+  // (docs/product.md, Accounts: recovery and verification). It reads the token and uses nothing.
+  app.post(
+    "/api/auth/reset-password/check",
+    {
+      config: { auth: "public" },
+      preHandler: rateLimit(ctx.db, ctx.now, perIp("reset-password-check", 30)),
+      schema: {
+        tags: ["auth"],
+        body: resetLinkCheckBodySchema,
+        response: { 200: okResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      if (!(await tokenUsable(ctx.db, request.body.token, "password_reset", ctx.now()))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+      return { ok: true as const };
+    },
+  );
+
   app.post(
     "/api/auth/reset-password",
     {
@@ -167,14 +189,14 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["auth"],
         body: verifyEmailBodySchema,
-        response: { 200: userSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: verifiedEmailResponseSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const now = ctx.now();
       const { token: link, password: chosen } = request.body;
       const chosenHash = chosen === undefined ? null : await hashPassword(chosen);
-      const userId = await ctx.db.transaction(async (tx) => {
+      const verified = await ctx.db.transaction(async (tx) => {
         // One route for both links that prove an address: the sign-up one and the new-address one.
         const token = await consumeToken(tx, link, ["email_verify", "email_change"], now);
         if (!token) return null;
@@ -204,11 +226,13 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         // before the proof ends, and the follower is signed in afresh below (decision 043).
         await tx.delete(sessions).where(eq(sessions.userId, token.userId));
         await markEmailVerified(tx, token.userId, ctx.env.ADMIN_EMAILS, now);
-        return token.userId;
+        // A new address leads back to its settings; a sign-up link to where the person was going.
+        const returnTo = token.purpose === "email_change" ? "/settings/email" : safeReturnTo(token.returnTo ?? "/dashboard");
+        return { userId: token.userId, returnTo };
       });
-      if (!userId) throw badRequest(VERIFY_LINK_INVALID_MESSAGE);
-      await signIn(request, reply, userId);
-      return toUserView(await userById(userId));
+      if (!verified) throw badRequest(VERIFY_LINK_INVALID_MESSAGE);
+      await signIn(request, reply, verified.userId);
+      return { ...toUserView(await userById(verified.userId)), returnTo: verified.returnTo };
     },
   );
 

@@ -139,6 +139,21 @@ describe("verification", () => {
     expect(again.headers["set-cookie"]).toBeUndefined();
   });
 
+  it("leads back to where the person was going when they signed up, and only within the site", async () => {
+    const goTo = async (returnTo: string | undefined) => {
+      counter += 1;
+      const email = `going${counter}-${Date.now()}@example.test`;
+      const res = await post("/api/auth/register", { email, password: "amber falcon ribbon", firstName: "Go", lastName: "Ing", returnTo });
+      const verified = await post("/api/auth/verify-email", { token: await linkToken(email, "/verify-email") }, { cookie: cookieFrom(res) });
+      expect(verified.statusCode).toBe(200);
+      return verified.json<{ returnTo: string; email: string }>();
+    };
+    expect(await goTo("/post-task?draft=1")).toMatchObject({ returnTo: "/post-task?draft=1", emailVerified: true });
+    expect((await goTo("/become-provider")).returnTo).toBe("/become-provider");
+    expect((await goTo(undefined)).returnTo).toBe("/dashboard");
+    expect((await goTo("https://evil.example/")).returnTo).toBe("/");
+  });
+
   it("lasts 24 hours: refused at 24:00 after sign-up", async () => {
     const account = await localAccount("expiring link 1", false);
     const token = await linkToken(account.email, "/verify-email");
@@ -282,6 +297,19 @@ describe("forgot and reset password", () => {
     });
     expect(await mailsTo(account.email)).toHaveLength(before + 1);
     expect(await mailsTo(unknown)).toHaveLength(0);
+  });
+
+  it("says whether a reset link still works before a password is typed, without using it", async () => {
+    const account = await localAccount();
+    await post("/api/auth/forgot-password", { email: account.email });
+    const token = await linkToken(account.email, "/reset-password");
+    expect((await post("/api/auth/reset-password/check", { token })).json()).toEqual({ ok: true });
+    expect((await post("/api/auth/reset-password/check", { token })).statusCode).toBe(200);
+    expect((await post("/api/auth/reset-password", { token, password: "tawny prairie beacon" })).statusCode).toBe(200);
+    const used = await post("/api/auth/reset-password/check", { token });
+    expect(used.statusCode).toBe(400);
+    expect(used.json()).toEqual({ message: RESET_LINK_INVALID_MESSAGE });
+    expect((await post("/api/auth/reset-password/check", { token: "A".repeat(43) })).statusCode).toBe(400);
   });
 
   it("sets the password, ends every session, signs in here and tells the owner", async () => {

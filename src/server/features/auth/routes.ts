@@ -69,6 +69,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
+      const returnTo = request.body.returnTo === undefined ? undefined : safeReturnTo(request.body.returnTo);
       await assertPasswordAccepted(password, { email, firstName, lastName });
       // Hashed in both cases, so the answer takes as long for a taken address as for a new one.
       const passwordHash = await hashPassword(password);
@@ -81,7 +82,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .onConflictDoNothing({ target: users.email })
           .returning();
         if (created) {
-          const token = await issueToken(tx, { userId: created.id, purpose: "email_verify", now: ctx.now(), registrantHash });
+          const token = await issueToken(tx, { userId: created.id, purpose: "email_verify", now: ctx.now(), registrantHash, returnTo });
           await ctx.mailer.queue(tx, { ...verifyEmailMail(ctx.env.PUBLIC_URL, token), to: email });
           return;
         }
@@ -92,7 +93,14 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         const owner = await findUserByEmail(tx, email);
         const verifyToken =
           owner && !owner.emailVerifiedAt
-            ? await issueToken(tx, { userId: owner.id, purpose: "email_verify", now: ctx.now(), pendingPasswordHash: passwordHash, registrantHash })
+            ? await issueToken(tx, {
+                userId: owner.id,
+                purpose: "email_verify",
+                now: ctx.now(),
+                pendingPasswordHash: passwordHash,
+                registrantHash,
+                returnTo,
+              })
             : null;
         await ctx.mailer.queue(tx, { ...signUpAttemptMail(ctx.env.PUBLIC_URL, verifyToken), to: email });
       });

@@ -30,6 +30,8 @@ export async function issueToken(
     pendingPasswordHash?: string;
     /** email_verify: the SHA-256 of the registering browser's sign-up cookie (decision 043). */
     registrantHash?: string;
+    /** email_verify: where the person was going, already checked by safeReturnTo. */
+    returnTo?: string | undefined;
   },
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
@@ -44,6 +46,7 @@ export async function issueToken(
     newEmail: input.newEmail ?? null,
     pendingPasswordHash: input.pendingPasswordHash ?? null,
     registrantHash: input.registrantHash ?? null,
+    returnTo: input.returnTo ?? null,
     expiresAt: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
     createdAt: input.now,
   });
@@ -65,6 +68,16 @@ export async function consumeToken(db: Db, token: string, purposes: readonly Tok
     )
     .returning();
   return row ?? null;
+}
+
+/** Whether the token would still work now (unused, unexpired), without using it. */
+export async function tokenUsable(db: Db, token: string, purpose: TokenPurpose, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, hashToken(token)), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Drops the user's outstanding links (all, or of some purposes): after a reset or an address change. */
