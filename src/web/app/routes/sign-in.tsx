@@ -39,7 +39,7 @@ export default function SignInPage() {
               <SignInForm onSignedIn={done} />
             </TabsContent>
             <TabsContent value="signup">
-              <SignUpForm />
+              <SignUpForm returnTo={returnTo} />
             </TabsContent>
           </Tabs>
         </CardContent>
