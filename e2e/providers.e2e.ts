@@ -27,11 +27,11 @@ async function signUp(page: Page, firstName: string, lastName: string, email: st
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill("a long password");
   await page.getByRole("button", { name: "Create Account" }).click();
-  // Registering signs nobody in: open the e-mailed link (it verifies and signs in), then come back.
+  // Registering signs nobody in: the e-mailed link verifies, signs in and leads back to the application.
   await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
   await page.goto(await latestMailLink(server, email, "/verify-email"));
-  await page.waitForURL(`${server.url}/dashboard`, POLL);
-  await page.goto(`${server.url}/become-provider`);
+  await page.getByRole("link", { name: "Continue your provider application" }).click();
+  await page.waitForURL(`${server.url}/become-provider`, POLL);
 }
 
 async function expectNoSeriousViolations(page: Page) {

@@ -48,6 +48,7 @@ import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
 import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
+import { AfterAnswer } from "./after-answer.js";
 import { TaskEvents } from "./task-events.js";
 import { registerTaskUpdates } from "./task-updates.js";
 
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
     scheduler: new Scheduler(app.log),
+    afterAnswer: new AfterAnswer(app.log),
     log: app.log,
   };
   app.decorate("ctx", ctx);
@@ -202,6 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (options.startScheduler) ctx.scheduler.start(env.SWEEP_INTERVAL_MS);
   app.addHook("onClose", async () => {
     await ctx.scheduler.stop();
+    await ctx.afterAnswer.settled();
     ctx.mailer.close();
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { AfterAnswer } from "./after-answer.js";
 import type { Geocoder } from "./adapters/geocoding/geocoder.js";
 import type { Mailer } from "./adapters/mail/mailer.js";
 import type { Env } from "./config/env.js";
@@ -18,6 +19,8 @@ export interface AppContext {
   geocoder: Geocoder;
   taskEvents: TaskEvents;
   scheduler: Scheduler;
+  /** Work started once the answer has gone (after-answer.ts). */
+  afterAnswer: AfterAnswer;
   log: FastifyBaseLogger;
 }
 

@@ -32,6 +32,8 @@ export const registerBodySchema = z.object({
   password: passwordSchema,
   firstName: text(1, 60, "First name"),
   lastName: text(1, 60, "Last name"),
+  /** Where the person was going (the sign-in page's returnTo); the verification link leads back there. */
+  returnTo: z.string().max(2000).optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 
@@ -52,8 +54,16 @@ export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const resetPasswordBodySchema = z.object({ token: oneTimeTokenSchema, password: passwordSchema });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
-export const verifyEmailBodySchema = z.object({ token: oneTimeTokenSchema });
+/** `password`: chosen on the verification page when the link was opened away from the browser that signed up (decision 044). */
+export const verifyEmailBodySchema = z.object({ token: oneTimeTokenSchema, password: passwordSchema.optional() });
 export type VerifyEmailBody = z.infer<typeof verifyEmailBodySchema>;
+
+/** The confirmed person, and where to go next: where they were going when they signed up, else the dashboard. */
+export const verifiedEmailResponseSchema = userSchema.extend({ returnTo: z.string() });
+export type VerifiedEmailResponse = z.infer<typeof verifiedEmailResponseSchema>;
+
+/** POST /api/auth/reset-password/check: whether a reset link still works, before a password is typed. */
+export const resetLinkCheckBodySchema = z.object({ token: oneTimeTokenSchema });
 
 /** The password is required for accounts that have one (OIDC-only accounts have none); the server checks. */
 export const changeEmailBodySchema = z.object({
@@ -67,6 +77,9 @@ export const VERIFY_EMAIL_FIRST_MESSAGE =
   "Verify your e-mail address first: open the link we sent you, or send a new one from the banner at the top of the page.";
 export const RESET_LINK_INVALID_MESSAGE = "This reset link has expired or was already used";
 export const VERIFY_LINK_INVALID_MESSAGE = "This link has expired or was already used";
+/** The 409 of a sign-up link opened away from the browser that signed up: the page then asks for a password (decision 044). */
+export const VERIFY_CHOOSE_PASSWORD_MESSAGE =
+  "Choose a password to finish confirming your address. This link was opened outside the browser that signed up, so we ask whoever holds the inbox to set the password.";
 
 export const loginBodySchema = z.object({
   email: emailSchema,

@@ -67,6 +67,7 @@ export const HTTP_MATRIX = {
   // (reset, verify, change of e-mail) work for whoever holds them (docs/decisions/020-account-recovery-and-verification.md).
   "POST /api/auth/register": everyone(202),
   "POST /api/auth/forgot-password": everyone(202),
+  "POST /api/auth/reset-password/check": everyone(200),
   "POST /api/auth/reset-password": everyone(200),
   "POST /api/auth/verify-email": everyone(200),
   "POST /api/auth/resend-verification": signedIn(200),

@@ -519,6 +519,14 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   },
   // A new address each time: the per-address limit (5 in 15 minutes) would otherwise answer the sixth actor.
   "POST /api/auth/forgot-password": { request: () => post("/api/auth/forgot-password", { email: `forgot-${randomUUID()}@example.test` }) },
+  // Reads the link and uses nothing, so each actor may ask about one token.
+  "POST /api/auth/reset-password/check": {
+    request: async () => {
+      const owner = await createUser(t);
+      const token = await issueToken(t.database.db, { userId: owner.id, purpose: "password_reset", now: t.clock.now() });
+      return post("/api/auth/reset-password/check", { token });
+    },
+  },
   "POST /api/auth/reset-password": {
     request: async () => {
       const owner = await createUser(t);

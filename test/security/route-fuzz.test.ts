@@ -777,6 +777,8 @@ async function exercise(op: Operation, req: FuzzRequest): Promise<LightMyRequest
     remoteAddress: req.remoteAddress,
     ...(req.payload === undefined ? {} : { payload: req.payload }),
   });
+  // Work a route does after its answer (src/server/after-answer.ts) belongs to this request.
+  await t.app.ctx.afterAnswer.settled();
   tally(op, res.statusCode);
   if (res.statusCode >= 500) throw new Error(`5xx on client input: ${describeRequest(req, res)}`);
 

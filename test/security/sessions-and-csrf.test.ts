@@ -165,7 +165,8 @@ describe("session fixation", () => {
       method: "POST",
       url: "/api/auth/verify-email",
       payload: { token },
-      headers: { origin: TEST_ORIGIN, cookie: attacker.cookie },
+      // The same browser: the planted session and the sign-up cookie registration set.
+      headers: { origin: TEST_ORIGIN, cookie: `${attacker.cookie}; ${cookieNamed(res, "errandly_sign_up") ?? ""}` },
     });
     expect(verified.statusCode).toBe(200);
     const issued = cookieNamed(verified, "errandly_session");

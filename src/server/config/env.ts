@@ -74,7 +74,8 @@ const envSchema = z
     REQUEST_QUEUE_LIMIT: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(100_000).default(512),
     /** The same line's share of one client address, so one address cannot fill it (decision 043). */
     REQUEST_QUEUE_PER_ADDRESS: z.coerce.number({ error: "must be a number of requests" }).int().min(1).max(100_000).default(32),
-    PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).default("http://localhost:3000"),
+    /** The origin in links we send (e-mails, OIDC, sitemap). Unset: http://localhost:PORT, so a local run's links reach it. */
+    PUBLIC_URL: z.url({ error: "must be a URL such as http://localhost:3000" }).optional(),
     ADMIN_EMAILS: z
       .string()
       .default("")
@@ -159,7 +160,8 @@ const envSchema = z
         }
       }
     }
-  });
+  })
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -95,6 +95,15 @@ export const authTokens = pgTable(
     tokenHash: text().notNull().unique(),
     /** The address an email_change token moves the account to. */
     newEmail: text(),
+    /**
+     * An email_verify token from a registration on a taken, unverified address: the password that
+     * registration chose, which the link makes the account's (docs/decisions/044-verification-ends-other-holders.md).
+     */
+    pendingPasswordHash: text(),
+    /** SHA-256 of the sign-up cookie of the browser that registered: proof that the link's follower chose the password. */
+    registrantHash: text(),
+    /** email_verify: where the person was going when they signed up (a draft task, the application), checked by safeReturnTo. */
+    returnTo: text(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     usedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

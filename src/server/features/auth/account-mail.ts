@@ -66,7 +66,13 @@ export function signUpAttemptMail(publicUrl: string, verifyToken: string | null)
       "",
       `Sign in: ${publicUrl}/sign-in`,
       `Forgot your password? Reset it: ${publicUrl}/forgot-password`,
-      ...(verifyToken ? ["", `Your address is not confirmed yet. Confirm it and sign in: ${publicUrl}/verify-email?token=${verifyToken}`] : []),
+      ...(verifyToken
+        ? [
+            "",
+            "Nobody has confirmed this address yet. If you just signed up, open this link to confirm it: the password you just chose becomes the account's, and anyone else signed in to it is signed out.",
+            `${publicUrl}/verify-email?token=${verifyToken}`,
+          ]
+        : []),
       "",
       "If it wasn't you, you can ignore this e-mail: nothing changed.",
     ].join("\n"),

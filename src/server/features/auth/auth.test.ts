@@ -20,7 +20,9 @@ describe("accounts", () => {
     const res = await register({ email: "Ann@Example.test", password: "correct horse", firstName: "Ann", lastName: "Lee" });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ message: "Check your inbox: we sent a link to ann@example.test to finish signing up." });
-    expect(res.headers["set-cookie"]).toBeUndefined();
+    // Only the sign-up cookie (decision 044), no session.
+    expect(String(res.headers["set-cookie"])).toMatch(/^errandly_sign_up=/);
+    expect(String(res.headers["set-cookie"])).not.toContain("errandly_session");
 
     const login = await t.app.inject({
       method: "POST",

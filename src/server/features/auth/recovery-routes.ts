@@ -4,14 +4,19 @@ import { and, eq, ne } from "drizzle-orm";
 import {
   changeEmailBodySchema,
   forgotPasswordBodySchema,
+  resetLinkCheckBodySchema,
   messageResponseSchema,
   resetPasswordBodySchema,
   RESET_LINK_INVALID_MESSAGE,
   userSchema,
+  verifiedEmailResponseSchema,
   verifyEmailBodySchema,
+  VERIFY_CHOOSE_PASSWORD_MESSAGE,
   VERIFY_LINK_INVALID_MESSAGE,
 } from "../../../shared/auth.js";
-import { errorResponseSchema } from "../../../shared/common.js";
+import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { safeReturnTo } from "../../../shared/return-to.js";
+import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict } from "../../http-errors.js";
 import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
@@ -28,7 +33,8 @@ import { assertPasswordAccepted } from "./password-policy.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail, toUserView } from "./repository.js";
 import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
-import { consumeToken, deleteTokens, issueToken, markEmailVerified } from "./tokens.js";
+import { signUpCookieHash } from "./sign-up-proof.js";
+import { consumeToken, deleteTokens, issueToken, markEmailVerified, tokenUsable, type AuthTokenRow } from "./tokens.js";
 
 // Forgot/reset password, e-mail verification and change of e-mail: everything that works through a
 // one-time link sent by e-mail (docs/product.md, "Accounts: recovery and verification";
@@ -80,11 +86,16 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/forgot-password",
     {
       config: { auth: "public" },
+      // Per IP and per (IP, address), as sign-in counts (decision 022): requests for an address
+      // from an attacker's network never use up the owner's, who asks from theirs.
       preHandler: rateLimit(ctx.db, ctx.now, perIp("forgot-password", 20), {
-        name: "forgot-password:email",
+        name: "forgot-password:ip-email",
         max: 5,
         windowMs: window,
-        key: emailKey,
+        key: (r) => {
+          const email = emailKey(r);
+          return email === null ? null : `${r.ip}:${email}`;
+        },
       }),
       schema: {
         tags: ["auth"],
@@ -93,8 +104,13 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await findUserByEmail(ctx.db, request.body.email);
-      if (user) {
+      const { email } = request.body;
+      // The same answer, sent before the address is even looked up, so neither the words nor the
+      // time to answer tell who has an account (decision 020).
+      await reply.code(202).send({ message: FORGOT_MESSAGE });
+      ctx.afterAnswer.run(reply, "forgot-password", async () => {
+        const user = await findUserByEmail(ctx.db, email);
+        if (!user) return;
         await ctx.db.transaction(async (tx) => {
           // An account that signs in only through single sign-on has no password here: it is told
           // how it signs in instead of getting a link that would add one (decision 020).
@@ -103,9 +119,27 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
             : singleSignOnResetMail(publicUrl);
           await ctx.mailer.queue(tx, { ...mail, to: user.email });
         });
-      }
-      // The same answer either way, so the form does not tell who has an account.
-      return reply.code(202).send({ message: FORGOT_MESSAGE });
+      });
+      return reply;
+    },
+  );
+
+  // The reset page asks first, so a used or expired link says so before a password is typed
+  // (docs/product.md, Accounts: recovery and verification). It reads the token and uses nothing.
+  app.post(
+    "/api/auth/reset-password/check",
+    {
+      config: { auth: "public" },
+      preHandler: rateLimit(ctx.db, ctx.now, perIp("reset-password-check", 30)),
+      schema: {
+        tags: ["auth"],
+        body: resetLinkCheckBodySchema,
+        response: { 200: okResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      if (!(await tokenUsable(ctx.db, request.body.token, "password_reset", ctx.now()))) throw badRequest(RESET_LINK_INVALID_MESSAGE);
+      return { ok: true as const };
     },
   );
 
@@ -155,15 +189,19 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["auth"],
         body: verifyEmailBodySchema,
-        response: { 200: userSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: verifiedEmailResponseSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const now = ctx.now();
-      const userId = await ctx.db.transaction(async (tx) => {
+      const { token: link, password: chosen } = request.body;
+      const chosenHash = chosen === undefined ? null : await hashPassword(chosen);
+      const verified = await ctx.db.transaction(async (tx) => {
         // One route for both links that prove an address: the sign-up one and the new-address one.
-        const token = await consumeToken(tx, request.body.token, ["email_verify", "email_change"], now);
+        const token = await consumeToken(tx, link, ["email_verify", "email_change"], now);
         if (!token) return null;
+        const [account] = await tx.select().from(users).where(eq(users.id, token.userId)).for("update");
+        if (!account) return null;
         if (token.purpose === "email_change" && token.newEmail) {
           const newEmail = token.newEmail;
           const takenMessage = `${newEmail} belongs to another account now, so your address stays as it was. Choose another address in your settings.`;
@@ -181,15 +219,53 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           // Links sent to the old address (a reset, a verification) must not act on the account any more.
           await deleteTokens(tx, token.userId);
+        } else {
+          await settleSignUpPassword(request, tx, account, token, chosen, chosenHash, now);
         }
+        // Whoever proves the inbox ends up the only one holding the account: every session made
+        // before the proof ends, and the follower is signed in afresh below (decision 044).
+        await tx.delete(sessions).where(eq(sessions.userId, token.userId));
         await markEmailVerified(tx, token.userId, ctx.env.ADMIN_EMAILS, now);
-        return token.userId;
+        // A new address leads back to its settings; a sign-up link to where the person was going.
+        const returnTo = token.purpose === "email_change" ? "/settings/email" : safeReturnTo(token.returnTo ?? "/dashboard");
+        return { userId: token.userId, returnTo };
       });
-      if (!userId) throw badRequest(VERIFY_LINK_INVALID_MESSAGE);
-      await signIn(request, reply, userId);
-      return toUserView(await userById(userId));
+      if (!verified) throw badRequest(VERIFY_LINK_INVALID_MESSAGE);
+      await signIn(request, reply, verified.userId);
+      return { ...toUserView(await userById(verified.userId)), returnTo: verified.returnTo };
     },
   );
+
+  /**
+   * The password a sign-up link leaves on the account: only one the follower chose
+   * (docs/decisions/044-verification-ends-other-holders.md). Opened in the browser that registered
+   * (its sign-up cookie) or signed in as the account, the registration's password stands (the
+   * pending one of a registration on a taken address first); otherwise the follower must choose
+   * one here, and a 409 rolls the link back unused so the page can ask.
+   */
+  async function settleSignUpPassword(
+    request: FastifyRequest,
+    tx: Db,
+    account: UserRow,
+    token: AuthTokenRow,
+    chosen: string | undefined,
+    chosenHash: string | null,
+    now: Date,
+  ): Promise<void> {
+    if (chosen !== undefined && chosenHash !== null) {
+      await assertPasswordAccepted(chosen, account);
+      await tx.update(users).set({ passwordHash: chosenHash, updatedAt: now }).where(eq(users.id, account.id));
+      return;
+    }
+    const registrant = token.registrantHash !== null && token.registrantHash === signUpCookieHash(app, request);
+    const signedInAsAccount = request.user?.id === account.id;
+    // An account with no password to take over (single sign-on) has nothing for a stranger to keep.
+    const nothingToKeep = account.passwordHash === null && token.pendingPasswordHash === null;
+    if (!registrant && !signedInAsAccount && !nothingToKeep) throw conflict(VERIFY_CHOOSE_PASSWORD_MESSAGE);
+    if (token.pendingPasswordHash !== null) {
+      await tx.update(users).set({ passwordHash: token.pendingPasswordHash, updatedAt: now }).where(eq(users.id, account.id));
+    }
+  }
 
   app.post(
     "/api/auth/resend-verification",
@@ -239,19 +315,20 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       if (newEmail === user.email) throw badRequest(`${newEmail} is already your e-mail address. Type the new one.`);
-      const taken = await findUserByEmail(ctx.db, newEmail);
-      // An address that belongs to another account gets nothing and the answer is the same, so this
-      // form does not tell who has an account either.
-      if (!taken) {
+      await reply.code(202).send({
+        message: `We sent a link to ${newEmail}. Open it within 24 hours to finish the change; until then you keep signing in with ${user.email}.`,
+      });
+      // After the answer: an address that belongs to another account gets nothing, and neither the
+      // answer nor its timing says so, so this form does not tell who has an account either.
+      ctx.afterAnswer.run(reply, "change-email", async () => {
+        if (await findUserByEmail(ctx.db, newEmail)) return;
         await ctx.db.transaction(async (tx) => {
           const token = await issueToken(tx, { userId: user.id, purpose: "email_change", now: ctx.now(), newEmail });
           await ctx.mailer.queue(tx, { ...changeEmailMail(publicUrl, token), to: newEmail });
           await ctx.mailer.queue(tx, { ...emailChangingNoticeMail(publicUrl, newEmail), to: user.email });
         });
-      }
-      return reply.code(202).send({
-        message: `We sent a link to ${newEmail}. Open it within 24 hours to finish the change; until then you keep signing in with ${user.email}.`,
       });
+      return reply;
     },
   );
 };

@@ -14,6 +14,7 @@ import { createSession, sessionOrigin } from "./sessions.js";
 import { beginSignIn } from "./sign-in-throttle.js";
 import { signUpAttemptMail, verifyEmailMail } from "./account-mail.js";
 import recoveryRoutes from "./recovery-routes.js";
+import { setSignUpCookie } from "./sign-up-proof.js";
 import { issueToken } from "./tokens.js";
 import oidcRoutes from "./oidc-routes.js";
 import { findUserByEmail, toUserView } from "./repository.js";
@@ -68,9 +69,12 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password, firstName, lastName } = request.body;
+      const returnTo = request.body.returnTo === undefined ? undefined : safeReturnTo(request.body.returnTo);
       await assertPasswordAccepted(password, { email, firstName, lastName });
       // Hashed in both cases, so the answer takes as long for a taken address as for a new one.
       const passwordHash = await hashPassword(password);
+      // Set for a new and a taken address alike: the link opened in this browser keeps this password.
+      const registrantHash = setSignUpCookie(app, reply);
       await ctx.db.transaction(async (tx) => {
         const [created] = await tx
           .insert(users)
@@ -78,15 +82,26 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .onConflictDoNothing({ target: users.email })
           .returning();
         if (created) {
-          const token = await issueToken(tx, { userId: created.id, purpose: "email_verify", now: ctx.now() });
+          const token = await issueToken(tx, { userId: created.id, purpose: "email_verify", now: ctx.now(), registrantHash, returnTo });
           await ctx.mailer.queue(tx, { ...verifyEmailMail(ctx.env.PUBLIC_URL, token), to: email });
           return;
         }
-        // A taken address: nothing is created and the owner hears about it; an owner who never
-        // confirmed the address gets a fresh link too (docs/decisions/020-account-recovery-and-verification.md).
+        // A taken address: nothing is created and the owner hears about it (decision 020). An
+        // address nobody has proven yet may have been registered by someone else first: its fresh
+        // link carries this registration's password, which becomes the account's when the link is
+        // opened, and ends every other holder's sessions (docs/decisions/044-verification-ends-other-holders.md).
         const owner = await findUserByEmail(tx, email);
         const verifyToken =
-          owner && !owner.emailVerifiedAt ? await issueToken(tx, { userId: owner.id, purpose: "email_verify", now: ctx.now() }) : null;
+          owner && !owner.emailVerifiedAt
+            ? await issueToken(tx, {
+                userId: owner.id,
+                purpose: "email_verify",
+                now: ctx.now(),
+                pendingPasswordHash: passwordHash,
+                registrantHash,
+                returnTo,
+              })
+            : null;
         await ctx.mailer.queue(tx, { ...signUpAttemptMail(ctx.env.PUBLIC_URL, verifyToken), to: email });
       });
       // The same answer for a new and a taken address, and nobody is signed in: registering does

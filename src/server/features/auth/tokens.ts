@@ -21,15 +21,32 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
 
 export async function issueToken(
   db: Db,
-  input: { userId: string; purpose: TokenPurpose; now: Date; newEmail?: string },
+  input: {
+    userId: string;
+    purpose: TokenPurpose;
+    now: Date;
+    newEmail?: string;
+    /** email_verify: the password a registration on a taken, unverified address chose (decision 044). */
+    pendingPasswordHash?: string;
+    /** email_verify: the SHA-256 of the registering browser's sign-up cookie (decision 044). */
+    registrantHash?: string;
+    /** email_verify: where the person was going, already checked by safeReturnTo. */
+    returnTo?: string | undefined;
+  },
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
+  // The user's row is locked first, so that two requests at once (forgot-password's work runs
+  // after its answer, several at a time) still leave one live link of each purpose.
+  await db.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for("update");
   await db.delete(authTokens).where(and(eq(authTokens.userId, input.userId), eq(authTokens.purpose, input.purpose)));
   await db.insert(authTokens).values({
     userId: input.userId,
     purpose: input.purpose,
     tokenHash: hashToken(token),
     newEmail: input.newEmail ?? null,
+    pendingPasswordHash: input.pendingPasswordHash ?? null,
+    registrantHash: input.registrantHash ?? null,
+    returnTo: input.returnTo ?? null,
     expiresAt: new Date(input.now.getTime() + TOKEN_TTL_MS[input.purpose]),
     createdAt: input.now,
   });
@@ -51,6 +68,16 @@ export async function consumeToken(db: Db, token: string, purposes: readonly Tok
     )
     .returning();
   return row ?? null;
+}
+
+/** Whether the token would still work now (unused, unexpired), without using it. */
+export async function tokenUsable(db: Db, token: string, purpose: TokenPurpose, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, hashToken(token)), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Drops the user's outstanding links (all, or of some purposes): after a reset or an address change. */

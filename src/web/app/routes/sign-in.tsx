@@ -39,7 +39,8 @@ export default function SignInPage() {
               <SignInForm onSignedIn={done} />
             </TabsContent>
             <TabsContent value="signup">
-              <SignUpForm />
+              {/* Without a destination, the verification link leads to the dashboard. */}
+              <SignUpForm returnTo={params.has("returnTo") ? returnTo : undefined} />
             </TabsContent>
           </Tabs>
         </CardContent>

@@ -62,7 +62,7 @@ export function SignInForm({ onSignedIn }: Props) {
  * Registering signs nobody in and answers alike for a new and a taken address (docs/product.md,
  * Accounts: recovery and verification): the form ends on "check your inbox".
  */
-export function SignUpForm() {
+export function SignUpForm({ returnTo }: { returnTo?: string }) {
   const form = useForm<RegisterBody>({
     resolver: registerResolver,
     defaultValues: { email: "", password: "", firstName: "", lastName: "" },
@@ -90,7 +90,7 @@ export function SignUpForm() {
     );
   }
   return (
-    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
+    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate({ ...body, returnTo }))}>
       {mutation.isError && (
         <Alert variant="destructive">
           <AlertDescription>{errorMessage(mutation.error, "Sign up failed. Please try again.")}</AlertDescription>
@@ -114,7 +114,8 @@ export function SignUpForm() {
           description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: three or four unrelated words work well.`}
           error={errors.password?.message}
         >
-          <PasswordInput autoComplete="new-password" {...form.register("password")} />
+          {/* A refusal of the earlier password must not stay above the meter of the one typed now. */}
+          <PasswordInput autoComplete="new-password" {...form.register("password", { onChange: () => mutation.reset() })} />
         </FormField>
         <PasswordStrength password={password} owner={{ email, firstName, lastName }} />
       </div>

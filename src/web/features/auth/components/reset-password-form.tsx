@@ -8,7 +8,9 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
+import { Spinner } from "@/components/ui/spinner";
 import { ApiError, errorMessage } from "@/lib/api";
+import { useCheckResetLink } from "../api/check-reset-link";
 import { useResetPassword } from "../api/reset-password";
 
 const formSchema = resetPasswordBodySchema.pick({ password: true });
@@ -40,8 +42,21 @@ export function ResetPasswordForm({ token, onDone }: Props) {
   const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { password: "" } });
   const password = useWatch({ control: form.control, name: "password" });
   const mutation = useResetPassword();
+  // Asked before the form shows: a used or expired link says so before a password is typed.
+  const link = useCheckResetLink(token);
   const { errors } = form.formState;
   if (!token) return <BadLink message="This link is incomplete. Open it again from the e-mail, or ask for a new one." />;
+  if (link.isPending) {
+    return (
+      <div className="flex items-center gap-3" aria-busy="true">
+        <Spinner />
+        <p>Checking your link...</p>
+      </div>
+    );
+  }
+  if (link.isError) {
+    return <BadLink message={link.error instanceof ApiError && link.error.status === 400 ? `${link.error.serverMessage}.` : errorMessage(link.error, "We could not check this link.")} />;
+  }
   // A 400 here is the link itself (expired, used or unknown); the form cannot fix it.
   const linkRefused =
     mutation.error instanceof ApiError &&
@@ -67,7 +82,7 @@ export function ResetPasswordForm({ token, onDone }: Props) {
           description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess. You will be signed out everywhere else.`}
           error={errors.password?.message}
         >
-          <PasswordInput autoComplete="new-password" {...form.register("password")} />
+          <PasswordInput autoComplete="new-password" {...form.register("password", { onChange: () => mutation.reset() })} />
         </FormField>
         <PasswordStrength password={password} />
       </div>

@@ -1,10 +1,18 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { MailCheck } from "lucide-react";
+import { useForm, useWatch } from "react-hook-form";
 import { Link } from "wouter";
-import type { User } from "@shared/auth";
+import { z } from "zod";
+import { passwordSchema, VERIFY_CHOOSE_PASSWORD_MESSAGE, type VerifiedEmailResponse } from "@shared/auth";
+import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { PasswordInput } from "@/components/ui/password-input";
+import { PasswordStrength } from "@/components/ui/password-strength";
 import { Spinner } from "@/components/ui/spinner";
-import { errorMessage } from "@/lib/api";
+import { ApiError, errorMessage } from "@/lib/api";
 import { useResendVerification } from "../api/resend-verification";
 import { useVerifyEmail } from "../api/verify-email";
 
@@ -12,8 +20,6 @@ interface Props {
   token: string | null;
   /** Whether someone is signed in on this device: they can ask for a new link from here. */
   signedIn: boolean;
-  /** Called once the address is confirmed and this device is signed in. */
-  onDone: (user: User) => void;
 }
 
 function ResendLink() {
@@ -37,23 +43,88 @@ function ResendLink() {
   );
 }
 
+/** Where the link leads next, in words: back to what the person was doing when they signed up. */
+function continueLabel(returnTo: string): string {
+  if (returnTo.startsWith("/become-provider")) return "Continue your provider application";
+  if (returnTo.startsWith("/settings")) return "Back to your settings";
+  if (returnTo === "/dashboard") return "Go to your dashboard";
+  return "Continue where you left off";
+}
+
+function Confirmed({ result }: { result: VerifiedEmailResponse }) {
+  return (
+    <div className="space-y-4" role="status">
+      <p className="flex items-start gap-2">
+        <MailCheck className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+        <span>
+          <span className="font-medium break-all">{result.email}</span> is confirmed as your address, and you are signed in.
+        </span>
+      </p>
+      {/* A full-page navigation, so every cached query starts fresh as the signed-in person. */}
+      <Button asChild className="w-full">
+        <a href={result.returnTo}>{continueLabel(result.returnTo)}</a>
+      </Button>
+    </div>
+  );
+}
+
+/** The link was opened away from the browser that signed up: whoever holds the inbox sets the password (decision 044). */
+function ChoosePassword({ token, verify }: { token: string; verify: ReturnType<typeof useVerifyEmail> }) {
+  const form = useForm<{ password: string }>({ resolver: zodResolver(choosePasswordSchema), defaultValues: { password: "" } });
+  const password = useWatch({ control: form.control, name: "password" });
+  const refused = verify.isError && !choosePasswordAsked(verify.error);
+  return (
+    <form className="space-y-4" noValidate onSubmit={form.handleSubmit(({ password }) => verify.mutate({ token, password }))}>
+      <p>{VERIFY_CHOOSE_PASSWORD_MESSAGE}</p>
+      {refused && (
+        <Alert variant="destructive">
+          <AlertDescription>{errorMessage(verify.error, "That did not work. Please try again in a moment.")}</AlertDescription>
+        </Alert>
+      )}
+      <div className="grid gap-2">
+        <FormField
+          label="Choose a password"
+          required
+          description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess. Anyone else signed in to this account will be signed out.`}
+          error={form.formState.errors.password?.message}
+        >
+          <PasswordInput autoComplete="new-password" {...form.register("password", { onChange: () => verify.reset() })} />
+        </FormField>
+        <PasswordStrength password={password} />
+      </div>
+      <Button type="submit" className="w-full" disabled={verify.isPending}>
+        {verify.isPending ? "Confirming..." : "Confirm my address and sign in"}
+      </Button>
+    </form>
+  );
+}
+
+const choosePasswordSchema = z.object({ password: passwordSchema });
+
+function choosePasswordAsked(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.serverMessage === VERIFY_CHOOSE_PASSWORD_MESSAGE;
+}
+
 /** Opens the e-mailed link: confirms the address (or the new address) and signs in here. */
-export function VerifyEmailStatus({ token, signedIn, onDone }: Props) {
+export function VerifyEmailStatus({ token, signedIn }: Props) {
   const verify = useVerifyEmail();
   // Once per page: a link works once, so a second request (React's development double effect)
   // would turn a success into "already used".
   const sent = useRef(false);
+  const [asked, setAsked] = useState(false);
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true;
-    verify.mutate({ token }, { onSuccess: onDone });
-  }, [token, verify, onDone]);
+    verify.mutate({ token }, { onError: (error) => setAsked(choosePasswordAsked(error)) });
+  }, [token, verify]);
 
+  if (verify.isSuccess) return <Confirmed result={verify.data} />;
+  if (token && asked) return <ChoosePassword token={token} verify={verify} />;
   if (token && !verify.isError) {
     return (
       <div className="flex items-center gap-3" aria-busy="true">
         <Spinner />
-        <p>{verify.isSuccess ? "Confirmed. Taking you to your dashboard..." : "Confirming your e-mail address..."}</p>
+        <p>Confirming your e-mail address...</p>
       </div>
     );
   }
