@@ -59,6 +59,11 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       SEED_DEMO: "false",
       // The load's posters post far more than a person does in an hour.
       TASKS_PER_HOUR: "1000000",
+      // The load stands for many people, all from 127.0.0.1; one address's limits have their own tests
+      // (src/server/plugins/slow-requests.test.ts, decision 043).
+      MAX_CONNECTIONS_PER_ADDRESS: "10000",
+      MAX_CONCURRENT_PER_ADDRESS: "10000",
+      REQUEST_QUEUE_PER_ADDRESS: "10000",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
