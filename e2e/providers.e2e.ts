@@ -100,6 +100,9 @@ describe("providers", () => {
     await page.goto(`${server.url}/dashboard`);
     await expect.poll(() => page.getByText("Verified Provider").isVisible(), POLL).toBe(true);
     await page.goto(`${server.url}/job-board`);
+    // The cards show take-home pay once the page knows a provider reads it; a Claim pressed before
+    // then is a visitor's, which leads to sign-in instead of the confirmation.
+    await expect.poll(() => page.getByText(/^You'll earn \$/).first().isVisible(), POLL).toBe(true);
     await page.getByRole("button", { name: /^Claim Task/ }).first().click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Yes, claim it" }).click();
     await toast(page, "Task claimed successfully!");
