@@ -6,6 +6,7 @@ import { providerProfiles } from "../db/schema/providers.js";
 import { tasks } from "../db/schema/tasks.js";
 import { users } from "../db/schema/users.js";
 import { hashPassword } from "../features/auth/passwords.js";
+import { approx } from "../features/tasks/positions.js";
 
 // Demo data for an empty database (SEED_DEMO, on by default): three accounts and a dozen open
 // tasks across Maryland, so a fresh `npm start` has something to look at.
@@ -59,8 +60,6 @@ const DEMO_TASKS: DemoTask[] = [
   { title: "Pick up pet medication", description: "Prescription ready at the vet clinic, prepaid; deliver to home.", category: "pet", budget: 25, urgency: "urgent", route: { start: GLEN_BURNIE, stops: [], end: BALTIMORE }, hoursAgo: 40 },
   { title: "Farmers market shopping", description: "Seasonal produce from the Saturday market, list provided, budget for goods separate.", category: "shopping", budget: 30, urgency: "standard", at: ANNAPOLIS, hoursAgo: 50 },
 ];
-
-const approx = (v: number) => Math.round(v * 100) / 100;
 
 /** Seeds only an empty database; returns whether it seeded. */
 export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
