@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { queryRows } from "../db/client.js";
 import { SERVICE_RESTART_CLOSE } from "../../shared/server-frames.js";
 import { createTestApp, createUser, TEST_ORIGIN, useTestApp } from "../../../test/create-test-app.js";
 import { NOT_READY } from "./health.js";
@@ -21,9 +22,10 @@ describe("health", () => {
   });
 
   it("answers readiness 503 when a migration this build ships is missing from the database", async () => {
-    const [last] = (
-      await t.database.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`)
-    ).rows as { hash: string; created_at: string }[];
+    const [last] = await queryRows<{ hash: string; created_at: string }>(
+      t.database.db,
+      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations) returning hash, created_at`,
+    );
     if (!last) throw new Error("no migration recorded in the template database");
     try {
       const ready = await t.app.inject({ url: "/api/health/ready" });
