@@ -1,6 +1,8 @@
 // Makes sure the machine has what the browser and multi-instance tests need:
 //   Chromium: Debian's `chromium` when root, Playwright's download otherwise (or CHROMIUM_PATH).
 //   PostgreSQL server binaries: Debian's `postgresql` when root (for the cross-instance tests).
+//   HAProxy and PgBouncer: Debian's `haproxy` and `pgbouncer` when root (the topology fault test,
+//   test/faults/topology.faults.ts; docs/deploy.md).
 import { execFileSync, execSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
@@ -45,7 +47,25 @@ export function ensurePostgres() {
   apt("postgresql");
 }
 
+/** Where Debian puts a daemon's binary, or null when it is not installed. */
+export function daemonPath(name) {
+  const path = `/usr/sbin/${name}`;
+  return existsSync(path) ? path : null;
+}
+
+export function ensureTopologyTools() {
+  const missing = ["haproxy", "pgbouncer"].filter((name) => !daemonPath(name));
+  if (missing.length === 0) return;
+  if (!isRoot) {
+    console.warn(`provision: ${missing.join(" and ")} missing and we are not root; install Debian's ${missing.join(" and ")}`);
+    return;
+  }
+  console.log(`provision: installing Debian ${missing.join(" and ")}`);
+  apt(missing.join(" "));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureChromium();
   ensurePostgres();
+  ensureTopologyTools();
 }

@@ -2,7 +2,7 @@
 // order (cheapest first), stopping at the first failure. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { ensureChromium } from "./provision.mjs";
+import { ensureChromium, ensureTopologyTools } from "./provision.mjs";
 
 const results = ".cache/test-results";
 rmSync(results, { recursive: true, force: true });
@@ -50,6 +50,7 @@ run("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
 run("unit", "npx", vitest("unit"));
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);
+ensureTopologyTools();
 run("faults", "npx", vitest("faults"));
 ensureChromium();
 run("e2e", "npx", vitest("e2e"));

@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { z } from "zod";
+import { SERVICE_RESTART_CLOSE } from "../shared/server-frames.js";
 import { createGeocoder } from "./adapters/geocoding/create-geocoder.js";
 import { createMailer } from "./adapters/mail/create-mailer.js";
 import type { Env } from "./config/env.js";
@@ -44,6 +44,7 @@ import authPlugin from "./plugins/auth.js";
 import { clientErrorHandler } from "./plugins/client-errors.js";
 import connectionCapPlugin from "./plugins/connection-cap.js";
 import errorsPlugin from "./plugins/errors.js";
+import healthPlugin from "./plugins/health.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
 import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
@@ -118,7 +119,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
   await app.register(cookie);
-  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 16 * 1024 },
+    // On shutdown every socket is closed with 1012 (service restart), not the plugin's bare close,
+    // so a client knows to reconnect, reaching another instance, and refetch what it missed
+    // (docs/decisions/051-pooler-and-topology.md).
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(SERVICE_RESTART_CLOSE.code, SERVICE_RESTART_CLOSE.reason);
+      this.websocketServer.close();
+      done();
+    },
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: "Errandly API", version: "1.0.0", description: "Local errand and task marketplace" },
@@ -137,20 +148,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(authPlugin);
 
-  app.get(
-    "/api/health",
-    {
-      config: { auth: "public" },
-      schema: {
-        tags: ["platform"],
-        response: { 200: z.object({ status: z.literal("ok") }) },
-      },
-    },
-    async () => {
-      await ctx.database.ping();
-      return { status: "ok" as const };
-    },
-  );
+  // Liveness and readiness, for load balancers (docs/deploy.md).
+  await app.register(healthPlugin);
 
   // Features, each owning its routes under /api.
   await app.register(authRoutes);

@@ -23,8 +23,16 @@ async function main(): Promise<void> {
 
   const server = await databaseServer(env, "app");
   releaseOnFailure = () => server.release();
-  await migrateDatabase(server.url);
-  const database = await openDatabase({ databaseUrl: server.url, poolSize: env.DATABASE_POOL_SIZE });
+  // Migrations hold a session lock and LISTEN a session: both go direct when DATABASE_URL is a
+  // transaction pooler (docs/decisions/051-pooler-and-topology.md).
+  const directUrl = env.DATABASE_LISTEN_URL ?? server.url;
+  await migrateDatabase(directUrl);
+  const database = await openDatabase({
+    databaseUrl: server.url,
+    poolSize: env.DATABASE_POOL_SIZE,
+    poolMode: env.DATABASE_POOL_MODE,
+    listenUrl: directUrl,
+  });
   const app = await buildApp({ env, database, startScheduler: true });
 
   if (env.SEED_DEMO) {
@@ -37,11 +45,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down");
-    // Stop taking requests, let in-flight ones finish, then close the database.
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // Readiness turns 503 first and the instance keeps answering for DRAIN_DELAY_MS, so the load
+    // balancer takes it out before it stops listening; then in-flight requests finish, sockets
+    // are told to reconnect (1012) and the database closes (docs/deploy.md, "Rolling restart").
+    app.health.startDraining();
+    const force = setTimeout(() => process.exit(1), env.DRAIN_DELAY_MS + 10_000);
     force.unref();
-    app
-      .close()
+    new Promise((resolve) => setTimeout(resolve, env.DRAIN_DELAY_MS))
+      .then(() => app.close())
       .then(() => database.close())
       .then(() => server.release())
       .then(() => process.exit(0))

@@ -13,6 +13,8 @@ import { TASK_STATUSES, type TaskStatus } from "./constants.js";
  * that no longer opens anything (docs/product.md#chat-and-notifications).
  */
 export const SESSION_ENDED_CLOSE = { code: 1008, reason: "Session ended" } as const;
+/** The server's close when the instance shuts down: reconnect (to another instance) and refetch. */
+export const SERVICE_RESTART_CLOSE = { code: 1012, reason: "Server restarting: reconnect" } as const;
 
 // zod's z.uuid(): RFC 9562 versions 1 to 8 with the variant bits, and the nil and max UUIDs.
 const UUID = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;

@@ -53,7 +53,7 @@ describe("a 10-second PostgreSQL outage under load", () => {
     let probing = true;
     const prober = (async () => {
       while (probing) {
-        const res = await traffic.call(app.url, null, "GET", "/api/health");
+        const res = await traffic.call(app.url, null, "GET", "/api/health/ready");
         if (res.status === 200) health.ok += 1;
         else if (res.status === 503) health.unavailable += 1;
         else health.other.push(res.status);
@@ -75,7 +75,7 @@ describe("a 10-second PostgreSQL outage under load", () => {
     const recoveryMs = await waitFor(
       "the server to answer 200 again",
       async () => {
-        const res = await traffic.call(app.url, null, "GET", "/api/health");
+        const res = await traffic.call(app.url, null, "GET", "/api/health/ready");
         lastHealth = `${res.status} ${res.error ?? JSON.stringify(res.body)}`;
         return res.status === 200;
       },

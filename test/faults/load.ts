@@ -45,6 +45,8 @@ export class Traffic {
   readonly noAnswer: string[] = [];
   /** Answers 500 and up other than 503, with what was asked. */
   readonly serverErrors: string[] = [];
+  /** 503 answers, with what was asked and the start of the answer (whose line or outage it was). */
+  readonly unavailable: string[] = [];
   /** Set while a test knowingly has no server listening (between a kill and the restart). */
   serverDown = false;
   noAnswerWhileDown = 0;
@@ -69,6 +71,7 @@ export class Traffic {
       const text = await res.text();
       this.statuses.set(res.status, (this.statuses.get(res.status) ?? 0) + 1);
       if (res.status >= 500 && res.status !== 503) this.serverErrors.push(`${method} ${path}: ${res.status} ${text}`);
+      if (res.status === 503) this.unavailable.push(`${method} ${path}: ${text.slice(0, 120)}`);
       return { status: res.status, body: parseBody(text) };
     } catch (err) {
       const message = describe(err);

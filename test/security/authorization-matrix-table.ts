@@ -59,6 +59,7 @@ export const VERIFIED_EMAIL_ROUTES = [
 export const HTTP_MATRIX = {
   // Platform and accounts: public entry points; only "who am I" needs a session.
   "GET /api/health": everyone(200),
+  "GET /api/health/ready": everyone(200),
   // For search engines: public addresses only (docs/decisions/028-head-tags-from-the-server.md).
   "GET /robots.txt": everyone(200),
   "GET /sitemap.xml": everyone(200),

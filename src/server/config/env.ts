@@ -40,6 +40,26 @@ const envSchema = z
       .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// URL" })
       .optional(),
     /**
+     * "transaction" when DATABASE_URL is a pooler in transaction mode (PgBouncer before 1.21): no
+     * statement is prepared under a name, as the next transaction may run on another server
+     * connection (docs/decisions/051-pooler-and-topology.md, docs/deploy.md).
+     */
+    DATABASE_POOL_MODE: z.enum(["session", "transaction"], { error: "must be session or transaction" }).default("session"),
+    /**
+     * A direct connection to PostgreSQL, not through a transaction pooler, for what needs a session
+     * of its own: LISTEN and the migrations' lock (decision 051). Unset: DATABASE_URL.
+     */
+    DATABASE_LISTEN_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: "must be a postgres:// URL" })
+      .optional(),
+    /**
+     * After SIGTERM, how long the instance keeps answering with /api/health/ready at 503 before it
+     * stops listening: at least the load balancer's check interval times its fall count, so it is
+     * taken out before it closes (docs/deploy.md). 0 when nothing balances in front of it.
+     */
+    DRAIN_DELAY_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(0).max(120_000).default(0),
+    /**
      * Connections each instance keeps to PostgreSQL. Sized by bench:load (docs/benchmarks.md,
      * "Profiles of issue 16"); several instances on one server must stay under its max_connections
      * (the embedded one allows 200).
@@ -150,6 +170,13 @@ const envSchema = z
           "is required when DATABASE_URL is set and S3 is not: uploads saved on one instance's disk are invisible to the others. " +
           "Set S3_* for shared object storage, or STORAGE_DIR to a directory every instance shares (a network mount)",
       });
+    }
+    // The embedded PostgreSQL is always reached directly; these two only describe a DATABASE_URL.
+    if (!env.DATABASE_URL && env.DATABASE_LISTEN_URL) {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_LISTEN_URL"], message: "only applies with DATABASE_URL: set DATABASE_URL too, or remove it" });
+    }
+    if (!env.DATABASE_URL && env.DATABASE_POOL_MODE === "transaction") {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_POOL_MODE"], message: "transaction only applies with DATABASE_URL pointing at a pooler: set DATABASE_URL too, or remove it" });
     }
     const record = env as Record<string, unknown>;
     for (const [name, keys] of groups) {

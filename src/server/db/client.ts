@@ -42,14 +42,44 @@ function assertChannel(channel: string): void {
 export interface OpenOptions {
   databaseUrl: string;
   poolSize?: number;
+  /**
+   * "transaction": databaseUrl is a pooler in transaction mode, so no statement is prepared under a
+   * name (docs/decisions/051-pooler-and-topology.md).
+   */
+  poolMode?: "session" | "transaction";
+  /** A direct connection for LISTEN, which needs a session of its own; default databaseUrl. */
+  listenUrl?: string;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPostgres(options);
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+/**
+ * A client that sends every statement unnamed. A named prepared statement lives in one server
+ * session; behind PgBouncer 1.18 in transaction mode the next query may run on another session
+ * that lacks it, or on one where another client already made it: 368 of 1,200 requests failed
+ * with `prepared statement "session_by_token" already exists` (issue 32). Both the statements of
+ * db/prepared.ts and drizzle's `.prepare(name)` pass their name here, so this is the one place
+ * that drops it. A query object of its own (a Submittable) carries no name and goes as it is.
+ */
+class UnnamedStatementsClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config, ...rest] = args;
+    const unnamed = config && typeof config === "object" && "name" in config && !("submit" in config) ? { ...config, name: undefined } : config;
+    return (pg.Client.prototype.query as (...a: unknown[]) => never).call(this, unnamed, ...rest);
+  }
+}
+
+async function openPostgres(options: OpenOptions): Promise<Database> {
+  const url = options.databaseUrl;
+  const listenUrl = options.listenUrl ?? url;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+    ...(options.poolMode === "transaction" ? { Client: UnnamedStatementsClient } : {}),
+  });
   // An idle client that dies with the server must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   // The pool listens for errors only on idle clients. A client checked out for a transaction when
@@ -68,7 +98,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   let lost = false;
 
   async function connectListener(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: listenUrl });
     client.on("error", () => {
       // Only the live client's loss matters; a half-opened one is ended by the catch below.
       if (listenClient === client) listenClient = null;
@@ -175,7 +205,9 @@ const MIGRATION_LOCK = 0x6572_7261_6e64_6c79n; // "errandly"
 /**
  * Applies the committed migrations (drizzle/) on one connection that holds a session advisory lock,
  * so instances starting at the same moment run them one after the other: the first applies them,
- * the rest find nothing left to do (docs/decisions/018-migrations-under-a-lock.md).
+ * the rest find nothing left to do (docs/decisions/018-migrations-under-a-lock.md). The lock lives
+ * in the session, so `databaseUrl` must be a direct connection, not a transaction pooler
+ * (main.ts passes DATABASE_LISTEN_URL; docs/decisions/051-pooler-and-topology.md).
  */
 export async function migrateDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -1,0 +1,405 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { openDatabase, type Database } from "../../src/server/db/client.js";
+import { freePort } from "../../src/server/free-port.js";
+import { SERVICE_RESTART_CLOSE } from "../../src/shared/server-frames.js";
+import { testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
+import { checkInvariants, installTransitionLog, transitionCounts } from "./invariants.js";
+import { Traffic, claimedTask, createActors, need, rowCounts, sleep, taskBody, waitFor, type Actor } from "./load.js";
+import { startServer, type ServerProcess } from "./server-process.js";
+import { checkTiming, startHaproxy, startPgBouncer, type Balancer, type Daemon } from "./topology-processes.js";
+import { recoverCutOffPayments, startWorkload } from "./workload.js";
+
+// The topology an operator runs past one machine (docs/deploy.md), for real: Debian's HAProxy
+// (deploy/haproxy.cfg) → three built server instances → Debian's PgBouncer in transaction mode
+// (deploy/pgbouncer.ini) → PostgreSQL, with one shared upload directory. Each fault runs under
+// load: an instance killed, a rolling restart, PgBouncer restarted; then the claim race across the
+// instances and every ledger invariant after all of it (docs/decisions/051-pooler-and-topology.md).
+
+const NAMES = ["app1", "app2", "app3"];
+const timing = checkTiming();
+/** Worst case from a failing instance to HAProxy marking it down: one interval, then fall - 1 fast ones. */
+const TAKE_OUT_MS = timing.inter + (timing.fall - 1) * timing.fastinter;
+/** DRAIN_DELAY_MS as docs/deploy.md sizes it: twice the time HAProxy needs to take an instance out. */
+const DRAIN_MS = 2 * TAKE_OUT_MS;
+
+let postgres: PostgresDatabase | null = null;
+let bouncer: (Daemon & { url: string }) | null = null;
+let balancer: Balancer | null = null;
+let database: Database | null = null;
+let storageDir = "";
+const ports = new Map<string, number>();
+const instances = new Map<string, ServerProcess>();
+
+function instanceEnv(): Record<string, string> {
+  return {
+    DATABASE_POOL_MODE: "transaction",
+    DATABASE_LISTEN_URL: need(postgres, "PostgreSQL").url,
+    DRAIN_DELAY_MS: String(DRAIN_MS),
+    TRUST_PROXY: "true",
+    PUBLIC_URL: need(balancer, "HAProxy").url,
+    STORAGE_DIR: storageDir,
+    // Payments cut off by a kill are handed back within a second (recoverCutOffPayments).
+    SWEEP_INTERVAL_MS: "500",
+  };
+}
+
+async function startInstance(name: string, dataDir?: string): Promise<ServerProcess> {
+  const port = ports.get(name);
+  const instance = await startServer({ databaseUrl: need(bouncer, "PgBouncer").url, port, ...(dataDir ? { dataDir } : {}), env: instanceEnv() });
+  instances.set(name, instance);
+  return instance;
+}
+
+async function waitForStates(what: string, check: (states: Map<string, string>) => boolean, timeoutMs: number): Promise<number> {
+  const lb = need(balancer, "HAProxy");
+  return waitFor(what, async () => check(await lb.states()), timeoutMs, 25);
+}
+
+/** The errors plugin's answer when a database connection failed (src/server/plugins/errors.ts). */
+const DATABASE_RETRY = "Service temporarily unavailable. Please try again shortly.";
+
+/** Why instances answered 503: the causes their logs name, counted. */
+function unavailableCauses(): string {
+  const causes = new Map<string, number>();
+  for (const instance of instances.values()) {
+    for (const line of instance.output().split("\n")) {
+      if (!line.includes("service unavailable")) continue;
+      const cause = /"message":"([^"]{0,100})/.exec(line)?.[1] ?? "?";
+      causes.set(cause, (causes.get(cause) ?? 0) + 1);
+    }
+  }
+  return [...causes].map(([c, n]) => `${n}× ${c}`).join("; ") || "none logged";
+}
+
+const allUp = (states: Map<string, string>) => NAMES.every((n) => states.get(n) === "UP");
+
+beforeAll(async () => {
+  postgres = await testPostgres();
+  bouncer = await startPgBouncer(postgres.url);
+  storageDir = mkdtempSync(join(tmpdir(), "errandly-shared-objects-"));
+  for (const name of NAMES) ports.set(name, await freePort());
+  // HAProxy first: the instances' PUBLIC_URL is its address; it finds them as they come up.
+  balancer = await startHaproxy(ports);
+  // One after the other: the first migrates the empty database through its direct URL.
+  for (const name of NAMES) await startInstance(name);
+  database = await openDatabase({ databaseUrl: postgres.url, poolSize: 2 });
+  await installTransitionLog(database.db);
+  await waitForStates("HAProxy to see every instance up", allUp, 15_000);
+}, 180_000);
+
+afterAll(async () => {
+  for (const instance of instances.values()) {
+    await instance.stop();
+    instance.cleanup();
+  }
+  await balancer?.destroy();
+  await bouncer?.destroy();
+  await database?.close();
+  await postgres?.destroy();
+  rmSync(storageDir, { recursive: true, force: true });
+}, 60_000);
+
+/**
+ * A chat client through the balancer as the web app behaves (src/web/lib/realtime.ts and the chat
+ * conversation): it reconnects whenever the socket drops, joins the room again and reads the
+ * message list, merging by id; pushes and the list together must hold each message exactly once.
+ */
+class ChatClient {
+  /** Message id → times it was pushed. */
+  readonly pushes = new Map<string, number>();
+  /** What the conversation shows: message id → content. */
+  readonly view = new Map<string, string>();
+  /** The instance behind each connection, in order, and how each ended. */
+  readonly servedBy: string[] = [];
+  readonly closes: number[] = [];
+  private socket: WebSocket | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly actor: Actor,
+    private readonly taskId: string,
+  ) {}
+
+  async connect(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const joined = await this.open().then(
+        () => true,
+        () => false,
+      );
+      if (joined) break;
+      // The web client waits 1 s and more with jitter; the test retries sooner to keep CI short.
+      await sleep(100);
+    }
+    // Whatever was sent while it was away: the list, merged by id (again after a 503, as the web app's query retries).
+    for (;;) {
+      if (this.stopped) return;
+      const res = await fetch(`${this.url}/api/messages/${this.taskId}`, { headers: { cookie: this.actor.cookie, origin: this.url } });
+      if (res.status === 200) {
+        for (const m of (await res.json()) as { id: string; content: string }[]) this.view.set(m.id, m.content);
+        return;
+      }
+      if (res.status !== 503) throw new Error(`message list: ${res.status} ${await res.text()}`);
+      await sleep(100);
+    }
+  }
+
+  private open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${this.url.replace("http", "ws")}/ws`, { headers: { cookie: this.actor.cookie, origin: this.url } });
+      this.socket = socket;
+      socket.once("upgrade", (res) => this.servedBy.push(String(res.headers["x-served-by"])));
+      socket.once("error", reject);
+      socket.once("open", () => socket.send(JSON.stringify({ type: "auth", taskId: this.taskId })));
+      socket.on("message", (data: WebSocket.RawData) => {
+        const frame = JSON.parse(String(data)) as { type: string; id?: string; content?: string };
+        if (frame.type === "auth_success") resolve();
+        if (frame.type === "message" && frame.id && frame.content) {
+          this.pushes.set(frame.id, (this.pushes.get(frame.id) ?? 0) + 1);
+          this.view.set(frame.id, frame.content);
+        }
+      });
+      socket.once("close", (code: number) => {
+        if (this.socket !== socket) return;
+        this.closes.push(code);
+        reject(new Error(`closed ${code} before joining`));
+        if (!this.stopped) void this.connect();
+      });
+    });
+  }
+
+  /** The instance holding the current connection. */
+  get instance(): string {
+    return this.servedBy.at(-1) ?? "";
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.socket?.close();
+  }
+}
+
+/** Every chat client a test opened; stopped after it, so none keeps reconnecting into the next fault. */
+const openClients: ChatClient[] = [];
+afterEach(() => {
+  for (const client of openClients.splice(0)) client.stop();
+});
+
+/** Chat pairs (a claimed task each) with the provider's client connected through the balancer. */
+async function chatPairs(db: Database["db"], traffic: Traffic, url: string, count: number) {
+  const posters = await createActors(db, count, "poster");
+  const providers = await createActors(db, count, "provider");
+  const pairs: { poster: Actor; taskId: string; client: ChatClient }[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const poster = need(posters[i] ?? null, "a poster");
+    const provider = need(providers[i] ?? null, "a provider");
+    const { id } = await claimedTask(traffic, url, poster, provider, `Topology chat ${i}`);
+    const client = new ChatClient(url, provider, id);
+    openClients.push(client);
+    await client.connect();
+    pairs.push({ poster, taskId: id, client });
+  }
+  return pairs;
+}
+
+/** Posters send a message each on every tick until stopped; returns the acknowledged ids by task. */
+function chatter(traffic: Traffic, url: string, pairs: { poster: Actor; taskId: string }[]) {
+  const acked = new Map<string, Set<string>>(pairs.map((p) => [p.taskId, new Set()]));
+  let stopped = false;
+  const loops = pairs.map(async ({ poster, taskId }, i) => {
+    for (let n = 0; !stopped; n += 1) {
+      const res = await traffic.call(url, poster, "POST", "/api/messages", { taskId, content: `pair ${i} message ${n}` });
+      if (res.status === 201) acked.get(taskId)?.add(String(res.body.id));
+      // Under the chat rate limit (30 a minute per user) for the length of a fault.
+      await sleep(2_500);
+    }
+  });
+  return {
+    acked,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Every acknowledged message is in its client's view, none pushed twice, nothing extra. */
+async function expectEveryMessageOnce(pairs: { taskId: string; client: ChatClient }[], acked: Map<string, Set<string>>) {
+  for (const { taskId, client } of pairs) {
+    const ids = acked.get(taskId) ?? new Set<string>();
+    await waitFor(`client of ${taskId} to hold all ${ids.size} messages`, async () => [...ids].every((id) => client.view.has(id)), 10_000, 50);
+    expect([...client.view.keys()].sort()).toEqual([...ids].sort());
+    expect([...client.pushes.values()].filter((n) => n > 1)).toEqual([]);
+  }
+}
+
+describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQL", () => {
+  it("keeps serving when one instance is killed: only its in-flight requests fail, HAProxy takes it out, its sockets catch up elsewhere", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const traffic = new Traffic();
+    const pairs = await chatPairs(db, traffic, lb.url, 6);
+    const victim = need(pairs[0]?.client.instance ?? null, "a socket's instance");
+    const onVictim = pairs.filter((p) => p.client.instance === victim);
+    const talk = chatter(traffic, lb.url, pairs);
+    const posters = await createActors(db, 4, "poster");
+    const load = startWorkload({
+      label: "topology kill",
+      url: () => lb.url,
+      posters,
+      providers: await createActors(db, 3, "provider"),
+      traffic,
+      paymentsPerPoster: 2,
+    });
+    await sleep(2_000);
+    const inFlight = traffic.inFlight.size;
+    const failedBefore = traffic.serverErrors.length + traffic.noAnswer.length;
+    expect(failedBefore).toBe(0);
+    await need(instances.get(victim) ?? null, victim).kill();
+    const takenOutMs = await waitForStates(`HAProxy to take ${victim} out`, (s) => (s.get(victim) ?? "").startsWith("DOWN"), 10_000);
+    await sleep(2_000);
+    await talk.stop();
+    await load.stop();
+    const failed = [...traffic.serverErrors, ...traffic.noAnswer];
+    // A confirm cut off on the killed instance is handed back by the sweep and paid on retry.
+    const recovery = await recoverCutOffPayments(db, traffic, lb.url, posters);
+
+    console.info(
+      [
+        `[faults] topology kill: ${victim} SIGKILLed with ${inFlight} requests in flight through HAProxy; ${failed.length} failed (${failed.map((f) => f.split(": ")[1]?.slice(0, 3)).join(" ")}); taken out ${takenOutMs} ms after the kill (bound ${TAKE_OUT_MS} ms + one check)`,
+        `[faults]   requests ${traffic.count(() => true)} (${traffic.summary()}); ${recovery.cutOff} payments cut off, ${recovery.repaid} repaid; ${onVictim.length} of ${pairs.length} sockets were on ${victim} and reconnected to ${onVictim.map((p) => p.client.instance).join(", ")}`,
+      ].join("\n"),
+    );
+    expect(failed.length).toBeLessThanOrEqual(inFlight);
+    // A request its instance died holding gets 502 from HAProxy, or its connection is cut when the
+    // answer had begun; no other 5xx, and nothing else the load did went wrong.
+    expect(traffic.serverErrors.filter((f) => !/: 502 /.test(f))).toEqual([]);
+    expect(load.unexpected.filter((u) => !/: 502 /.test(u))).toEqual([]);
+    expect(recovery.failures).toEqual([]);
+    expect(takenOutMs).toBeLessThanOrEqual(TAKE_OUT_MS + timing.inter);
+    expect(onVictim.length).toBeGreaterThan(0);
+    for (const { client } of onVictim) expect(client.instance).not.toBe(victim);
+    await expectEveryMessageOnce(pairs, talk.acked);
+
+    // Back for the next fault.
+    const dataDir = need(instances.get(victim) ?? null, victim).dataDir;
+    await startInstance(victim, dataDir);
+    await waitForStates("every instance up again", allUp, 15_000);
+  });
+
+  it("loses no request and no message in a rolling restart (SIGTERM each instance in turn)", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const traffic = new Traffic();
+    const pairs = await chatPairs(db, traffic, lb.url, 6);
+    const talk = chatter(traffic, lb.url, pairs);
+    const load = startWorkload({
+      label: "topology rolling",
+      url: () => lb.url,
+      posters: await createActors(db, 4, "poster"),
+      providers: await createActors(db, 3, "provider"),
+      traffic,
+      paymentsPerPoster: 2,
+    });
+    const restartMs: string[] = [];
+    const sockets = new Map(NAMES.map((n) => [n, pairs.filter((p) => p.client.instance === n).map((p) => p.client)]));
+    for (const name of NAMES) {
+      const instance = need(instances.get(name) ?? null, name);
+      const started = Date.now();
+      await instance.stop();
+      const stopped = Date.now();
+      await startInstance(name, instance.dataDir);
+      const booted = Date.now();
+      await waitForStates(`${name} up again`, (s) => s.get(name) === "UP", 15_000);
+      restartMs.push(`${stopped - started}+${booted - stopped}+${Date.now() - booted}`);
+    }
+    await sleep(1_000);
+    await talk.stop();
+    await load.stop();
+
+    console.info(
+      `[faults] topology rolling restart: ${NAMES.length} instances in turn, ${restartMs.join(", ")} ms (stop+boot+until UP; drain ${DRAIN_MS} ms); requests ${traffic.count(() => true)} (${traffic.summary()}); sockets per instance ${NAMES.map((n) => sockets.get(n)?.length ?? 0).join("/")}; 503s: ${traffic.unavailable.join(" | ")}; their causes in the instances' logs: ${unavailableCauses()}`,
+    );
+    // No request lost: every one was answered, none with a 5xx but the database's "try again"
+    // 503 (a busy machine's pool wait; the load retries it, as clients do), and every
+    // acknowledged write is there once.
+    expect(traffic.noAnswer).toEqual([]);
+    expect(traffic.serverErrors).toEqual([]);
+    expect(traffic.unavailable.filter((u) => !u.includes(DATABASE_RETRY))).toEqual([]);
+    expect(load.unexpected).toEqual([]);
+    expect([...(await rowCounts(db, "tasks", [...load.acked.tasks.keys()])).values()].every((n) => n === 1)).toBe(true);
+    expect([...(await rowCounts(db, "messages", [...load.acked.messages.keys()])).values()].every((n) => n === 1)).toBe(true);
+    // Each socket was told to reconnect (1012) when its instance stopped, and caught up.
+    for (const { client } of pairs) expect(client.closes.every((code) => code === SERVICE_RESTART_CLOSE.code)).toBe(true);
+    expect(pairs.every((p) => p.client.closes.length >= 1)).toBe(true);
+    await expectEveryMessageOnce(pairs, talk.acked);
+  });
+
+  it("answers 503, never 500, while PgBouncer restarts, and recovers without restarting the instances", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const pool = need(bouncer, "PgBouncer");
+    const pids = NAMES.map((n) => instances.get(n)?.pid);
+    const traffic = new Traffic();
+    const posters = await createActors(db, 4, "poster");
+    const load = startWorkload({
+      label: "topology pgbouncer",
+      url: () => lb.url,
+      posters,
+      providers: await createActors(db, 3, "provider"),
+      traffic,
+      paymentsPerPoster: 2,
+    });
+    await sleep(1_500);
+    const before = traffic.count((s) => s === 503);
+    await pool.stop("SIGTERM");
+    const stoppedAt = Date.now();
+    await waitFor("a 503 while PgBouncer is down", async () => traffic.count((s) => s === 503) > before, 10_000, 25);
+    await pool.start();
+    const recoveryMs = await waitForStates("every instance ready again", allUp, 20_000);
+    const afterRecovery = await traffic.call(lb.url, null, "GET", "/api/tasks/open");
+    await sleep(1_000);
+    await load.stop();
+    // A confirm cut off when PgBouncer went away is handed back by the sweep and paid on retry.
+    const recovery = await recoverCutOffPayments(db, traffic, lb.url, posters);
+
+    console.info(
+      `[faults] topology pgbouncer restart: down ${Date.now() - stoppedAt - recoveryMs} ms; instances ready ${recoveryMs} ms after it was back; requests ${traffic.count(() => true)} (${traffic.summary()})`,
+    );
+    expect(afterRecovery.status).toBe(200);
+    expect(recovery.failures).toEqual([]);
+    expect(traffic.serverErrors).toEqual([]);
+    expect(traffic.noAnswer).toEqual([]);
+    expect(traffic.count((s) => s === 503)).toBeGreaterThan(before);
+    expect(load.unexpected).toEqual([]);
+    expect(NAMES.map((n) => instances.get(n)?.pid)).toEqual(pids);
+    for (const name of NAMES) expect(instances.get(name)?.exited()).toBe(false);
+  });
+
+  it("has exactly one winner per claim race across the instances, and every invariant holds after all of it", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const traffic = new Traffic();
+    const [poster] = await createActors(db, 1, "poster");
+    const racers = await createActors(db, 6, "provider");
+    const contested: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const task = await traffic.call(lb.url, need(poster ?? null, "a poster"), "POST", "/api/tasks", taskBody(`Topology race ${i}`));
+      contested.push(String(task.body.id));
+    }
+    const answers = await Promise.all(contested.flatMap((id) => racers.map((p) => traffic.call(lb.url, p, "PATCH", `/api/tasks/${id}/claim`))));
+    const claims = await transitionCounts(db, "open", "claimed", contested);
+    const invariants = await checkInvariants(db);
+
+    console.info(`[faults] topology claim race: ${answers.length} claims on ${contested.length} tasks (${traffic.summary()}); ${invariants.checked} invariants checked`);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(contested.length);
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 409)).toEqual([]);
+    expect([...claims.values()]).toEqual(contested.map(() => 1));
+    expect(invariants.violations).toEqual([]);
+  });
+});
