@@ -214,7 +214,9 @@ interface Served {
 }
 
 function startServer(kind: BenchDatabase, size: number, target: string): Promise<Served> {
-  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, `--target=${target}`], {
+  // The child seeds and serves: it needs the options that shape the seed and the apps.
+  const passed = ["users", "metrics"].filter((name) => args.has(name)).map((name) => `--${name}=${args.get(name)}`);
+  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, `--target=${target}`, ...passed], {
     execArgv: process.execArgv,
   });
   return new Promise((resolve, reject) => {
