@@ -1,5 +1,6 @@
 import pg from "pg";
 import { openDatabase } from "../src/server/db/client.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/repository.js";
 import { openTasksQuerySchema } from "../src/shared/tasks.js";
 import { benchArgs } from "./args.js";
@@ -8,11 +9,13 @@ import { benchArgs } from "./args.js";
 // database you seeded (bench:load --seed-only, or a bench:jobs run's DATA_DIR while it serves), for
 // docs/benchmarks.md (issue 32: the board at a million tasks).
 //
-//   npx tsx bench/explain-board.ts --database=postgres://…
+//   npx tsx bench/explain-board.ts --database=postgres://…|/data/dir   (a DATA_DIR's embedded server is started, or joined)
 
 const args = benchArgs();
-const url = args.get("database");
-if (!url) throw new Error("--database=postgres://… is required");
+const target = args.get("database");
+if (!target) throw new Error("--database=postgres://… or a DATA_DIR is required");
+const embedded = /^postgres(ql)?:\/\//.test(target) ? null : await openEmbeddedPostgres({ dir: target });
+const url = embedded?.url ?? target;
 
 const QUERIES: Record<string, Record<string, string>> = {
   "no filter": {},
@@ -38,4 +41,5 @@ try {
 } finally {
   await client.end();
   await database.close();
+  if (embedded?.owned) await embedded.stop("fast");
 }
