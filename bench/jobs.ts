@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
-import { migrateDatabase, openDatabase, type Database } from "../src/server/db/client.js";
+import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
 import { benchArgs } from "./args.js";
@@ -22,6 +22,10 @@ import { databasesOption, externalPostgres, type BenchDatabase } from "./databas
 //                                            then an external PostgreSQL (DATABASE_URL's server, else a
 //                                            throwaway cluster from Debian's binaries; bench/databases.ts)
 //   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=embedded,postgres
+//   npm run bench:jobs -- --sizes=1000000 --users=100000     a million tasks from 100,000 posters (issue 32)
+//   npm run bench:jobs -- --metrics=compare                  each run also against a second app on the same
+//                                                            database with METRICS_TOKEN set, runs alternating,
+//                                                            and the ratio metrics on / off (docs/operations.md)
 
 const args = benchArgs();
 const DURATION_S = Number(args.get("duration") ?? 10);
@@ -29,6 +33,9 @@ const RUNS = Number(args.get("runs") ?? 3);
 const SIZES = (args.get("sizes") ?? "1000,100000").split(",").map(Number);
 const CONCURRENCY = Number(args.get("concurrency") ?? 50);
 const DATABASES = databasesOption(args.get("databases"));
+/** Posters who own the tasks: a hundredth of the tasks unless given. */
+const USERS = args.has("users") ? Number(args.get("users")) : null;
+const COMPARE_METRICS = args.get("metrics") === "compare";
 const SCENARIOS = [
   { name: "no filter", path: "/api/tasks/open" },
   { name: "category=delivery", path: "/api/tasks/open?category=delivery" },
@@ -56,7 +63,7 @@ const DESCRIPTIONS = [
 /** Open tasks in bulk with generate_series: varied titles, categories, budgets and positions. */
 async function seed(database: Database, count: number): Promise<void> {
   const db = database.db;
-  const posters = Math.max(10, Math.floor(count / 100));
+  const posters = USERS ?? Math.max(10, Math.floor(count / 100));
   await db.execute(sql`insert into users (email, first_name, last_name, role)
     select 'bench-' || g || '@example.test', 'Poster', 'N' || g, 'user' from generate_series(1, ${posters}) g`);
   const titles = sql.raw(`array[${TITLES.map((t) => `'${t}'`).join(",")}]`);
@@ -167,16 +174,17 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
     REQUEST_QUEUE_PER_ADDRESS: "10000",
   });
   const app = await buildApp({ env, database, logger: false });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  process.send?.({ port, seedMs });
+  const port = await listen(app);
+  // The same app with metrics on, beside it on the same database (--metrics=compare).
+  const metricsApp = COMPARE_METRICS ? await buildApp({ env: { ...env, METRICS_TOKEN: "bench-metrics-token-0123456789" }, database, logger: false }) : null;
+  const metricsPort = metricsApp ? await listen(metricsApp) : null;
+  const [dbSize] = await queryRows<{ bytes: string }>(database.db, sql`select pg_database_size(current_database())::text as bytes`);
+  process.send?.({ port, metricsPort, seedMs, databaseBytes: Number(dbSize?.bytes ?? 0) });
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    void app
-      .close()
+    void Promise.all([app.close(), metricsApp?.close()])
       .then(() => database.close())
       .then(() => embedded?.stop("fast"))
       .finally(() => {
@@ -189,17 +197,30 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   process.once("disconnect", stop);
 }
 
+async function listen(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  return typeof address === "object" && address ? address.port : 0;
+}
+
 // ---- parent: seed, load, report -------------------------------------------------------------
 
-function startServer(kind: BenchDatabase, size: number, target: string): Promise<{ child: ChildProcess; port: number; seedMs: number }> {
-  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, `--target=${target}`], {
+interface Served {
+  child: ChildProcess;
+  port: number;
+  metricsPort: number | null;
+  seedMs: number;
+  databaseBytes: number;
+}
+
+function startServer(kind: BenchDatabase, size: number, target: string): Promise<Served> {
+  // The child seeds and serves: it needs the options that shape the seed and the apps.
+  const passed = ["users", "metrics"].filter((name) => args.has(name)).map((name) => `--${name}=${args.get(name)}`);
+  const child = fork(process.argv[1] ?? "", ["--serve", `--kind=${kind}`, `--size=${size}`, `--target=${target}`, ...passed], {
     execArgv: process.execArgv,
   });
   return new Promise((resolve, reject) => {
-    child.once("message", (m) => {
-      const { port, seedMs } = m as { port: number; seedMs: number };
-      resolve({ child, port, seedMs });
-    });
+    child.once("message", (m) => resolve({ child, ...(m as Omit<Served, "child">) }));
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
   });
 }
@@ -221,11 +242,20 @@ async function main(): Promise<void> {
         const pgDb = kind === "postgres" && external ? await external.createDatabase() : null;
         const dataDir = kind === "embedded" ? mkdtempSync(join(tmpdir(), "errandly-bench-jobs-")) : null;
         try {
-          const { child, port, seedMs } = await startServer(kind, size, pgDb?.url ?? dataDir ?? "");
-          console.log(`${kind}: seeded ${size} tasks in ${(seedMs / 1000).toFixed(1)}s`);
+          const { child, port, metricsPort, seedMs, databaseBytes } = await startServer(kind, size, pgDb?.url ?? dataDir ?? "");
+          console.log(`${kind}: seeded ${size} tasks in ${(seedMs / 1000).toFixed(1)}s; database ${(databaseBytes / 1024 / 1024).toFixed(0)} MB`);
           for (const scenario of SCENARIOS) {
             const runs: Stats[] = [];
-            for (let i = 0; i < RUNS; i++) runs.push(await load(`http://127.0.0.1:${port}${scenario.path}`, DURATION_S));
+            const withMetrics: Stats[] = [];
+            for (let i = 0; i < RUNS; i++) {
+              runs.push(await load(`http://127.0.0.1:${port}${scenario.path}`, DURATION_S));
+              if (metricsPort) withMetrics.push(await load(`http://127.0.0.1:${metricsPort}${scenario.path}`, DURATION_S));
+            }
+            if (metricsPort) {
+              const on = median(withMetrics.map((r) => r.rps));
+              const off = median(runs.map((r) => r.rps));
+              console.log(`${kind} ${size} ${scenario.name}: metrics off ${off.toFixed(0)} req/s, on ${on.toFixed(0)} req/s, on/off ${(on / off).toFixed(3)}`);
+            }
             const cell = {
               rps: median(runs.map((r) => r.rps)),
               p50: median(runs.map((r) => r.p50)),

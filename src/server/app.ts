@@ -43,6 +43,8 @@ import admissionPlugin from "./plugins/admission.js";
 import authPlugin from "./plugins/auth.js";
 import { clientErrorHandler } from "./plugins/client-errors.js";
 import connectionCapPlugin from "./plugins/connection-cap.js";
+import metricsPlugin from "./plugins/metrics.js";
+import { Metrics } from "./metrics.js";
 import errorsPlugin from "./plugins/errors.js";
 import healthPlugin from "./plugins/health.js";
 import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
@@ -91,6 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
 
   const now = options.now ?? (() => new Date());
+  const metrics = new Metrics();
   const ctx: AppContext = {
     env,
     database,
@@ -107,9 +110,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     }),
     geocoder: createGeocoder(env),
     taskEvents: new TaskEvents(),
-    scheduler: new Scheduler(app.log),
+    scheduler: new Scheduler(app.log, metrics),
     afterAnswer: new AfterAnswer(app.log),
     log: app.log,
+    metrics,
   };
   app.decorate("ctx", ctx);
   // Every task transition is pushed to the people it concerns (docs/decisions/025-live-task-status.md).
@@ -145,7 +149,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     limitPerAddress: env.MAX_CONCURRENT_PER_ADDRESS,
     queueLimit: env.REQUEST_QUEUE_LIMIT,
     queuePerAddress: env.REQUEST_QUEUE_PER_ADDRESS,
+    onWaited: (seconds) => metrics.admissionWait.observe(seconds),
   });
+  await app.register(metricsPlugin);
   await app.register(authPlugin);
 
   // Liveness and readiness, for load balancers (docs/deploy.md).

@@ -4,6 +4,7 @@ import type { Geocoder } from "./adapters/geocoding/geocoder.js";
 import type { Mailer } from "./adapters/mail/mailer.js";
 import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
+import type { Metrics } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
 import type { TaskEvents } from "./task-events.js";
 
@@ -22,6 +23,8 @@ export interface AppContext {
   /** Work started once the answer has gone (after-answer.ts). */
   afterAnswer: AfterAnswer;
   log: FastifyBaseLogger;
+  /** The families /metrics reports; features add the levels they own (metrics.ts). */
+  metrics: Metrics;
 }
 
 declare module "fastify" {

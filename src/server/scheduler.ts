@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { Metrics } from "./metrics.js";
 
 // Periodic work (payment-deadline expiry, release windows, mail delivery, cleanup). Every job
 // must be safe to run on several instances at once: each one claims its rows with a single
@@ -11,7 +12,10 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly metrics: Metrics,
+  ) {}
 
   register(name: string, job: Job): void {
     if (this.jobs.has(name)) throw new Error(`Job ${name} is already registered`);
@@ -21,9 +25,11 @@ export class Scheduler {
   /** Runs every job once, in registration order; tests call this with a controlled clock. */
   async runAll(): Promise<void> {
     for (const [name, job] of this.jobs) {
+      this.metrics.jobRuns.inc({ job: name });
       try {
         await job();
       } catch (err) {
+        this.metrics.jobFailures.inc({ job: name });
         this.log.error({ err, job: name }, "scheduled job failed");
       }
     }

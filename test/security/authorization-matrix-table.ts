@@ -60,6 +60,8 @@ export const HTTP_MATRIX = {
   // Platform and accounts: public entry points; only "who am I" needs a session.
   "GET /api/health": everyone(200),
   "GET /api/health/ready": everyone(200),
+  // Only a scraper holding METRICS_TOKEN reads it, never a session; with no token set (as here) it does not exist.
+  "GET /metrics": everyone(404),
   // For search engines: public addresses only (docs/decisions/028-head-tags-from-the-server.md).
   "GET /robots.txt": everyone(200),
   "GET /sitemap.xml": everyone(200),

@@ -503,6 +503,7 @@ function payoutOnboarding(url: string): Scenario {
 const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/health": { readOnly: true, request: () => get("/api/health") },
   "GET /api/health/ready": { readOnly: true, request: () => get("/api/health/ready") },
+  "GET /metrics": { readOnly: true, request: () => get("/metrics") },
   "GET /robots.txt": { readOnly: true, request: () => get("/robots.txt") },
   // The open task's page address, and nothing of the task itself (its street least of all).
   "GET /sitemap.xml": {

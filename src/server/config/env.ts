@@ -150,6 +150,12 @@ const envSchema = z
       .default(DEFAULT_MAP_TILE_URL),
     MAP_TILE_ATTRIBUTION: z.string().min(1).max(300).default(DEFAULT_MAP_ATTRIBUTION),
 
+    /**
+     * The bearer token a Prometheus scraper sends to read /metrics (docs/operations.md). Unset: the
+     * route answers 404. Long enough that it cannot be guessed.
+     */
+    METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters (use `openssl rand -hex 24`)" }).optional(),
+
     FELIX_LLM_URL: optionalUrl,
     FELIX_LLM_MODEL: z.string().min(1).optional(),
     FELIX_LLM_API_KEY: z.string().min(1).optional(),

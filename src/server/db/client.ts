@@ -29,6 +29,8 @@ export interface Database {
    */
   onListenerRestored(callback: () => void): void;
   ping(): Promise<void>;
+  /** The pool's connections now: open, idle among them, and queries waiting for one (for /metrics). */
+  poolUse(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -189,6 +191,9 @@ async function openPostgres(options: OpenOptions): Promise<Database> {
     },
     async ping() {
       await pool.query("select 1");
+    },
+    poolUse() {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
     async close() {
       closed = true;

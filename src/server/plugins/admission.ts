@@ -38,6 +38,11 @@ export interface AdmissionLimits {
   queuePerAddress: number;
 }
 
+export interface AdmissionOptions extends AdmissionLimits {
+  /** Told how long each request that had to wait for a place waited (the metrics' histogram). */
+  onWaited?: (seconds: number) => void;
+}
+
 /** What a client is told to wait before it asks again when the line is full. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
@@ -159,8 +164,8 @@ const BUSY_MESSAGES = {
   address: `Too many requests from your network are waiting. Please try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`,
 };
 
-export default fp<AdmissionLimits>(
-  async (app, limits) => {
+export default fp<AdmissionOptions>(
+  async (app, { onWaited, ...limits }) => {
     const admission = new Admission(limits);
     app.decorate("admission", admission);
     app.decorateRequest("admission", null);
@@ -180,7 +185,10 @@ export default fp<AdmissionLimits>(
     app.addHook("preValidation", async (request) => {
       if (!request.admission) return;
       const turn = admission.enter(request.admission);
-      if (turn) await turn;
+      if (!turn) return;
+      const start = performance.now();
+      await turn;
+      onWaited?.((performance.now() - start) / 1000);
     });
     const release = (request: { admission: Ticket | null }) => {
       if (!request.admission) return;

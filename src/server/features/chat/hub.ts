@@ -192,6 +192,13 @@ export class ChatHub {
     return true;
   }
 
+  /** Open sockets on this instance, joined to a room or not (for /metrics). */
+  socketCount(): number {
+    let n = 0;
+    for (const group of this.sockets.values()) n += group.size;
+    return n;
+  }
+
   /** Number of open sockets in task rooms on this instance (for tests and the benchmark). */
   roomSocketCount(): number {
     let n = 0;

@@ -37,6 +37,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   registerChatSocket(app, hub);
   ctx.scheduler.register("chat:unseen-notices", () => noticeUnseenMessages(ctx));
   ctx.scheduler.register("chat:close-ended-sessions", () => hub.closeEndedSessions());
+  ctx.metrics.level("errandly_open_sockets", "WebSocket connections open on this instance.", () => hub.socketCount());
 
   app.get(
     "/api/messages/:taskId",

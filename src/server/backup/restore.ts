@@ -1,0 +1,197 @@
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync } from "node:fs";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import type { ObjectStorage } from "../adapters/storage/storage.js";
+import { MIGRATIONS_DIR } from "../paths.js";
+import { ledgerSums } from "./dump.js";
+import { run, type Manifest } from "./manifest.js";
+
+// `npm run restore <archive>` (docs/operations.md, docs/decisions/053-metrics-and-backups.md): the
+// archive is checked against its manifest, the schema is built by the migrations up to the level
+// the backup was made at, the rows go back in one transaction (parents before children, with the
+// tables' own triggers off: the ratings a review trigger keeps were backed up already), then the
+// files. The migrations after that level run when the server next starts, as in any upgrade.
+
+/** A refusal the command prints as it is, without a stack: the operator has something to fix. */
+export class RestoreRefused extends Error {}
+
+const INSERT_ROWS = 1_000;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+interface JournalEntry {
+  when: number;
+  tag: string;
+}
+
+/** Unpacks `archive` into a temporary folder and checks every table and file against the manifest. */
+export async function openArchive(archive: string): Promise<{ dir: string; manifest: Manifest; close(): Promise<void> }> {
+  if (!existsSync(archive)) throw new RestoreRefused(`There is no file ${archive}. Give the path of a .tar.gz written by npm run backup.`);
+  const dir = await mkdtemp(join(tmpdir(), "errandly-restore-"));
+  const close = () => rm(dir, { recursive: true, force: true });
+  try {
+    await run("tar", ["-xzf", archive, "-C", dir]).catch(() => {
+      throw new RestoreRefused(`${archive} is not a readable .tar.gz archive. Give the path of a file written by npm run backup.`);
+    });
+    if (!existsSync(join(dir, "manifest.json"))) {
+      throw new RestoreRefused(`${archive} has no manifest.json, so it was not written by npm run backup. Give the path of a backup archive.`);
+    }
+    const manifest = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as Manifest;
+    const checks = [
+      ...Object.values(manifest.tables).map((t) => ({ path: t.file, sha256: t.sha256 })),
+      ...manifest.files.map((f) => ({ path: `files/${f.key}`, sha256: f.sha256 })),
+    ];
+    for (const check of checks) {
+      if ((await sha256Of(join(dir, check.path))) !== check.sha256) {
+        throw new RestoreRefused(`${check.path} in ${archive} does not match its manifest: the archive is damaged. Restore an earlier backup.`);
+      }
+    }
+    return { dir, manifest, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function sha256Of(path: string): Promise<string | null> {
+  if (!existsSync(path)) return null;
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** True when `dir` does not exist or holds nothing. */
+export async function isEmptyDirectory(dir: string): Promise<boolean> {
+  if (!existsSync(dir)) return true;
+  return (await readdir(dir)).length === 0;
+}
+
+/** The committed migrations up to the backup's level, or a refusal when the backup is newer than this code. */
+async function migrationsUpTo(manifest: Manifest): Promise<string> {
+  const journal = JSON.parse(await readFile(join(MIGRATIONS_DIR, "meta", "_journal.json"), "utf8")) as { entries: JournalEntry[] };
+  const last = manifest.migrations.last;
+  const upTo = journal.entries.findIndex((e) => e.when === last);
+  if (last !== null && upTo === -1) {
+    throw new RestoreRefused(
+      `This backup was made by a newer Errandly (version ${manifest.appVersion}) whose database this code does not know. ` +
+        "Restore it with that version or a later one.",
+    );
+  }
+  const dir = await mkdtemp(join(tmpdir(), "errandly-migrations-"));
+  await cp(MIGRATIONS_DIR, dir, { recursive: true });
+  await writeFile(join(dir, "meta", "_journal.json"), JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo + 1) }));
+  return dir;
+}
+
+/** Refuses unless the database has no tables of ours and no migration record. */
+async function assertEmptyDatabase(client: pg.Client): Promise<void> {
+  const { rows } = await client.query<{ count: number }>(
+    "select count(*)::int as count from information_schema.tables where table_schema in ('public', 'drizzle')",
+  );
+  if ((rows[0]?.count ?? 0) > 0) {
+    throw new RestoreRefused(
+      "The target database is not empty: it already has tables. Restore into a new, empty database (or an empty DATA_DIR), so nothing is overwritten.",
+    );
+  }
+}
+
+/** Parent tables before the tables whose foreign keys point at them. */
+async function tablesInLoadOrder(client: pg.Client, tables: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ child: string; parent: string }>(
+    `select c.relname as child, p.relname as parent from pg_constraint k
+     join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
+     join pg_namespace n on n.oid = c.relnamespace
+     where k.contype = 'f' and n.nspname = 'public' and c.oid <> p.oid`,
+  );
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  const visit = (table: string, path: Set<string>) => {
+    if (placed.has(table) || path.has(table)) return;
+    path.add(table);
+    for (const r of rows) if (r.child === table) visit(r.parent, path);
+    placed.add(table);
+    ordered.push(table);
+  };
+  for (const table of tables) visit(table, new Set());
+  return ordered;
+}
+
+async function loadTable(client: pg.Client, dir: string, table: string, entry: Manifest["tables"][string]): Promise<void> {
+  const columns = entry.columns.map(quote).join(", ");
+  const insert = `insert into ${quote(table)} (${columns}) overriding system value
+    select ${columns} from json_populate_recordset(null::${quote(table)}, $1::json)`;
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await client.query(insert, [`[${batch.join(",")}]`]);
+    batch = [];
+  };
+  const lines = createInterface({ input: createReadStream(join(dir, entry.file)), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line) continue;
+    batch.push(line);
+    if (batch.length >= INSERT_ROWS) await flush();
+  }
+  await flush();
+}
+
+/**
+ * Loads an opened archive into the empty database at `databaseUrl` and its files into `storage`.
+ * Returns what the restored database holds, counted after the load, for the caller to compare.
+ */
+export async function restoreBackup(options: {
+  dir: string;
+  manifest: Manifest;
+  databaseUrl: string;
+  storage: ObjectStorage;
+}): Promise<{ rows: Record<string, number>; ledger: Manifest["ledger"] }> {
+  const { dir, manifest } = options;
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  let migrations: string | null = null;
+  try {
+    await assertEmptyDatabase(client);
+    migrations = await migrationsUpTo(manifest);
+    await migrate(drizzle({ client, casing: "snake_case" }), { migrationsFolder: migrations });
+
+    const tables = Object.keys(manifest.tables);
+    const order = await tablesInLoadOrder(client, tables);
+    await client.query("begin");
+    for (const table of tables) await client.query(`alter table ${quote(table)} disable trigger user`);
+    for (const table of order) {
+      const entry = manifest.tables[table];
+      if (entry) await loadTable(client, dir, table, entry);
+    }
+    for (const [sequence, value] of Object.entries(manifest.sequences)) {
+      if (value !== null) await client.query("select setval($1::regclass, $2::bigint)", [quote(sequence), value]);
+    }
+    for (const table of tables) await client.query(`alter table ${quote(table)} enable trigger user`);
+    const rows: Record<string, number> = {};
+    for (const table of tables) {
+      const { rows: counted } = await client.query<{ count: number }>(`select count(*)::int as count from ${quote(table)}`);
+      rows[table] = counted[0]?.count ?? 0;
+      if (rows[table] !== manifest.tables[table]?.rows) {
+        throw new RestoreRefused(`${table} has ${rows[table]} rows after the load, the manifest says ${manifest.tables[table]?.rows}. No rows were kept; drop the database's tables before trying again.`);
+      }
+    }
+    const ledger = await ledgerSums(client);
+    await client.query("commit");
+
+    for (const file of manifest.files) {
+      await options.storage.put(file.key, await readFile(join(dir, "files", file.key)), file.contentType);
+    }
+    return { rows, ledger };
+  } catch (err) {
+    await client.query("rollback").catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+    if (migrations) await rm(migrations, { recursive: true, force: true });
+  }
+}
