@@ -56,7 +56,7 @@ const APPROX = String.raw`(?:(?:about|around|roughly|approximately|approx\.?|may
 export function normalizeForReading(text: string): string {
   let t = ` ${text.toLowerCase().replace(/[’']/g, "'")} `;
   // A deadline is not a duration: "in the next hour", "within 2 hours", "flight in 2 hours".
-  t = t.replace(/(?<!(?:done|finished|completed|do it|do this) )\b(?:in|within|next)\s+(?:the\s+)?(?:next\s+)?(?:\d+(?:\.\d+)?|an?|one|two|three)?\s*(?:hours?|hrs?|minutes?|mins?)\b/g, " ");
+  t = t.replace(/\b(?:within|next|(?<!(?:done|finished|completed|do it|do this) )in)\s+(?:the\s+)?(?:next\s+)?(?:\d+(?:\.\d+)?|an?|one|two|three)?\s*(?:hours?|hrs?|minutes?|mins?)\b/g, " ");
   t = t.replace(/(\d),(\d{3})\b/g, "$1$2");
   t = t.replace(/\ba (couple|few|dozen|pair)(?: of)?\b/g, "$1");
   t = t.replace(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|dozen|couple|few|single|pair)\b/g, (w) => String(NUMBER_WORDS[w] ?? w));
@@ -154,12 +154,12 @@ export function readWork(text: string): WorkReading {
   set("sqft", first(t, [[re(String.raw`${APPROX}${RANGE}\s*-?\s*(?:sq\.?\s*ft\.?|square[- ]f(?:ee|oo)t|sqft|sf)\b`), 1]]));
   set("bedrooms", first(t, [[re(String.raw`${RANGE}\s*-?\s*(?:bed(?:room)?s?|br|bd|bdrm)\b`), 1]]) ?? (/\bstudio\b/.test(t) ? { low: 0, high: 0.5, said: "studio" } : undefined));
   set("bathrooms", first(t, [[re(String.raw`${RANGE}\s*-?\s*(?:full |half )?(?:bath(?:room)?s?|ba)\b`), 1]]));
-  set("pets", first(t, [[re(String.raw`${RANGE}\s*(?:\w+\s)?(?:dogs?|cats?|pets?|puppies|puppy|kittens?)\b`), 1]]));
+  set("pets", first(t, [[re(String.raw`${RANGE}\s*(?:[\w-]+\s)?(?:dogs?|cats?|pets?|puppies|puppy|kittens?)\b`), 1]]));
   set("nights", first(t, [[re(String.raw`${APPROX}${RANGE}\s*-?\s*nights?\b`), 1]]) ?? (/ overnight /.test(t) ? { low: 1, high: 1, said: "overnight" } : undefined));
   set("days", readDays(t));
   set("visitsPerDay", readVisitsPerDay(t));
   set("visits", first(t, [[re(String.raw`${RANGE}\s*(?:visits?|drop[- ]?ins?|walks?)\b(?!\s*(?:a|per|each)\s*day)`), 1]]));
-  set("windows", first(t, [[re(String.raw`${APPROX}${RANGE}\s*(?:\w+\s)?windows?\b`), 1]]));
+  set("windows", first(t, [[re(String.raw`${APPROX}${RANGE}\s*(?:[\w-]+\s)?windows?\b`), 1]]));
   set("helpers", first(t, [[re(String.raw`${RANGE}\s*(?:people|persons|helpers|movers|guys|workers|cleaners|pairs of hands)\b`), 1]]));
   set("stops", first(t, [[re(String.raw`${RANGE}\s*(?:\w+\s)?(?:stops|drop[- ]?offs|deliveries|locations)\b`), 1]]));
   set("miles", first(t, [[re(String.raw`${APPROX}${RANGE}\s*(?:miles?|mi)\b`), 1]]));
