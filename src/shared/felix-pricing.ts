@@ -223,6 +223,17 @@ export function evaluateBudget(offeredBudget: number, fairBudget: number, range?
   return { status, percentDiff, offeredBudget, fairBudget };
 }
 
+/**
+ * The range an offer is judged against and both sides are shown: the work's own range (low to
+ * high), at least the fair budget ±15% (docs/decisions/026-one-felix-budget-for-both-sides.md).
+ */
+export function fairRange(p: Pick<PricingBreakdown, "low" | "high" | "suggestedBudget">): { low: number; high: number } {
+  return {
+    low: Math.min(p.low, Math.round(p.suggestedBudget * (100 - FAIR_BAND_PERCENT)) / 100),
+    high: Math.max(p.high, Math.round(p.suggestedBudget * (100 + FAIR_BAND_PERCENT)) / 100),
+  };
+}
+
 /** Linear interpolation between closest ranks (the spreadsheet PERCENTILE.INC method); `sorted` ascending, non-empty. */
 function quantile(sorted: readonly number[], p: number): number {
   const position = (sorted.length - 1) * p;

@@ -5,6 +5,7 @@ import {
   MILEAGE_RATE,
   MIN_SUGGESTED_TOTAL,
   STOP_COST,
+  fairRange,
   type BudgetEvaluation,
   type FelixUrgency,
   type MarketStats,
@@ -53,7 +54,10 @@ function workSize(p: PricingBreakdown): string {
   return `${unitCount(p.workUnit, p.workQuantity)}${p.helpers > 1 ? ` for each of ${p.helpers} helpers` : ""}`;
 }
 
-const rangeWords = (p: PricingBreakdown) => (p.low < p.high ? `, within a range of ${usd(p.low)} to ${usd(p.high)}` : "");
+const rangeWords = (p: PricingBreakdown) => {
+  const range = fairRange(p);
+  return range.low < range.high ? `, within a range of ${usd(range.low)} to ${usd(range.high)}` : "";
+};
 
 /** The suggestion, what it counted and where each figure came from, and the question when it could only guess. */
 export function suggestion(p: PricingBreakdown, category: string, work: WorkEstimate): string {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { computePricing, evaluateBudget, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
+import { computePricing, evaluateBudget, fairRange, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
 import { felixContextOfTask, type FelixContext } from "../../../shared/felix.js";
 import { estimateWork, type WorkEstimate } from "../../../shared/felix-work.js";
 import type { CreateTaskBody } from "../../../shared/tasks.js";
@@ -7,7 +7,6 @@ import { createGeocoder } from "../../adapters/geocoding/create-geocoder.js";
 import type { Category } from "../../../shared/constants.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { taskAt } from "../../../../test/fixtures/factory.js";
-import { fairRange } from "./service.js";
 
 const t = await useTestApp();
 

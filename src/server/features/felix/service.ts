@@ -1,13 +1,13 @@
 import { MIN_BUDGET_CENTS, SERVICE_FEE_FIXED_CENTS } from "../../../shared/constants.js";
 import { felixContextOfTask, type FelixContext, type FelixMode, type FelixResponse } from "../../../shared/felix.js";
 import {
-  FAIR_BAND_PERCENT,
   LABOR_RATE_PER_HOUR,
   MILEAGE_RATE,
   STOP_COST,
   SUGGESTION_STEP,
   computePricing,
   evaluateBudget,
+  fairRange,
   type BudgetEvaluation,
   type MarketStats,
   type PricingBreakdown,
@@ -113,14 +113,6 @@ export async function askFelix(ctx: FelixServiceContext, asker: FelixAsker, aske
       rateFrom: answer.work.rateFrom,
       question: question.mode === "recommend" ? answer.work.question : null,
     },
-  };
-}
-
-/** The fair range an offer is judged against: the work's own range, widened to the fair budget ±15%. */
-export function fairRange(p: PricingBreakdown): { low: number; high: number } {
-  return {
-    low: Math.min(p.low, Math.round(p.suggestedBudget * (100 - FAIR_BAND_PERCENT)) / 100),
-    high: Math.max(p.high, Math.round(p.suggestedBudget * (100 + FAIR_BAND_PERCENT)) / 100),
   };
 }
 
