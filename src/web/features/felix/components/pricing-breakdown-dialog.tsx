@@ -51,11 +51,10 @@ export function PricingBreakdownDialog({
           ))}
           <dt className="border-t pt-2 font-semibold">Suggested budget</dt>
           <dd className="border-t pt-2 text-right text-base font-semibold">{usd(breakdown.suggestedBudget)}</dd>
-          <dt className="text-muted-foreground">Range</dt>
-          <dd className="text-right font-medium">
-            {usd(fairRange(breakdown).low)} to {usd(fairRange(breakdown).high)}
-          </dd>
         </dl>
+        <p className="text-sm text-muted-foreground">
+          Fair range: {usd(fairRange(breakdown).low)} to {usd(fairRange(breakdown).high)}, from the low and high ends of the work&apos;s size and rate.
+        </p>
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             Close
