@@ -284,7 +284,7 @@ export function estimateWork({ category, title, description, answer, market }: W
   const perHelper = helpers > 1 ? " per helper" : "";
   const rateFrom = market?.rate
     ? `${market.rate.count} completed ${categoryLabel(category)} tasks nearby paid a median $${Math.round(rate.mid)} ${perUnit}${perHelper}`
-    : `the usual rate for ${kind.label} is $${rate.mid} ${perUnit}${perHelper} (published cost guides, see How Felix prices)`;
+    : `the usual rate for ${kind.label} is $${rate.mid} ${perUnit}${perHelper} (published cost guides)`;
 
   return {
     kind: kind.id,
