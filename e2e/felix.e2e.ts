@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { computePricing, routeMiles } from "../src/shared/felix-pricing.js";
+import { estimateWork } from "../src/shared/felix-work.js";
 import type { FelixResponse } from "../src/shared/felix.js";
 import { createGeocoder } from "../src/server/adapters/geocoding/create-geocoder.js";
 import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
@@ -45,7 +46,8 @@ describe("Ask Felix", () => {
     const [from] = await geocoder.search("Annapolis, MD", 1);
     const [to] = await geocoder.search("Baltimore, MD", 1);
     if (!from || !to) throw new Error("the gazetteer should know Annapolis and Baltimore");
-    const expected = computePricing({ miles: routeMiles([from, to]), stops: 0, urgency: "standard" }).suggestedBudget;
+    const work = estimateWork({ category: "delivery", title: "Carry a parcel to Baltimore", description: "One box, 10 pounds" });
+    const expected = computePricing({ miles: routeMiles([from, to]), stops: 0, urgency: "standard", work }).suggestedBudget;
 
     const context = await browser.newContext();
     const page = await newPage(context);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { haversineMiles } from "./geo.js";
 import {
   FELIX_URGENCIES,
+  type PricedWork,
   MARKET_MIN_SAMPLE,
   ROAD_FACTOR,
   computePricing,
@@ -117,7 +118,14 @@ describe("computePricing hand-computed cases", () => {
     expect(computePricing({ miles: 100, stops: 2, urgency: "urgent" })).toEqual({
       distance: 100,
       mileageCost: 58,
+      driveHours: 2,
       laborHours: 2.5,
+      workUnit: "hour",
+      workQuantity: 0.5,
+      helpers: 1,
+      rate: 20,
+      driveCost: 40,
+      workCost: 10,
       laborCost: 50,
       urgency: "urgent",
       urgencyMultiplier: 1.3,
@@ -127,6 +135,8 @@ describe("computePricing hand-computed cases", () => {
       minimumTopUp: 0,
       total: 143,
       suggestedBudget: 145,
+      low: 145,
+      high: 145,
     });
   });
 
@@ -309,5 +319,68 @@ describe("marketStats", () => {
     const budgets = [50, 10, 40, 20, 30];
     marketStats(budgets);
     expect(budgets).toEqual([50, 10, 40, 20, 30]);
+  });
+});
+
+// The work's own size at its rate (docs/decisions/054-felix-prices-the-works-own-hours.md).
+const unit = fc.constantFrom<PricedWork["unit"]>("hour", "night", "visit");
+const quantity = fc.double({ min: 0, max: 200, noNaN: true });
+const rate = fc.double({ min: 20, max: 150, noNaN: true });
+const helpers = fc.integer({ min: 1, max: 6 });
+const workOf = (u: PricedWork["unit"], q: number, r: number, h: number, spread = 0.25): PricedWork => ({
+  unit: u,
+  quantity: { low: q * (1 - spread), mid: q, high: q * (1 + spread) },
+  helpers: h,
+  rate: { low: r * (1 - spread), mid: r, high: r * (1 + spread) },
+});
+
+describe("computePricing with the work's own hours", () => {
+  it("prices 3 hours of cleaning at $45 an hour: $135, range from the low and high ends", () => {
+    const b = computePricing({ miles: 0, stops: 0, urgency: "standard", work: { unit: "hour", quantity: { low: 2, mid: 3, high: 4 }, helpers: 1, rate: { low: 30, mid: 45, high: 60 } } });
+    expect(b).toMatchObject({ laborHours: 3, workCost: 135, driveCost: 0, total: 135, suggestedBudget: 135, low: 60, high: 240 });
+  });
+
+  it("pays every helper for the drive and the work: 2 movers, 10 miles, 4 hours at $45", () => {
+    // 10 / 50 = 0.2 h; 0.2 × 45 × 2 = 18; 4 × 45 × 2 = 360; mileage 5.80.
+    const b = computePricing({ miles: 10, stops: 0, urgency: "standard", work: { unit: "hour", quantity: { low: 4, mid: 4, high: 4 }, helpers: 2, rate: { low: 45, mid: 45, high: 45 } } });
+    expect(b).toMatchObject({ driveCost: 18, workCost: 360, laborCost: 378, mileageCost: 5.8, total: 383.8, suggestedBudget: 385 });
+  });
+
+  it("prices nights by the night and the drive at $20 an hour", () => {
+    const b = computePricing({ miles: 5, stops: 0, urgency: "standard", work: { unit: "night", quantity: { low: 3, mid: 3, high: 3 }, helpers: 1, rate: { low: 75, mid: 75, high: 75 } } });
+    expect(b).toMatchObject({ laborHours: 0.1, driveCost: 2, workCost: 225, total: 229.9, suggestedBudget: 230 });
+  });
+
+  it("refuses helpers below one and a negative quantity", () => {
+    expect(() => computePricing({ miles: 0, stops: 0, urgency: "standard", work: workOf("hour", 1, 20, 0) })).toThrow(RangeError);
+    expect(() => computePricing({ miles: 0, stops: 0, urgency: "standard", work: workOf("hour", -1, 20, 1, 0) })).toThrow(RangeError);
+  });
+
+  it("never falls as hours, miles or stops grow, and never goes under the floor", () => {
+    fc.assert(
+      fc.property(unit, quantity, quantity, miles, miles, stops, stops, rate, helpers, urgency, (u, q1, q2, m1, m2, s1, s2, r, h, urg) => {
+        const small = computePricing({ miles: Math.min(m1, m2), stops: Math.min(s1, s2), urgency: urg, work: workOf(u, Math.min(q1, q2), r, h) });
+        const big = computePricing({ miles: Math.max(m1, m2), stops: Math.max(s1, s2), urgency: urg, work: workOf(u, Math.max(q1, q2), r, h) });
+        expect(big.suggestedBudget).toBeGreaterThanOrEqual(small.suggestedBudget);
+        expect(big.low).toBeGreaterThanOrEqual(small.low);
+        expect(big.high).toBeGreaterThanOrEqual(small.high);
+        expect(small.suggestedBudget).toBeGreaterThanOrEqual(20);
+        expect(small.low).toBeGreaterThanOrEqual(20);
+      }),
+    );
+  });
+
+  it("adds up: mileage, labor after the multiplier, stops and the top-up sum to the total; drive and work make labor", () => {
+    fc.assert(
+      fc.property(unit, quantity, miles, stops, rate, helpers, urgency, (u, q, m, s, r, h, urg) => {
+        const b = computePricing({ miles: m, stops: s, urgency: urg, work: workOf(u, q, r, h) });
+        const cents = (dollars: number) => Math.round(dollars * 100);
+        expect(cents(b.mileageCost) + cents(b.urgencyLaborCost) + cents(b.stopsCost) + cents(b.minimumTopUp)).toBe(cents(b.total));
+        expect(cents(b.driveCost) + cents(b.workCost)).toBe(cents(b.laborCost));
+        expect(cents(b.workCost)).toBe(Math.round(b.workQuantity * b.rate * b.helpers * 100));
+        expect(b.low).toBeLessThanOrEqual(b.suggestedBudget);
+        expect(b.high).toBeGreaterThanOrEqual(b.suggestedBudget);
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { MIN_BUDGET_CENTS } from "./constants.js";
+import type { Band, WorkUnit } from "./felix-work.js";
 import { haversineMiles } from "./geo.js";
 
 // Felix, the budget assistant: the pure pricing engine (docs/product.md, Felix; decision 006). The server feeds it geocoded
@@ -15,7 +16,7 @@ export const URGENCY_MULTIPLIERS: Record<FelixUrgency, number> = { standard: 1, 
 export const MILEAGE_RATE = 0.58;
 export const LABOR_RATE_PER_HOUR = 20;
 export const AVERAGE_SPEED_MPH = 50;
-/** Fixed time on every errand (parking, handover), in hours. */
+/** The spec's fixed time on every errand (parking, handover), in hours: the work when none is given. */
 export const BASE_LABOR_HOURS = 0.5;
 export const STOP_COST = 10;
 /** The suggestion never goes below what a task may be posted for. */
@@ -41,10 +42,28 @@ export interface GeoPoint {
   lon: number;
 }
 
+/** The work priced: so many units (hours, nights, visits) per helper at a rate per unit, each a low-middle-high band. */
+export interface PricedWork {
+  unit: WorkUnit;
+  quantity: Band;
+  helpers: number;
+  rate: Band;
+}
+
+/** The spec's formula: half an hour at $20 (docs/product.md#felix). */
+export const SPEC_WORK: PricedWork = {
+  unit: "hour",
+  quantity: { low: BASE_LABOR_HOURS, mid: BASE_LABOR_HOURS, high: BASE_LABOR_HOURS },
+  helpers: 1,
+  rate: { low: LABOR_RATE_PER_HOUR, mid: LABOR_RATE_PER_HOUR, high: LABOR_RATE_PER_HOUR },
+};
+
 export interface PricingInput {
   miles: number;
   stops: number;
   urgency: FelixUrgency;
+  /** The work's own size and rate (src/shared/felix-work.ts); the spec's half hour at $20 without it. */
+  work?: PricedWork;
 }
 
 /**
@@ -57,9 +76,21 @@ export interface PricingBreakdown {
   distance: number;
   /** distance × the mileage rate. */
   mileageCost: number;
-  /** To 0.01 hour: distance / speed + the base half hour. */
+  /** To 0.01 hour: distance / speed. */
+  driveHours: number;
+  /** Hours of work to 0.01 (driving and, for hourly work, the work itself), per helper. */
   laborHours: number;
-  /** laborHours × the hourly rate, before the urgency multiplier. */
+  workUnit: WorkUnit;
+  /** Units of work per helper: hours, nights or visits. */
+  workQuantity: number;
+  helpers: number;
+  /** Dollars per unit per helper. */
+  rate: number;
+  /** Driving time at the rate (hourly work) or at $20 (work by the night or visit), for every helper. */
+  driveCost: number;
+  /** workQuantity × rate × helpers. */
+  workCost: number;
+  /** driveCost + workCost, before the urgency multiplier. */
   laborCost: number;
   urgency: FelixUrgency;
   urgencyMultiplier: number;
@@ -71,6 +102,9 @@ export interface PricingBreakdown {
   minimumTopUp: number;
   total: number;
   suggestedBudget: number;
+  /** The suggestion for the low and the high end of the work's quantity and rate. */
+  low: number;
+  high: number;
 }
 
 export type BudgetStatus = "high" | "low" | "fair";
@@ -108,20 +142,18 @@ export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROA
   return miles * roadFactor;
 }
 
-/**
- * The rules of docs/product.md (Felix), worked in whole cents from the figures the breakdown shows
- * (distance to 0.1 mile, hours to 0.01), so the lines a person reads add up to the total they read
- * (docs/decisions/026-one-felix-budget-for-both-sides.md). The suggestion is the total to the
- * nearest $5, halves up: 22.50 -> 25, 22.49 -> 20.
- */
-export function computePricing({ miles, stops, urgency }: PricingInput): PricingBreakdown {
-  if (!Number.isFinite(miles) || miles < 0) throw new RangeError("miles must be a finite number >= 0");
-  if (!Number.isSafeInteger(stops) || stops < 0) throw new RangeError("stops must be an integer >= 0");
+/** The breakdown for one quantity and rate, in whole cents from the figures it shows. */
+function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: WorkUnit, quantity: number, helpers: number, rate: number) {
   const distance = roundTo(miles, 1);
-  const laborHours = roundTo(distance / AVERAGE_SPEED_MPH + BASE_LABOR_HOURS, 2);
+  const driveHours = roundTo(distance / AVERAGE_SPEED_MPH, 2);
+  const workQuantity = roundTo(quantity, 2);
+  const hourly = unit === "hour";
+  const laborHours = hourly ? roundTo(driveHours + workQuantity, 2) : driveHours;
   const multiplier = URGENCY_MULTIPLIERS[urgency];
   const mileageCents = Math.round(distance * MILEAGE_RATE * 100);
-  const laborCents = Math.round(laborHours * LABOR_RATE_PER_HOUR * 100);
+  const driveCents = hourly ? Math.round(driveHours * rate * helpers * 100) : Math.round(driveHours * LABOR_RATE_PER_HOUR * 100);
+  const workCents = Math.round(workQuantity * rate * helpers * 100);
+  const laborCents = driveCents + workCents;
   const urgencyLaborCents = Math.round(laborCents * multiplier);
   const stopsCents = stops * STOP_COST * 100;
   const sumCents = mileageCents + urgencyLaborCents + stopsCents;
@@ -132,7 +164,14 @@ export function computePricing({ miles, stops, urgency }: PricingInput): Pricing
   return {
     distance,
     mileageCost: mileageCents / 100,
+    driveHours,
     laborHours,
+    workUnit: unit,
+    workQuantity,
+    helpers,
+    rate,
+    driveCost: driveCents / 100,
+    workCost: workCents / 100,
     laborCost: laborCents / 100,
     urgency,
     urgencyMultiplier: multiplier,
@@ -146,17 +185,53 @@ export function computePricing({ miles, stops, urgency }: PricingInput): Pricing
 }
 
 /**
+ * The rules of docs/product.md (Felix), worked in whole cents from the figures the breakdown shows
+ * (distance to 0.1 mile, hours to 0.01), so the lines a person reads add up to the total they read
+ * (docs/decisions/026-one-felix-budget-for-both-sides.md). The spec's fixed half hour is replaced
+ * by the work's own quantity at its rate (docs/decisions/054-felix-prices-the-works-own-hours.md).
+ * The suggestion is the total to the nearest $5, halves up: 22.50 -> 25, 22.49 -> 20; low and high
+ * are the suggestions for the low and high ends of the work's quantity and rate.
+ */
+export function computePricing({ miles, stops, urgency, work = SPEC_WORK }: PricingInput): PricingBreakdown {
+  if (!Number.isFinite(miles) || miles < 0) throw new RangeError("miles must be a finite number >= 0");
+  if (!Number.isSafeInteger(stops) || stops < 0) throw new RangeError("stops must be an integer >= 0");
+  if (!Number.isSafeInteger(work.helpers) || work.helpers < 1) throw new RangeError("helpers must be an integer >= 1");
+  for (const figure of [...Object.values(work.quantity), ...Object.values(work.rate)]) {
+    if (!Number.isFinite(figure) || figure < 0) throw new RangeError("work quantity and rate must be finite numbers >= 0");
+  }
+  const at = (q: number, r: number) => priceOnce(miles, stops, urgency, work.unit, q, work.helpers, r);
+  const breakdown = at(work.quantity.mid, work.rate.mid);
+  const low = Math.min(breakdown.suggestedBudget, at(work.quantity.low, work.rate.low).suggestedBudget);
+  const high = Math.max(breakdown.suggestedBudget, at(work.quantity.high, work.rate.high).suggestedBudget);
+  return { ...breakdown, low, high };
+}
+
+/**
  * Compares an offer with the fair budget. Inside ±15% the difference is within the noise of the
  * estimate; below it the provider's fuel and time are not covered, above it the poster overpays.
  * The status follows the rounded percentage, so "+15.0%" never shows as anything but fair.
  */
-export function evaluateBudget(offeredBudget: number, fairBudget: number): BudgetEvaluation {
+export function evaluateBudget(offeredBudget: number, fairBudget: number, range?: { low: number; high: number }): BudgetEvaluation {
   if (!Number.isFinite(fairBudget) || fairBudget <= 0) throw new RangeError("fairBudget must be a positive number");
   if (!Number.isFinite(offeredBudget)) throw new RangeError("offeredBudget must be a finite number");
   const percentDiff = roundTo(((offeredBudget - fairBudget) / fairBudget) * 100, 1);
-  const status: BudgetStatus =
-    percentDiff > FAIR_BAND_PERCENT ? "high" : percentDiff < -FAIR_BAND_PERCENT ? "low" : "fair";
+  // Inside the work's own range is fair too: a 4-hour clean at a 3-hour clean's price is not "high".
+  const inRange = range !== undefined && offeredBudget >= range.low && offeredBudget <= range.high;
+  const status: BudgetStatus = inRange
+    ? "fair"
+    : percentDiff > FAIR_BAND_PERCENT ? "high" : percentDiff < -FAIR_BAND_PERCENT ? "low" : "fair";
   return { status, percentDiff, offeredBudget, fairBudget };
+}
+
+/**
+ * The range an offer is judged against and both sides are shown: the work's own range (low to
+ * high), at least the fair budget ±15% (docs/decisions/026-one-felix-budget-for-both-sides.md).
+ */
+export function fairRange(p: Pick<PricingBreakdown, "low" | "high" | "suggestedBudget">): { low: number; high: number } {
+  return {
+    low: Math.min(p.low, Math.round(p.suggestedBudget * (100 - FAIR_BAND_PERCENT)) / 100),
+    high: Math.max(p.high, Math.round(p.suggestedBudget * (100 + FAIR_BAND_PERCENT)) / 100),
+  };
 }
 
 /** Linear interpolation between closest ranks (the spreadsheet PERCENTILE.INC method); `sorted` ascending, non-empty. */

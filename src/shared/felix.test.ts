@@ -90,12 +90,13 @@ describe("felixResponseSchema", () => {
       pricingBreakdown,
       evaluation: evaluateBudget(100, pricingBreakdown.suggestedBudget),
       market: marketStats([20, 40, 60, 80, 100]),
+      work: { label: "a delivery", quantityFrom: "you said about 2 hours", rateFrom: "the usual rate for a delivery is $25 an hour", question: null },
     };
     expect(felixResponseSchema.parse(response)).toEqual(response);
   });
 
   it("accepts a plain reply with every result null", () => {
-    const reply = { reply: "Tell me more.", suggestedBudget: null, pricingBreakdown: null, evaluation: null, market: null };
+    const reply = { reply: "Tell me more.", suggestedBudget: null, pricingBreakdown: null, evaluation: null, market: null, work: null };
     expect(felixResponseSchema.parse(reply)).toEqual(reply);
   });
 });

@@ -7,6 +7,7 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "./felix-pricing.js";
+import { WORK_QUESTIONS, type WorkQuestion } from "./felix-work.js";
 import { dollarsSchema } from "./money-schemas.js";
 import { MAX_BUDGET_CENTS, formatDollars } from "./money.js";
 
@@ -69,6 +70,16 @@ export const felixContextSchema = z.object({
   urgency: felixUrgencySchema.default("standard"),
   offeredBudget: dollarsSchema
     .max(MAX_BUDGET_CENTS / 100, { error: `Offered budget must be at most ${formatDollars(MAX_BUDGET_CENTS)}` })
+    .nullish(),
+  /**
+   * The poster's answer to Felix's question about the size of the work ("About how long will it
+   * take?"): the dialog keeps it for the rest of the conversation, so no state is stored.
+   */
+  workAnswer: z
+    .object({
+      question: z.enum(Object.keys(WORK_QUESTIONS) as [WorkQuestion, ...WorkQuestion[]], { error: "The answered question must be hours, rooms or nights" }),
+      text: text(1, 200, "Answer"),
+    })
     .nullish(),
   /**
    * A posted task: the server reads its places, stops and urgency from the task itself with
@@ -161,7 +172,14 @@ export type FelixRequest = z.input<typeof felixRequestSchema>;
 export const pricingBreakdownSchema = z.object({
   distance: z.number(),
   mileageCost: z.number(),
+  driveHours: z.number(),
   laborHours: z.number(),
+  workUnit: z.enum(["hour", "night", "visit"]),
+  workQuantity: z.number(),
+  helpers: z.number().int(),
+  rate: z.number(),
+  driveCost: z.number(),
+  workCost: z.number(),
   laborCost: z.number(),
   urgency: felixUrgencySchema,
   urgencyMultiplier: z.number(),
@@ -171,7 +189,18 @@ export const pricingBreakdownSchema = z.object({
   minimumTopUp: z.number(),
   total: z.number(),
   suggestedBudget: z.number(),
+  low: z.number(),
+  high: z.number(),
 }) satisfies z.ZodType<PricingBreakdown>;
+
+/** What Felix used for the work, in words, and the question it asks when it could only guess. */
+export const felixWorkSchema = z.object({
+  label: z.string(),
+  quantityFrom: z.string(),
+  rateFrom: z.string(),
+  question: z.enum(Object.keys(WORK_QUESTIONS) as [WorkQuestion, ...WorkQuestion[]]).nullable(),
+});
+export type FelixWork = z.infer<typeof felixWorkSchema>;
 
 export const budgetEvaluationSchema = z.object({
   status: z.enum(["high", "low", "fair"]),
@@ -193,6 +222,7 @@ export const felixResponseSchema = z.object({
   pricingBreakdown: pricingBreakdownSchema.nullable(),
   evaluation: budgetEvaluationSchema.nullable(),
   market: marketStatsSchema.nullable(),
+  work: felixWorkSchema.nullable(),
 });
 export type FelixResponse = z.infer<typeof felixResponseSchema>;
 

@@ -1,17 +1,17 @@
 import { categoryLabel, PROVIDER_SHARE_PERCENT, SERVICE_FEE_PERCENT, URGENT_SURCHARGE_PERCENT } from "../../../shared/constants.js";
 import {
   AVERAGE_SPEED_MPH,
-  BASE_LABOR_HOURS,
-  FAIR_BAND_PERCENT,
   LABOR_RATE_PER_HOUR,
   MILEAGE_RATE,
   MIN_SUGGESTED_TOTAL,
   STOP_COST,
+  fairRange,
   type BudgetEvaluation,
   type FelixUrgency,
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
+import { WORK_QUESTIONS, unitCount, type WorkEstimate } from "../../../shared/felix-work.js";
 import { dollarsToCents, formatDollars, formatDollarsExact, type TaskPrice } from "../../../shared/money.js";
 import { MARKET_RADIUS_MILES } from "./repository.js";
 
@@ -49,20 +49,37 @@ export function marketSentence(market: MarketStats | null, category: string): st
   return ` Nearby, ${market.count} completed ${categoryLabel(category)} tasks within ${MARKET_RADIUS_MILES} miles had a median budget of ${usd(market.median)}, and the middle half paid between ${usd(market.p25)} and ${usd(market.p75)}.`;
 }
 
-export function suggestion(p: PricingBreakdown, category: string): string {
-  const stops = p.stops > 0 ? `, ${usd(p.stopsCost)} for ${plural(p.stops, "stop")}` : "";
-  const urgency = p.urgency === "standard" ? "" : ` at the ${URGENCY_WORDS[p.urgency]} rate (×${p.urgencyMultiplier} on labor)`;
-  return `For this ${categoryLabel(category)} task (${miles(p)}) I suggest a budget of ${usd(p.suggestedBudget)}. That covers ${usd(p.mileageCost)} for mileage and ${usd(p.laborCost)} for ${hours(p.laborHours)} of work${urgency}${stops}.`;
+/** "3 hours", "2 nights", "4 hours for each of 3 helpers". */
+function workSize(p: PricingBreakdown): string {
+  return `${unitCount(p.workUnit, p.workQuantity)}${p.helpers > 1 ? ` for each of ${p.helpers} helpers` : ""}`;
 }
 
-export function explanation(p: PricingBreakdown): string {
+const rangeWords = (p: PricingBreakdown) => {
+  const range = fairRange(p);
+  return range.low < range.high ? `, within a range of ${usd(range.low)} to ${usd(range.high)}` : "";
+};
+
+/** The suggestion, what it counted and where each figure came from, and the question when it could only guess. */
+export function suggestion(p: PricingBreakdown, category: string, work: WorkEstimate): string {
+  const stops = p.stops > 0 ? `, ${usd(p.stopsCost)} for ${plural(p.stops, "stop")}` : "";
+  const urgency = p.urgency === "standard" ? "" : ` at the ${URGENCY_WORDS[p.urgency]} rate (×${p.urgencyMultiplier} on labor)`;
+  const question = work.question ? ` ${WORK_QUESTIONS[work.question]} Tell me and I'll use your answer.` : "";
+  return `For this ${categoryLabel(category)} task (${miles(p)}) I suggest a budget of ${usd(p.suggestedBudget)}${rangeWords(p)}. I counted ${workSize(p)} because ${work.quantityFrom}; ${work.rateFrom}. That covers ${usd(p.mileageCost)} for mileage and ${usd(p.laborCost)} for the work${urgency}${stops}.${question}`;
+}
+
+export function explanation(p: PricingBreakdown, work: WorkEstimate): string {
+  const perUnit = p.workUnit === "hour" ? "an hour" : `a ${p.workUnit}`;
+  const driveRate = p.workUnit === "hour" ? p.rate : LABOR_RATE_PER_HOUR;
   const lines = [
-    `Here is how I got ${usd(p.suggestedBudget)}.`,
+    `Here is how I got ${usd(p.suggestedBudget)}${rangeWords(p)}.`,
     p.distance === 0
       ? "It's a single location, so there is no mileage."
       : `The route is about ${p.distance} miles; at ${usd(MILEAGE_RATE)} a mile (the IRS rate for fuel, wear and insurance) that's ${usd(p.mileageCost)}.`,
-    `Labor is the driving time at ${AVERAGE_SPEED_MPH} mph plus ${BASE_LABOR_HOURS} hour on site: ${hours(p.laborHours)} at ${usd(LABOR_RATE_PER_HOUR)} an hour is ${usd(p.laborCost)}.`,
-  ];
+    p.driveHours > 0
+      ? `Driving at ${AVERAGE_SPEED_MPH} mph takes ${hours(p.driveHours)}; at ${usd(driveRate)} an hour${p.workUnit === "hour" && p.helpers > 1 ? ` for ${p.helpers} helpers` : ""} that's ${usd(p.driveCost)}.`
+      : "",
+    `The work is ${workSize(p)} (${work.quantityFrom}) at ${usd(p.rate)} ${perUnit} (${work.rateFrom}): ${usd(p.workCost)}, so labor is ${usd(p.laborCost)}.`,
+  ].filter(Boolean);
   if (p.urgencyMultiplier !== 1) lines.push(`Because it's ${URGENCY_WORDS[p.urgency]}, labor is multiplied by ${p.urgencyMultiplier}: ${usd(p.urgencyLaborCost)}.`);
   if (p.stops > 0) lines.push(`${plural(p.stops, "stop")} at ${usd(STOP_COST)} each add ${usd(p.stopsCost)}.`);
   lines.push(
@@ -99,19 +116,19 @@ const STATUS_WORDS: Record<BudgetEvaluation["status"], string> = {
 export function evaluationSentence(e: BudgetEvaluation, p: PricingBreakdown): string {
   const diff = e.percentDiff === 0 ? "exactly" : `${Math.abs(e.percentDiff)}% ${e.percentDiff > 0 ? "above" : "below"}`;
   const relation = e.percentDiff === 0 ? "exactly the fair budget" : `${diff} the fair budget`;
-  return `${usd(e.offeredBudget)} is ${relation} of ${usd(e.fairBudget)} for this task (${miles(p)}). ${STATUS_WORDS[e.status]}`;
+  return `${usd(e.offeredBudget)} is ${relation} of ${usd(e.fairBudget)}${rangeWords(p)} for this task (${miles(p)}). ${STATUS_WORDS[e.status]}`;
 }
 
 /**
- * A proposed amount against the fair range (the fair budget ±15%), with why: the lines of the
+ * A proposed amount against the fair range (the work's range, at least the fair budget ±15%), with why: the lines of the
  * breakdown that make the fair budget (docs/product.md#felix).
  */
-export function proposalSentence(e: BudgetEvaluation, p: PricingBreakdown): string {
-  const low = usdExact(Math.round(e.fairBudget * (100 - FAIR_BAND_PERCENT)));
-  const high = usdExact(Math.round(e.fairBudget * (100 + FAIR_BAND_PERCENT)));
+export function proposalSentence(e: BudgetEvaluation, p: PricingBreakdown, range: { low: number; high: number }): string {
+  const low = usdExact(Math.round(range.low * 100));
+  const high = usdExact(Math.round(range.high * 100));
   const why = [
     p.distance > 0 ? `${usdExact(Math.round(p.mileageCost * 100))} of mileage for ${p.distance} miles` : null,
-    `${usdExact(Math.round(p.urgencyLaborCost * 100))} of labor`,
+    `${usdExact(Math.round(p.urgencyLaborCost * 100))} of labor for ${workSize(p)}`,
     p.stops > 0 ? `${usdExact(Math.round(p.stopsCost * 100))} for ${plural(p.stops, "stop")}` : null,
   ].filter((part): part is string => part !== null);
   const verdict =

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { computePricing } from "../../../shared/felix-pricing.js";
+import { estimateWork } from "../../../shared/felix-work.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 
 // Felix with a language model and a routing service, both local fake servers of their protocols.
@@ -63,9 +64,10 @@ const context = {
   endLat: 39.2904,
   endLon: -76.6122,
 };
-// The routing service's 25 miles: $14.50 mileage + 1 hour of labor $20 = $34.50 -> $35.
-const expected = computePricing({ miles: 25, stops: 0, urgency: "standard" });
-const builtIn = "For this Delivery Services task (about 25 miles) I suggest a budget of $35. That covers $14.50 for mileage and $20 for 1 hour of work.";
+// The routing service's 25 miles: $14.50 mileage + (0.5 h driving + a delivery's usual hour) × $25 = $52 -> $50.
+const expected = computePricing({ miles: 25, stops: 0, urgency: "standard", work: estimateWork({ category: "delivery" }) });
+const builtIn =
+  "For this Delivery Services task (about 25 miles) I suggest a budget of $50, within a range of $35 to $85. I counted 1 hour because a delivery usually takes about 1 hour; the usual rate for a delivery is $25 an hour (published cost guides). That covers $14.50 for mileage and $37.50 for the work.";
 
 let user: TestUser;
 beforeEach(async () => {
@@ -80,25 +82,25 @@ describe("Felix with a routing service", () => {
     llmAnswer = (res) => json(res, 500, { error: "down" });
     const res = await ask();
     expect(res.json().pricingBreakdown).toEqual(expected);
-    expect(expected.suggestedBudget).toBe(35);
+    expect(expected.suggestedBudget).toBe(50);
     expect(routingSeen.at(-1)).toBe("/route/v1/driving/-76.4922,38.9784;-76.6122,39.2904?overview=false");
   });
 });
 
 describe("Felix with a language model", () => {
   it("uses the model's wording when every dollar figure is the engine's, sending the key, model and facts", async () => {
-    const wording = "Good news: a fair budget for this delivery is $35, which covers $14.50 of mileage and $20 of labor.";
+    const wording = "Good news: a fair budget for this delivery is $50, which covers $14.50 of mileage and $37.50 of labor.";
     llmAnswer = (res) => json(res, 200, completion(wording));
     const res = await ask();
     expect(res.statusCode).toBe(200);
     expect(res.json().reply).toBe(wording);
-    expect(res.json().suggestedBudget).toBe(35);
+    expect(res.json().suggestedBudget).toBe(50);
     const [seen] = llmSeen;
     expect(seen?.path).toBe("/v1/chat/completions");
     expect(seen?.authorization).toBe("Bearer test-key");
     expect(seen?.body.model).toBe("felix-test-model");
     expect(seen?.body.messages?.[0]?.role).toBe("system");
-    expect(seen?.body.messages?.[1]?.content).toContain('"suggestedBudget":35');
+    expect(seen?.body.messages?.[1]?.content).toContain('"suggestedBudget":50');
   });
 
   it("falls back to the built-in answer when the model invents a figure", async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { computePricing, evaluateBudget, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
+import { computePricing, evaluateBudget, fairRange, routeMiles, type GeoPoint } from "../../../shared/felix-pricing.js";
 import { felixContextOfTask, type FelixContext } from "../../../shared/felix.js";
+import { estimateWork, type WorkEstimate } from "../../../shared/felix-work.js";
 import type { CreateTaskBody } from "../../../shared/tasks.js";
 import { createGeocoder } from "../../adapters/geocoding/create-geocoder.js";
 import type { Category } from "../../../shared/constants.js";
@@ -31,8 +32,10 @@ const route = (extra: ContextInput = {}): ContextInput => ({
   ...extra,
 });
 
-const priceOf = (points: GeoPoint[], stops = 0, urgency: "standard" | "urgent" | "flexible" = "standard") =>
-  computePricing({ miles: routeMiles(points), stops, urgency });
+/** The work of route()'s task: a delivery whose length is not stated, so the usual hour at $25. */
+const parcel = estimateWork({ category: "delivery", title: "Pick up a parcel" });
+const priceOf = (points: GeoPoint[], stops = 0, urgency: "standard" | "urgent" | "flexible" = "standard", work: WorkEstimate = parcel) =>
+  computePricing({ miles: routeMiles(points), stops, urgency, work });
 
 let user: TestUser;
 beforeEach(async () => {
@@ -72,10 +75,12 @@ describe("recommend mode", () => {
     const body = res.json();
     expect(body.pricingBreakdown).toEqual(expected);
     expect(body.suggestedBudget).toBe(expected.suggestedBudget);
-    // Hand check: about 24.7 great-circle miles x 1.25 = 30.9 miles -> $17.92 + $22.36 = $40.28 -> $40.
-    expect(expected.suggestedBudget).toBe(40);
-    expect(body.reply).toContain("I suggest a budget of $40");
+    // Hand check: 28.1 road miles -> $16.30; (0.56 h driving + the usual 1 hour of a delivery) x $25 = $39 -> $55.30 -> $55.
+    expect(expected.suggestedBudget).toBe(55);
+    expect(body.reply).toContain("I suggest a budget of $55, within a range of $40 to $90.");
+    expect(body.reply).toContain("I counted 1 hour because a delivery usually takes about 1 hour");
     expect(body.reply).toContain(usd(expected.mileageCost));
+    expect(body.work).toMatchObject({ label: "a delivery", question: null });
     expect(body.evaluation).toBeNull();
     expect(body.market).toBeNull();
   });
@@ -115,9 +120,57 @@ describe("recommend mode", () => {
     expect(res.json().suggestedBudget).toBeNull();
   });
 
-  it("prices a single location by labor and the $20 floor", async () => {
-    const res = await ask("How much should I offer?", { category: "cleaning", location: "5 Elm St", lat: 38.98, lon: -76.49 });
-    expect(res.json().pricingBreakdown).toMatchObject({ distance: 0, laborHours: 0.5, laborCost: 10, total: 20, suggestedBudget: 20 });
+  it("prices a cleaning by the hours it states, at the cleaning rate, and says where both came from", async () => {
+    const res = await ask("How much should I offer?", { title: "Clean my kitchen", description: "Should take about 2 hours", category: "cleaning", location: "5 Elm St", lat: 38.98, lon: -76.49 });
+    // Before issue 33 this was the spec's half hour at $20: "$20 ... $10 for 0.5 hours of work".
+    expect(res.json().pricingBreakdown).toMatchObject({ distance: 0, workQuantity: 2, rate: 45, laborCost: 90, total: 90, suggestedBudget: 90 });
+    expect(res.json().reply).toContain("I counted 2 hours because you said about 2 hours; the usual rate for a standard clean is $45 an hour");
+    expect(res.json().work.question).toBeNull();
+  });
+});
+
+describe("a question when Felix cannot tell the size of the work (issue 33)", () => {
+  const vague: ContextInput = { title: "Cleaning help", description: "Need some cleaning done", category: "cleaning", location: "5 Elm St", lat: 38.98, lon: -76.49 };
+
+  it("asks one question with a first figure, then prices the answer and keeps it for follow-ups", async () => {
+    const first = await ask("Please calculate the budget for this task.", vague);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().work).toMatchObject({ question: "rooms", quantityFrom: "a standard clean usually takes about 3 hours" });
+    expect(first.json().reply).toContain("How many rooms (bedrooms) is it? Tell me and I'll use your answer.");
+    // Until answered: the usual 3 hours at $45, not the $20 floor.
+    expect(first.json().suggestedBudget).toBe(135);
+
+    const answered = { ...vague, workAnswer: { question: "rooms" as const, text: "4" } };
+    const second = await ask("4", answered);
+    expect(second.json().work).toMatchObject({ question: null, quantityFrom: "you told me 4 bedrooms" });
+    // An hour, plus an hour a bedroom: 5 hours at $45.
+    expect(second.json().pricingBreakdown).toMatchObject({ workQuantity: 5, workCost: 225, suggestedBudget: 225 });
+    expect(second.json().reply).toContain("I counted 5 hours because you told me 4 bedrooms");
+
+    const followUp = await ask("Is $100 fair?", answered);
+    expect(followUp.json().evaluation).toMatchObject({ fairBudget: 225, status: "low" });
+  });
+
+  it("takes an answer in words and asks about hours for work with no rooms", async () => {
+    const chores = { ...vague, title: "Help around the house", category: "other" };
+    const first = await ask("How much?", chores);
+    expect(first.json().reply).toContain("About how long will it take?");
+    const second = await ask("about three hours", { ...chores, workAnswer: { question: "hours", text: "about three hours" } });
+    expect(second.json().pricingBreakdown).toMatchObject({ workQuantity: 3, rate: 25, suggestedBudget: 75 });
+  });
+
+  it("does not ask the provider, who cannot change the task, but gives the same figure", async () => {
+    const res = await ask("Please evaluate this task's budget.", { ...vague, offeredBudget: 160 }, "evaluate");
+    expect(res.json().work.question).toBeNull();
+    expect(res.json().reply).not.toContain("How many rooms");
+    // A $160 clean was "Great Opportunity, +700%" against the $20 floor; now it is inside the range.
+    expect(res.json().evaluation).toMatchObject({ fairBudget: 135, status: "fair" });
+  });
+
+  it("rejects an answer to a question Felix does not ask", async () => {
+    const res = await ask("4", { ...vague, workAnswer: { question: "weight" as never, text: "4" } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain("The answered question must be hours, rooms or nights");
   });
 });
 
@@ -163,38 +216,40 @@ describe("follow-up intents", () => {
     const reply: string = res.json().reply;
     expect(reply).toContain(`${p.distance} miles`);
     expect(reply).toContain(usd(p.mileageCost));
-    expect(reply).toContain(`${p.laborHours} hours at $20 an hour is ${usd(p.laborCost)}`);
+    expect(reply).toContain(`Driving at 50 mph takes ${p.driveHours} hours; at $25 an hour that's ${usd(p.driveCost)}.`);
+    expect(reply).toContain(`The work is 1 hour (a delivery usually takes about 1 hour) at $25 an hour`);
     expect(reply).toContain("multiplied by 1.3");
     expect(reply).toContain("1 stop at $10 each");
     expect(reply).toContain(`The total is ${usd(p.total)}`);
   });
 
   it("explains the $20 floor when the sum is below it", async () => {
-    const res = await ask("Why?", { category: "cleaning", location: "5 Elm St", lat: 38.98, lon: -76.49 });
+    const res = await ask("Why?", { title: "Walk my dog", description: "A 15 minute walk", category: "pet", location: "5 Elm St", lat: 38.98, lon: -76.49 });
     expect(res.json().reply).toContain("less than the $20 minimum");
   });
 
   it("evaluates an amount asked about", async () => {
-    const fair = priceOf([ANNAPOLIS, BALTIMORE]).suggestedBudget;
-    const res = await ask("Is $80 fair?");
-    expect(res.json().evaluation).toEqual(evaluateBudget(80, fair));
+    const base = priceOf([ANNAPOLIS, BALTIMORE]);
+    const res = await ask("Is $120 fair?");
+    expect(res.json().evaluation).toEqual(evaluateBudget(120, base.suggestedBudget, fairRange(base)));
     expect(res.json().evaluation.status).toBe("high");
-    expect(res.json().reply).toContain("$80 is above the fair range of $34.00 to $46.00");
+    // The fair range is the work's own range ($40 to $90), at least the fair budget ±15%.
+    expect(res.json().reply).toContain("$120 is above the fair range of $40.00 to $90.00");
   });
 
   it("answers a proposed amount as a follow-up ('would $45 be better?') against the fair range, saying why", async () => {
     const base = priceOf([ANNAPOLIS, BALTIMORE]);
-    expect(base.suggestedBudget).toBe(40);
+    expect(base.suggestedBudget).toBe(55);
     const res = await ask("Would $45 be better?");
     expect(res.statusCode).toBe(200);
-    expect(res.json().evaluation).toEqual(evaluateBudget(45, 40));
+    expect(res.json().evaluation).toEqual(evaluateBudget(45, 55, { low: 40, high: 90 }));
     const reply: string = res.json().reply;
-    expect(reply).toContain("$45 is inside the fair range of $34.00 to $46.00, so it would work.");
+    expect(reply).toContain("$45 is inside the fair range of $40.00 to $90.00, so it would work.");
     expect(reply).toContain(`of mileage for ${base.distance} miles`);
-    expect(reply).toContain("of labor");
+    expect(reply).toContain("of labor for 1 hour");
     const low = await ask("what if I offer $25 instead?");
     expect(low.json().evaluation.status).toBe("low");
-    expect(low.json().reply).toContain("$25 is below the fair range of $34.00 to $46.00");
+    expect(low.json().reply).toContain("$25 is below the fair range of $40.00 to $90.00");
   });
 
   it("tells what the provider takes home: 85% of budget and urgent fee", async () => {
@@ -203,7 +258,7 @@ describe("follow-up intents", () => {
     const urgent = await ask("How much does the provider earn on $100?", route({ urgency: "urgent" }));
     expect(urgent.json().reply).toContain("plus the $15.00 urgent fee, the provider takes home $97.75");
     const suggested = await ask("What would the provider take home?");
-    expect(suggested.json().reply).toContain("On a $40.00 budget, the provider takes home $34.00");
+    expect(suggested.json().reply).toContain("On a $55.00 budget, the provider takes home $46.75");
   });
 
   it("tells the service fee the poster pays", async () => {
@@ -216,11 +271,12 @@ describe("follow-up intents", () => {
 describe("evaluate mode", () => {
   const fair = priceOf([ANNAPOLIS, BALTIMORE]).suggestedBudget;
 
+  // Fair budget $55, the work's range $40 to $90: inside it is fair even beyond ±15%.
   it.each([
-    [60, "high", 50, "great opportunity"],
-    [25, "low", -37.5, "below market"],
-    [44, "fair", 10, "fair offer"],
-    [34, "fair", -15, "fair offer"],
+    [120, "high", 118.2, "great opportunity"],
+    [30, "low", -45.5, "below market"],
+    [70, "fair", 27.3, "fair offer"],
+    [45, "fair", -18.2, "fair offer"],
   ])("rates an offer of $%d as %s", async (offered, status, percentDiff, words) => {
     const res = await ask("Please evaluate this task's budget.", route({ offeredBudget: offered }), "evaluate");
     expect(res.statusCode).toBe(200);
@@ -320,7 +376,7 @@ describe("one task, one fair budget, whoever asks (docs/decisions/026-one-felix-
   it.each(["standard", "urgent"] as const)("gives the poster's wizard and a provider seeing only cities the same %s suggestion", async (urgency) => {
     const poster = await createUser(t);
     const { task } = await taskAt(t, "open", { poster, urgency, budgetCents: 3000, body: oneStopRoute });
-    const expected = priceOf([ANNAPOLIS, GLEN_BURNIE, BALTIMORE], 1, urgency);
+    const expected = priceOf([ANNAPOLIS, GLEN_BURNIE, BALTIMORE], 1, urgency, estimateWork({ category: "delivery", title: "Deliver a cake" }));
 
     // The poster asks from the wizard, with the body about to be posted.
     const asPoster = await ask("Please calculate the budget for this task.", felixContextOfTask({ ...oneStopRoute, urgency }), "recommend", poster);
@@ -334,7 +390,9 @@ describe("one task, one fair budget, whoever asks (docs/decisions/026-one-felix-
     expect(asPoster.json().pricingBreakdown).toEqual(expected);
     expect(asProvider.json().pricingBreakdown).toEqual(expected);
     expect(asProvider.json().suggestedBudget).toBe(asPoster.json().suggestedBudget);
-    expect(asProvider.json().evaluation).toEqual(evaluateBudget(30, expected.suggestedBudget));
+    expect(asProvider.json().evaluation).toEqual(evaluateBudget(30, expected.suggestedBudget, fairRange(expected)));
+    // Only the poster is asked about the size of the work: the provider cannot change the task.
+    expect(asProvider.json().work.question).toBeNull();
   });
 
   it("answers 404 about a task that is not open to a stranger, and to its poster", async () => {

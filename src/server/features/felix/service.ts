@@ -1,17 +1,18 @@
 import { MIN_BUDGET_CENTS, SERVICE_FEE_FIXED_CENTS } from "../../../shared/constants.js";
 import { felixContextOfTask, type FelixContext, type FelixMode, type FelixResponse } from "../../../shared/felix.js";
 import {
-  FAIR_BAND_PERCENT,
   LABOR_RATE_PER_HOUR,
   MILEAGE_RATE,
   STOP_COST,
   SUGGESTION_STEP,
   computePricing,
   evaluateBudget,
+  fairRange,
   type BudgetEvaluation,
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
+import { estimateWork, statedTrip, type WorkEstimate } from "../../../shared/felix-work.js";
 import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
 import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
 import type { Router } from "../../adapters/routing/router.js";
@@ -43,9 +44,10 @@ interface Answer {
   evaluation: BudgetEvaluation | null;
   market: MarketStats | null;
   price: TaskPrice | null;
+  work: WorkEstimate | null;
 }
 
-const empty = { pricing: null, evaluation: null, market: null, price: null };
+const empty = { pricing: null, evaluation: null, market: null, price: null, work: null };
 
 /** Who asks: a task that is no longer open is discussed only by its poster, its provider and admins. */
 export interface FelixAsker {
@@ -75,13 +77,11 @@ export async function askFelix(ctx: FelixServiceContext, asker: FelixAsker, aske
     intent: intent.kind,
     category: question.context.category ?? null,
     urgency: question.context.urgency,
+    work: answer.work && { label: answer.work.label, quantityFrom: answer.work.quantityFrom, rateFrom: answer.work.rateFrom },
     pricing: answer.pricing,
     evaluation: answer.evaluation,
     // The fair range a proposal is judged against, so a phrased answer may name it.
-    fairRange: answer.evaluation && {
-      low: Math.round(answer.evaluation.fairBudget * (100 - FAIR_BAND_PERCENT)) / 100,
-      high: Math.round(answer.evaluation.fairBudget * (100 + FAIR_BAND_PERCENT)) / 100,
-    },
+    fairRange: answer.evaluation && answer.pricing && fairRange(answer.pricing),
     market: answer.market,
     price: answer.price && {
       budget: centsToDollars(answer.price.budgetCents),
@@ -107,6 +107,12 @@ export async function askFelix(ctx: FelixServiceContext, asker: FelixAsker, aske
     pricingBreakdown: answer.pricing,
     evaluation: answer.evaluation,
     market: answer.market,
+    work: answer.work && {
+      label: answer.work.label,
+      quantityFrom: answer.work.quantityFrom,
+      rateFrom: answer.work.rateFrom,
+      question: question.mode === "recommend" ? answer.work.question : null,
+    },
   };
 }
 
@@ -144,41 +150,49 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
   }
 
   const { route } = resolution;
-  const miles = await ctx.router.drivingMiles(route.points);
-  const base = computePricing({ miles, stops: route.stopCount, urgency: context.urgency });
   const market = route.origin ? await completedMarket(ctx.db, category, route.origin) : null;
+  const work = estimateWork({ category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work });
+  // A single place has no route to measure: the miles and stops the task states stand in.
+  const trip = statedTrip(context.title, context.description);
+  const measured = route.points.length > 1 ? await ctx.router.drivingMiles(route.points) : 0;
+  const miles = route.points.length > 1 ? measured : (trip.miles ?? 0);
+  const stopCount = route.stopCount > 0 || route.points.length > 1 ? route.stopCount : (trip.stops ?? 0);
+  const price = (m: number, stops: number, urgency: FelixContext["urgency"]) => computePricing({ miles: m, stops, urgency, work });
+  const base = price(miles, stopCount, context.urgency);
   const offered = context.offeredBudget ?? null;
-  const offeredEvaluation = mode === "evaluate" && offered !== null ? evaluateBudget(offered, base.suggestedBudget) : null;
-  const withMarket = (text: string) => text + compose.marketSentence(market, category);
+  const offeredEvaluation = mode === "evaluate" && offered !== null ? evaluateBudget(offered, base.suggestedBudget, fairRange(base)) : null;
+  const withMarket = (text: string) => text + compose.marketSentence(market?.budgets ?? null, category);
   const result = (pricing: PricingBreakdown, draft: string, evaluation = offeredEvaluation, price: TaskPrice | null = null): Answer => ({
     draft,
     pricing,
     evaluation,
-    market,
+    market: market?.budgets ?? null,
     price,
+    work,
   });
 
   switch (intent.kind) {
     case "explain":
-      return result(base, compose.explanation(base));
+      return result(base, compose.explanation(base, work));
     case "urgency": {
-      const after = computePricing({ miles, stops: route.stopCount, urgency: intent.urgency });
+      const after = price(miles, stopCount, intent.urgency);
       return result(after, compose.urgencyChange(base, after));
     }
     case "add-stop": {
-      const after = computePricing({ miles, stops: route.stopCount + 1, urgency: context.urgency });
+      const after = price(miles, stopCount + 1, context.urgency);
       return result(after, compose.stopAdded(base, after));
     }
     case "remove-stop": {
-      if (route.stopCount === 0) return result(base, compose.stopRemoved(base, null));
-      // Drop the last stop: points are start, stops..., end.
+      if (stopCount === 0) return result(base, compose.stopRemoved(base, null));
+      // Drop the last stop: points are start, stops..., end; a stop only stated in words has no detour to drop.
       const points = route.points.filter((_, i) => i !== route.stopCount);
-      const after = computePricing({ miles: await ctx.router.drivingMiles(points), stops: route.stopCount - 1, urgency: context.urgency });
+      const fewerMiles = route.stopCount > 0 ? await ctx.router.drivingMiles(points) : miles;
+      const after = price(fewerMiles, stopCount - 1, context.urgency);
       return result(after, compose.stopRemoved(base, after));
     }
     case "is-fair": {
-      const evaluation = evaluateBudget(intent.dollars, base.suggestedBudget);
-      return result(base, withMarket(compose.proposalSentence(evaluation, base)), evaluation);
+      const evaluation = evaluateBudget(intent.dollars, base.suggestedBudget, fairRange(base));
+      return result(base, withMarket(compose.proposalSentence(evaluation, base, fairRange(base))), evaluation);
     }
     case "take-home":
     case "fee": {
@@ -186,7 +200,7 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
       return result(base, intent.kind === "take-home" ? compose.takeHome(price) : compose.posterFee(price), offeredEvaluation, price);
     }
     case "estimate":
-      if (mode === "recommend") return result(base, withMarket(compose.suggestion(base, category)));
+      if (mode === "recommend") return result(base, withMarket(compose.suggestion(base, category, work)));
       if (offeredEvaluation) return result(base, withMarket(compose.evaluationSentence(offeredEvaluation, base)));
       return result(base, withMarket(compose.askForOffer(base)));
   }

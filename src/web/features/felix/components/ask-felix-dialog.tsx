@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { FELIX_AUTO_SEND_DELAY_MS } from "@shared/constants";
+import { fairRange } from "@shared/felix-pricing";
 import { felixRequestSchema, type FelixChatMessage, type FelixContext, type FelixMode, type FelixResponse } from "@shared/felix";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -13,7 +14,7 @@ import { cn } from "@/lib/cn";
 import { maxLengthOf } from "@/lib/form";
 import { useAskFelix } from "../api/ask-felix";
 import { EvaluationCard } from "./evaluation-card";
-import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, usd } from "./felix-copy";
+import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, lowerBudgetQuestion, usd } from "./felix-copy";
 import { PricingBreakdownDialog } from "./pricing-breakdown-dialog";
 
 // A question as the server accepts it (src/shared/felix.ts): trimmed, not empty, bounded.
@@ -33,6 +34,13 @@ export interface AskFelixDialogProps {
 export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
+  // The poster's answer to Felix's question about the size of the work, sent with every later
+  // question of this conversation (docs/product.md#felix); the server stores nothing.
+  const [workAnswer, setWorkAnswer] = useState<FelixContext["workAnswer"]>(null);
+  const workAnswerRef = useRef<FelixContext["workAnswer"]>(null);
+  const questionRef = useRef<FelixResponse["work"]>(null);
+  // "Use $X" below the typed budget asks before lowering it.
+  const [confirmLower, setConfirmLower] = useState(false);
   const question = useForm<QuestionInput, unknown, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
   const { reset: resetQuestion } = question;
   const input = useWatch({ control: question.control, name: "message" });
@@ -60,11 +68,19 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
       setPending(true);
       resetQuestion(NO_QUESTION);
       setMessages((list) => [...list, { role: "user", content: message }]);
+      // A message right after Felix's question is its answer.
+      const asked = questionRef.current?.question;
+      if (asked) {
+        workAnswerRef.current = { question: asked, text: message.slice(0, 200) };
+        setWorkAnswer(workAnswerRef.current);
+      }
       try {
-        const response = await mutateAsync({ message, context: contextRef.current, mode });
+        const response = await mutateAsync({ message, context: { ...contextRef.current, workAnswer: workAnswerRef.current }, mode });
         if (current !== conversation.current) return;
         setMessages((list) => [...list, { role: "assistant", content: response.reply }]);
         setResult(response);
+        questionRef.current = response.work;
+        setConfirmLower(false);
       } catch {
         if (current !== conversation.current) return;
         setMessages((list) => [...list, { role: "assistant", content: TROUBLE_MESSAGE }]);
@@ -101,13 +117,21 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
     setPending(false);
     setMessages([]);
     setResult(null);
+    workAnswerRef.current = null;
+    questionRef.current = null;
+    setWorkAnswer(null);
+    setConfirmLower(false);
     resetQuestion(NO_QUESTION);
     setBreakdownOpen(false);
     reset();
     onOpenChange(false);
   };
 
-  const apply = (dollars: number) => {
+  const apply = (dollars: number, confirmed = false) => {
+    if (!confirmed && lowerBudgetQuestion(dollars, contextRef.current.offeredBudget)) {
+      setConfirmLower(true);
+      return;
+    }
     onApplyBudget?.(dollars);
     toast({ title: "Budget Set", description: `Felix's recommendation of ${usd(dollars)} has been applied.` });
     close(false);
@@ -118,6 +142,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
 
   const suggestion = result?.suggestedBudget ?? null;
   const breakdown = result?.pricingBreakdown ?? null;
+  const lowerQuestion = suggestion !== null && confirmLower ? lowerBudgetQuestion(suggestion, context.offeredBudget) : null;
 
   return (
     <Dialog open={open} onOpenChange={close}>
@@ -160,7 +185,13 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
           ) : null}
         </div>
 
-        {result?.evaluation ? <EvaluationCard evaluation={result.evaluation} market={result.market} /> : null}
+        {result?.evaluation ? <EvaluationCard evaluation={result.evaluation} market={result.market} pricing={breakdown} /> : null}
+
+        {breakdown && result?.work ? (
+          <p className="text-sm text-muted-foreground">
+            Fair range {usd(fairRange(breakdown).low)} to {usd(fairRange(breakdown).high)}: {result.work.quantityFrom}.{workAnswer ? ` Your answer: "${workAnswer.text}".` : ""}
+          </p>
+        ) : null}
 
         {breakdown || (mode === "recommend" && suggestion !== null && onApplyBudget) ? (
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -169,9 +200,21 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
                 See how we calculate this
               </Button>
             ) : null}
-            {mode === "recommend" && suggestion !== null && onApplyBudget ? (
+            {mode === "recommend" && suggestion !== null && onApplyBudget && !lowerQuestion ? (
               <Button onClick={() => apply(suggestion)}>Use {usd(suggestion)} as My Budget</Button>
             ) : null}
+          </div>
+        ) : null}
+
+        {lowerQuestion && suggestion !== null ? (
+          <div role="alertdialog" aria-label="Lower your budget?" aria-describedby="felix-lower-question" className="rounded-md border border-warning bg-card p-3 text-sm">
+            <p id="felix-lower-question">{lowerQuestion}</p>
+            <div className="mt-2 flex flex-wrap justify-end gap-2">
+              <Button variant="outline" onClick={() => setConfirmLower(false)}>
+                Keep {usd(context.offeredBudget ?? suggestion)}
+              </Button>
+              <Button onClick={() => apply(suggestion, true)}>Lower to {usd(suggestion)}</Button>
+            </div>
           </div>
         ) : null}
 

@@ -1,4 +1,4 @@
-import type { BudgetEvaluation, MarketStats } from "@shared/felix-pricing";
+import { fairRange, type BudgetEvaluation, type MarketStats, type PricingBreakdown } from "@shared/felix-pricing";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/cn";
 import { STATUS_DISPLAY, signedPercent, usd } from "./felix-copy";
@@ -6,8 +6,9 @@ import { STATUS_DISPLAY, signedPercent, usd } from "./felix-copy";
 const BORDERS = { success: "border-success", warning: "border-warning", info: "border-info" } as const;
 
 /** Evaluation display (docs/product.md#felix): high green 'Great Opportunity', low yellow 'Below Market', otherwise blue 'Fair Offer'. */
-export function EvaluationCard({ evaluation, market }: { evaluation: BudgetEvaluation; market: MarketStats | null }) {
+export function EvaluationCard({ evaluation, market, pricing }: { evaluation: BudgetEvaluation; market: MarketStats | null; pricing: PricingBreakdown | null }) {
   const display = STATUS_DISPLAY[evaluation.status];
+  const range = pricing && fairRange(pricing);
   return (
     <section aria-label="Budget evaluation" className={cn("rounded-lg border-2 bg-card p-4 text-card-foreground", BORDERS[display.tone])}>
       <div className="flex items-center justify-between gap-2">
@@ -19,6 +20,14 @@ export function EvaluationCard({ evaluation, market }: { evaluation: BudgetEvalu
         <dd className="text-right font-medium">{usd(evaluation.offeredBudget)}</dd>
         <dt className="text-muted-foreground">Fair budget</dt>
         <dd className="text-right font-medium">{usd(evaluation.fairBudget)}</dd>
+        {range ? (
+          <>
+            <dt className="text-muted-foreground">Fair range</dt>
+            <dd className="text-right font-medium">
+              {usd(range.low)} to {usd(range.high)}
+            </dd>
+          </>
+        ) : null}
         {market ? (
           <>
             <dt className="text-muted-foreground">Market median ({market.count} tasks)</dt>

@@ -40,11 +40,37 @@ export function signedPercent(percent: number): string {
 
 const has = (value: string | null | undefined): value is string => typeof value === "string" && value.trim() !== "";
 
-/** Felix's auto-send condition (docs/product.md#felix): evaluate needs an offer and a category; recommend a start, an end and a category. */
+/** What recommend mode still needs before it can give a figure: a category and a place (one location, or a start and an end). */
+function missingForFigure(context: FelixContext): string[] {
+  const missing: string[] = [];
+  if (!has(context.category)) missing.push("a category");
+  const route = has(context.startLocation) || has(context.endLocation);
+  if (route) {
+    if (!has(context.startLocation)) missing.push("a start location");
+    if (!has(context.endLocation)) missing.push("an end location");
+  } else if (!has(context.location) && !has(context.city)) {
+    missing.push("a location (or a start and end)");
+  }
+  return missing;
+}
+
+/**
+ * Felix's auto-send condition (docs/product.md#felix): evaluate needs an offer and a category;
+ * recommend a category and its places (one location, or a start and an end), so a single-place
+ * task gets its first figure at once too.
+ */
 export function autoMessage(mode: FelixMode, context: FelixContext): string | null {
   if (!has(context.category)) return null;
   if (mode === "evaluate") return context.offeredBudget != null ? AUTO_MESSAGES.evaluate : null;
-  return has(context.startLocation) && has(context.endLocation) ? AUTO_MESSAGES.recommend : null;
+  return missingForFigure(context).length === 0 ? AUTO_MESSAGES.recommend : null;
+}
+
+const joinAnd = (items: readonly string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1) ?? ""}`);
+
+/** "Use $X as My Budget" asks first when X is lower than the budget the poster typed. */
+export function lowerBudgetQuestion(suggestion: number, typed: number | null | undefined): string | null {
+  if (typed == null || suggestion >= typed) return null;
+  return `Felix suggests ${usd(suggestion)}, which is lower than the ${usd(typed)} you typed. Lower your budget to ${usd(suggestion)}?`;
 }
 
 export function greeting(mode: FelixMode, context: FelixContext): string {
@@ -68,10 +94,13 @@ export function greeting(mode: FelixMode, context: FelixContext): string {
       ? "Hi, I'm Felix, your budget helper. I work out a fair budget from the distance, the time and the stops."
       : "Hi, I'm Felix, your budget evaluator. I check whether a task's budget is fair for the work involved.";
   const known = lines.length > 0 ? `\n\nHere's what I know so far:\n${lines.join("\n")}` : "";
+  const missing = missingForFigure(context);
   const next = autoMessage(mode, context)
-    ? ""
+    ? mode === "recommend"
+      ? "\n\nI'm working out a first figure now; tell me more about the size of the job and I'll refine it."
+      : ""
     : mode === "recommend"
-      ? "\n\nAdd a category and a start and end location (or one location), then ask me anything about the budget."
+      ? `\n\nAdd ${joinAnd(missing)}, then ask me anything about the budget.`
       : "\n\nAsk me whether an amount is fair, what you'd take home, or why a budget is what it is.";
   return `${intro}${known}${next}`;
 }

@@ -1,0 +1,338 @@
+import { categoryLabel } from "./constants.js";
+import { middle, readWork, type Stated, type WorkReading } from "./felix-reading.js";
+
+// How much work a task is and what it pays: the kind of job (from the category and the words),
+// its quantity (hours, nights or visits) and its rate (docs/product.md#felix-rates, with the
+// published source of every default; docs/decisions/054-felix-prices-the-works-own-hours.md).
+
+export type WorkUnit = "hour" | "night" | "visit";
+
+/** A low, middle and high figure: the middle is suggested, low and high make the range. */
+export interface Band {
+  low: number;
+  mid: number;
+  high: number;
+}
+
+/** The question Felix asks when it cannot read or infer the size of the work. */
+export type WorkQuestion = "hours" | "rooms" | "nights";
+
+export const WORK_QUESTIONS: Record<WorkQuestion, string> = {
+  hours: "About how long will it take?",
+  rooms: "How many rooms (bedrooms) is it?",
+  nights: "How many nights is it?",
+};
+
+/** The spec's $20 an hour: the floor of every hourly rate. */
+export const FLOOR_RATE = 20;
+
+/** Rates in dollars per unit per helper; each row of docs/product.md#felix-rates gives its source. */
+export const RATES = {
+  errand: { low: 20, mid: 25, high: 35 },
+  cleaning: { low: 30, mid: 45, high: 60 },
+  organizing: { low: 40, mid: 55, high: 80 },
+  moving: { low: 30, mid: 45, high: 60 },
+  dogWalk: { low: 30, mid: 40, high: 50 },
+  dropIn: { low: 15, mid: 20, high: 25 },
+  overnight: { low: 50, mid: 75, high: 100 },
+  yard: { low: 30, mid: 45, high: 60 },
+  handyman: { low: 50, mid: 75, high: 100 },
+} as const satisfies Record<string, Band>;
+export type RateName = keyof typeof RATES;
+
+/** Standard cleaning: an hour per 400 sq ft; move-out and deep cleans take half as long again. */
+export const SQFT_PER_CLEANING_HOUR = 400;
+export const DEEP_CLEAN_FACTOR = 1.5;
+/** A quarter of an hour a window, inside and out. */
+export const HOURS_PER_WINDOW = 0.25;
+/** Leaves, mowing and weeding: about 10 hours an acre (6 to 14). */
+export const YARD_HOURS_PER_ACRE: Band = { low: 6, mid: 10, high: 14 };
+/** Flat-pack assembly: 1.5 hours a piece (1 to 2.5). */
+export const ASSEMBLY_HOURS_PER_ITEM: Band = { low: 1, mid: 1.5, high: 2.5 };
+/** Work quantities are shown to the quarter hour. */
+const QUARTER = 0.25;
+
+interface Quantity {
+  band: Band;
+  /** Where the quantity came from, for the answer: "you said about 2 hours". */
+  from: string;
+}
+
+interface JobKind {
+  id: string;
+  /** What Felix calls the job: "a standard clean". */
+  label: string;
+  unit: WorkUnit;
+  rate: RateName;
+  /** The typical job when nothing is read; `from` says so. */
+  usual: Band;
+  /** Asked when nothing is read and the market has no median (null: the usual job is a fair guess). */
+  ask: WorkQuestion | null;
+  helpers?: (r: WorkReading) => Band;
+  /** The quantity the text gives for this kind of job, beyond a plainly stated duration. */
+  size?: (r: WorkReading) => Quantity | null;
+}
+
+const band = (low: number, mid: number, high: number): Band => ({ low, mid, high });
+const fromStated = (s: Stated, scale = 1, spread = 0): Band => {
+  const mid = middle(s) * scale;
+  return { low: s.low * scale * (1 - spread), mid, high: s.high * scale * (1 + spread) };
+};
+const scaleBand = (b: Band, k: number): Band => ({ low: b.low * k, mid: b.mid * k, high: b.high * k });
+
+/** Hours of a standard clean from the rooms: an hour, plus an hour a bedroom, plus half an hour for each bathroom after the first. */
+function cleaningHours(r: WorkReading, factor: number): Quantity | null {
+  if (r.sqft) return { band: fromStated(r.sqft, factor / SQFT_PER_CLEANING_HOUR, 0.25), from: `${r.sqft.said}` };
+  if (r.bedrooms) {
+    const baths = r.bathrooms ? Math.max(0, middle(r.bathrooms) - 1) * 0.5 : 0;
+    const hours = (b: number) => (1 + b + baths) * factor;
+    return { band: { low: hours(r.bedrooms.low) * 0.75, mid: hours(middle(r.bedrooms)), high: hours(r.bedrooms.high) * 1.25 }, from: r.bedrooms.said };
+  }
+  if (r.windows) return { band: fromStated(r.windows, HOURS_PER_WINDOW, 0.25), from: r.windows.said };
+  return null;
+}
+
+/** A home move: 2.5 hours plus 2 a bedroom; two movers up to one bedroom, three for two, four beyond. */
+const homeMoveHours = (r: WorkReading): Quantity | null =>
+  r.bedrooms ? { band: { low: (2.5 + 2 * r.bedrooms.low) * 0.75, mid: 2.5 + 2 * middle(r.bedrooms), high: (2.5 + 2 * r.bedrooms.high) * 1.25 }, from: r.bedrooms.said } : null;
+const moversFor = (r: WorkReading): Band => {
+  if (r.helpers) return fromStated(r.helpers);
+  const bedrooms = r.bedrooms ? middle(r.bedrooms) : 1;
+  const n = bedrooms <= 1 ? 2 : bedrooms <= 2 ? 3 : 4;
+  return band(n, n, n);
+};
+const statedHelpers = (r: WorkReading): Band => (r.helpers ? fromStated(r.helpers) : band(1, 1, 1));
+
+/** Loading, carrying and unloading: half an hour, plus half an hour a piece. */
+const itemMoveHours = (r: WorkReading): Quantity | null =>
+  r.items ? { band: { low: 0.5 + 0.35 * r.items.low, mid: 0.5 + 0.5 * middle(r.items), high: 1 + 0.75 * r.items.high }, from: r.items.said } : null;
+
+const nightsOf = (r: WorkReading): Quantity | null => {
+  if (r.nights) return { band: fromStated(r.nights), from: r.nights.said };
+  // Away three days is two nights; a weekend (Saturday to Sunday) is one night at least.
+  if (r.days) return { band: { low: Math.max(1, r.days.low - 1), mid: Math.max(1, middle(r.days) - 1), high: Math.max(1, r.days.high) }, from: r.days.said };
+  return null;
+};
+const visitsOf = (r: WorkReading): Quantity | null => {
+  if (r.visits) return { band: fromStated(r.visits), from: r.visits.said };
+  if (r.visitsPerDay || r.days) {
+    const perDay = r.visitsPerDay ?? { low: 1, high: 1, said: "" };
+    const days = r.days ?? { low: 1, high: 1, said: "" };
+    const from = [perDay.said, days.said].filter(Boolean).join(", ");
+    return { band: { low: perDay.low * days.low, mid: middle(perDay) * middle(days), high: perDay.high * days.high }, from };
+  }
+  return null;
+};
+
+const KINDS: Record<string, JobKind> = {
+  deepClean: { id: "deep-clean", label: "a move-out or deep clean", unit: "hour", rate: "cleaning", usual: band(3, 4.5, 6), ask: "rooms", size: (r) => cleaningHours(r, DEEP_CLEAN_FACTOR) },
+  clean: { id: "clean", label: "a standard clean", unit: "hour", rate: "cleaning", usual: band(2, 3, 4), ask: "rooms", size: (r) => cleaningHours(r, 1) },
+  organize: { id: "organize", label: "organizing", unit: "hour", rate: "organizing", usual: band(2, 3, 4), ask: "hours" },
+  homeMove: { id: "home-move", label: "a home move", unit: "hour", rate: "moving", usual: band(3, 4.5, 6), ask: "rooms", helpers: moversFor, size: homeMoveHours },
+  itemMove: { id: "item-move", label: "moving a few items", unit: "hour", rate: "moving", usual: band(1, 1.5, 3), ask: "hours", helpers: (r) => (r.helpers ? fromStated(r.helpers) : band(2, 2, 2)), size: itemMoveHours },
+  overnight: { id: "overnight", label: "overnight pet care", unit: "night", rate: "overnight", usual: band(1, 1, 1), ask: "nights", size: nightsOf },
+  dropIn: { id: "drop-in", label: "pet drop-in visits", unit: "visit", rate: "dropIn", usual: band(1, 1, 2), ask: null, size: visitsOf },
+  dogWalk: { id: "dog-walk", label: "a dog walk", unit: "hour", rate: "dogWalk", usual: band(0.5, 0.5, 1), ask: null },
+  yard: { id: "yard", label: "yard work", unit: "hour", rate: "yard", usual: band(2, 3, 4), ask: "hours", helpers: statedHelpers, size: (r) => (r.acres ? { band: scaleBand(YARD_HOURS_PER_ACRE, middle(r.acres)), from: r.acres.said } : null) },
+  assembly: { id: "assembly", label: "furniture assembly", unit: "hour", rate: "handyman", usual: band(1, 2, 3), ask: "hours", size: (r) => (r.items ? { band: scaleBand(ASSEMBLY_HOURS_PER_ITEM, middle(r.items)), from: r.items.said } : null) },
+  skilled: { id: "skilled", label: "skilled help", unit: "hour", rate: "handyman", usual: band(1.5, 2, 3), ask: "hours" },
+  delivery: { id: "delivery", label: "a delivery", unit: "hour", rate: "errand", usual: band(0.5, 1, 1.5), ask: null },
+  shopping: { id: "shopping", label: "a shopping run", unit: "hour", rate: "errand", usual: band(1, 1.5, 2), ask: null },
+  errand: { id: "errand", label: "an errand", unit: "hour", rate: "errand", usual: band(0.5, 1, 2), ask: null },
+  business: { id: "business", label: "business support", unit: "hour", rate: "errand", usual: band(1, 2, 4), ask: "hours", helpers: statedHelpers },
+  general: { id: "general", label: "general help", unit: "hour", rate: "errand", usual: band(1, 2, 4), ask: "hours", helpers: statedHelpers },
+};
+
+// The words that name a kind of job, checked in order; the first that matches wins.
+const YARD = /\b(?:leaf|leaves|lawn|yard|mow|mowing|rak(?:e|ing)|weed|hedges?|gutters?|mulch|snow|shovel)/;
+const ASSEMBLY = /\bassembl/;
+const SKILLED = /\b(?:mount|install|repair|fix|paint|plumb|electric|patch|drywall|caulk|handyman|tv)/;
+
+/** The kind of job a task is, from its category and words (docs/product.md#felix-rates). */
+function kindOf(category: string, t: string, r: WorkReading): JobKind {
+  switch (category) {
+    case "cleaning":
+      if (/\borganiz|\bdeclutter|\bsort(?:ing)? through/.test(t)) return KINDS.organize as JobKind;
+      // "Not a deep clean, just a good regular cleaning" is a standard clean.
+      return (/\bmove[- ]?(?:out|in)\b|(?<!not an? )\bdeep[- ]clean|\bpost[- ]construction|\bspring[- ]clean/.test(t) ? KINDS.deepClean : KINDS.clean) as JobKind;
+    case "moving":
+      // Named pieces are a few items, even when they go to a new apartment; rooms are a home.
+      if (r.bedrooms) return KINDS.homeMove as JobKind;
+      return (!r.items && /\b(?:apartment|house|studio|condo|townhouse|home|flat)\b/.test(t) ? KINDS.homeMove : KINDS.itemMove) as JobKind;
+    case "pet":
+      if (r.nights || /\b(?:overnight|house[- ]?sit|boarding|stay (?:over|the night))/.test(t)) return KINDS.overnight as JobKind;
+      if (/\bdrop[- ]?ins?\b|\bvisits?\b|\bstop by\b|\bcheck (?:in )?on\b|\bfeed/.test(t)) return KINDS.dropIn as JobKind;
+      if (/\bwalk/.test(t)) return KINDS.dogWalk as JobKind;
+      return KINDS.general as JobKind;
+    case "delivery":
+      return KINDS.delivery as JobKind;
+    case "shopping":
+      return KINDS.shopping as JobKind;
+    case "errands":
+      return KINDS.errand as JobKind;
+    case "business":
+      return KINDS.business as JobKind;
+    default:
+      if (YARD.test(t)) return KINDS.yard as JobKind;
+      if (ASSEMBLY.test(t)) return KINDS.assembly as JobKind;
+      if (SKILLED.test(t)) return KINDS.skilled as JobKind;
+      return KINDS.general as JobKind;
+  }
+}
+
+/** What completed tasks of the category nearby say about the work (read from their own text). */
+export interface MarketWork {
+  /** Median quantity of the completed tasks whose size could be read, with their count. */
+  quantity: { median: number; count: number } | null;
+  /** Median budget per unit per helper, with their count. */
+  rate: { median: number; count: number } | null;
+}
+
+export interface WorkEstimate {
+  kind: string;
+  /** "a standard clean". */
+  label: string;
+  unit: WorkUnit;
+  quantity: Band;
+  helpers: number;
+  rate: Band;
+  /** "you said about 2 hours", "completed tasks nearby took a median 3 hours", "a standard clean usually takes about 3 hours". */
+  quantityFrom: string;
+  /** "the usual rate for cleaning (docs: house-cleaning cost guides)" or "completed tasks nearby paid a median $40 an hour". */
+  rateFrom: string;
+  /** Where the quantity came from. */
+  source: "stated" | "answer" | "market" | "usual";
+  /** The question to ask, when the quantity is only the usual guess. */
+  question: WorkQuestion | null;
+}
+
+export interface WorkQuery {
+  category: string;
+  title?: string | null;
+  description?: string | null;
+  /** The poster's answer to Felix's question, with the question it answers. */
+  answer?: { question: WorkQuestion; text: string } | null;
+  market?: MarketWork | null;
+}
+
+const roundQuarter = (hours: number) => Math.max(QUARTER, Math.round(hours / QUARTER) * QUARTER);
+const roundUnit = (unit: WorkUnit, value: number) => (unit === "hour" ? roundQuarter(value) : Math.max(1, Math.round(value)));
+const normalize = (unit: WorkUnit, b: Band): Band => {
+  const mid = roundUnit(unit, b.mid);
+  return { low: Math.min(mid, roundUnit(unit, b.low)), mid, high: Math.max(mid, roundUnit(unit, b.high)) };
+};
+
+export const UNIT_WORDS: Record<WorkUnit, [string, string]> = { hour: ["hour", "hours"], night: ["night", "nights"], visit: ["visit", "visits"] };
+export const unitCount = (unit: WorkUnit, n: number) => `${n} ${UNIT_WORDS[unit][n === 1 ? 0 : 1]}`;
+
+/** Reads a bare answer ("4", "about 3") as the thing the question asked. */
+function answerText(answer: NonNullable<WorkQuery["answer"]>): string {
+  const bare = /^\s*(?:about|around|maybe|~)?\s*(\d+(?:\.\d+)?(?:\s*(?:-|to|or)\s*\d+(?:\.\d+)?)?)\s*\.?\s*$/i.exec(answer.text);
+  if (!bare) return answer.text;
+  const word = { hours: "hours", rooms: "bedrooms", nights: "nights" }[answer.question];
+  return `${bare[1]} ${word}`;
+}
+
+function quantityFromReading(kind: JobKind, r: WorkReading): Quantity | null {
+  // A plainly stated duration is the work's own hours, whatever the kind of job.
+  if (kind.unit === "hour" && r.hours) return { band: fromStated(r.hours), from: r.hours.said };
+  return kind.size?.(r) ?? null;
+}
+
+/**
+ * The work a task is: its kind, how much of it (stated, answered, the market's median, or the
+ * usual job) and at what rate (the market's, or the documented default). Pure: the server passes
+ * what completed tasks nearby say.
+ */
+export function estimateWork({ category, title, description, answer, market }: WorkQuery): WorkEstimate {
+  const text = [title, description].filter(Boolean).join(". ");
+  const reading = readWork(text);
+  const answered = answer ? readWork(answerText(answer)) : null;
+  const kind = kindOf(category, `${text} ${answer?.text ?? ""}`.toLowerCase(), { ...reading, ...answered });
+  const helpersBand = kind.helpers?.({ ...reading, ...answered }) ?? band(1, 1, 1);
+  const helpers = Math.max(1, Math.round(helpersBand.mid));
+
+  const fromAnswer = answered ? quantityFromReading(kind, answered) : null;
+  const fromText = quantityFromReading(kind, reading);
+  let quantity: Band;
+  let quantityFrom: string;
+  let source: WorkEstimate["source"];
+  if (fromAnswer) {
+    quantity = fromAnswer.band;
+    quantityFrom = `you told me ${fromAnswer.from}`;
+    source = "answer";
+  } else if (fromText) {
+    quantity = fromText.band;
+    quantityFrom = `you said ${fromText.from}`;
+    source = "stated";
+  } else if (market?.quantity) {
+    const m = market.quantity.median;
+    quantity = { low: m * 0.75, mid: m, high: m * 1.25 };
+    quantityFrom = `${market.quantity.count} completed ${categoryLabel(category)} tasks nearby took a median ${unitCount(kind.unit, roundUnit(kind.unit, m))}`;
+    source = "market";
+  } else {
+    quantity = kind.usual;
+    quantityFrom = `${kind.label} usually takes about ${unitCount(kind.unit, kind.usual.mid)}`;
+    source = "usual";
+  }
+
+  const published = RATES[kind.rate];
+  const rate: Band = market?.rate
+    ? { low: Math.max(FLOOR_RATE, Math.min(published.low, market.rate.median)), mid: Math.max(FLOOR_RATE, market.rate.median), high: Math.max(published.high, market.rate.median) }
+    : published;
+  const perUnit = kind.unit === "hour" ? "an hour" : `a ${kind.unit}`;
+  const perHelper = helpers > 1 ? " per helper" : "";
+  const rateFrom = market?.rate
+    ? `${market.rate.count} completed ${categoryLabel(category)} tasks nearby paid a median $${Math.round(rate.mid)} ${perUnit}${perHelper}`
+    : `the usual rate for ${kind.label} is $${rate.mid} ${perUnit}${perHelper} (published cost guides)`;
+
+  return {
+    kind: kind.id,
+    label: kind.label,
+    unit: kind.unit,
+    quantity: normalize(kind.unit, quantity),
+    helpers,
+    rate,
+    quantityFrom,
+    rateFrom,
+    source,
+    question: source === "usual" ? kind.ask : null,
+  };
+}
+
+/** The median of values, or null below `min` of them. */
+function medianOf(values: readonly number[], min: number): { median: number; count: number } | null {
+  const sorted = values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
+  if (sorted.length < min) return null;
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return { median: Math.round(median * 100) / 100, count: sorted.length };
+}
+
+/**
+ * What completed tasks say about the work: each is read as a new task would be, and only those
+ * whose size is stated count (a guess about a past task says nothing about the market).
+ */
+export function marketWork(category: string, completed: readonly { budget: number; title: string; description: string }[], minSample: number): MarketWork {
+  const quantities: number[] = [];
+  const rates: number[] = [];
+  for (const task of completed) {
+    const work = estimateWork({ category, title: task.title, description: task.description });
+    if (work.source !== "stated") continue;
+    quantities.push(work.quantity.mid);
+    rates.push(task.budget / (work.quantity.mid * work.helpers));
+  }
+  return { quantity: medianOf(quantities, minSample), rate: medianOf(rates, minSample) };
+}
+
+/**
+ * The trip a single-place task states in words ("about 15 miles", "3 stops"): used only when the
+ * task has no route of its own to measure (docs/product.md#felix).
+ */
+export function statedTrip(title?: string | null, description?: string | null): { miles: number | null; stops: number | null } {
+  const reading = readWork([title, description].filter(Boolean).join(". "));
+  return {
+    miles: reading.miles ? middle(reading.miles) : null,
+    stops: reading.stops ? Math.round(middle(reading.stops)) : null,
+  };
+}
