@@ -99,6 +99,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
       schema: {
         tags: ["auth"],
+        operationId: "requestPasswordReset",
+        summary: "Sends a password reset link to an e-mail address",
         body: forgotPasswordBodySchema,
         response: { 202: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -133,6 +135,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, perIp("reset-password-check", 30)),
       schema: {
         tags: ["auth"],
+        operationId: "checkPasswordResetToken",
+        summary: "Checks that a password reset link is still valid",
         body: resetLinkCheckBodySchema,
         response: { 200: okResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -150,6 +154,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, perIp("reset-password", 30)),
       schema: {
         tags: ["auth"],
+        operationId: "resetPassword",
+        summary: "Sets a new password with a reset link",
         body: resetPasswordBodySchema,
         response: { 200: userSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -188,6 +194,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, perIp("verify-email", 30)),
       schema: {
         tags: ["auth"],
+        operationId: "verifyEmail",
+        summary: "Verifies an e-mail address with its link",
         body: verifyEmailBodySchema,
         response: { 200: verifiedEmailResponseSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -277,6 +285,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
       schema: {
         tags: ["auth"],
+        operationId: "resendVerification",
+        summary: "Sends the verification e-mail again",
         response: { 200: messageResponseSchema, 202: messageResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
     },
@@ -298,6 +308,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, perUser("change-email", 5, 60 * 60_000)),
       schema: {
         tags: ["auth"],
+        operationId: "changeEmail",
+        summary: "Starts a change of the signed-in person's e-mail address",
         body: changeEmailBodySchema,
         response: { 202: messageResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },

@@ -35,6 +35,8 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, { name: "felix:user", ...FELIX_RATE_LIMIT, key: (r) => requireUser(r).id }),
       schema: {
         tags: ["felix"],
+        operationId: "askFelix",
+        summary: "Asks Felix for a budget or a task description",
         body: felixRequestSchema,
         response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema },
       },
