@@ -50,9 +50,8 @@ run("typecheck web", "npx", ["tsc", "-p", "tsconfig.web.json"]);
 run("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
 // Unused files, exports and dependencies, and an API document every client can read
 // (docs/decisions/047-knip-and-spectral-in-the-test-command.md).
-run("unused code", "npx", ["knip"]);
-run("api document", "npx", ["tsx", "scripts/write-api-document.ts", `${results}/openapi.json`]);
-run("api lint", "npx", ["spectral", "lint", `${results}/openapi.json`, "--ruleset", ".spectral.yaml", "--fail-severity", "warn"]);
+run("unused code", "npm", ["run", "lint:unused"]);
+run("api document", "npm", ["run", "lint:api"]);
 run("unit", "npx", vitest("unit"));
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);

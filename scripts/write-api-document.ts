@@ -1,7 +1,8 @@
 // Writes the OpenAPI document that /api/docs serves to the file named on the command line, so
 // `npm test` can lint it with spectral (docs/decisions/047-knip-and-spectral-in-the-test-command.md).
 // The routes are registered without a database: nothing here runs a query.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
 import type { Database, Db } from "../src/server/db/client.js";
@@ -25,6 +26,7 @@ const database: Database = {
 };
 const app = await buildApp({ env, database, logger: false });
 await app.ready();
+mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(app.swagger(), null, 2));
 await app.close();
 await database.close();
