@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
-import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
-import { createRouter } from "../../adapters/routing/router.js";
+import { createPhraser } from "../../adapters/felix-phrasing/create-phraser.js";
+import { createRouter } from "../../adapters/routing/create-router.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { askFelix, type FelixServiceContext } from "./service.js";
