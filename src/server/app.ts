@@ -36,7 +36,7 @@ import siteRoutes from "./features/site/routes.js";
 import { pageAnswer } from "./features/tasks/page-data.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import taskPhotosRoutes from "./features/task-photos/routes.js";
-import { completeUpload } from "./features/providers/service.js";
+import { completeUpload } from "./features/providers/uploads.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
 import admissionPlugin from "./plugins/admission.js";

@@ -13,7 +13,7 @@ import { uploadRule } from "../../../shared/upload-rules.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./service.js";
+import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
 
 const LARGEST = uploadRule(null).maxBytes;
 

@@ -8,7 +8,8 @@ import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
 import { findProfile } from "./repository.js";
-import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads, submitApplication, updateProfile } from "./service.js";
+import { submitApplication, updateProfile } from "./service.js";
+import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads } from "./uploads.js";
 
 // Providers: applications and profiles here; uploads (objects-routes.ts), admin review
 // (admin-routes.ts) and the public directory (directory-routes.ts) in their own plugins.
