@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 describe("accounts", () => {
   it("signs up, signs out, signs in with returnTo, and refuses a wrong password", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     await page.getByTestId("sign-in-button").click();
     await page.waitForURL(/\/sign-in\?returnTo=%2F/);
     await page.getByRole("tab", { name: "Sign Up" }).click();
@@ -37,30 +26,30 @@ describe("accounts", () => {
     await page.getByLabel("Email").fill("erin@example.test");
     await page.getByLabel(/^Password/).fill("amber falcon ribbon 9");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${e2e.server.url}/`);
     await expect.poll(() => page.getByLabel("Signed in as Erin Walker").isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "Dashboard" }).first().isVisible()).toBe(true);
 
     await page.getByRole("button", { name: "Logout" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${e2e.server.url}/`);
     await expect.poll(() => page.getByTestId("sign-in-button").isVisible()).toBe(true);
 
-    await page.goto(`${server.url}/api/login?returnTo=${encodeURIComponent("/job-board")}`);
+    await page.goto(`${e2e.server.url}/api/login?returnTo=${encodeURIComponent("/job-board")}`);
     await page.getByLabel("Email").fill("erin@example.test");
     await page.getByLabel(/^Password/).fill("wrong password!");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect.poll(() => page.getByText("Invalid email or password").isVisible()).toBe(true);
     await page.getByLabel(/^Password/).fill("amber falcon ribbon 9");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await page.waitForURL(`${server.url}/job-board`);
+    await page.waitForURL(`${e2e.server.url}/job-board`);
     page.assertClean([/401 \(Unauthorized\)/]);
     await context.close();
   });
 
   it("sign-up shows a strength meter, refuses a common password saying why, and shows the password on request", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/sign-in?mode=signup`);
+    await page.goto(`${e2e.server.url}/sign-in?mode=signup`);
     await page.getByLabel("First name").fill("Pia");
     await page.getByLabel("Last name").fill("Policy");
     await page.getByLabel("Email").fill("pia@example.test");
@@ -97,18 +86,18 @@ describe("accounts", () => {
   });
 
   it("sends an absolute returnTo home instead", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/");
-    await page.goto(`${server.url}/api/login?returnTo=${encodeURIComponent("https://evil.example/")}`);
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await page.goto(`${e2e.server.url}/api/login?returnTo=${encodeURIComponent("https://evil.example/")}`);
     await page.waitForURL(/returnTo=%2F$/);
     await context.close();
   });
 
   it("keeps the theme over a reload, without a flash", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(false);
     await page.getByTestId("theme-toggle").first().click();
     expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
@@ -119,14 +108,14 @@ describe("accounts", () => {
   });
 
   it("shows the 404 page for an unknown path", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/no/such/page`);
+    await page.goto(`${e2e.server.url}/no/such/page`);
     await expect.poll(() => page.getByRole("heading", { name: "Page Not Found" }).isVisible()).toBe(true);
     const violations = await seriousAxeViolations(page);
     expect(violations, formatViolations(violations)).toEqual([]);
     await page.getByRole("link", { name: "Go Home" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${e2e.server.url}/`);
     page.assertClean([/401 \(Unauthorized\)/]);
     await context.close();
   });

@@ -1,44 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Poster and provider chat live on a claimed task (each in their own browser context), then the
 // task is paid in the sandbox, started and completed through the API, and both rate each other.
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function api<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const e2e = useServerAndBrowser();
 
 describe("task chat and reviews", () => {
   it("delivers messages live both ways, then both sides review each other", async () => {
-    const posterContext = await browser.newContext();
-    const providerContext = await browser.newContext();
+    const posterContext = await e2e.browser.newContext();
+    const providerContext = await e2e.browser.newContext();
     const poster = await newPage(posterContext);
     const provider = await newPage(providerContext);
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/");
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
 
-    const mine = await api<{ id: string; status: string; totalAmount: number }[]>(poster, "GET", "/api/tasks/my-tasks");
+    const mine = await e2e.api<{ id: string; status: string; totalAmount: number }[]>(poster, "GET", "/api/tasks/my-tasks");
     const task = mine.find((t) => t.status === "open");
     if (!task) throw new Error("the demo poster has no open task");
-    await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
 
-    await poster.goto(`${server.url}/task/${task.id}`);
-    await provider.goto(`${server.url}/task/${task.id}`);
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    await provider.goto(`${e2e.server.url}/task/${task.id}`);
     for (const page of [poster, provider]) {
       await expect.poll(() => page.getByRole("heading", { name: "Task Messages" }).isVisible(), { timeout: 15_000 }).toBe(true);
       await expect.poll(() => page.getByText("Connected", { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -75,10 +59,10 @@ describe("task chat and reviews", () => {
     const before = await unread();
 
     // Pay (sandbox card), start and complete through the API, then review in the UI.
-    const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-    await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
-    await api(provider, "PATCH", `/api/tasks/${task.id}/start`);
-    await api(provider, "PATCH", `/api/tasks/${task.id}/complete`);
+    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/start`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/complete`);
 
     await expect.poll(unread, { timeout: 15_000 }).toBeGreaterThan(before);
     await bell.click();
@@ -116,7 +100,7 @@ describe("task chat and reviews", () => {
     expect(await poster.getByRole("button", { name: "Rate Provider" }).count()).toBe(0);
 
     // E-mail preferences: a switch per kind, saved at once.
-    await poster.goto(`${server.url}/settings/notifications`);
+    await poster.goto(`${e2e.server.url}/settings/notifications`);
     const chatSwitch = poster.getByRole("switch", { name: "A new chat message while I am away" });
     await expect.poll(() => chatSwitch.getAttribute("aria-checked"), { timeout: 10_000 }).toBe("true");
     await chatSwitch.click();

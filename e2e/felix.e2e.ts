@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { computePricing, routeMiles } from "../src/shared/felix-pricing.js";
 import { estimateWork } from "../src/shared/felix-work.js";
 import type { FelixResponse } from "../src/shared/felix.js";
 import { createGeocoder } from "../src/server/adapters/geocoding/create-geocoder.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Felix in the browser: a poster gets a suggestion for a route and applies it; a provider
 // evaluates a task from the job board. The server geocodes the typed town names.
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function expectNoSeriousViolations(page: Page) {
   for (const dark of [false, true]) {
@@ -49,9 +39,9 @@ describe("Ask Felix", () => {
     const work = estimateWork({ category: "delivery", title: "Carry a parcel to Baltimore", description: "One box, 10 pounds" });
     const expected = computePricing({ miles: routeMiles([from, to]), stops: 0, urgency: "standard", work }).suggestedBudget;
 
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/dashboard");
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
     await page.getByRole("button", { name: "Post a Task" }).click();
     const post = page.getByRole("dialog", { name: "Post a Task" });
     await post.getByLabel("Task Title").fill("Carry a parcel to Baltimore");
@@ -96,9 +86,9 @@ describe("Ask Felix", () => {
   });
 
   it("evaluates a task's budget for a provider on the job board", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await signIn(page, server.url, DEMO.provider, DEMO.password, "/job-board");
+    await signIn(page, e2e.server.url, DEMO.provider, DEMO.password, "/job-board");
     const answered = page.waitForResponse((r) => r.url().endsWith("/api/ask-felix") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Ask Felix" }).first().click();
     const felix = page.getByRole("dialog", { name: "Ask Felix - Budget Evaluator" });

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
 import type { FelixResponse } from "../src/shared/felix.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Forms that help instead of refusing (docs/product.md#validation, #dates-and-hours,
 // #post-a-task-draft) and Felix giving one task one budget (decision 026), in Chromium.
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function expectAxeClean(page: Page) {
   const violations = await seriousAxeViolations(page);
@@ -41,9 +31,9 @@ async function fillDetails(page: Page, wizard: Locator, title: string) {
 
 describe("Post a Task wizard", () => {
   it("refuses Next with each error under its field, and puts a server 400 under its field", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/dashboard");
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
     await page.evaluate(() => window.localStorage.clear());
     await page.getByRole("button", { name: "Post a Task" }).click();
     const wizard = page.getByRole("dialog", { name: "Post a Task" });
@@ -107,9 +97,9 @@ describe("Post a Task wizard", () => {
   });
 
   it("keeps the draft across a reload and a sign-in from Post a Task, then posts it", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(server.url);
+    await page.goto(e2e.server.url);
     await page.getByRole("button", { name: "Post a Task" }).first().click();
     let wizard = page.getByRole("dialog", { name: "Post a Task" });
     await fillDetails(page, wizard, "Drop off a signed lease");
@@ -146,9 +136,9 @@ describe("Post a Task wizard", () => {
 describe("Felix says the same thing to both sides", () => {
   it("gives the poster's wizard and the provider's evaluator the same fair budget for a one-stop route", async () => {
     const title = `Carry a cake via Glen Burnie ${Date.now()}`;
-    const posterContext = await browser.newContext();
+    const posterContext = await e2e.browser.newContext();
     const poster = await newPage(posterContext);
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/dashboard");
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
     await poster.evaluate(() => window.localStorage.clear());
     await poster.getByRole("button", { name: "Post a Task" }).click();
     const wizard = poster.getByRole("dialog", { name: "Post a Task" });
@@ -188,9 +178,9 @@ describe("Felix says the same thing to both sides", () => {
       .poll(() => poster.getByText("Your task has been posted successfully!", { exact: true }).isVisible(), { timeout: 30_000 })
       .toBe(true);
 
-    const providerContext = await browser.newContext();
+    const providerContext = await e2e.browser.newContext();
     const provider = await newPage(providerContext);
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/job-board");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/job-board");
     await provider.getByRole("searchbox", { name: "Search tasks" }).fill(title);
     const card = provider.getByTestId("job-card").filter({ hasText: title }).first();
     await card.waitFor();

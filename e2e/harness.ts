@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import pg from "pg";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 
@@ -268,4 +268,32 @@ export const clusterMarkers = (p: Page) => p.getByRole("button", { name: /tasks 
 export async function tasksOnMap(p: Page): Promise<number> {
   const clusters = await clusterMarkers(p).evaluateAll((els) => els.map((e) => Number.parseInt(e.getAttribute("aria-label") ?? "0", 10)));
   return (await taskMarkers(p).count()) + clusters.reduce((a, b) => a + b, 0);
+}
+
+export interface Journey {
+  /** Set before the file's first test. */
+  server: RunningServer;
+  browser: Browser;
+  /** Calls the API as `page`'s signed-in person and returns the JSON answer; any status but 2xx throws. */
+  api<T>(page: Page, method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T>;
+}
+
+/** One server with the demo data and one Chromium for the whole file, stopped after its last test. */
+export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
+  const journey = {
+    async api<T>(page: Page, method: string, path: string, data?: unknown): Promise<T> {
+      const res = await page.request.fetch(`${journey.server.url}${path}`, { method, data, headers: { origin: journey.server.url } });
+      if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+      return (await res.json()) as T;
+    },
+  } as Journey;
+  beforeAll(async () => {
+    journey.server = await startServer(env);
+    journey.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await journey.server?.stop();
+  });
+  return journey;
 }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { dollarsToCents } from "../src/shared/money.js";
 import { paymentReceivedWords } from "../src/shared/money-words.js";
 import { CARD_REFUSED_NEXT_STEP } from "../src/shared/payments.js";
-import { DEMO, TILE_HOST, formatViolations, latestMailLink, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, latestMailLink, newPage, seriousAxeViolations, signIn, TILE_HOST, useServerAndBrowser } from "./harness.js";
 
 // Issue 27, items 10 and 13, as a person reads them at 390 and 1366 px: the payment toast says what
 // happens to an $80 task's money, a refused card is said on the form, a cancelled task promises its
@@ -16,17 +16,7 @@ const PASSWORD = "quiet walnut harbor 7";
 // A declined card answers 402, a signed-out check 401, a tile that cannot load fails: all expected.
 const EXPECTED = [/402/, /401 \(Unauthorized\)/, /ERR_FAILED/, /Failed to load resource/];
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 type TestPage = Awaited<ReturnType<typeof newPage>>;
 
@@ -36,22 +26,16 @@ interface Task {
   budget: number;
 }
 
-async function api<T>(page: Page, method: "POST" | "PATCH" | "GET", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function signedIn(width: number, email: string, password = DEMO.password): Promise<{ context: BrowserContext; page: TestPage }> {
-  const context = await browser.newContext({ viewport: { width, height: 844 } });
+  const context = await e2e.browser.newContext({ viewport: { width, height: 844 } });
   const page = await newPage(context);
-  await signIn(page, server.url, email, password, "/dashboard");
+  await signIn(page, e2e.server.url, email, password, "/dashboard");
   page.problems.length = 0;
   return { context, page };
 }
 
 async function postTask(poster: Page, title: string, budget: number): Promise<Task> {
-  return api<Task>(poster, "POST", "/api/tasks", {
+  return e2e.api<Task>(poster, "POST", "/api/tasks", {
     title,
     description: "Collect a parcel from the post office",
     category: "errands",
@@ -66,12 +50,12 @@ async function postTask(poster: Page, title: string, budget: number): Promise<Ta
 }
 
 async function payByApi(poster: Page, task: Task): Promise<void> {
-  const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-  await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" });
+  const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+  await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" });
 }
 
 async function payInBrowser(poster: Page, taskId: string, cardNumber: string): Promise<void> {
-  await poster.goto(`${server.url}/task/${taskId}`);
+  await poster.goto(`${e2e.server.url}/task/${taskId}`);
   await poster.getByRole("button", { name: /^Pay by card \(\$[\d.,]+\)$/ }).click();
   await poster.getByLabel("Card number").fill(cardNumber);
   await poster.getByLabel("Expiry (MM/YY)").pressSequentially("1234");
@@ -90,7 +74,7 @@ describe("copy that says what the product does", () => {
     const provider = await signedIn(width, DEMO.provider);
 
     const declined = await postTask(poster.page, `Declined card parcel ${width}`, 80);
-    await api(provider.page, "PATCH", `/api/tasks/${declined.id}/claim`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${declined.id}/claim`);
     await payInBrowser(poster.page, declined.id, "4000 0000 0000 0002");
     const form = poster.page.getByRole("form", { name: "Card payment" });
     const refusal = form.getByRole("alert");
@@ -98,10 +82,10 @@ describe("copy that says what the product does", () => {
     expect(await refusal.innerText()).toContain(`Your card was declined. ${CARD_REFUSED_NEXT_STEP}`);
     await expectAxeClean(poster.page);
     // Cancelled, so the demo provider's unpaid claims do not pile up across the runs.
-    await api(poster.page, "PATCH", `/api/tasks/${declined.id}/cancel`);
+    await e2e.api(poster.page, "PATCH", `/api/tasks/${declined.id}/cancel`);
 
     const task = await postTask(poster.page, `Eighty dollar parcel ${width}`, 80);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
     await payInBrowser(poster.page, task.id, "4242 4242 4242 4242");
     const words = paymentReceivedWords(dollarsToCents(task.totalAmount), dollarsToCents(task.budget));
     await expect.poll(() => poster.page.getByText(words).first().isVisible(), POLL).toBe(true);
@@ -118,11 +102,11 @@ describe("copy that says what the product does", () => {
     const poster = await signedIn(width, DEMO.poster);
     const provider = await signedIn(width, DEMO.provider);
     const task = await postTask(poster.page, `Cancelled parcel ${width}`, 102);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
     await payByApi(poster.page, task);
-    await api(poster.page, "PATCH", `/api/tasks/${task.id}/cancel`);
+    await e2e.api(poster.page, "PATCH", `/api/tasks/${task.id}/cancel`);
 
-    await provider.page.goto(`${server.url}/task/${task.id}`);
+    await provider.page.goto(`${e2e.server.url}/task/${task.id}`);
     const payment = provider.page.getByTestId("payment-box").locator("..");
     await expect.poll(() => provider.page.getByText("This task was cancelled, so it pays nothing.").isVisible(), POLL).toBe(true);
     expect(await payment.innerText()).not.toMatch(/You'll earn|Your earnings/);
@@ -139,7 +123,7 @@ describe("copy that says what the product does", () => {
 
   it.each(WIDTHS)("at %i px: every settings tab is whole and on screen", async (width) => {
     const { context, page } = await signedIn(width, DEMO.provider);
-    await page.goto(`${server.url}/settings/profile`);
+    await page.goto(`${e2e.server.url}/settings/profile`);
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     const tabs = page.getByRole("navigation", { name: "Settings" }).getByRole("link");
     expect(await tabs.allInnerTexts()).toEqual(["Profile", "Security", "E-mail", "Job alerts", "Notifications", "Privacy"]);
@@ -165,38 +149,38 @@ describe("copy that says what the product does", () => {
   });
 
   it.each(WIDTHS)("at %i px: deleting the account ends on the goodbye page, and the task's provider then reads \"Deleted user\"", async (width) => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width, height: 844 } });
     const email = `goodbye-${width}-${Date.now()}@example.test`;
-    const registered = await context.request.post(`${server.url}/api/auth/register`, {
+    const registered = await context.request.post(`${e2e.server.url}/api/auth/register`, {
       data: { email, password: PASSWORD, firstName: "Gwen", lastName: "Goodbye" },
-      headers: { origin: server.url },
+      headers: { origin: e2e.server.url },
     });
     expect(registered.status()).toBe(202);
     const page = await newPage(context);
     // Posting needs a confirmed address; the link, opened in the browser that registered, signs the
     // person in (decision 044).
-    await page.goto(await latestMailLink(server, email, "/verify-email"));
+    await page.goto(await latestMailLink(e2e.server, email, "/verify-email"));
     await expect.poll(() => page.getByText(`${email} is confirmed as your address, and you are signed in.`).isVisible(), POLL).toBe(true);
     page.problems.length = 0;
     const provider = await signedIn(width, DEMO.provider);
     // A finished task under the approval window's budget: nothing stays held, so deletion is allowed.
     const task = await postTask(page, `Parcel of a leaving poster ${width}`, 50);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
     await payByApi(page, task);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/start`);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/complete`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/start`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/complete`);
 
-    await page.goto(`${server.url}/settings/privacy`);
+    await page.goto(`${e2e.server.url}/settings/privacy`);
     await page.getByRole("button", { name: "Delete my account" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete your account?" });
     await dialog.getByLabel("Your password").fill(PASSWORD);
     await dialog.getByRole("button", { name: "Delete my account for good" }).click();
-    await page.waitForURL(`${server.url}/goodbye`);
+    await page.waitForURL(`${e2e.server.url}/goodbye`);
     await page.getByRole("heading", { level: 1, name: "Your account is deleted" }).waitFor();
     expect(await page.getByRole("heading", { level: 1, name: "Settings" }).count()).toBe(0);
     await expectAxeClean(page);
 
-    await provider.page.goto(`${server.url}/task/${task.id}`);
+    await provider.page.goto(`${e2e.server.url}/task/${task.id}`);
     await expect.poll(() => provider.page.getByText("Posted by Deleted user").isVisible(), POLL).toBe(true);
     expect(await provider.page.getByText("Deleted U.").count()).toBe(0);
     await expectAxeClean(provider.page);
@@ -210,17 +194,17 @@ describe("copy that says what the product does", () => {
     const poster = await signedIn(width, DEMO.poster);
     const provider = await signedIn(width, DEMO.provider);
     const task = await postTask(poster.page, `Map parcel ${width}`, 40);
-    await api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
     await payByApi(poster.page, task);
     // Routed after newPage's blank tiles, so this failure takes precedence (harness.ts).
     await provider.page.route(TILE_HOST, (route) => route.abort());
-    await provider.page.goto(`${server.url}/task/${task.id}`);
+    await provider.page.goto(`${e2e.server.url}/task/${task.id}`);
     const map = provider.page.getByTestId("task-area-map");
     await expect.poll(() => map.getByText("Map tiles are unavailable.").isVisible(), POLL).toBe(true);
     const broken = await map.locator("img").evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 0).length);
     expect(broken).toBe(0);
     // The assigned provider reads the poster as everyone does (decision 023), as the profile promises.
-    const me = await api<{ firstName: string; lastName: string }>(poster.page, "GET", "/api/auth/user");
+    const me = await e2e.api<{ firstName: string; lastName: string }>(poster.page, "GET", "/api/auth/user");
     const postedBy = await provider.page.getByText(/^Posted by/).first().innerText();
     expect(postedBy).toBe(`Posted by ${me.firstName} ${me.lastName.charAt(0)}.`);
     await expectAxeClean(provider.page);

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 import { NEAR_MESSAGE } from "../src/shared/task-filters.js";
 
 // Issue 15, job alerts (docs/product.md#job-alerts): the demo provider saves an alert in settings
 // (and one more from the job board's filters) and keeps the page open; the demo poster posts a matching task (through the API); the provider's
 // bell shows "New task near you" without a reload, and the notice opens the task.
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 /** The machine may be busy (two cores, several servers): give each UI change time to land. */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
@@ -32,9 +22,9 @@ const scrollsSideways = (p: Page) => p.evaluate(() => document.documentElement.s
 
 describe("job alerts", () => {
   it("saves an alert in settings and rings the provider's bell live when a matching task is posted", async () => {
-    const provider = await newPage(await browser.newContext({ viewport: { width: 1366, height: 900 } }));
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/");
-    await provider.goto(`${server.url}/settings/alerts`);
+    const provider = await newPage(await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } }));
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+    await provider.goto(`${e2e.server.url}/settings/alerts`);
     await eventually(() => provider.getByRole("link", { name: "Job alerts" }).getAttribute("aria-current")).toBe("page");
     await eventually(() => provider.getByText("You have no job alerts yet.").isVisible()).toBe(true);
 
@@ -52,7 +42,7 @@ describe("job alerts", () => {
     await alert.getByLabel("Lowest budget ($)").fill("20");
     await provider.getByRole("button", { name: "Save alerts" }).click();
     await eventually(() => provider.getByText("Job alerts saved", { exact: true }).first().isVisible()).toBe(true);
-    const saved = await provider.request.get(`${server.url}/api/alerts`);
+    const saved = await provider.request.get(`${e2e.server.url}/api/alerts`);
     expect(await saved.json()).toMatchObject({ alerts: [{ categories: ["pet"], near: "21401", radiusMiles: 10, minBudget: 20 }] });
     expect(await scrollsSideways(provider)).toBe(false);
     await expectAxeClean(provider, "alerts tab");
@@ -63,7 +53,7 @@ describe("job alerts", () => {
     await provider.setViewportSize({ width: 1366, height: 900 });
 
     // The job board's filters become one more alert, once; the provider comes back to settings.
-    await provider.goto(`${server.url}/job-board?category=errands&near=21401&radiusMiles=25&minBudget=15`);
+    await provider.goto(`${e2e.server.url}/job-board?category=errands&near=21401&radiusMiles=25&minBudget=15`);
     const fromFilters = provider.getByRole("button", { name: "Create alert from these filters" });
     await eventually(() => fromFilters.isVisible()).toBe(true);
     await provider.setViewportSize({ width: 390, height: 844 });
@@ -74,19 +64,19 @@ describe("job alerts", () => {
     await eventually(() => provider.getByText("Job alert created", { exact: true }).first().isVisible()).toBe(true);
     await fromFilters.click();
     await eventually(() => provider.getByText("You already have this alert", { exact: true }).first().isVisible()).toBe(true);
-    const two = await provider.request.get(`${server.url}/api/alerts`);
+    const two = await provider.request.get(`${e2e.server.url}/api/alerts`);
     expect(await two.json()).toMatchObject({
       alerts: [{ categories: ["pet"] }, { categories: ["errands"], near: "21401", radiusMiles: 25, minBudget: 15 }],
     });
-    await provider.goto(`${server.url}/settings/alerts`);
+    await provider.goto(`${e2e.server.url}/settings/alerts`);
     await eventually(() => provider.getByRole("group", { name: "Alert 2" }).isVisible()).toBe(true);
 
     // The poster posts a matching task; the provider's page stays open.
-    const poster = await newPage(await browser.newContext());
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/");
+    const poster = await newPage(await e2e.browser.newContext());
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     const title = `Walk Biscuit ${Date.now()}`;
-    const res = await poster.request.post(`${server.url}/api/tasks`, {
-      headers: { origin: server.url },
+    const res = await poster.request.post(`${e2e.server.url}/api/tasks`, {
+      headers: { origin: e2e.server.url },
       data: {
         title,
         description: "A 45-minute walk around the block",

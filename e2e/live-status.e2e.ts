@@ -1,52 +1,40 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // The live task status (docs/product.md, Live updates), in three browsers: the poster pays and the
 // provider's open task page turns from "Waiting for Payment" to an enabled "Start Task" within a
 // second, without a reload; a task claimed by one provider disappears from another provider's
 // job board without a reload. A page whose socket opens late catches up on what it missed.
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = useServerAndBrowser();
 let database: pg.Client;
 
 beforeAll(async () => {
-  server = await startServer();
-  database = new pg.Client({ connectionString: server.databaseUrl });
+  database = new pg.Client({ connectionString: e2e.server.databaseUrl });
   await database.connect();
-  browser = await launchBrowser();
 });
 afterAll(async () => {
   await database?.end();
-  await browser?.close();
-  await server?.stop();
 });
-
-async function api<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 describe("live task status", () => {
   it("updates the provider's task page on payment and the other provider's job board on a claim", async () => {
-    const poster = await newPage(await browser.newContext());
-    const provider = await newPage(await browser.newContext());
-    const other = await newPage(await browser.newContext());
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/");
+    const poster = await newPage(await e2e.browser.newContext());
+    const provider = await newPage(await e2e.browser.newContext());
+    const other = await newPage(await e2e.browser.newContext());
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
 
     // Another provider: a new account made a provider in the database (the application journey is
     // providers.e2e.ts); the job board is all this test needs of them.
     const email = `other-provider-${Date.now()}@example.test`;
-    await api(other, "POST", "/api/auth/register", { email, firstName: "Olive", lastName: "Other", password: "violet canyon lantern 2026" });
+    await e2e.api(other, "POST", "/api/auth/register", { email, firstName: "Olive", lastName: "Other", password: "violet canyon lantern 2026" });
     await database.query("update users set role = 'provider' where email = $1", [email]);
-    await signIn(other, server.url, email, "violet canyon lantern 2026", "/job-board");
+    await signIn(other, e2e.server.url, email, "violet canyon lantern 2026", "/job-board");
 
     const title = `Live status check ${Date.now()}`;
-    const task = await api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {
+    const task = await e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {
       title,
       description: "Carry two boxes to the car",
       category: "errands",
@@ -67,9 +55,9 @@ describe("live task status", () => {
       await socketHeld;
       socket.connectToServer();
     });
-    await provider.goto(`${server.url}/task/${task.id}`);
+    await provider.goto(`${e2e.server.url}/task/${task.id}`);
     await expect.poll(() => provider.getByRole("heading", { name: title }).isVisible(), { timeout: 15_000 }).toBe(true);
-    await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
     await expect.poll(() => card().count(), { timeout: 5_000 }).toBe(0);
     openSocket();
 
@@ -78,8 +66,8 @@ describe("live task status", () => {
     const start = provider.getByRole("button", { name: "Start Task" });
     expect(await start.isEnabled()).toBe(false);
 
-    const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-    await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
     // Within a second of the payment's answer, without a reload.
     await expect.poll(() => start.isEnabled(), { timeout: 1_000, interval: 50 }).toBe(true);
     expect(await provider.getByText("Waiting for Payment", { exact: true }).count()).toBe(0);

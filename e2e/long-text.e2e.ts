@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // No page scrolls sideways (docs/product.md, Web app): long unbroken text in every user-written
 // field (a title, the description, an address and city, a chat message, a bio, review comments)
 // wraps at 390 px and at 1366 px on every page that shows it.
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function api<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const e2e = useServerAndBrowser();
 
 /** An unbroken string of `length` characters that starts with `label` (so a test can find it). */
 const unbroken = (label: string, length: number) => `${label}${"x".repeat(length - label.length)}`;
@@ -35,7 +19,7 @@ async function expectNoSidewaysScroll(page: Page, path: string, shown: string | 
   const ready = typeof shown === "string" ? () => page.getByText(shown, { exact: false }).first().isVisible() : () => shown(page);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${e2e.server.url}${path}`);
     await expect.poll(ready, { timeout: 15_000 }).toBe(true);
     const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
     expect(sizes.scroll, `${path} at ${width} px`).toBeLessThanOrEqual(sizes.inner);
@@ -44,10 +28,10 @@ async function expectNoSidewaysScroll(page: Page, path: string, shown: string | 
 
 describe("long unbroken text", () => {
   it("wraps everywhere it is shown, at 390 and 1366 px", { timeout: 300_000 }, async () => {
-    const poster = await newPage(await browser.newContext());
-    const provider = await newPage(await browser.newContext());
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/");
+    const poster = await newPage(await e2e.browser.newContext());
+    const provider = await newPage(await e2e.browser.newContext());
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
 
     const title = unbroken("LongTitle", 120);
     const body = {
@@ -58,20 +42,20 @@ describe("long unbroken text", () => {
       city: unbroken("LongCity", 100),
       state: "MD",
     };
-    const done = await api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", { ...body, title });
-    const open = await api<{ id: string }>(poster, "POST", "/api/tasks", { ...body, title: unbroken("OpenTitle", 120) });
-    await api(provider, "PATCH", "/api/provider/profile", { bio: url600("LongBio") });
+    const done = await e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", { ...body, title });
+    const open = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", { ...body, title: unbroken("OpenTitle", 120) });
+    await e2e.api(provider, "PATCH", "/api/provider/profile", { bio: url600("LongBio") });
 
-    await api(provider, "PATCH", `/api/tasks/${done.id}/claim`);
-    const { clientSecret } = await api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: done.totalAmount, taskId: done.id });
-    await api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
-    await api(poster, "POST", "/api/messages", { taskId: done.id, content: url600("LongChat") });
-    await api(provider, "PATCH", `/api/tasks/${done.id}/start`);
-    await api(provider, "PATCH", `/api/tasks/${done.id}/complete`);
-    const me = async (page: Page) => (await api<{ id: string }>(page, "GET", "/api/auth/user")).id;
+    await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/claim`);
+    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: done.totalAmount, taskId: done.id });
+    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.api(poster, "POST", "/api/messages", { taskId: done.id, content: url600("LongChat") });
+    await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/start`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/complete`);
+    const me = async (page: Page) => (await e2e.api<{ id: string }>(page, "GET", "/api/auth/user")).id;
     const [posterId, providerId] = [await me(poster), await me(provider)];
-    await api(poster, "POST", "/api/reviews", { taskId: done.id, reviewedId: providerId, rating: 5, comment: url600("LongReviewOfProvider") });
-    await api(provider, "POST", "/api/reviews", { taskId: done.id, reviewedId: posterId, rating: 5, comment: url600("LongReviewOfPoster") });
+    await e2e.api(poster, "POST", "/api/reviews", { taskId: done.id, reviewedId: providerId, rating: 5, comment: url600("LongReviewOfProvider") });
+    await e2e.api(provider, "POST", "/api/reviews", { taskId: done.id, reviewedId: posterId, rating: 5, comment: url600("LongReviewOfPoster") });
 
     // The task page: title, description, address, chat and both (now revealed) reviews.
     for (const [page, shown] of [
@@ -91,7 +75,7 @@ describe("long unbroken text", () => {
     await expectNoSidewaysScroll(poster, "/providers", "https://example.com/LongBio");
 
     await poster.setViewportSize({ width: 390, height: 900 });
-    await poster.goto(`${server.url}/task/${done.id}`);
+    await poster.goto(`${e2e.server.url}/task/${done.id}`);
     await expect.poll(() => poster.getByText("https://example.com/LongChat").first().isVisible(), { timeout: 15_000 }).toBe(true);
     const violations = await seriousAxeViolations(poster);
     expect(violations, formatViolations(violations)).toEqual([]);

@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Layout and navigation (docs/product.md, Web app): "Task not found" is a page with a way onward,
 // the task page opens at its top, Back returns to where the user was, the bell's badge clears when
 // it is opened, admin pages share one sub-navigation and width, and a provider has "My Tasks".
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function api<T>(page: Page, method: "GET" | "POST" | "PATCH", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const e2e = useServerAndBrowser();
 
 async function expectAxeClean(page: Page) {
   const violations = await seriousAxeViolations(page);
@@ -34,14 +18,14 @@ const EXPECTED = [/401 \(Unauthorized\)/, /404 \(Not Found\)/, /400 \(Bad Reques
 
 describe("layout and navigation", () => {
   it("task not found, top of the task page, Back, the bell, and a provider's own tasks", { timeout: 300_000 }, async () => {
-    const poster = await newPage(await browser.newContext({ viewport: { width: 390, height: 800 } }));
-    const provider = await newPage(await browser.newContext({ viewport: { width: 1366, height: 800 } }));
-    await signIn(poster, server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, server.url, DEMO.provider, DEMO.password, "/");
+    const poster = await newPage(await e2e.browser.newContext({ viewport: { width: 390, height: 800 } }));
+    const provider = await newPage(await e2e.browser.newContext({ viewport: { width: 1366, height: 800 } }));
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
 
     // A missing task and an address that is not a task id read the same, with links onward.
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-task"]) {
-      await poster.goto(`${server.url}/task/${id}`);
+      await poster.goto(`${e2e.server.url}/task/${id}`);
       await expect.poll(() => poster.getByRole("heading", { name: "Task not found" }).isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await poster.getByRole("link", { name: "Browse the job board" }).getAttribute("href")).toBe("/job-board");
       expect(await poster.getByRole("link", { name: "Go to your dashboard" }).getAttribute("href")).toBe("/dashboard");
@@ -50,7 +34,7 @@ describe("layout and navigation", () => {
     await expectAxeClean(poster);
 
     // A claimed task with a long chat: the page still opens at its top.
-    const task = await api<{ id: string; title: string }>(poster, "POST", "/api/tasks", {
+    const task = await e2e.api<{ id: string; title: string }>(poster, "POST", "/api/tasks", {
       title: `Navigation check ${Date.now()}`,
       description: "Water the plants",
       category: "errands",
@@ -59,9 +43,9 @@ describe("layout and navigation", () => {
       city: "Annapolis",
       state: "MD",
     });
-    await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
-    for (let n = 1; n <= 12; n += 1) await api(provider, "POST", "/api/messages", { taskId: task.id, content: `Message number ${n}` });
-    await poster.goto(`${server.url}/task/${task.id}`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    for (let n = 1; n <= 12; n += 1) await e2e.api(provider, "POST", "/api/messages", { taskId: task.id, content: `Message number ${n}` });
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
     await expect.poll(() => poster.getByText("Message number 12", { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => poster.getByText("Connected", { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await scrollY(poster)).toBe(0);
@@ -78,7 +62,7 @@ describe("layout and navigation", () => {
     await expect.poll(() => bell.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
 
     // Back returns to the scrolled job board, from the browser and from the page's own Back button.
-    await poster.goto(`${server.url}/job-board`);
+    await poster.goto(`${e2e.server.url}/job-board`);
     await expect.poll(() => poster.getByTestId("job-card").count(), { timeout: 15_000 }).toBeGreaterThan(2);
     // The last card, scrolled to as a user would: where the page stands then is where Back returns.
     const details = poster.getByRole("link", { name: /^View Details/ }).last();
@@ -97,7 +81,7 @@ describe("layout and navigation", () => {
     await expect.poll(() => scrollY(poster), { timeout: 5_000 }).toBe(target);
 
     // A provider who posts tasks sees and manages them under "My Tasks".
-    await provider.goto(`${server.url}/dashboard`);
+    await provider.goto(`${e2e.server.url}/dashboard`);
     const myTasks = provider.getByRole("button", { name: "My Tasks" });
     await expect.poll(() => myTasks.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await myTasks.isEnabled()).toBe(true);
@@ -109,11 +93,11 @@ describe("layout and navigation", () => {
   });
 
   it("admin pages share one sub-navigation at one width", { timeout: 120_000 }, async () => {
-    const admin = await newPage(await browser.newContext({ viewport: { width: 1366, height: 800 } }));
-    await signIn(admin, server.url, DEMO.admin, DEMO.password, "/");
+    const admin = await newPage(await e2e.browser.newContext({ viewport: { width: 1366, height: 800 } }));
+    await signIn(admin, e2e.server.url, DEMO.admin, DEMO.password, "/");
     const boxes: { x: number; width: number }[] = [];
     for (const path of ["/admin", "/admin/inbox", "/admin/finance", "/admin/audit", "/admin/outbox"]) {
-      await admin.goto(`${server.url}${path}`);
+      await admin.goto(`${e2e.server.url}${path}`);
       const nav = admin.getByRole("navigation", { name: "Admin" });
       await expect.poll(() => nav.isVisible(), { timeout: 15_000 }).toBe(true);
       expect(await nav.locator('a[aria-current="page"]').getAttribute("href")).toBe(path);

@@ -1,45 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // The poster pays a claimed task in the browser with the sandbox card form, the provider works it
 // and sees the money on /earnings; a declined card leaves the task unpaid; a $150 task waits for the
 // 24-hour window until the poster approves early.
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
 let providerContext: BrowserContext;
 let poster: Awaited<ReturnType<typeof newPage>>;
 let provider: Awaited<ReturnType<typeof newPage>>;
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  posterContext = await browser.newContext();
-  providerContext = await browser.newContext();
+  posterContext = await e2e.browser.newContext();
+  providerContext = await e2e.browser.newContext();
   poster = await newPage(posterContext);
   provider = await newPage(providerContext);
-  await signIn(poster, server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, server.url, DEMO.provider, DEMO.password, "/dashboard");
+  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
   // Signing in logs the signed-out user call (401): not this journey's concern.
   poster.problems.length = 0;
   provider.problems.length = 0;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function api<T>(page: Page, method: "POST" | "PATCH" | "GET", path: string, data?: unknown): Promise<T> {
-  const res = await page.request.fetch(`${server.url}${path}`, { method, data, headers: { origin: server.url } });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** Posted by the poster and claimed by the provider, both through the API. */
 async function claimedTask(title: string, budget: number): Promise<string> {
-  const task = await api<{ id: string }>(poster, "POST", "/api/tasks", {
+  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
     title,
     description: "Collect a parcel from the post office",
     category: "errands",
@@ -49,12 +36,12 @@ async function claimedTask(title: string, budget: number): Promise<string> {
     city: "Annapolis",
     state: "MD",
   });
-  await api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+  await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
   return task.id;
 }
 
 async function payInBrowser(taskId: string, cardNumber: string): Promise<void> {
-  await poster.goto(`${server.url}/task/${taskId}`);
+  await poster.goto(`${e2e.server.url}/task/${taskId}`);
   // The card form opens from a button that states the amount (it loads at first use: issue 17).
   await poster.getByRole("button", { name: /^Pay by card \(\$[\d.,]+\)$/ }).click();
   await poster.getByLabel("Card number").fill(cardNumber);
@@ -66,8 +53,8 @@ async function payInBrowser(taskId: string, cardNumber: string): Promise<void> {
 }
 
 async function workIt(taskId: string): Promise<void> {
-  await api(provider, "PATCH", `/api/tasks/${taskId}/start`);
-  await api(provider, "PATCH", `/api/tasks/${taskId}/complete`);
+  await e2e.api(provider, "PATCH", `/api/tasks/${taskId}/start`);
+  await e2e.api(provider, "PATCH", `/api/tasks/${taskId}/complete`);
 }
 
 describe("payments", () => {
@@ -75,11 +62,11 @@ describe("payments", () => {
     const taskId = await claimedTask("Parcel pickup paid by card", 50);
     await payInBrowser(taskId, "4242 4242 4242 4242");
     await expect.poll(() => poster.getByText("Payment Successful").first().isVisible()).toBe(true);
-    const task = await api<{ paymentCapturedAt: string | null }>(poster, "GET", `/api/tasks/${taskId}`);
+    const task = await e2e.api<{ paymentCapturedAt: string | null }>(poster, "GET", `/api/tasks/${taskId}`);
     expect(task.paymentCapturedAt).not.toBeNull();
 
     await workIt(taskId);
-    await provider.goto(`${server.url}/earnings`);
+    await provider.goto(`${e2e.server.url}/earnings`);
     const row = provider.getByRole("row", { name: /Parcel pickup paid by card/ });
     await expect.poll(() => row.isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await row.innerText()).toMatch(/Released[\s\S]*\$42\.50/);
@@ -93,7 +80,7 @@ describe("payments", () => {
     await payInBrowser(taskId, "4000 0000 0000 0002");
     await expect.poll(() => poster.getByText("Payment Failed").first().isVisible()).toBe(true);
     expect(await poster.getByText("Your card was declined.").first().isVisible()).toBe(true);
-    const task = await api<{ paymentCapturedAt: string | null }>(poster, "GET", `/api/tasks/${taskId}`);
+    const task = await e2e.api<{ paymentCapturedAt: string | null }>(poster, "GET", `/api/tasks/${taskId}`);
     expect(task.paymentCapturedAt).toBeNull();
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     // The failed confirm answers 402, which the browser logs as a failed resource.
@@ -106,15 +93,15 @@ describe("payments", () => {
     await expect.poll(() => poster.getByText("Payment Successful").first().isVisible()).toBe(true);
     await workIt(taskId);
 
-    await poster.goto(`${server.url}/task/${taskId}`);
+    await poster.goto(`${e2e.server.url}/task/${taskId}`);
     await expect.poll(() => poster.getByText("held in escrow").first().isVisible(), { timeout: 15_000 }).toBe(true);
-    const held = await api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
+    const held = await e2e.api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
     expect(held.status).toBe("holding");
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     await poster.getByRole("button", { name: "Approve & Release Payment" }).click();
     await poster.getByRole("alertdialog", { name: "Release the payment now?" }).getByRole("button", { name: "Yes, release payment" }).click();
     await expect.poll(() => poster.getByText("Payment Released").first().isVisible()).toBe(true);
-    const released = await api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
+    const released = await e2e.api<{ status: string }>(provider, "GET", `/api/tasks/${taskId}/escrow`);
     expect(released.status).toBe("released");
 
     // The released state and the tip button in the dark theme.

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { prerenderedPaths } from "../src/shared/page-head.js";
-import { DEMO, launchBrowser, newPage, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, newPage, signIn, useServerAndBrowser } from "./harness.js";
 
 // The public pages that show no data arrive as HTML the build rendered, so a phone paints them
 // before any script has run, and the web app hydrates that HTML instead of painting it again
 // (issue 17, docs/decisions/033-prerendered-public-pages.md).
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 // The signed-out visitor's current-user call answers 401; the browser logs that as a console error.
 const EXPECTED = [/401 \(Unauthorized\)/];
@@ -32,13 +22,13 @@ describe("prerendered public pages", () => {
   });
 
   it("shows each page's heading and content with JavaScript off, the same the app shows once it runs", async () => {
-    const off = await browser.newContext({ javaScriptEnabled: false });
-    const on = await browser.newContext();
+    const off = await e2e.browser.newContext({ javaScriptEnabled: false });
+    const on = await e2e.browser.newContext();
     const bare = await off.newPage();
     const app = await newPage(on);
     for (const path of PATHS) {
-      await bare.goto(`${server.url}${path}`);
-      await app.goto(`${server.url}${path}`);
+      await bare.goto(`${e2e.server.url}${path}`);
+      await app.goto(`${e2e.server.url}${path}`);
       await app.waitForLoadState("networkidle");
       const heading = await app.locator("h1").first().innerText();
       expect(await bare.locator("h1").first().innerText(), path).toBe(heading);
@@ -51,9 +41,9 @@ describe("prerendered public pages", () => {
   });
 
   it("hydrates without a mismatch: no console error, and the page answers clicks and navigates in place", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await newPage(context);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     await page.waitForLoadState("networkidle");
     await page.locator('[data-testid="theme-toggle"]:visible').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
@@ -61,7 +51,7 @@ describe("prerendered public pages", () => {
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.getByRole("button", { name: "Open menu" }).click();
     await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Job Board" }).click();
-    await page.waitForURL(`${server.url}/job-board`);
+    await page.waitForURL(`${e2e.server.url}/job-board`);
     await expect.poll(() => page.locator("h1").first().innerText()).toBe("Job Board");
     expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
     page.assertClean(EXPECTED);
@@ -69,7 +59,7 @@ describe("prerendered public pages", () => {
   });
 
   it("answers a tap before its scripts have run: Post a Task opens the wizard, Become a Provider asks a visitor to sign in", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     // A bare page: the harness's would wait at each navigation for the page to hydrate.
     const page = await context.newPage();
     // The page's scripts wait until the tap has been made, as on a slow phone.
@@ -86,16 +76,16 @@ describe("prerendered public pages", () => {
     const scriptsHaveRun = () =>
       page.evaluate(() => Object.keys(document.getElementById("root") ?? {}).some((key) => key.startsWith("__reactContainer")));
 
-    await page.goto(`${server.url}/`, { waitUntil: "commit" });
+    await page.goto(`${e2e.server.url}/`, { waitUntil: "commit" });
     await page.getByRole("button", { name: "Post a Task" }).waitFor();
     expect(await scriptsHaveRun()).toBe(false);
     await page.getByRole("button", { name: "Post a Task" }).click();
-    await page.waitForURL(`${server.url}/?post=task`, { waitUntil: "commit" });
+    await page.waitForURL(`${e2e.server.url}/?post=task`, { waitUntil: "commit" });
     releaseScripts();
     await expect.poll(() => page.getByRole("dialog", { name: "Post a Task" }).isVisible()).toBe(true);
 
     holding = true;
-    await page.goto(`${server.url}/`, { waitUntil: "commit" });
+    await page.goto(`${e2e.server.url}/`, { waitUntil: "commit" });
     await page.getByRole("button", { name: "Become a Provider" }).waitFor();
     expect(await scriptsHaveRun()).toBe(false);
     await page.getByRole("button", { name: "Become a Provider" }).click();
@@ -106,7 +96,7 @@ describe("prerendered public pages", () => {
   });
 
   it("paints without moving: no layout shift while the landing page's scripts arrive at 390 px", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await newPage(context);
     await page.addInitScript(() => {
       const shifts: number[] = [];
@@ -115,7 +105,7 @@ describe("prerendered public pages", () => {
         for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
       }).observe({ type: "layout-shift", buffered: true });
     });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     await page.waitForLoadState("networkidle");
     const shift = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
     expect(shift).toBeLessThanOrEqual(0.05);
@@ -124,11 +114,11 @@ describe("prerendered public pages", () => {
   });
 
   it("hydrates for a signed-in person too, whose header then shows their account", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await newPage(context);
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/pricing");
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/pricing");
     page.problems.length = 0; // the sign-in page's own 401 before signing in
-    await page.goto(`${server.url}/faq`);
+    await page.goto(`${e2e.server.url}/faq`);
     await expect.poll(() => page.getByLabel(/^Signed in as /).isVisible()).toBe(true);
     expect(await page.locator("h1").first().innerText()).toBe("Frequently Asked Questions");
     page.assertClean();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // "People you can see" (docs/product.md): a visitor opens a provider's profile from the directory
 // and a poster's from a task page; the profiles show the record and never an e-mail, phone, street,
@@ -15,17 +15,7 @@ const eventually = <T>(fn: () => Promise<T>) => expect.poll(fn, POLL);
 const EXPECTED_NETWORK = [/401 \(Unauthorized\)/, /404 \(Not Found\)/];
 const NEVER_PUBLIC = ["Devon Provider", "Paula Poster", DEMO.provider, DEMO.poster, "555-0188", "Duke of Gloucester", "21401"];
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function expectAxeClean(page: Page) {
   const violations = await seriousAxeViolations(page);
@@ -44,9 +34,9 @@ async function expectNoSidewaysScroll(page: Page) {
 
 describe("public profiles", () => {
   it("a visitor opens a provider's profile from the directory", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await newPage(context);
-    await page.goto(`${server.url}/providers`);
+    await page.goto(`${e2e.server.url}/providers`);
     const name = page.getByRole("heading", { name: "Devon P.", level: 2 });
     await eventually(() => name.isVisible()).toBe(true);
     await expectNothingPrivate(page);
@@ -68,9 +58,9 @@ describe("public profiles", () => {
   });
 
   it("a visitor opens the poster's profile from a task page; the assigned provider too reads the display name", async () => {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const context = await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await newPage(context);
-    await page.goto(`${server.url}/job-board`);
+    await page.goto(`${e2e.server.url}/job-board`);
     const firstTask = page.getByTestId("job-card").first();
     await eventually(() => firstTask.isVisible()).toBe(true);
     expect(await firstTask.innerText()).toContain("Posted by Paula P.");
@@ -94,11 +84,11 @@ describe("public profiles", () => {
 
     // The provider claims the task and becomes its insider, and still reads "Paula P.", as the
     // profile promises the full last name is never shown (decision 023, issue 27).
-    const providerContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const providerContext = await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } });
     const provider = await newPage(providerContext);
-    await signIn(provider, server.url, DEMO.provider, DEMO.password);
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password);
     const taskId = taskUrl.slice(taskUrl.lastIndexOf("/") + 1);
-    const claimed = await provider.request.patch(`${server.url}/api/tasks/${taskId}/claim`, { headers: { origin: server.url } });
+    const claimed = await provider.request.patch(`${e2e.server.url}/api/tasks/${taskId}/claim`, { headers: { origin: e2e.server.url } });
     expect(claimed.status()).toBe(200);
     await provider.goto(taskUrl);
     // "Posted by" and the chat header both name the poster by display name, linked to the profile.
@@ -110,11 +100,11 @@ describe("public profiles", () => {
   });
 
   it("at 390 px a long unbroken bio wraps, and an unknown profile offers a way onward", async () => {
-    const providerContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const providerContext = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await newPage(providerContext);
-    await signIn(page, server.url, DEMO.provider, DEMO.password, "/provider/profile");
+    await signIn(page, e2e.server.url, DEMO.provider, DEMO.password, "/provider/profile");
     const longBio = `https://example.test/${"a".repeat(600)}`;
-    const saved = await page.request.patch(`${server.url}/api/provider/profile`, { headers: { origin: server.url }, data: { bio: longBio } });
+    const saved = await page.request.patch(`${e2e.server.url}/api/provider/profile`, { headers: { origin: e2e.server.url }, data: { bio: longBio } });
     expect(saved.status()).toBe(200);
     await page.reload();
     const own = page.getByRole("link", { name: "View your public profile" });
@@ -127,7 +117,7 @@ describe("public profiles", () => {
     await expectAxeClean(page);
     await page.screenshot({ path: "/tmp/pp-profile-390.png", fullPage: true });
 
-    await page.goto(`${server.url}/users/${randomUUID()}`);
+    await page.goto(`${e2e.server.url}/users/${randomUUID()}`);
     await eventually(() => page.getByRole("heading", { name: "Profile not found" }).isVisible()).toBe(true);
     expect(await page.title()).toBe("Profile not found | Errandly");
     expect(await page.getByRole("link", { name: "Browse providers" }).getAttribute("href")).toBe("/providers");

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { tinyPdf, tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, formatViolations, latestMailLink, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, latestMailLink, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Pages are code-split and the machine is small: give lazy chunks time to load.
 const POLL = { timeout: 15_000 };
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function signUp(page: Page, firstName: string, lastName: string, email: string) {
-  await page.goto(`${server.url}/become-provider`);
+  await page.goto(`${e2e.server.url}/become-provider`);
   await page.waitForURL(/\/sign-in\?returnTo=%2Fbecome-provider/);
   await page.getByRole("tab", { name: "Sign Up" }).click();
   await page.getByLabel("First name").fill(firstName);
@@ -29,9 +19,9 @@ async function signUp(page: Page, firstName: string, lastName: string, email: st
   await page.getByRole("button", { name: "Create Account" }).click();
   // Registering signs nobody in: the e-mailed link verifies, signs in and leads back to the application.
   await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
-  await page.goto(await latestMailLink(server, email, "/verify-email"));
+  await page.goto(await latestMailLink(e2e.server, email, "/verify-email"));
   await page.getByRole("link", { name: "Continue your provider application" }).click();
-  await page.waitForURL(`${server.url}/become-provider`, POLL);
+  await page.waitForURL(`${e2e.server.url}/become-provider`, POLL);
 }
 
 async function expectNoSeriousViolations(page: Page) {
@@ -43,7 +33,7 @@ const toast = (page: Page, text: string) => expect.poll(() => page.getByText(tex
 
 describe("providers", () => {
   it("a new user applies with real files, the admin reviews and approves, and the provider claims a task", async () => {
-    const applicantContext = await browser.newContext();
+    const applicantContext = await e2e.browser.newContext();
     const page = await newPage(applicantContext);
     await signUp(page, "Riley", "Stone", "riley@example.test");
 
@@ -74,13 +64,13 @@ describe("providers", () => {
     expect(await submit.isDisabled()).toBe(true);
     await page.getByLabel(/I agree to the terms/).check();
     await submit.click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${e2e.server.url}/dashboard`);
     await toast(page, "Application Submitted!");
     await expect.poll(() => page.getByText("Verification Pending").isVisible(), POLL).toBe(true);
 
-    const adminContext = await browser.newContext();
+    const adminContext = await e2e.browser.newContext();
     const admin = await newPage(adminContext);
-    await signIn(admin, server.url, DEMO.admin, DEMO.password, "/admin");
+    await signIn(admin, e2e.server.url, DEMO.admin, DEMO.password, "/admin");
     const card = admin.getByRole("article", { name: "Application from Riley Stone" });
     await expect.poll(() => card.isVisible(), POLL).toBe(true);
     await expectNoSeriousViolations(admin);
@@ -97,9 +87,9 @@ describe("providers", () => {
     await admin.getByRole("tab", { name: /Active Providers/ }).click();
     await expect.poll(() => admin.getByRole("heading", { name: "Riley Stone" }).isVisible(), POLL).toBe(true);
 
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${e2e.server.url}/dashboard`);
     await expect.poll(() => page.getByText("Verified Provider").isVisible(), POLL).toBe(true);
-    await page.goto(`${server.url}/job-board`);
+    await page.goto(`${e2e.server.url}/job-board`);
     // The cards show take-home pay once the page knows a provider reads it; a Claim pressed before
     // then is a visitor's, which leads to sign-in instead of the confirmation.
     await expect.poll(() => page.getByText(/^You'll earn \$/).first().isVisible(), POLL).toBe(true);
@@ -111,19 +101,19 @@ describe("providers", () => {
     await applicantContext.close();
 
     // A second applicant (applying through the API) is rejected with a reason.
-    const secondContext = await browser.newContext();
+    const secondContext = await e2e.browser.newContext();
     const second = await newPage(secondContext);
     await signUp(second, "Sam", "Reed", "sam@example.test");
     const upload = async (kind: "id_document" | "profile_photo", body: Buffer) => {
-      const { uploadURL } = (await (await second.request.post(`${server.url}/api/objects/upload`, { data: { kind }, headers: { origin: server.url } })).json()) as { uploadURL: string };
-      expect((await second.request.put(`${server.url}${uploadURL}`, { data: body, headers: { origin: server.url, "content-type": "image/png" } })).ok()).toBe(true);
+      const { uploadURL } = (await (await second.request.post(`${e2e.server.url}/api/objects/upload`, { data: { kind }, headers: { origin: e2e.server.url } })).json()) as { uploadURL: string };
+      expect((await second.request.put(`${e2e.server.url}${uploadURL}`, { data: body, headers: { origin: e2e.server.url, "content-type": "image/png" } })).ok()).toBe(true);
       const url = kind === "id_document" ? "set-id-document" : "set-profile-photo";
       const payload = kind === "id_document" ? { idDocumentURL: uploadURL } : { profilePhotoURL: uploadURL };
-      const res = await second.request.put(`${server.url}/api/provider/${url}`, { data: payload, headers: { origin: server.url } });
+      const res = await second.request.put(`${e2e.server.url}/api/provider/${url}`, { data: payload, headers: { origin: e2e.server.url } });
       return ((await res.json()) as { objectPath: string }).objectPath;
     };
-    const applied = await second.request.post(`${server.url}/api/provider/apply`, {
-      headers: { origin: server.url },
+    const applied = await second.request.post(`${e2e.server.url}/api/provider/apply`, {
+      headers: { origin: e2e.server.url },
       data: {
         fullName: "Sam Reed",
         email: "sam@example.test",
@@ -142,7 +132,7 @@ describe("providers", () => {
     });
     expect(applied.status()).toBe(201);
 
-    await admin.goto(`${server.url}/admin`);
+    await admin.goto(`${e2e.server.url}/admin`);
     const samCard = admin.getByRole("article", { name: "Application from Sam Reed" });
     await samCard.getByRole("button", { name: "Reject" }).click();
     const reject = admin.getByRole("dialog", { name: "Reject Application" });
@@ -155,13 +145,13 @@ describe("providers", () => {
     await toast(admin, "Application Rejected");
     await expect.poll(() => admin.getByText("No pending applications").isVisible(), POLL).toBe(true);
 
-    await second.goto(`${server.url}/dashboard`);
+    await second.goto(`${e2e.server.url}/dashboard`);
     await expect.poll(() => second.getByText("Application Rejected").isVisible(), POLL).toBe(true);
     expect(await second.getByText("ID photo is unreadable").isVisible()).toBe(true);
     expect(await second.getByRole("link", { name: "submit a new application" }).getAttribute("href")).toBe("/become-provider");
     await secondContext.close();
 
-    await admin.goto(`${server.url}/providers`);
+    await admin.goto(`${e2e.server.url}/providers`);
     // The directory shows display names (docs/product.md, "People you can see").
     await expect.poll(() => admin.getByRole("heading", { name: "Riley S." }).isVisible(), POLL).toBe(true);
     expect(await admin.getByText("Sam R.").count()).toBe(0);
@@ -169,7 +159,7 @@ describe("providers", () => {
     await admin.getByTestId("theme-toggle").first().click();
     await admin.waitForSelector("html.dark", { state: "attached" });
     await expectNoSeriousViolations(admin);
-    await admin.goto(`${server.url}/admin`);
+    await admin.goto(`${e2e.server.url}/admin`);
     await expect.poll(() => admin.getByRole("tab", { name: /Pending \(0\)/ }).isVisible(), POLL).toBe(true);
     await expectNoSeriousViolations(admin);
     await adminContext.close();

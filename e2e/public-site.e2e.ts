@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 const PUBLIC_ROUTES = [
   "/",
@@ -38,7 +28,7 @@ const PUBLIC_ROUTES = [
 const EXPECTED = [/401 \(Unauthorized\)/];
 
 async function themedContext(theme: "light" | "dark"): Promise<BrowserContext> {
-  const context = await browser.newContext();
+  const context = await e2e.browser.newContext();
   await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
   return context;
 }
@@ -50,7 +40,7 @@ describe("public site", () => {
       const page = await newPage(context);
       const failures: string[] = [];
       for (const route of PUBLIC_ROUTES) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${e2e.server.url}${route}`);
         await page.locator("h1").first().waitFor({ state: "visible" });
         // Let lazy sections and queries settle so axe sees the page as a visitor does.
         await page.waitForLoadState("networkidle");
@@ -68,23 +58,23 @@ describe("public site", () => {
   }
 
   it("landing: Browse Tasks opens the job board filtered, Post a Task sends a visitor to sign in and opens the dialog when signed in", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     await page.getByRole("link", { name: "Browse Tasks: Pet Care" }).click();
-    await page.waitForURL(`${server.url}/job-board?category=pet`);
+    await page.waitForURL(`${e2e.server.url}/job-board?category=pet`);
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     // A visitor may fill in the wizard first; posting asks them to sign in and keeps the draft
     // (forms-felix.e2e.ts follows that through).
     await page.getByRole("button", { name: "Post a Task" }).click();
     await expect.poll(() => page.getByRole("dialog").isVisible()).toBe(true);
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${e2e.server.url}/`);
     await page.getByRole("button", { name: "Become a Provider" }).click();
     await page.waitForURL(/\/sign-in\?returnTo=%2Fbecome-provider$/);
 
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await page.getByRole("button", { name: "Post a Task" }).click();
     await expect.poll(() => page.getByRole("dialog").isVisible()).toBe(true);
     page.assertClean(EXPECTED);
@@ -92,9 +82,9 @@ describe("public site", () => {
   });
 
   it("contact: a bad e-mail is refused under the field, a valid message is sent and the form resets", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/contact`);
+    await page.goto(`${e2e.server.url}/contact`);
     await page.getByLabel("Name").fill("Casey Visitor");
     await page.getByLabel("Email").fill("casey-at-example");
     await page.getByLabel("Subject").fill("Service area");
@@ -117,9 +107,9 @@ describe("public site", () => {
 
   it("book appointment: a short name is refused, a valid request is submitted and the form resets", async () => {
     // The visitor is on the office's clock, so 10:00 is within opening hours (docs/product.md#dates-and-hours).
-    const context = await browser.newContext({ timezoneId: "America/New_York" });
+    const context = await e2e.browser.newContext({ timezoneId: "America/New_York" });
     const page = await newPage(context);
-    await page.goto(`${server.url}/book-appointment`);
+    await page.goto(`${e2e.server.url}/book-appointment`);
     const date = page.getByLabel("Appointment Date & Time");
     const min = (await date.getAttribute("min")) ?? "";
     expect(min).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
@@ -148,9 +138,9 @@ describe("public site", () => {
   });
 
   it("admin inbox: visitors go to sign in, non-admins are refused, admins read messages and requests", async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const page = await newPage(context);
-    await page.goto(`${server.url}/admin/inbox`);
+    await page.goto(`${e2e.server.url}/admin/inbox`);
     await page.waitForURL(/\/sign-in\?returnTo=%2Fadmin%2Finbox$/);
     // Sent through the API from the page, so the request carries the site's own origin.
     const subject = `Inbox check ${Date.now()}`;
@@ -173,12 +163,12 @@ describe("public site", () => {
     );
     expect(booked).toBe(201);
 
-    await signIn(page, server.url, DEMO.poster, DEMO.password, "/admin/inbox");
+    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/admin/inbox");
     await expect.poll(() => page.getByRole("heading", { level: 1, name: "Access Denied" }).isVisible()).toBe(true);
     await page.goto("about:blank");
     await context.clearCookies();
 
-    await signIn(page, server.url, DEMO.admin, DEMO.password, "/admin/inbox");
+    await signIn(page, e2e.server.url, DEMO.admin, DEMO.password, "/admin/inbox");
     await expect.poll(() => page.getByRole("cell", { name: subject }).isVisible()).toBe(true);
     expect(await page.title()).toBe("Inbox | Errandly");
     const violations = await seriousAxeViolations(page);

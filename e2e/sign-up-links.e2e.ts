@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { formatViolations, latestMailLink, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { formatViolations, latestMailLink, newPage, seriousAxeViolations, useServerAndBrowser } from "./harness.js";
 
 // The e-mailed links as a new person meets them (issue 27, item 13; docs/product.md, Accounts:
 // recovery and verification): the verification link says which address it confirmed and leads
@@ -10,17 +10,7 @@ import { formatViolations, latestMailLink, launchBrowser, newPage, seriousAxeVio
 const POLL = { timeout: 15_000 };
 const WIDTHS = [390, 1366] as const;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function expectNoSeriousViolations(page: Page) {
   const violations = await seriousAxeViolations(page);
@@ -40,10 +30,10 @@ async function fillSignUp(page: Page, email: string, password: string) {
 
 describe.each(WIDTHS)("sign-up and reset links at %i px", (width) => {
   it("confirms the address by name and leads back to the provider application", async () => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width, height: 844 } });
     const page = await newPage(context);
     const email = `wren-${width}@example.test`;
-    await page.goto(`${server.url}/become-provider`);
+    await page.goto(`${e2e.server.url}/become-provider`);
     await page.waitForURL(/\/sign-in\?returnTo=%2Fbecome-provider/, POLL);
     await fillSignUp(page, email, "password1234");
     // The server refuses a common password; typing a strong one clears that refusal.
@@ -55,11 +45,11 @@ describe.each(WIDTHS)("sign-up and reset links at %i px", (width) => {
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
 
-    await page.goto(await latestMailLink(server, email, "/verify-email"));
+    await page.goto(await latestMailLink(e2e.server, email, "/verify-email"));
     await visible(page, `${email} is confirmed as your address, and you are signed in.`);
     await expectNoSeriousViolations(page);
     await page.getByRole("link", { name: "Continue your provider application" }).click();
-    await page.waitForURL(`${server.url}/become-provider`, POLL);
+    await page.waitForURL(`${e2e.server.url}/become-provider`, POLL);
     // Signed in (the header's name sits in the menu on a phone, so ask the API as the page does).
     const me = await page.evaluate(async () => (await fetch("/api/auth/user")).json() as Promise<{ email: string; emailVerified: boolean }>);
     expect(me).toMatchObject({ email, emailVerified: true });
@@ -67,22 +57,22 @@ describe.each(WIDTHS)("sign-up and reset links at %i px", (width) => {
   });
 
   it("says a used reset link is used before any password is typed, and offers a new one", async () => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await e2e.browser.newContext({ viewport: { width, height: 844 } });
     const page = await newPage(context);
     const email = `reset-${width}@example.test`;
-    await page.goto(`${server.url}/sign-in`);
+    await page.goto(`${e2e.server.url}/sign-in`);
     await fillSignUp(page, email, "harbor velvet sparrow lantern");
     await expect.poll(() => page.getByRole("heading", { name: "Check your inbox" }).isVisible(), POLL).toBe(true);
-    await page.goto(`${server.url}/forgot-password`);
+    await page.goto(`${e2e.server.url}/forgot-password`);
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send me a reset link" }).click();
     await visible(page, /If an account exists for that address, we sent it a link/);
-    const link = await latestMailLink(server, email, "/reset-password");
+    const link = await latestMailLink(e2e.server, email, "/reset-password");
 
     await page.goto(link);
     await page.getByLabel("New password").fill("quarry nimbus trellis juniper");
     await page.getByRole("button", { name: "Set new password and sign in" }).click();
-    await page.waitForURL(`${server.url}/dashboard`, POLL);
+    await page.waitForURL(`${e2e.server.url}/dashboard`, POLL);
 
     await page.goto(link);
     await visible(page, "This reset link has expired or was already used.");

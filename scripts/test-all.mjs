@@ -1,5 +1,6 @@
-// `npm test`: typecheck, lint, unit, server integration, build, faults, browser end-to-end, in that
-// order (cheapest first), stopping at the first failure. Ends with one "N passed, N failed" line.
+// `npm test`: typecheck, lint, unused code (knip), the API document (spectral), unit, server
+// integration, build, faults, browser end-to-end, in that order (cheapest first), stopping at the
+// first failure. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { ensureChromium, ensureTopologyTools } from "./provision.mjs";
@@ -47,6 +48,10 @@ function summary() {
 run("typecheck", "npx", ["tsc", "-p", "tsconfig.node.json"]);
 run("typecheck web", "npx", ["tsc", "-p", "tsconfig.web.json"]);
 run("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
+// Unused files, exports and dependencies, and an API document every client can read
+// (docs/decisions/047-knip-and-spectral-in-the-test-command.md).
+run("unused code", "npm", ["run", "lint:unused"]);
+run("api document", "npm", ["run", "lint:api"]);
 run("unit", "npx", vitest("unit"));
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);

@@ -7,7 +7,6 @@ import { stateCode } from "./us-states.js";
  * characters"}`; paths are dot-joined, "stops.0.address"), so a form can show it under that field.
  */
 export const errorResponseSchema = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.string()).optional() });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 

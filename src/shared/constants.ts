@@ -35,7 +35,6 @@ export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday",
 export type Weekday = (typeof WEEKDAYS)[number];
 
 export const CONTACT_METHODS = ["visit", "call", "text"] as const;
-export type ContactMethod = (typeof CONTACT_METHODS)[number];
 
 /** Money is integer cents everywhere inside; these are cents. */
 export const MIN_BUDGET_CENTS = 2000;

@@ -22,13 +22,11 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const LIVE_PAYMENT_STATUSES = ["requires_payment", "processing", "failed", "captured"] as const satisfies readonly PaymentStatus[];
 
 export const TIP_STATUSES = ["requires_payment", "captured"] as const;
-export type TipStatus = (typeof TIP_STATUSES)[number];
 
 export const ESCROW_STATUSES = ["holding", "disputed", "released", "refunded"] as const;
 export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
 
 export const PAYOUT_STATUSES = ["pending", "paid"] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const MONEY_STATES = {
   payment: PAYMENT_STATUSES,

@@ -8,7 +8,6 @@ import { dollarsSchema } from "./money-schemas.js";
 // transitions are in money-lifecycle.ts.
 
 export const PAYMENT_GATEWAYS = ["sandbox", "stripe"] as const;
-export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
 
 /** What a refused card leaves the payer to do (docs/product.md, Money: a failed card can be retried). */
 export const CARD_REFUSED_NEXT_STEP =

@@ -7,17 +7,7 @@ import { z } from "zod";
 /** The newest revealed reviews a profile lists; `rating.count` says how many there are in all. */
 export const PROFILE_REVIEWS_LIMIT = 20;
 
-/** What a stranger may see of a person wherever they appear: the link to their profile, name and photo. */
-export const publicPersonSchema = z.object({
-  id: z.uuid(),
-  /** "Maria G." (displayName in src/shared/names.ts), never the full last name. */
-  displayName: z.string(),
-  photoUrl: z.string().nullable(),
-});
-export type PublicPerson = z.infer<typeof publicPersonSchema>;
-
 export const REVIEW_GIVEN_AS = ["poster", "provider"] as const;
-export type ReviewGivenAs = (typeof REVIEW_GIVEN_AS)[number];
 
 export const profileReviewSchema = z.object({
   id: z.uuid(),

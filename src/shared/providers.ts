@@ -145,7 +145,6 @@ export const providersQuerySchema = z
     sort: z.enum(PROVIDER_SORTS, { error: "sort must be name, rating or completed" }).default("name"),
   })
   .superRefine(checkFilterRules);
-export type ProvidersQuery = z.input<typeof providersQuerySchema>;
 
 export const uploadRequestSchema = z
   .object({ kind: z.enum(UPLOAD_KINDS, { error: "must be id_document or profile_photo" }).optional() })

@@ -74,4 +74,3 @@ export function checkFilterRules(q: FilterRuleInput, ctx: z.RefinementCtx): void
 
 /** The filter form's schema: the same fields and rules as the API's query. */
 export const boardFiltersSchema = z.object(boardFilterFields).superRefine(checkFilterRules);
-export type BoardFilters = z.input<typeof boardFiltersSchema>;

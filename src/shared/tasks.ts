@@ -71,7 +71,6 @@ export const stopInputSchema = z.object({
   lat: latSchema.optional().nullable(),
   lon: lonSchema.optional().nullable(),
 });
-export type StopInput = z.input<typeof stopInputSchema>;
 
 export const createTaskBodySchema = z
   .object({
@@ -123,7 +122,6 @@ export const stopSchema = z.object({
   state: z.string().nullable(),
   notes: z.string().nullable(),
 });
-export type Stop = z.infer<typeof stopSchema>;
 
 /**
  * A task's poster or provider as anyone may see them: the display name ("Maria G."), the public
@@ -254,7 +252,6 @@ export const openTasksQuerySchema = z
       ctx.addIssue({ code: "custom", path: ["lat"], message: "Sorting by distance needs a place. Give near, or lat and lon." });
     }
   });
-export type OpenTasksQuery = z.input<typeof openTasksQuerySchema>;
 
 /** A job-board card: the public view and its first photo's small image (docs/product.md#task-photos). */
 export const boardTaskSchema = taskPublicSchema.extend({ photo: taskPhotoThumbSchema.nullable() });

@@ -12,7 +12,7 @@ import { connectRealtime } from "@/lib/realtime";
 // into refetches of what is on screen. Here, where features meet, because one frame concerns
 // several features' caches (docs/decisions/025-live-task-status.md).
 
-export function LiveUpdates() {
+function LiveUpdates() {
   const queryClient = useQueryClient();
   useEffect(() => {
     let reconnect = false;

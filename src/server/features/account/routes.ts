@@ -60,13 +60,13 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     };
   };
 
-  app.get("/api/account", { config: user, schema: { tags: ["account"], response: { 200: accountSchema, ...errors } } }, async (request) =>
+  app.get("/api/account", { config: user, schema: { tags: ["account"], operationId: "getAccount", summary: "Returns the signed-in person's account settings", response: { 200: accountSchema, ...errors } } }, async (request) =>
     view(requireUser(request).id),
   );
 
   app.patch(
     "/api/account/profile",
-    { config: user, schema: { tags: ["account"], body: profileBodySchema, response: { 200: accountSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "updateAccountProfile", summary: "Changes the name and contact details", body: profileBodySchema, response: { 200: accountSchema, ...errors } } },
     async (request) => {
       const { id } = requireUser(request);
       await updateName(ctx, id, request.body);
@@ -76,13 +76,13 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
 
   app.put(
     "/api/account/photo",
-    { config: user, schema: { tags: ["account"], body: setPhotoBodySchema, response: { 200: accountPhotoSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "setAccountPhoto", summary: "Proposes a new profile photo for review", body: setPhotoBodySchema, response: { 200: accountPhotoSchema, ...errors } } },
     async (request) => setPhoto(ctx, requireUser(request).id, request.body.photoURL),
   );
 
   app.delete(
     "/api/account/photo",
-    { config: user, schema: { tags: ["account"], response: { 200: accountPhotoSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "removeAccountPhoto", summary: "Removes the profile photo", response: { 200: accountPhotoSchema, ...errors } } },
     async (request) => removePhoto(ctx, requireUser(request).id),
   );
 
@@ -92,20 +92,20 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     {
       config: user,
       preHandler: passwordLimit("account-password"),
-      schema: { tags: ["account"], body: changePasswordBodySchema, response: { 200: signedOutCountSchema, ...errors } },
+      schema: { tags: ["account"], operationId: "changePassword", summary: "Changes the password", body: changePasswordBodySchema, response: { 200: signedOutCountSchema, ...errors } },
     },
     async (request) => ({ signedOut: await changePassword(ctx, requireUser(request), request.body.currentPassword, request.body.newPassword) }),
   );
 
   app.get(
     "/api/account/sessions",
-    { config: user, schema: { tags: ["account"], response: { 200: sessionListSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "listSessions", summary: "Lists the person's signed-in sessions", response: { 200: sessionListSchema, ...errors } } },
     async (request) => listSessions(ctx, requireUser(request)),
   );
 
   app.delete(
     "/api/account/sessions/:id",
-    { config: user, schema: { tags: ["account"], params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "endSession", summary: "Signs one session out", params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
     async (request, reply) => {
       const me = requireUser(request);
       await endSession(ctx, me, request.params.id);
@@ -117,7 +117,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
 
   app.post(
     "/api/account/sessions/sign-out-others",
-    { config: user, schema: { tags: ["account"], response: { 200: signedOutCountSchema, ...errors } } },
+    { config: user, schema: { tags: ["account"], operationId: "endOtherSessions", summary: "Signs every other session out", response: { 200: signedOutCountSchema, ...errors } } },
     async (request) => ({ signedOut: await endOtherSessions(ctx.db, requireUser(request)) }),
   );
 
@@ -126,7 +126,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     {
       config: user,
       preHandler: rateLimit(ctx.db, ctx.now, { name: "account-export", max: 10, windowMs: 3_600_000, key: (r) => requireUser(r).id }),
-      schema: { tags: ["account"], response: { 200: accountExportSchema, ...errors } },
+      schema: { tags: ["account"], operationId: "exportAccount", summary: "Downloads everything the account holds", response: { 200: accountExportSchema, ...errors } },
     },
     async (request, reply) => {
       const data = await exportAccount(ctx, requireUser(request).id);
@@ -142,7 +142,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     {
       config: user,
       preHandler: passwordLimit("account-delete"),
-      schema: { tags: ["account"], body: deleteAccountBodySchema, response: { 200: okResponseSchema, 409: errorResponseSchema, ...errors } },
+      schema: { tags: ["account"], operationId: "deleteAccount", summary: "Deletes the signed-in person's account", body: deleteAccountBodySchema, response: { 200: okResponseSchema, 409: errorResponseSchema, ...errors } },
     },
     async (request, reply) => {
       await deleteAccount(ctx, requireUser(request), request.body);
@@ -156,12 +156,12 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
   const adminErrors = { ...errors, 403: errorResponseSchema };
   app.get(
     "/api/admin/photo-changes",
-    { config: admin, schema: { tags: ["admin"], response: { 200: pendingPhotoListSchema, ...adminErrors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "listPhotoChanges", summary: "Lists the profile photos waiting for review", response: { 200: pendingPhotoListSchema, ...adminErrors } } },
     async () => listPendingPhotos(ctx),
   );
   app.post(
     "/api/admin/photo-changes/:userId/approve",
-    { config: admin, schema: { tags: ["admin"], params: photoDecisionParamsSchema, response: { 200: okResponseSchema, ...adminErrors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "approvePhotoChange", summary: "Approves a proposed profile photo", params: photoDecisionParamsSchema, response: { 200: okResponseSchema, ...adminErrors } } },
     async (request) => {
       await decidePhoto(ctx, requireUser(request).id, request.params.userId, "approve", null);
       return { ok: true as const };
@@ -171,7 +171,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     "/api/admin/photo-changes/:userId/reject",
     {
       config: admin,
-      schema: { tags: ["admin"], params: photoDecisionParamsSchema, body: rejectPhotoBodySchema, response: { 200: okResponseSchema, ...adminErrors } },
+      schema: { tags: ["admin"], operationId: "rejectPhotoChange", summary: "Rejects a proposed profile photo", params: photoDecisionParamsSchema, body: rejectPhotoBodySchema, response: { 200: okResponseSchema, ...adminErrors } },
     },
     async (request) => {
       await decidePhoto(ctx, requireUser(request).id, request.params.userId, "reject", request.body.reason);

@@ -20,6 +20,8 @@ import { badRequest, conflict, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { publicPhotoKey } from "../../public-images.js";
 
+// Over 400 lines (412) on purpose: every use case here is one of "Your account" in docs/product.md
+// and they share its row, photo and session helpers; splitting would scatter one settings page.
 // The account's own settings (docs/product.md, "Your account"; docs/decisions/021-account-settings-deletion-and-export.md).
 
 /**

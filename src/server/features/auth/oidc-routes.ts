@@ -94,7 +94,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
     "/api/auth/oidc/start",
     {
       config: { auth: "public" },
-      schema: { tags: ["auth"], querystring: z.object({ returnTo: z.string().max(2000).optional() }) },
+      schema: { tags: ["auth"], operationId: "startOidcLogin", summary: "Starts single sign-on with the configured provider", querystring: z.object({ returnTo: z.string().max(2000).optional() }) },
     },
     async (request, reply) => {
       try {
@@ -123,7 +123,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
     },
   );
 
-  app.get("/api/auth/oidc/callback", { config: { auth: "public" }, schema: { tags: ["auth"] } }, async (request, reply) => {
+  app.get("/api/auth/oidc/callback", { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "finishOidcLogin", summary: "Finishes single sign-on and signs the person in" } }, async (request, reply) => {
     // One flow, one use: the cookie goes whatever the outcome.
     const flow = open(request.cookies[cookieName], ctx.now());
     reply.clearCookie(cookieName, cookieOptions);

@@ -42,7 +42,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/auth/config",
-    { config: { auth: "public" }, schema: { tags: ["auth"], response: { 200: authConfigSchema } } },
+    { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "getAuthConfig", summary: "Lists the sign-in methods this server offers", response: { 200: authConfigSchema } } },
     async () => ({ oidc: oidc !== null }),
   );
 
@@ -63,6 +63,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: limits("register", 20, 5),
       schema: {
         tags: ["auth"],
+        operationId: "register",
+        summary: "Creates an account and signs it in",
         body: registerBodySchema,
         response: { 202: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -118,6 +120,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // failures from one address never lock the owner out on another.
       schema: {
         tags: ["auth"],
+        operationId: "login",
+        summary: "Signs in with e-mail and password",
         body: loginBodySchema,
         response: { 200: userSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -143,7 +147,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     "/api/auth/logout",
-    { config: { auth: "public" }, schema: { tags: ["auth"], response: { 200: okResponseSchema } } },
+    { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "logout", summary: "Signs the current session out", response: { 200: okResponseSchema } } },
     async (request, reply) => {
       await clearSession(app, request, reply);
       return { ok: true as const };
@@ -154,7 +158,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/user",
     {
       config: { auth: "user" },
-      schema: { tags: ["auth"], response: { 200: userSchema, 401: errorResponseSchema } },
+      schema: { tags: ["auth"], operationId: "getCurrentUser", summary: "Returns the signed-in person", response: { 200: userSchema, 401: errorResponseSchema } },
     },
     async (request) => toUserView(requireUser(request)),
   );
@@ -163,15 +167,15 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const toSignIn = (returnTo: string | undefined) => `/sign-in?returnTo=${encodeURIComponent(safeReturnTo(returnTo))}`;
   app.get(
     "/api/login",
-    { config: { auth: "public" }, schema: { tags: ["auth"], querystring: returnToQuery } },
+    { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "openSignIn", summary: "Sends the browser to the sign-in page", querystring: returnToQuery } },
     async (request, reply) => reply.redirect(toSignIn(request.query.returnTo), 302),
   );
   app.get(
     "/api/auth/login",
-    { config: { auth: "public" }, schema: { tags: ["auth"], querystring: returnToQuery } },
+    { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "openSignInToDashboard", summary: "Sends the browser to the sign-in page, then to the dashboard", querystring: returnToQuery } },
     async (request, reply) => reply.redirect(toSignIn(request.query.returnTo ?? "/dashboard"), 302),
   );
-  app.get("/api/logout", { config: { auth: "public" }, schema: { tags: ["auth"] } }, async (request, reply) => {
+  app.get("/api/logout", { config: { auth: "public" }, schema: { tags: ["auth"], operationId: "logoutByLink", summary: "Signs out from a link of this site and goes home" } }, async (request, reply) => {
     // A GET that changes state: a link on another site must not sign the person out (logout CSRF).
     // Our header's link, a bookmark and the address bar send same-origin or none.
     if (request.headers["sec-fetch-site"] !== "cross-site") await clearSession(app, request, reply);

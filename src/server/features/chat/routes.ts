@@ -43,7 +43,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/messages/:taskId",
     {
       config: { auth: "user" },
-      schema: { tags: ["chat"], params: taskIdParams, response: { 200: messageListSchema, ...errors } },
+      schema: { tags: ["chat"], operationId: "listMessages", summary: "Lists the chat messages of a task", params: taskIdParams, response: { 200: messageListSchema, ...errors } },
     },
     async (request) => participantChat(ctx.db, request.params.taskId, requireUser(request)),
   );
@@ -60,6 +60,8 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
       schema: {
         tags: ["chat"],
+        operationId: "sendMessage",
+        summary: "Sends a chat message about a task",
         body: sendMessageBodySchema,
         response: { 201: messageSchema, ...sendErrors },
       },
@@ -83,6 +85,8 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: {
         tags: ["chat"],
+        operationId: "markMessagesRead",
+        summary: "Marks a task's chat messages as read",
         params: taskIdParams,
         body: markReadBodySchema,
         response: { 200: z.object({ updated: z.number().int() }), ...errors },

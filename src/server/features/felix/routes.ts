@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
-import { createPhraser } from "../../adapters/felix-phrasing/phraser.js";
-import { createRouter } from "../../adapters/routing/router.js";
+import { createPhraser } from "../../adapters/felix-phrasing/create-phraser.js";
+import { createRouter } from "../../adapters/routing/create-router.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { askFelix, type FelixServiceContext } from "./service.js";
@@ -35,6 +35,8 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, { name: "felix:user", ...FELIX_RATE_LIMIT, key: (r) => requireUser(r).id }),
       schema: {
         tags: ["felix"],
+        operationId: "askFelix",
+        summary: "Asks Felix for a budget or a task description",
         body: felixRequestSchema,
         response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema },
       },

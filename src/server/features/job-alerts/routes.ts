@@ -18,7 +18,7 @@ const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/alerts",
-    { config: { auth: "user" }, schema: { tags: ["job-alerts"], response: { 200: jobAlertListSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["job-alerts"], operationId: "getJobAlert", summary: "Returns the signed-in provider's job alert", response: { 200: jobAlertListSchema, ...errors } } },
     async (request) => getAlerts(ctx, requireUser(request).id),
   );
 
@@ -26,7 +26,7 @@ const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/alerts",
     {
       config: { auth: "user" },
-      schema: { tags: ["job-alerts"], body: saveJobAlertsBodySchema, response: { 200: jobAlertListSchema, ...errors } },
+      schema: { tags: ["job-alerts"], operationId: "setJobAlert", summary: "Sets the signed-in provider's job alert", body: saveJobAlertsBodySchema, response: { 200: jobAlertListSchema, ...errors } },
     },
     async (request) => saveAlerts(ctx, requireUser(request).id, request.body),
   );

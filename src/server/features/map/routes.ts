@@ -8,7 +8,7 @@ const mapRoutes: FastifyPluginAsyncZod = async (app) => {
   const { env } = app.ctx;
   app.get(
     "/api/map/config",
-    { config: { auth: "public" }, schema: { tags: ["map"], response: { 200: mapConfigSchema } } },
+    { config: { auth: "public" }, schema: { tags: ["map"], operationId: "getMapConfig", summary: "Returns the map tile source and its attribution", response: { 200: mapConfigSchema } } },
     async () => ({ tileUrl: env.MAP_TILE_URL, attribution: env.MAP_TILE_ATTRIBUTION }),
   );
 };

@@ -19,7 +19,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/notifications",
     {
       config: { auth: "user" },
-      schema: { tags: ["notifications"], response: { 200: notificationListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["notifications"], operationId: "listNotifications", summary: "Lists the signed-in person's notifications", response: { 200: notificationListSchema, 401: errorResponseSchema } },
     },
     async (request) => listNotifications(ctx.db, requireUser(request).id),
   );
@@ -30,6 +30,8 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: {
         tags: ["notifications"],
+        operationId: "markNotificationsRead",
+        summary: "Marks notifications as read",
         body: markNotificationsReadBodySchema,
         response: { 200: notificationListSchema, 400: errorResponseSchema, 401: errorResponseSchema },
       },
@@ -47,7 +49,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/notifications/preferences",
     {
       config: { auth: "user" },
-      schema: { tags: ["notifications"], response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
+      schema: { tags: ["notifications"], operationId: "getNotificationPreferences", summary: "Returns which e-mails the person wants", response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
     },
     async (request) => getPreferences(ctx.db, requireUser(request).id),
   );
@@ -58,6 +60,8 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: {
         tags: ["notifications"],
+        operationId: "setNotificationPreferences",
+        summary: "Sets which e-mails the person wants",
         body: updateNotificationPreferencesSchema,
         response: { 200: notificationPreferencesSchema, 400: errorResponseSchema, 401: errorResponseSchema },
       },

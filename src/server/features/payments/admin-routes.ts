@@ -13,7 +13,7 @@ const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" 
 const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.get(
     "/api/admin/finance",
-    { config: { auth: "admin" }, schema: { tags: ["payments"], response: { 200: adminFinanceSchema, 401: errorResponseSchema, 403: errorResponseSchema } } },
+    { config: { auth: "admin" }, schema: { tags: ["payments"], operationId: "getFinance", summary: "Returns the platform's money totals and disputes", response: { 200: adminFinanceSchema, 401: errorResponseSchema, 403: errorResponseSchema } } },
     async () => adminFinance(ctx),
   );
 
@@ -23,6 +23,8 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
       config: { auth: "admin" },
       schema: {
         tags: ["payments"],
+        operationId: "resolveDispute",
+        summary: "Resolves a dispute by refund or release",
         params: taskIdParams,
         body: resolveDisputeBodySchema,
         response: {

@@ -34,7 +34,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
 
   app.get(
     "/api/payments/config",
-    { config: { auth: "public" }, schema: { tags: ["payments"], response: { 200: paymentConfigSchema } } },
+    { config: { auth: "public" }, schema: { tags: ["payments"], operationId: "getPaymentsConfig", summary: "Returns which payment provider the server uses", response: { 200: paymentConfigSchema } } },
     async () => ({ gateway: ctx.gateway.name, publishableKey: ctx.gateway.publishableKey }),
   );
 
@@ -43,7 +43,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
     {
       config: { auth: "user", verifiedEmail: true },
       preHandler: cardLimit,
-      schema: { tags: ["payments"], body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
+      schema: { tags: ["payments"], operationId: "createPaymentIntent", summary: "Starts paying a task into escrow", body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
     },
     async (request) => ({
       clientSecret: await createPaymentIntent(ctx, requireUser(request).id, {
@@ -60,6 +60,8 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
       preHandler: cardLimit,
       schema: {
         tags: ["payments"],
+        operationId: "confirmSandboxPayment",
+        summary: "Confirms a payment in the sandbox provider",
         body: sandboxConfirmBodySchema,
         response: { 200: sandboxConfirmResultSchema, 402: errorResponseSchema, 429: errorResponseSchema, ...errors },
       },
@@ -72,13 +74,13 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
 
   app.get(
     "/api/tasks/:id/escrow",
-    { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: taskEscrowSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "getEscrow", summary: "Returns the money held for a task", params: uuidParamSchema, response: { 200: taskEscrowSchema, ...errors } } },
     async (request) => taskEscrow(ctx, request.params.id, requireUser(request)),
   );
 
   app.post(
     "/api/tasks/:id/approve-release",
-    { config: { auth: "user" }, schema: { tags: ["payments"], params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "approveRelease", summary: "Releases the held money to the provider", params: uuidParamSchema, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
       await approveRelease(ctx, request.params.id, requireUser(request).id);
       return { ok: true as const };
@@ -89,7 +91,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
     "/api/tasks/:id/report-problem",
     {
       config: { auth: "user" },
-      schema: { tags: ["payments"], params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
+      schema: { tags: ["payments"], operationId: "reportProblem", summary: "Holds the money and opens a dispute", params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
       await reportProblem(ctx, request.params.id, requireUser(request).id, request.body.reason);
@@ -104,6 +106,8 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
       preHandler: cardLimit,
       schema: {
         tags: ["payments"],
+        operationId: "tipProvider",
+        summary: "Adds a tip for the provider",
         params: uuidParamSchema,
         body: tipBodySchema,
         response: { 200: tipResultSchema, 429: errorResponseSchema, ...errors },
@@ -118,7 +122,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
 
   app.get(
     "/api/payments/earnings",
-    { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: earningsSchema, 401: errorResponseSchema } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "getEarnings", summary: "Returns the signed-in provider's earnings", response: { 200: earningsSchema, 401: errorResponseSchema } } },
     async (request) => earnings(ctx, requireUser(request).id),
   );
 };

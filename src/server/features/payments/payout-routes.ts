@@ -12,7 +12,7 @@ const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.post(
     "/api/stripe/connect/account",
-    { config: { auth: "user" }, schema: { tags: ["payments"], response: { 201: connectAccountSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "createPayoutAccount", summary: "Creates the provider's payout account", response: { 201: connectAccountSchema, ...errors } } },
     async (request, reply) => {
       const user = requireUser(request);
       return reply.code(201).send({ accountId: await createPayoutAccount(ctx, user.id, user.email) });
@@ -21,13 +21,13 @@ const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app
 
   app.post(
     "/api/stripe/connect/account-link",
-    { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: accountLinkSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "createPayoutOnboardingLink", summary: "Returns the link to finish payout onboarding", response: { 200: accountLinkSchema, ...errors } } },
     async (request) => ({ url: await createPayoutAccountLink(ctx, requireUser(request).id) }),
   );
 
   app.post(
     "/api/sandbox/payouts/complete-onboarding",
-    { config: { auth: "user" }, schema: { tags: ["payments"], response: { 200: okResponseSchema, ...errors } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "completeSandboxOnboarding", summary: "Finishes payout onboarding in the sandbox provider", response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
       await completeSandboxOnboarding(ctx, requireUser(request).id);
       return { ok: true as const };

@@ -17,6 +17,8 @@ const webhookRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
       config: { auth: "public" },
       schema: {
         tags: ["payments"],
+        operationId: "receiveStripeWebhook",
+        summary: "Receives Stripe's signed events",
         headers: z.object({ "stripe-signature": z.string().optional() }),
         response: { 200: z.object({ received: z.literal(true) }), 400: errorResponseSchema, 404: errorResponseSchema },
       },

@@ -15,6 +15,8 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public" },
       schema: {
         tags: ["profiles"],
+        operationId: "getPublicProfile",
+        summary: "Returns a person's public profile",
         params: uuidParamSchema,
         response: { 200: userProfileSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },

@@ -25,7 +25,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/applications/pending",
     {
       config: admin,
-      schema: { tags: ["admin"], querystring: applicationsQuerySchema, response: { 200: z.array(providerProfileSchema), ...errors } },
+      schema: { tags: ["admin"], operationId: "listPendingApplications", summary: "Lists the provider applications waiting for review", querystring: applicationsQuerySchema, response: { 200: z.array(providerProfileSchema), ...errors } },
     },
     async (request) => {
       const { status } = request.query;
@@ -35,13 +35,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/admin/providers/active",
-    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(activeProviderSchema), ...errors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "listActiveProviders", summary: "Lists the approved providers", response: { 200: z.array(activeProviderSchema), ...errors } } },
     async () => listActiveProviders(ctx.db),
   );
 
   app.post(
     "/api/admin/applications/:userId/approve",
-    { config: admin, schema: { tags: ["admin"], params: userParams, response: { 200: okResponseSchema, ...errors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "approveApplication", summary: "Approves a provider application", params: userParams, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
       await decide(ctx, requireUser(request).id, request.params.userId, "approve", null);
       return { ok: true as const };
@@ -52,7 +52,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/applications/:userId/reject",
     {
       config: admin,
-      schema: { tags: ["admin"], params: userParams, body: rejectBodySchema, response: { 200: okResponseSchema, ...errors } },
+      schema: { tags: ["admin"], operationId: "rejectApplication", summary: "Rejects a provider application", params: userParams, body: rejectBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
       await decide(ctx, requireUser(request).id, request.params.userId, "reject", request.body.reason);
@@ -62,7 +62,7 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     "/api/admin/applications/:userId/review",
-    { config: admin, schema: { tags: ["admin"], params: userParams, response: { 200: okResponseSchema, ...errors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "reviewApplication", summary: "Marks a provider application as under review", params: userParams, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
       await decide(ctx, requireUser(request).id, request.params.userId, "review", null);
       return { ok: true as const };
@@ -71,13 +71,13 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/admin/audit-log",
-    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(auditEntrySchema), ...errors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "listAuditLog", summary: "Lists the administrators' recorded actions", response: { 200: z.array(auditEntrySchema), ...errors } } },
     async () => listAudit(ctx.db),
   );
 
   app.get(
     "/api/admin/outbox",
-    { config: admin, schema: { tags: ["admin"], response: { 200: z.array(outboxEntrySchema), ...errors } } },
+    { config: admin, schema: { tags: ["admin"], operationId: "listOutbox", summary: "Lists the e-mails in the outbox", response: { 200: z.array(outboxEntrySchema), ...errors } } },
     async () => listOutbox(ctx.db),
   );
 };

@@ -9,7 +9,7 @@ const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/providers",
     {
       config: { auth: "public" },
-      schema: { tags: ["providers"], querystring: providersQuerySchema, response: { 200: z.array(publicProviderSchema), 400: errorResponseSchema } },
+      schema: { tags: ["providers"], operationId: "listProviders", summary: "Lists the providers of the public directory", querystring: providersQuerySchema, response: { 200: z.array(publicProviderSchema), 400: errorResponseSchema } },
     },
     async (request) => listPublicProviders(app.ctx.db, request.query),
   );

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
 import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
-import { ID_DOCUMENT_RETENTION_DAYS, QUOTA_MESSAGE, UNATTACHED_QUOTA_BYTES, UNATTACHED_TTL_MS } from "./service.js";
+import { ID_DOCUMENT_RETENTION_DAYS, QUOTA_MESSAGE, UNATTACHED_QUOTA_BYTES, UNATTACHED_TTL_MS } from "./uploads.js";
 
 // The privacy policy promises ID documents are deleted 90 days after an application is rejected;
 // this file moves its own clock by months, so it has an app of its own.

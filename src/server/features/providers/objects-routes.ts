@@ -13,7 +13,7 @@ import { uploadRule } from "../../../shared/upload-rules.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./service.js";
+import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
 
 const LARGEST = uploadRule(null).maxBytes;
 
@@ -49,6 +49,8 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
       preHandler: rateLimit(ctx.db, ctx.now, { name: "object-upload", max: 40, windowMs: 900_000, key: (r) => r.user?.id ?? r.ip }),
       schema: {
         tags: ["providers"],
+        operationId: "createUpload",
+        summary: "Opens an upload and returns where to send the file",
         // The contract takes no body; a POST without one reaches validation as null. {} and
         // {kind} are accepted too (docs/decisions/009-uploads-and-storage.md).
         body: uploadRequestSchema.nullish(),
@@ -70,6 +72,8 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
         config: { auth: "user", admission: false },
         schema: {
           tags: ["providers"],
+          operationId: "putUploadedFile",
+          summary: "Receives the bytes of an opened upload",
           params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, { error: "token is invalid" }) }),
           response: { 200: z.object({ ok: z.literal(true) }), ...errors },
         },
@@ -90,7 +94,7 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
     "/api/provider/set-id-document",
     {
       config: { auth: "user" },
-      schema: { tags: ["providers"], body: setIdDocumentBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
+      schema: { tags: ["providers"], operationId: "setIdDocument", summary: "Attaches an uploaded identity document to the application", body: setIdDocumentBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
     },
     async (request) => completeUpload(ctx, storage, requireUser(request).id, request.body.idDocumentURL, "id_document", "idDocumentURL"),
   );
@@ -99,18 +103,21 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
     "/api/provider/set-profile-photo",
     {
       config: { auth: "user" },
-      schema: { tags: ["providers"], body: setProfilePhotoBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
+      schema: { tags: ["providers"], operationId: "setProfilePhoto", summary: "Attaches an uploaded photo to the provider profile", body: setProfilePhotoBodySchema, response: { 200: objectPathResponseSchema, ...errors } },
     },
     async (request) =>
       completeUpload(ctx, storage, requireUser(request).id, request.body.profilePhotoURL, "profile_photo", "profilePhotoURL"),
   );
 
-  for (const url of ["/objects/:id", "/api/objects/:id"]) {
+  for (const [url, operationId] of [
+    ["/objects/:id", "getObject"],
+    ["/api/objects/:id", "getObjectUnderApi"],
+  ] as const) {
     app.get(
       url,
       {
         config: { auth: "public" },
-        schema: { tags: ["providers"], params: z.object({ id: z.uuid({ error: "File not found" }) }) },
+        schema: { tags: ["providers"], operationId, summary: "Returns a stored file its viewer may see", params: z.object({ id: z.uuid({ error: "File not found" }) }) },
       },
       async (request, reply) => {
         const viewer = request.user ? { id: request.user.id, admin: isAdmin(request.user) } : null;

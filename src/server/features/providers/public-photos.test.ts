@@ -9,7 +9,7 @@ import { createStorage } from "../../adapters/storage/create-storage.js";
 import { uploads } from "../../db/schema/providers.js";
 import { users } from "../../db/schema/users.js";
 import { publicPhotoKey } from "../../public-images.js";
-import { deleteUnattachedUploads } from "./service.js";
+import { deleteUnattachedUploads } from "./uploads.js";
 
 // Photos that others see pass through the public-image pipeline; the originals and ID documents
 // stay private (docs/decisions/009-uploads-and-storage.md, docs/security.md).

@@ -8,7 +8,8 @@ import adminRoutes from "./admin-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
 import { findProfile } from "./repository.js";
-import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads, submitApplication, updateProfile } from "./service.js";
+import { submitApplication, updateProfile } from "./service.js";
+import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads } from "./uploads.js";
 
 // Providers: applications and profiles here; uploads (objects-routes.ts), admin review
 // (admin-routes.ts) and the public directory (directory-routes.ts) in their own plugins.
@@ -25,6 +26,8 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, { name: "provider-apply", max: 10, windowMs: 3_600_000, key: (r) => r.user?.id ?? r.ip }),
       schema: {
         tags: ["providers"],
+        operationId: "applyAsProvider",
+        summary: "Applies to work as a provider",
         body: applicationBodySchema,
         response: { 201: providerProfileSchema, 429: errorResponseSchema, ...errors },
       },
@@ -38,7 +41,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       // null, not 404, for someone who never applied: every signed-in page asks (the verification
       // alert), and a 404 there is noise in the console and the logs, not an error.
-      schema: { tags: ["providers"], response: { 200: providerProfileSchema.nullable(), ...errors } },
+      schema: { tags: ["providers"], operationId: "getProviderProfile", summary: "Returns the signed-in provider's profile", response: { 200: providerProfileSchema.nullable(), ...errors } },
     },
     async (request) => findProfile(ctx.db, requireUser(request).id),
   );
@@ -47,7 +50,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/provider/profile",
     {
       config: { auth: "user" },
-      schema: { tags: ["providers"], body: profilePatchSchema, response: { 200: providerProfileSchema, ...errors } },
+      schema: { tags: ["providers"], operationId: "updateProviderProfile", summary: "Changes the signed-in provider's profile", body: profilePatchSchema, response: { 200: providerProfileSchema, ...errors } },
     },
     async (request) => updateProfile(ctx, requireUser(request).id, request.body),
   );

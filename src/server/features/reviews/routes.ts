@@ -16,7 +16,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/reviews",
     {
       config: { auth: "user" },
-      schema: { tags: ["reviews"], body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, 409: errorResponseSchema } },
+      schema: { tags: ["reviews"], operationId: "createReview", summary: "Reviews the other party of a completed task", body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, 409: errorResponseSchema } },
     },
     async (request, reply) => {
       const review = await createReview(ctx.db, { ...request.body, reviewerId: requireUser(request).id, now: ctx.now() });
@@ -30,6 +30,8 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: {
         tags: ["reviews"],
+        operationId: "listTaskReviews",
+        summary: "Lists the reviews of a task",
         params: z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) }),
         response: { 200: taskReviewsSchema, ...errors },
       },
@@ -43,6 +45,8 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public" },
       schema: {
         tags: ["reviews"],
+        operationId: "listUserReviews",
+        summary: "Lists the visible reviews of a person",
         params: z.object({ userId: z.uuid({ error: "userId must be a UUID" }) }),
         response: { 200: userReviewsSchema, 400: errorResponseSchema },
       },

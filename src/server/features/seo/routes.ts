@@ -17,7 +17,7 @@ const seoRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const origin = new URL(ctx.env.PUBLIC_URL).origin;
 
-  app.get("/robots.txt", { config: { auth: "public" }, schema: { tags: ["site"] } }, async (_request, reply) => {
+  app.get("/robots.txt", { config: { auth: "public" }, schema: { tags: ["site"], operationId: "getRobots", summary: "Returns the rules for crawlers" } }, async (_request, reply) => {
     const lines = [
       "User-agent: *",
       "Allow: /",
@@ -30,7 +30,7 @@ const seoRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.type("text/plain; charset=utf-8").header("cache-control", "public, max-age=86400").send(lines.join("\n"));
   });
 
-  app.get("/sitemap.xml", { config: { auth: "public" }, schema: { tags: ["site"] } }, async (_request, reply) => {
+  app.get("/sitemap.xml", { config: { auth: "public" }, schema: { tags: ["site"], operationId: "getSitemap", summary: "Returns the public pages for search engines" } }, async (_request, reply) => {
     const tasks = await listSitemapTasks(ctx.db, SITEMAP_TASK_LIMIT);
     const url = (path: string, lastmod?: Date) =>
       `  <url><loc>${escapeHtml(`${origin}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}</url>`;

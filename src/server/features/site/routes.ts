@@ -35,7 +35,7 @@ const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { auth: "public" },
       preHandler: perIp("contact:ip"),
-      schema: { tags: ["site"], body: contactBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
+      schema: { tags: ["site"], operationId: "sendContactMessage", summary: "Sends a message to the Errandly team", body: contactBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
     },
     async (request, reply) => {
       const id = await insertContactMessage(ctx.db, request.body, ctx.now());
@@ -48,7 +48,7 @@ const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { auth: "public" },
       preHandler: perIp("appointment:ip"),
-      schema: { tags: ["site"], body: appointmentBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
+      schema: { tags: ["site"], operationId: "requestAppointment", summary: "Asks the Errandly team for an appointment", body: appointmentBodySchema, response: { 201: createdResponseSchema, ...writeErrors } },
     },
     async (request, reply) => {
       const problem = appointmentDateProblem(new Date(request.body.appointmentDate), ctx.now());
@@ -62,7 +62,7 @@ const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/contact-messages",
     {
       config: { auth: "admin" },
-      schema: { tags: ["site"], querystring: pageQuerySchema, response: { 200: contactMessagePageSchema, ...adminErrors } },
+      schema: { tags: ["site"], operationId: "listContactMessages", summary: "Lists the messages sent to the team", querystring: pageQuerySchema, response: { 200: contactMessagePageSchema, ...adminErrors } },
     },
     async (request) => listContactMessages(ctx.db, request.query),
   );
@@ -71,7 +71,7 @@ const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/admin/appointments",
     {
       config: { auth: "admin" },
-      schema: { tags: ["site"], querystring: pageQuerySchema, response: { 200: appointmentPageSchema, ...adminErrors } },
+      schema: { tags: ["site"], operationId: "listAppointments", summary: "Lists the appointment requests", querystring: pageQuerySchema, response: { 200: appointmentPageSchema, ...adminErrors } },
     },
     async (request) => listAppointments(ctx.db, request.query),
   );

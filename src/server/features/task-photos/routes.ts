@@ -26,6 +26,8 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
       preHandler: rateLimit(ctx.db, ctx.now, { name: "task-photo-add", max: 40, windowMs: 900_000, key: (r) => requireUser(r).id }),
       schema: {
         tags: ["tasks"],
+        operationId: "addTaskPhoto",
+        summary: "Adds an uploaded photo to a task",
         params: uuidParamSchema,
         body: addTaskPhotoBodySchema,
         response: { 200: taskPhotosResponseSchema, 410: errorResponseSchema, 413: errorResponseSchema, 415: errorResponseSchema, 429: errorResponseSchema, ...errors },
@@ -38,7 +40,7 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
     "/api/tasks/:id/photos/:photoId",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], params: taskPhotoParamsSchema, response: { 200: taskPhotosResponseSchema, ...errors } },
+      schema: { tags: ["tasks"], operationId: "removeTaskPhoto", summary: "Removes a photo from a task", params: taskPhotoParamsSchema, response: { 200: taskPhotosResponseSchema, ...errors } },
     },
     async (request) => removeTaskPhoto(ctx, deps.storage, requireUser(request).id, request.params.id, request.params.photoId),
   );
@@ -47,7 +49,7 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
     "/api/task-photos/:photoId/:size",
     {
       config: { auth: "public" },
-      schema: { tags: ["tasks"], params: taskPhotoImageParamsSchema },
+      schema: { tags: ["tasks"], operationId: "getTaskPhoto", summary: "Returns a task photo at one of its sizes", params: taskPhotoImageParamsSchema },
     },
     async (request, reply) => {
       const body = await readTaskPhotoImage(ctx, deps.storage, request.params.photoId, request.params.size);

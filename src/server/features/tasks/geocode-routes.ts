@@ -21,6 +21,8 @@ const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: rateLimit(ctx.db, ctx.now, { name: "geocode:ip", max: GEOCODE_PER_MINUTE, windowMs: 60_000, key: (r) => r.ip }),
       schema: {
         tags: ["tasks"],
+        operationId: "geocode",
+        summary: "Finds the place of a ZIP code or town",
         querystring: geocodeQuerySchema,
         response: { 200: geocodeResultsSchema, 400: errorResponseSchema, 429: errorResponseSchema, 502: errorResponseSchema },
       },

@@ -151,6 +151,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user", verifiedEmail: true },
       schema: {
         tags: ["tasks"],
+        operationId: "postTask",
+        summary: "Posts a new task",
         body: createTaskBodySchema,
         response: { 201: taskPrivateSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
@@ -172,6 +174,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public", sameForEveryone: true },
       schema: {
         tags: ["tasks"],
+        operationId: "listOpenTasks",
+        summary: "Lists the open tasks of the job board",
         querystring: openTasksQuerySchema,
         response: { 200: taskListSchema, 304: notModifiedSchema, 400: errorResponseSchema },
       },
@@ -193,6 +197,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public", sameForEveryone: true },
       schema: {
         tags: ["tasks"],
+        operationId: "countOpenTasksByRadius",
+        summary: "Counts the open tasks within each distance of a place",
         querystring: radiusCountsQuerySchema,
         response: { 200: radiusCountsSchema, 400: errorResponseSchema },
       },
@@ -204,7 +210,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/my-tasks",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listMyTasks", summary: "Lists the tasks the signed-in person posted", response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
     async (request) => listPostedBy(ctx, requireUser(request).id),
   );
@@ -213,7 +219,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/my-jobs",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], response: { 200: myTaskListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listMyJobs", summary: "Lists the tasks the signed-in provider works on", response: { 200: myTaskListSchema, 401: errorResponseSchema } },
     },
     async (request) => listAssignedTo(ctx, requireUser(request).id),
   );
@@ -222,7 +228,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/declined",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], response: { 200: declinedTasksSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listDeclinedTasks", summary: "Lists the tasks whose posters declined the signed-in provider", response: { 200: declinedTasksSchema, 401: errorResponseSchema } },
     },
     // The board is the same for everyone and kept (decision 035), so a declined provider's browser
     // leaves these out of it, and their task page says why there is no Claim (decision 024).
@@ -235,6 +241,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public" },
       schema: {
         tags: ["tasks"],
+        operationId: "getTask",
+        summary: "Returns one task as the asking person may see it",
         params: uuidParamSchema,
         response: { 200: taskDetailSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
@@ -249,6 +257,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { auth: "user" },
         schema: {
           tags: ["tasks"],
+          operationId: `${name}Task`,
+          summary: `Moves the task by the "${name}" row of the task table (docs/product.md)`,
           params: uuidParamSchema,
           response: {
             200: taskPrivateSchema,

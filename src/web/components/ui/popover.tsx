@@ -4,7 +4,6 @@ import type * as React from "react";
 import { cn } from "@/lib/cn";
 
 export const Popover = PopoverPrimitive.Root;
-export const PopoverTrigger = PopoverPrimitive.Trigger;
 export const PopoverAnchor = PopoverPrimitive.Anchor;
 
 export function PopoverContent({

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { ManualTimers } from "../clock/manual-timers.js";
-import { chatCompletionsUrl, createPhraser, dollarFiguresInCents, onlyKnownFigures } from "./phraser.js";
+import { chatCompletionsUrl, createPhraser, dollarFiguresInCents, onlyKnownFigures } from "./create-phraser.js";
 
 describe("language model guard", () => {
   it("finds dollar amounts however they are written", () => {

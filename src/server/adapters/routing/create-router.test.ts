@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { routeMiles } from "../../../shared/felix-pricing.js";
 import { ManualTimers } from "../clock/manual-timers.js";
-import { createRouter } from "./router.js";
+import { createRouter } from "./create-router.js";
 
 // The OSRM adapter against a local fake of the protocol; its timeout runs on virtual time.
 
