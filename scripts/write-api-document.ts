@@ -22,6 +22,7 @@ const database: Database = {
   notify: () => Promise.resolve(),
   onListenerRestored: () => undefined,
   ping: () => Promise.resolve(),
+  poolUse: () => ({ total: 0, idle: 0, waiting: 0 }),
   close: () => Promise.resolve(),
 };
 const app = await buildApp({ env, database, logger: false });

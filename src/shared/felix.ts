@@ -200,7 +200,6 @@ export const felixWorkSchema = z.object({
   rateFrom: z.string(),
   question: z.enum(Object.keys(WORK_QUESTIONS) as [WorkQuestion, ...WorkQuestion[]]).nullable(),
 });
-export type FelixWork = z.infer<typeof felixWorkSchema>;
 
 export const budgetEvaluationSchema = z.object({
   status: z.enum(["high", "low", "fair"]),
