@@ -19,7 +19,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { forbidden } from "../../http-errors.js";
-import type { TaskRow } from "../../task-events.js";
+import type { TaskRow } from "../../transition-actions.js";
 
 // The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
 // each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one

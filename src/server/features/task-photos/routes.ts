@@ -40,7 +40,7 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
       config: { auth: "user" },
       schema: { tags: ["tasks"], params: taskPhotoParamsSchema, response: { 200: taskPhotosResponseSchema, ...errors } },
     },
-    async (request) => removeTaskPhoto(ctx, deps.storage, requireUser(request).id, request.params.id, request.params.photoId),
+    async (request) => removeTaskPhoto(ctx, deps, requireUser(request).id, request.params.id, request.params.photoId),
   );
 
   app.get(
