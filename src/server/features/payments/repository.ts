@@ -1,3 +1,6 @@
+// Over 400 lines on purpose, for now: it follows the money table's records (payment, tip, escrow,
+// payout) in one place until that table names its actions like the task table's and each record's
+// consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
 import { and, desc, eq, gt, inArray, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
