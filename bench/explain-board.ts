@@ -1,7 +1,7 @@
 import pg from "pg";
 import { openDatabase } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
-import { openTasksSql } from "../src/server/features/tasks/repository.js";
+import { openTasksSql } from "../src/server/features/tasks/board-query.js";
 import { openTasksQuerySchema } from "../src/shared/tasks.js";
 import { benchArgs } from "./args.js";
 

@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
-import { openTasksSql } from "../src/server/features/tasks/repository.js";
+import { openTasksSql } from "../src/server/features/tasks/board-query.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
 import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";

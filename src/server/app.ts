@@ -52,7 +52,8 @@ import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
 import { AfterAnswer } from "./after-answer.js";
-import { TaskEvents } from "./task-events.js";
+import { assertActionsHandled, taskActionRegistry } from "./transition-actions.js";
+import { TASK_PROCESS } from "../shared/task-lifecycle.js";
 import { registerTaskUpdates } from "./task-updates.js";
 
 export interface BuildOptions {
@@ -109,7 +110,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       logLinks: env.NODE_ENV === "development",
     }),
     geocoder: createGeocoder(env),
-    taskEvents: new TaskEvents(),
+    taskActions: taskActionRegistry(TASK_PROCESS.flatMap((step) => step.actions)),
     scheduler: new Scheduler(app.log, metrics),
     afterAnswer: new AfterAnswer(app.log),
     log: app.log,
@@ -117,7 +118,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   };
   app.decorate("ctx", ctx);
   // Every task transition is pushed to the people it concerns (docs/decisions/025-live-task-status.md).
-  registerTaskUpdates(ctx.taskEvents);
+  registerTaskUpdates(ctx.taskActions);
 
   // Platform: errors, headers and CSRF, cookies, sockets, OpenAPI, who is asking.
   await app.register(errorsPlugin);
@@ -210,9 +211,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(taskPhotosRoutes, {
     storage,
     completeUpload: (ownerId, uploadUrl) => completeUpload(ctx, storage, ownerId, uploadUrl, "task_photo", "photoURL"),
+    boardCardChanged: (task) => app.boardCardChanged(task),
   });
 
   await app.register(seoRoutes);
+  // Every plugin that owns a transition action has registered it by now: a missing or extra
+  // handler stops the server here rather than at the first transition that needs it (decision 045).
+  assertActionsHandled([ctx.taskActions]);
 
   // Each page's title, description and share tags go into the HTML the SPA fallback sends
   // (docs/decisions/028-head-tags-from-the-server.md), and the job board's first page and a task

@@ -6,7 +6,7 @@ import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
 import type { Metrics } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
-import type { TaskEvents } from "./task-events.js";
+import type { TaskActions } from "./transition-actions.js";
 
 /** What every feature plugin gets: configuration, the database, the clock and shared services. */
 export interface AppContext {
@@ -18,7 +18,8 @@ export interface AppContext {
   mailer: Mailer;
   /** One per process, so an external geocoder's 1 request/second queue and cache are shared. */
   geocoder: Geocoder;
-  taskEvents: TaskEvents;
+  /** The task table's action handlers, one per name (transition-actions.ts). */
+  taskActions: TaskActions;
   scheduler: Scheduler;
   /** Work started once the answer has gone (after-answer.ts). */
   afterAnswer: AfterAnswer;

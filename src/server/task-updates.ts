@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORY_VALUES, TASK_STATUSES } from "../shared/constants.js";
-import { findTransition, type TaskTransitionName } from "../shared/task-lifecycle.js";
+import { findProcessStep, type TaskProcessName, type TaskTransitionName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
-import type { TaskEvents } from "./task-events.js";
+import type { TaskActions } from "./transition-actions.js";
 
 // The live task status (docs/product.md, Live updates; docs/decisions/025-live-task-status.md):
 // every change of a task is announced with pg_notify in the transaction that made it, so it is
@@ -13,8 +13,8 @@ import type { TaskEvents } from "./task-events.js";
 
 export const TASK_UPDATES_CHANNEL = "task_updates";
 
-/** Events that change a task without a transition of the lifecycle table (money, reviews, posting, photos). */
-export type TaskOtherEvent = "posted" | "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed";
+/** Events that change a task without a transition of the lifecycle table (money, reviews, photos). */
+export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed";
 
 /**
  * How a change moves the job board: a task left it, joined it, changed on it (its photos), or
@@ -66,7 +66,7 @@ export interface TaskUpdateOptions {
 export async function announceTaskUpdate(
   tx: Db,
   taskId: string,
-  event: TaskTransitionName | TaskOtherEvent,
+  event: TaskTransitionName | "posted" | TaskOtherEvent,
   options: TaskUpdateOptions = {},
 ): Promise<void> {
   await announceStatement.rows(tx, { taskId, event, board: options.board ?? null, also: options.also ?? null });
@@ -85,17 +85,23 @@ const announceStatement = new SqlStatement(
     from tasks t where t.id = ${sql.placeholder("taskId")}::uuid`,
 );
 
-/** The job-board effect of a transition, read from the lifecycle table so new rows need no edit here. */
-export function boardChange(name: TaskTransitionName): BoardChange {
-  const { from, to } = findTransition(name);
-  if (to === "open") return "added";
-  if ((from as readonly string[]).includes("open")) return "removed";
+/** The job-board effect of a transition: its row's board action, so the other instances hear what this one's cache did. */
+export function boardChange(name: TaskProcessName): BoardChange {
+  const actions: readonly string[] = findProcessStep(name).actions;
+  if (actions.includes("board.add")) return "added";
+  if (actions.includes("board.remove")) return "removed";
   return null;
 }
 
-/** One hook for every transition, present and future. */
-export function registerTaskUpdates(taskEvents: TaskEvents): void {
-  taskEvents.onAny(({ tx, task, transition, releasedProviderId }) =>
-    announceTaskUpdate(tx, task.id, transition, { also: releasedProviderId, board: boardChange(transition) }),
+/**
+ * The wire name of a transition in the notice: posting keeps the "posted" the web and older
+ * instances know (the frame predates posting's row in the table).
+ */
+const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" ? "posted" : name);
+
+/** The "announce" action of every row of the task table. */
+export function registerTaskUpdates(actions: TaskActions): void {
+  actions.handle("announce", ({ tx, task, transition, releasedProviderId }) =>
+    announceTaskUpdate(tx, task.id, eventOf(transition), { also: releasedProviderId, board: boardChange(transition) }),
   );
 }

@@ -1,8 +1,11 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TASK_STATUSES, type TaskStatus } from "./constants.js";
 import {
   DEFAULT_PAYMENT_WINDOW_MINUTES,
+  TASK_ACTIONS,
+  TASK_PROCESS,
   TASK_TRANSITIONS,
   TASK_TRANSITION_NAMES,
   applyTransition,
@@ -319,6 +322,24 @@ describe("applyTransition", () => {
 });
 
 describe("the transition table", () => {
+  it("is the table docs/product.md shows: every row, with its actions in order", () => {
+    const product = readFileSync("docs/product.md", "utf8");
+    const section = product.slice(product.indexOf("## Task states"), product.indexOf("## Timers"));
+    const documented = new Map(
+      section
+        .split("\n")
+        .filter((line) => line.startsWith("| ") && !line.startsWith("| Action") && !line.startsWith("|---"))
+        .map((line) => line.split("|").map((cell) => cell.trim()))
+        .map((cells) => [cells[1], cells[6]?.split(", ").filter(Boolean) ?? []] as const),
+    );
+    expect([...documented.keys()]).toEqual(TASK_PROCESS.map((step) => step.name));
+    for (const step of TASK_PROCESS) expect(documented.get(step.name), step.name).toEqual([...step.actions]);
+  });
+
+  it("names every action it runs in TASK_ACTIONS, and uses each", () => {
+    expect(new Set(TASK_PROCESS.flatMap((step) => step.actions))).toEqual(new Set(TASK_ACTIONS));
+  });
+
   it("names each transition once", () => {
     expect(new Set(TASK_TRANSITION_NAMES).size).toBe(TASK_TRANSITIONS.length);
     for (const name of TASK_TRANSITION_NAMES) expect(findTransition(name).name).toBe(name);

@@ -34,14 +34,63 @@ export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
  */
 export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed";
 
+/** The fields of a task an effect writes, and what it writes there. */
+export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
+/** "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window; null: cleared. */
+export type EffectValue = "actor" | "now" | "window_end" | null;
+
 /**
- * Named writes a transition makes besides the status:
- * - assign_provider: providerId = the acting provider
- * - start_payment_window: paymentDeadline = now + the payment window
- * - record_payment: paymentCapturedAt = now
- * - release_provider: providerId = null, paymentDeadline = null
+ * Named writes a transition makes besides the status, as data: the server generates the UPDATE's
+ * SET clause from this record and `applyEffects` reads the same record, so the two cannot drift
+ * (docs/decisions/045-transitions-name-their-actions.md).
  */
-export type TaskEffect = "assign_provider" | "start_payment_window" | "record_payment" | "release_provider";
+export const TASK_EFFECTS = {
+  assign_provider: { providerId: "actor" },
+  start_payment_window: { paymentDeadline: "window_end" },
+  record_payment: { paymentCapturedAt: "now" },
+  release_provider: { providerId: null, paymentDeadline: null },
+} as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
+
+export type TaskEffect = keyof typeof TASK_EFFECTS;
+
+/**
+ * Named checks a transition makes besides the row's own conditions, because they read more than
+ * the task row (docs/product.md, Task states). Each runs at a stated moment:
+ * - unpaid_claim_limit (before the UPDATE): the provider has fewer than MAX_UNPAID_CLAIMS unpaid claims;
+ *   it takes the provider's claim lock, so two claims at once cannot both pass it.
+ * - not_declined (after the UPDATE): the poster has not declined this provider on this task. After,
+ *   because the UPDATE holds the task row: a claim racing the poster's decline waited for it and
+ *   then sees the declined record (docs/decisions/024-declining-a-provider.md). Failing rolls back.
+ */
+export type TaskGuard = "unpaid_claim_limit" | "not_declined";
+
+/**
+ * Named consequences of a transition, run in the row's order in the transition's database
+ * transaction, each by the one handler a feature registered for it (the server refuses to start
+ * otherwise):
+ * - notify.*: the notifications feature tells a party (docs/product.md, Chat and notifications)
+ * - escrow.hold / escrow.refund: the payments feature holds or refunds the task's money
+ * - declined.remember: the tasks feature records the declined provider (decision 024)
+ * - job_alerts.match: the job-alerts feature queues matching providers' alerts (decision 032)
+ * - announce: the live task status, one pg_notify (decision 025)
+ * - board.add / board.remove: the job board's cache drops what the task joined or left (decision 035);
+ *   `announce` tells the other instances the same from these names
+ */
+export const TASK_ACTIONS = [
+  "notify.poster_claimed",
+  "notify.provider_declined",
+  "notify.provider_cancelled",
+  "notify.poster_work_started",
+  "notify.poster_work_completed",
+  "escrow.hold",
+  "escrow.refund",
+  "declined.remember",
+  "job_alerts.match",
+  "announce",
+  "board.add",
+  "board.remove",
+] as const;
+export type TaskAction = (typeof TASK_ACTIONS)[number];
 
 export interface TransitionDefinition {
   name: string;
@@ -51,7 +100,25 @@ export interface TransitionDefinition {
   /** Each condition with the message shown when it does not hold. */
   requires: readonly { condition: TaskCondition; message: string }[];
   effects: readonly TaskEffect[];
+  guards: readonly { guard: TaskGuard; at: "before_update" | "after_update" }[];
+  /** In the order they run. */
+  actions: readonly TaskAction[];
 }
+
+/**
+ * Posting, the initial transition: no task exists yet, so it has no `from` and is not among the
+ * transitions a task page offers. The e-mail check is the route's (`verifiedEmail`), before any body is read.
+ */
+export const TASK_POSTING = {
+  name: "post",
+  actor: "poster",
+  from: null,
+  to: "open",
+  requires: [],
+  effects: [],
+  guards: [],
+  actions: ["announce", "board.add", "job_alerts.match"],
+} as const satisfies Omit<TransitionDefinition, "from"> & { from: null };
 
 export const TASK_TRANSITIONS = [
   {
@@ -61,6 +128,8 @@ export const TASK_TRANSITIONS = [
     to: "claimed",
     requires: [],
     effects: ["assign_provider", "start_payment_window"],
+    guards: [{ guard: "unpaid_claim_limit", at: "before_update" }, { guard: "not_declined", at: "after_update" }],
+    actions: ["notify.poster_claimed", "announce", "board.remove"],
   },
   {
     name: "pay",
@@ -72,6 +141,8 @@ export const TASK_TRANSITIONS = [
       { condition: "deadline_not_passed", message: "The payment window for this task has closed" },
     ],
     effects: ["record_payment"],
+    guards: [],
+    actions: ["announce"],
   },
   {
     name: "start",
@@ -80,6 +151,8 @@ export const TASK_TRANSITIONS = [
     to: "in_progress",
     requires: [{ condition: "paid", message: "Waiting for customer payment to start work" }],
     effects: [],
+    guards: [],
+    actions: ["notify.poster_work_started", "announce"],
   },
   {
     name: "complete",
@@ -88,6 +161,8 @@ export const TASK_TRANSITIONS = [
     to: "completed",
     requires: [],
     effects: [],
+    guards: [],
+    actions: ["notify.poster_work_completed", "escrow.hold", "announce"],
   },
   {
     // A paid claimed task may be cancelled too: the payments feature refunds the capture.
@@ -97,6 +172,8 @@ export const TASK_TRANSITIONS = [
     to: "cancelled",
     requires: [],
     effects: [],
+    guards: [],
+    actions: ["notify.provider_cancelled", "escrow.refund", "announce", "board.remove"],
   },
   {
     name: "expire",
@@ -108,6 +185,8 @@ export const TASK_TRANSITIONS = [
       { condition: "deadline_passed", message: "The payment window is still open" },
     ],
     effects: ["release_provider"],
+    guards: [],
+    actions: ["announce"],
   },
   {
     name: "reactivate",
@@ -116,6 +195,8 @@ export const TASK_TRANSITIONS = [
     to: "open",
     requires: [],
     effects: [],
+    guards: [],
+    actions: ["announce", "board.add"],
   },
   {
     // The poster turns down the provider who claimed, while the claim is unpaid (the payment
@@ -127,6 +208,8 @@ export const TASK_TRANSITIONS = [
     to: "open",
     requires: [{ condition: "unpaid", message: "A paid task's provider can no longer be declined; cancel the task for a refund instead" }],
     effects: ["release_provider"],
+    guards: [],
+    actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
   },
 ] as const satisfies readonly TransitionDefinition[];
 
@@ -134,6 +217,17 @@ export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
 export type TaskTransitionName = TaskTransition["name"];
 
 export const TASK_TRANSITION_NAMES = TASK_TRANSITIONS.map((t) => t.name);
+
+/** The whole process, posting first: what the server runs and checks its action handlers against. */
+export const TASK_PROCESS = [TASK_POSTING, ...TASK_TRANSITIONS] as const;
+export type TaskProcessStep = (typeof TASK_PROCESS)[number];
+export type TaskProcessName = TaskProcessStep["name"];
+
+export function findProcessStep(name: TaskProcessName): TaskProcessStep {
+  const step = TASK_PROCESS.find((t) => t.name === name);
+  if (!step) throw new Error(`Unknown task transition: ${name}`);
+  return step;
+}
 
 /** The part of a task the lifecycle reads. Dates may be Date (server) or ISO strings (web). */
 export interface TaskLifecycleState {
@@ -277,22 +371,16 @@ export function applyEffects<T extends TaskLifecycleState>(
   paymentWindowMinutes = DEFAULT_PAYMENT_WINDOW_MINUTES,
 ): T {
   const next: T = { ...task };
+  // One loop over the record's fields, whatever their declared types.
+  const fields = next as Record<EffectField, Date | string | null>;
   for (const effect of effects) {
-    switch (effect) {
-      case "assign_provider":
+    for (const [field, value] of Object.entries(TASK_EFFECTS[effect]) as [EffectField, EffectValue][]) {
+      if (value === "actor") {
         if (isSystem(actor)) throw new Error("Only a person can be assigned as provider");
-        next.providerId = actor.id;
-        break;
-      case "start_payment_window":
-        next.paymentDeadline = new Date(now.getTime() + paymentWindowMinutes * 60_000);
-        break;
-      case "record_payment":
-        next.paymentCapturedAt = now;
-        break;
-      case "release_provider":
-        next.providerId = null;
-        next.paymentDeadline = null;
-        break;
+        fields[field] = actor.id;
+      } else if (value === "now") fields[field] = now;
+      else if (value === "window_end") fields[field] = new Date(now.getTime() + paymentWindowMinutes * 60_000);
+      else fields[field] = null;
     }
   }
   return next;

@@ -15,7 +15,7 @@ import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../src/shared/auth.js";
 import { sessions, users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
-import type { TaskRow } from "../../src/server/task-events.js";
+import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
 import { taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";

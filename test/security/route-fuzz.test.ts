@@ -11,7 +11,7 @@ import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
 import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
-import type { TaskRow } from "../../src/server/task-events.js";
+import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { expire, GOOD_CARD, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";

@@ -14,7 +14,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { users } from "../../db/schema/users.js";
 import { fieldError, forbidden } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
-import type { TaskPostedEvent } from "../../task-events.js";
+import type { TaskActionEvent } from "../../transition-actions.js";
 
 // Job alerts (docs/product.md#job-alerts, docs/decisions/032-job-alerts.md): the provider's saved
 // searches, the match when a task is posted (bell at once, in the posting transaction), and the
@@ -95,7 +95,7 @@ interface Candidate {
  * centre lies in the box of the widest radius around the task: one indexed query
  * (job_alerts_position_idx). The exact distance is then judged here, alert by alert.
  */
-async function candidateAlerts(tx: Db, task: TaskPostedEvent["task"], lat: number, lon: number): Promise<Candidate[]> {
+async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: number, lon: number): Promise<Candidate[]> {
   const box = boundingBox(lat, lon, WIDEST_RADIUS);
   const rows = await candidateStatements[box.lon ? "lonBox" : "anyLon"].rows(tx, {
     minLat: box.minLat,
@@ -136,7 +136,7 @@ const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidat
  * (its NOTIFY is heard on commit, like every notice) and, unless they turned that e-mail off, the
  * match waits for their next digest. A task without a position matches no alert.
  */
-export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }: TaskPostedEvent): Promise<number> {
+export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }: Pick<TaskActionEvent, "task" | "tx" | "now">): Promise<number> {
   if (task.approxLat === null || task.approxLon === null) return 0;
   const position = { lat: task.approxLat, lon: task.approxLon };
   const nearest = new Map<string, { miles: number; emailOff: boolean }>();

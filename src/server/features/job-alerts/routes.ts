@@ -5,13 +5,14 @@ import { requireUser } from "../../plugins/auth.js";
 import { alertMatchingProviders, getAlerts, saveAlerts, sendAlertDigests } from "./repository.js";
 
 // Job alerts: a verified provider's saved searches (docs/product.md#job-alerts,
-// docs/decisions/032-job-alerts.md). Matching runs on posting, through the task events.
+// docs/decisions/032-job-alerts.md). Matching runs on posting: the
+// "job_alerts.match" action of the task table's post row.
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
 
 const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  ctx.taskEvents.onPosted(async (event) => {
+  ctx.taskActions.handle("job_alerts.match", async (event) => {
     await alertMatchingProviders(ctx, event);
   });
   ctx.scheduler.register("job-alerts:digest", () => sendAlertDigests(ctx));

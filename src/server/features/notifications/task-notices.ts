@@ -3,8 +3,8 @@ import type { AppContext } from "../../context.js";
 import { notifyUser } from "../../notify.js";
 import { providerSummary, type ProviderSummary } from "./repository.js";
 
-// What each party hears about a task's transitions. Each handler runs inside the transition's
-// transaction, so the notice exists exactly when the transition committed. Payment and payout
+// What each party hears about a task's transitions: the notify.* actions of the task table
+// (src/shared/task-lifecycle.ts). Each handler runs inside the transition's transaction, so the notice exists exactly when the transition committed. Payment and payout
 // notices come from the payments feature, application decisions from the providers feature.
 // "expire" has no notice kind of its own (the product names none); the poster sees the payment-expired
 // card on the task, and the provider's task simply leaves their jobs list.
@@ -23,7 +23,7 @@ function claimer(summary: ProviderSummary | null): string {
 }
 
 export function registerTaskNotices(ctx: AppContext): void {
-  ctx.taskEvents.on("claim", async ({ task, tx, now }) => {
+  ctx.taskActions.handle("notify.poster_claimed", async ({ task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
     const who = claimer(task.providerId ? await providerSummary(tx, task.providerId) : null);
     await notifyUser(ctx, tx, {
@@ -38,7 +38,7 @@ export function registerTaskNotices(ctx: AppContext): void {
     });
   });
   // docs/decisions/024-declining-a-provider.md: the declined provider hears it at once.
-  ctx.taskEvents.on("decline", async ({ task, tx, releasedProviderId }) => {
+  ctx.taskActions.handle("notify.provider_declined", async ({ task, tx, releasedProviderId }) => {
     if (releasedProviderId === null) return;
     await notifyUser(ctx, tx, {
       userId: releasedProviderId,
@@ -51,7 +51,7 @@ export function registerTaskNotices(ctx: AppContext): void {
   });
   // The provider of a cancelled task is told, so their last notice is not "you can start"
   // (docs/product.md, Chat and notifications). A paid task's money goes back to the poster.
-  ctx.taskEvents.on("cancel", async ({ task, tx }) => {
+  ctx.taskActions.handle("notify.provider_cancelled", async ({ task, tx }) => {
     if (task.providerId === null) return;
     const paid = task.paymentCapturedAt !== null;
     await notifyUser(ctx, tx, {
@@ -64,7 +64,7 @@ export function registerTaskNotices(ctx: AppContext): void {
       taskId: task.id,
     });
   });
-  ctx.taskEvents.on("start", async ({ task, tx }) => {
+  ctx.taskActions.handle("notify.poster_work_started", async ({ task, tx }) => {
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "work_started",
@@ -73,7 +73,7 @@ export function registerTaskNotices(ctx: AppContext): void {
       taskId: task.id,
     });
   });
-  ctx.taskEvents.on("complete", async ({ task, tx }) => {
+  ctx.taskActions.handle("notify.poster_work_completed", async ({ task, tx }) => {
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "work_completed",

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose, for now: it follows the money table's records (payment, tip, escrow,
+// payout) in one place until that table names its actions like the task table's and each record's
+// consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
 import { and, desc, eq, gt, inArray, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
@@ -19,7 +22,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { forbidden } from "../../http-errors.js";
-import type { TaskRow } from "../../task-events.js";
+import type { TaskRow } from "../../transition-actions.js";
 
 // The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
 // each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose, for now: it follows the money table's records (payment, tip, escrow,
+// payout) in one place until that table names its actions like the task table's and each record's
+// consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
 import type { FastifyInstance } from "fastify";
 import { and, eq, sql } from "drizzle-orm";
 import {
@@ -22,7 +25,7 @@ import { auditLog } from "../../db/schema/users.js";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { announceTaskUpdate } from "../../task-updates.js";
-import type { TaskRow } from "../../task-events.js";
+import type { TaskRow } from "../../transition-actions.js";
 import {
   ACCOUNTS,
   accountBalance,
@@ -457,10 +460,10 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
   });
 }
 
-/** Reactions to the task lifecycle, run inside each transition's transaction. */
+/** The task table's escrow actions (src/shared/task-lifecycle.ts), run inside each transition's transaction. */
 export function registerEscrowHandlers(ctx: PaymentsContext): void {
-  ctx.taskEvents.on("complete", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
-  ctx.taskEvents.on("cancel", async ({ task, tx, actorId }) => {
+  ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
+  ctx.taskActions.handle("escrow.refund", async ({ task, tx, actorId }) => {
     await refundEscrow(ctx, tx, task.id, actorId);
   });
 }

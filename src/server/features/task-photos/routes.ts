@@ -42,7 +42,7 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
       config: { auth: "user" },
       schema: { tags: ["tasks"], operationId: "removeTaskPhoto", summary: "Removes a photo from a task", params: taskPhotoParamsSchema, response: { 200: taskPhotosResponseSchema, ...errors } },
     },
-    async (request) => removeTaskPhoto(ctx, deps.storage, requireUser(request).id, request.params.id, request.params.photoId),
+    async (request) => removeTaskPhoto(ctx, deps, requireUser(request).id, request.params.id, request.params.photoId),
   );
 
   app.get(

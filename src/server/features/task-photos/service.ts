@@ -9,7 +9,7 @@ import { taskPhotos } from "../../db/schema/task-photos.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { listTaskPhotos } from "../../db/task-photo-list.js";
 import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
-import type { TaskRow } from "../../task-events.js";
+import type { TaskRow } from "../../transition-actions.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import { deriveImages } from "./images.js";
 
@@ -23,6 +23,8 @@ export interface TaskPhotoDeps {
    * every other file); app.ts hands it over, as features do not import each other.
    */
   completeUpload: (ownerId: string, uploadUrl: string) => Promise<{ objectPath: string }>;
+  /** The tasks feature's job-board cache hears that a card changed (a photo is no transition: docs/decisions/045-transitions-name-their-actions.md). */
+  boardCardChanged: (task: Pick<TaskRow, "id" | "category">) => void;
 }
 
 const NOT_YOURS = "photoURL: This is not a task photo you uploaded. Upload the photo again, then add it.";
@@ -97,7 +99,7 @@ export async function addTaskPhoto(
         .onConflictDoNothing({ target: taskPhotos.uploadId })
         .returning({ id: taskPhotos.id });
       if (!row) throw badRequest("photoURL: This photo is already attached to a task. Upload it again to use it twice.");
-      await cardChanged(ctx, tx, task);
+      await cardChanged(deps, tx, task);
       return task.title;
     });
     return { photos: await listTaskPhotos(ctx.db, taskId, title) };
@@ -108,15 +110,15 @@ export async function addTaskPhoto(
 }
 
 /** The board card shows the first photo: this instance's board cache and every other instance hear of it. */
-async function cardChanged(ctx: AppContext, tx: Db, task: Pick<TaskRow, "id" | "category">): Promise<void> {
-  ctx.taskEvents.emitCardChanged(task);
+async function cardChanged(deps: TaskPhotoDeps, tx: Db, task: Pick<TaskRow, "id" | "category">): Promise<void> {
+  deps.boardCardChanged(task);
   await announceTaskUpdate(tx, task.id, "photos", { board: "changed" });
 }
 
 /** The photo row, its original upload and then its three files (after the commit) go. */
 export async function removeTaskPhoto(
   ctx: AppContext,
-  storage: ObjectStorage,
+  deps: TaskPhotoDeps,
   userId: string,
   taskId: string,
   photoId: string,
@@ -129,10 +131,10 @@ export async function removeTaskPhoto(
       .returning({ uploadId: taskPhotos.uploadId, smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
     if (!photo) throw notFound("Photo not found");
     const [original] = await tx.delete(uploads).where(eq(uploads.id, photo.uploadId)).returning({ storageKey: uploads.storageKey });
-    await cardChanged(ctx, tx, task);
+    await cardChanged(deps, tx, task);
     return { title: task.title, keys: [photo.smallKey, photo.mediumKey, ...(original ? [original.storageKey] : [])] };
   });
-  await deleteFiles(ctx, storage, keys);
+  await deleteFiles(ctx, deps.storage, keys);
   return { photos: await listTaskPhotos(ctx.db, taskId, title) };
 }
 

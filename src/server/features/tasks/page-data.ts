@@ -7,7 +7,8 @@ import type { AppContext } from "../../context.js";
 import { HttpError } from "../../http-errors.js";
 import type { PageDataAnswer } from "../../plugins/spa.js";
 import type { BoardAnswer } from "./board-cache.js";
-import { getTaskDetail, type OpenTasksInput } from "./repository.js";
+import type { OpenTasksInput } from "./repository.js";
+import { getTaskDetail } from "./task-views.js";
 
 // What the server renders the job board's first page and a task page from
 // (docs/decisions/036-server-rendered-data-pages.md): the API's own answers, as a signed-out visitor

@@ -4,7 +4,7 @@ import { formatPlace } from "../../../shared/places.js";
 import type { Geocoder } from "../../adapters/geocoding/geocoder.js";
 import type { AppContext } from "../../context.js";
 import { tasks } from "../../db/schema/tasks.js";
-import type { TaskRow } from "../../task-events.js";
+import type { TaskRow } from "../../transition-actions.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 
 // A task's coarse position when the poster typed the place instead of picking a suggestion

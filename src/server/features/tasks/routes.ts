@@ -17,14 +17,16 @@ import {
 import type { Db } from "../../db/client.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import type { TaskRow } from "../../task-events.js";
-import { boardChange, parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import type { TaskRow } from "../../transition-actions.js";
+import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
-import { countWithinRadii, createTask, declinedOpenTasks, getTaskDetail, listAssignedTo, listOpenTasks, listPostedBy, privateView, type OpenTasksInput } from "./repository.js";
-import { expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
+import { countWithinRadii, listOpenTasks } from "./board-query.js";
+import { declinedOpenTasks, recordDeclinedProvider, type OpenTasksInput } from "./repository.js";
+import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
+import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 
 // Tasks: post, find, claim and run a task through its life (docs/product.md, Task states). Every
 // state change goes through service.ts's one transition function, built from the shared table.
@@ -42,6 +44,8 @@ declare module "fastify" {
     taskTransition: SystemTaskTransition;
     /** The job board's answer to a parsed query, as GET /api/tasks/open sends it (the server-rendered board, decision 036). */
     boardAnswer: (query: OpenTasksInput) => Promise<BoardAnswer>;
+    /** A board card changed without a transition (its photos), inside the change's transaction. */
+    boardCardChanged: (task: Pick<TaskRow, "id" | "category">) => void;
   }
 }
 
@@ -99,12 +103,14 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     if (own.size > OWN_CHANGES_KEPT && !oldest.done) own.delete(oldest.value);
   };
   // This instance's own changes, inside their transactions (before anyone can read them)...
-  ctx.taskEvents.onAny(async ({ transition, task }) => {
-    const effect = boardChange(transition);
-    if (effect) changedHere(changeOf(task, effect));
+  ctx.taskActions.handle("board.add", async ({ task }) => changedHere(changeOf(task, "added")));
+  ctx.taskActions.handle("board.remove", async ({ task }) => changedHere(changeOf(task, "removed")));
+  ctx.taskActions.handle("declined.remember", async ({ task, releasedProviderId, now, tx }) => {
+    if (releasedProviderId !== null) await recordDeclinedProvider(task.id, releasedProviderId, now, tx);
   });
-  ctx.taskEvents.onPosted(async ({ task }) => changedHere(changeOf(task, "added")));
-  ctx.taskEvents.onCardChanged((task) =>
+  // A card's photos are not a transition (no state, no actor rule), so they reach the cache through
+  // this decorator, which app.ts hands to the task-photos feature (decision 045).
+  app.decorate("boardCardChanged", (task: Pick<TaskRow, "id" | "category">) =>
     changedHere({ effect: "changed", taskId: task.id, category: task.category, createdAtMs: null, budgetCents: null, text: null }),
   );
   // ...and every instance's, once committed: an answer read between the drop above and the commit

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CreateTaskBody, TaskPrivate } from "../../../shared/tasks.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { pay } from "../../../../test/fixtures/factory.js";
+import type { TaskAction } from "../../../shared/task-lifecycle.js";
+import type { TaskActionEvent } from "../../transition-actions.js";
 
 const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30" });
 const WINDOW_MS = 30 * 60_000;
@@ -274,34 +276,48 @@ describe("claim", () => {
   });
 });
 
-describe("task events", () => {
-  it("runs handlers inside the transition's transaction: a failing handler undoes the transition", async () => {
+/** Watches the task actions run (each with its event), and lets some fail, until the test ends. */
+function watchActions(fail?: (action: TaskAction, event: TaskActionEvent) => boolean) {
+  const actions = t.app.ctx.taskActions;
+  const run = actions.run.bind(actions);
+  const seen: { action: TaskAction; event: TaskActionEvent }[] = [];
+  vi.spyOn(actions, "run").mockImplementation(async (action, event) => {
+    seen.push({ action, event });
+    if (fail?.(action, event)) throw new Error("handler failed");
+    await run(action, event);
+  });
+  return seen;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("task actions", () => {
+  it("runs actions inside the transition's transaction: a failing action undoes the transition", async () => {
     const c = await cast();
     const id = await taskIn(c, "claimed");
-    const seen: string[] = [];
     let fail = true;
-    t.app.ctx.taskEvents.on("cancel", async (event) => {
-      if (event.task.id !== id) return;
-      seen.push(`${event.transition}:${event.task.status}:${event.actorId}`);
-      if (fail) throw new Error("handler failed");
-    });
+    const seen = watchActions((action, event) => fail && action === "escrow.refund" && event.task.id === id);
     const failed = await act(c.poster, id, "cancel");
     expect(failed.statusCode).toBe(500);
     expect((await row(id)).status).toBe("claimed");
     fail = false;
     expect((await act(c.poster, id, "cancel")).statusCode).toBe(200);
-    expect(seen).toEqual([`cancel:cancelled:${c.poster.id}`, `cancel:cancelled:${c.poster.id}`]);
+    const refunds = seen.filter(({ action, event }) => action === "escrow.refund" && event.task.id === id);
+    expect(refunds.map(({ event }) => `${event.transition}:${event.task.status}:${event.actorId}`)).toEqual([
+      `cancel:cancelled:${c.poster.id}`,
+      `cancel:cancelled:${c.poster.id}`,
+    ]);
   });
 
   it("emits expire with no actor and the released task", async () => {
     const c = await cast();
     const id = await taskIn(c, "claimed");
-    const seen: { providerId: string | null; actorId: string | null }[] = [];
-    t.app.ctx.taskEvents.on("expire", async (event) => {
-      if (event.task.id === id) seen.push({ providerId: event.task.providerId, actorId: event.actorId });
-    });
+    const watched = watchActions();
     t.clock.advance(WINDOW_MS);
     await t.app.ctx.scheduler.runAll();
+    const seen = watched
+      .filter(({ action, event }) => action === "announce" && event.transition === "expire" && event.task.id === id)
+      .map(({ event }) => ({ providerId: event.task.providerId, actorId: event.actorId }));
     expect(seen).toEqual([{ providerId: null, actorId: null }]);
   });
 });
@@ -337,12 +353,10 @@ describe("payment deadline sweeper", () => {
     const c = await cast();
     const ids = [await taskIn(c, "open"), await taskIn(c, "open"), await taskIn(c, "open")];
     for (const id of ids) expect((await act(c.other, id, "claim")).statusCode).toBe(200);
-    const seen: string[] = [];
-    t.app.ctx.taskEvents.on("expire", async (event) => {
-      if (ids.includes(event.task.id)) seen.push(event.task.id);
-    });
+    const watched = watchActions();
     t.clock.advance(WINDOW_MS);
     await Promise.all([t.app.ctx.scheduler.runAll(), t.app.ctx.scheduler.runAll(), t.app.ctx.scheduler.runAll()]);
+    const seen = watched.filter(({ action, event }) => action === "announce" && event.transition === "expire" && ids.includes(event.task.id)).map(({ event }) => event.task.id);
     expect(seen.sort()).toEqual([...ids].sort());
     for (const id of ids) expect((await row(id)).status).toBe("payment_expired");
   });

@@ -1,0 +1,162 @@
+import { and, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { toSnakeCase } from "drizzle-orm/casing";
+import { findTransition, TASK_EFFECTS, type EffectField, type EffectValue, type TaskCondition, type TaskEffect, type TaskTransitionName, type TransitionActor } from "../../../shared/task-lifecycle.js";
+import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { RowStatement } from "../../db/prepared.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import type { TaskRow } from "../../transition-actions.js";
+import { TASK_COLUMNS, type TransitionActorInput } from "./repository.js";
+
+
+// The statements of the task table's transitions (docs/decisions/005-task-lifecycle-table.md):
+// posting's INSERT, and each row of TASK_TRANSITIONS as ONE conditional UPDATE generated from the
+// row (docs/decisions/045-transitions-name-their-actions.md).
+
+/** Every column a posting may leave empty: a task has either a place or a route. */
+export const TASK_PLACE_COLUMNS = [
+  "location", "city", "state", "lat", "lon",
+  "startLocation", "startCity", "startState", "startLat", "startLon",
+  "endLocation", "endCity", "endState", "endLat", "endLon",
+] as const;
+
+/**
+ * Posting in one statement, written once: the task (every value a placeholder, the place's columns
+ * null when the body has none) and, for a provider who posts, their role "both". Drizzle built
+ * this insert again on every post, the largest part of a post's server CPU (docs/benchmarks.md,
+ * "Profiles of issue 16").
+ */
+const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
+  const p = (name: string) => sql.placeholder(name);
+  const columns = ["userId", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
+  return sql`with promoted as (
+      update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
+    )
+    insert into ${tasks} (${sql.join(columns.map((c) => sql.identifier(toSnakeCase(c))), sql`, `)}, created_at, updated_at)
+    values (${sql.join(columns.map((c) => p(c)), sql`, `)}, ${p("now")}::timestamptz, ${p("now")}::timestamptz)
+    returning ${returning}`;
+});
+// ---------------------------------------------------------------------------------------------
+// Transitions: each row of TASK_TRANSITIONS as ONE conditional UPDATE whose WHERE holds the `from`
+// states, the actor and the named conditions, and whose SET holds `to` and the named effects. Two
+// providers claiming at once therefore cannot both win: the second UPDATE finds status <> 'open'
+// and returns nothing.
+
+/** The values a transition's UPDATE sets: column -> SQL (placeholders, or a constant of the table). */
+type SetValues = Partial<Record<keyof typeof tasks.$inferInsert, SQL>>;
+
+const p = sql.placeholder;
+
+/** SQL meaning of each named condition, with the instant as the "now" placeholder; the Record makes a new condition fail type checking here. */
+const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
+  paid: isNotNull(tasks.paymentCapturedAt),
+  unpaid: isNull(tasks.paymentCapturedAt),
+  deadline_passed: and(isNotNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} <= ${p("now")}::timestamptz`),
+  deadline_not_passed: or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${p("now")}::timestamptz`),
+};
+
+/** What each value of the table's effects is in SQL: placeholders actorId (the person), now, and deadline (the payment window's end). */
+const EFFECT_VALUE_SQL: Record<NonNullable<EffectValue>, SQL> = {
+  actor: sql`${p("actorId")}::uuid`,
+  now: sql`${p("now")}::timestamptz`,
+  window_end: sql`${p("deadline")}::timestamptz`,
+};
+
+/** The SET values of the table's effects (TASK_EFFECTS), the same record applyEffects reads. */
+function effectValues(effect: TaskEffect, actor: TransitionActorInput): SetValues {
+  const values: SetValues = {};
+  for (const [field, value] of Object.entries(TASK_EFFECTS[effect]) as [EffectField, EffectValue][]) {
+    if (value === "actor" && actor.kind !== "person") throw new Error("Only a person can be assigned as provider");
+    values[field] = value === null ? sql`null` : EFFECT_VALUE_SQL[value];
+  }
+  return values;
+}
+
+/** When each transition happened, for the dashboard and audits. */
+const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
+  claim: "claimedAt",
+  start: "startedAt",
+  complete: "completedAt",
+  cancel: "cancelledAt",
+};
+
+/** The table's actor kinds as SQL over the task row, the person as the actorId placeholder; system actors are matched by name. */
+function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL | undefined {
+  if (actor.kind === "system") return kind === actor.actor ? undefined : sql`false`;
+  const id = sql`${p("actorId")}::uuid`;
+  switch (kind) {
+    case "verified_provider":
+      return and(
+        sql`${tasks.userId} <> ${id}`,
+        sql`exists (select 1 from provider_profiles pp where pp.user_id = ${id} and pp.verification_status = 'approved')`,
+      );
+    case "assigned_provider":
+      return sql`${tasks.providerId} = ${id}`;
+    case "poster":
+      return sql`${tasks.userId} = ${id}`;
+    case "timer":
+    case "payment_system":
+      return sql`false`;
+  }
+}
+
+/**
+ * A transition's conditional UPDATE for one kind of actor (a person, or a system actor by name),
+ * written once from the lifecycle table and then only executed: drizzle built it on every
+ * transition (docs/decisions/039-hot-statements-written-once.md).
+ */
+function transitionStatement(name: TaskTransitionName, actor: TransitionActorInput) {
+  const key = `${name}_${actor.kind === "system" ? actor.actor : "person"}`;
+  const made = transitionStatements.get(key);
+  if (made) return made;
+  const transition = findTransition(name);
+  let values: SetValues = { status: sql`${transition.to}::task_status`, updatedAt: sql`${p("now")}::timestamptz` };
+  for (const effect of transition.effects) values = { ...values, ...effectValues(effect, actor) };
+  const stamp = STAMPS[name];
+  if (stamp) values = { ...values, [stamp]: sql`${p("now")}::timestamptz` };
+  const where = and(
+    sql`${tasks.id} = ${p("taskId")}::uuid`,
+    inArray(tasks.status, [...transition.from]),
+    actorPredicate(transition.actor, actor),
+    ...transition.requires.map((r) => CONDITION_SQL[r.condition]),
+  );
+  const set = sql.join(
+    Object.entries(values).map(([column, value]) => sql`${sql.identifier(toSnakeCase(column))} = ${value}`),
+    sql`, `,
+  );
+  const statement = new RowStatement(`task_${key}`, TASK_COLUMNS, (returning) => sql`update ${tasks} set ${set} where ${where} returning ${returning}`);
+  transitionStatements.set(key, statement);
+  return statement;
+}
+
+/** The same for every database (the text has no database in it): one per transition and kind of actor, per process. */
+const transitionStatements = new Map<string, RowStatement<typeof TASK_COLUMNS>>();
+
+/**
+ * The conditional UPDATE of transition `name`, in `tx`: the moved row, or null when the WHERE did
+ * not match (wrong actor, state or condition, or a race lost).
+ */
+export async function updateByTransition(
+  ctx: AppContext,
+  name: TaskTransitionName,
+  taskId: string,
+  actor: TransitionActorInput,
+  now: Date,
+  tx: Db = ctx.db,
+): Promise<TaskRow | null> {
+  const [row] = await transitionStatement(name, actor).rows(tx, {
+    taskId,
+    now: now.toISOString(),
+    actorId: actor.kind === "person" ? actor.user.id : null,
+    deadline: new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000).toISOString(),
+  });
+  return row ?? null;
+}
+
+/** Posting's INSERT in `tx` (each column of the statement a named value, and `now`): the new task. */
+export async function insertTask(tx: Db, values: Record<string, unknown>): Promise<TaskRow> {
+  const [inserted] = await insertTaskStatement.rows(tx, values);
+  if (!inserted) throw new Error("task insert returned no row");
+  return inserted;
+}

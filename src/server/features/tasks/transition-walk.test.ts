@@ -1,0 +1,221 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
+import { notifications } from "../../db/schema/chat.js";
+import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
+import { taskDeclinedProviders } from "../../db/schema/tasks.js";
+import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
+import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { BASE_BODY, createProvider, expire, pay, postTask, taskAt, transition } from "../../../../test/fixtures/factory.js";
+
+// Walks every row of the task table (src/shared/task-lifecycle.ts) through the real API and checks
+// that each action the row names left its mark: a notice, a money record, a declined record, a live
+// notice on the channel, a change of the cached job board
+// (docs/decisions/045-transitions-name-their-actions.md). Some actions act only in some states (no
+// refund without money held, no board change for a task that was not on it), so a row may be
+// walked in several scenarios; together they must prove every action of the row.
+
+const t = await useTestApp();
+
+/** Every live notice heard on the channel, as every instance hears it. */
+const heard: TaskUpdate[] = [];
+await t.app.ctx.database.listen(TASK_UPDATES_CHANNEL, (payload) => {
+  const update = parseTaskUpdate(payload);
+  if (update) heard.push(update);
+});
+
+/** The task ids of the job board's first page, as any visitor gets it (the kept answer included). */
+async function boardIds(): Promise<string[]> {
+  const res = await call(t, null, { url: "/api/tasks/open?pageSize=30" });
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { id: string }[]).map((card) => card.id);
+}
+
+async function noticeOf(userId: string, taskId: string, kind: string) {
+  return t.database.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.taskId, taskId), eq(notifications.kind, kind as never)));
+}
+
+function party(user: TestUser | null, who: string): TestUser {
+  if (!user) throw new Error(`This scenario has no ${who}`);
+  return user;
+}
+
+interface Walk {
+  taskId: string;
+  poster: TestUser;
+  /** The provider the transition concerns (the claimer, the declined or cancelled one). */
+  provider: TestUser | null;
+  /** Who saved a job alert that the task matches (posting only). */
+  alerted: TestUser | null;
+  name: TaskProcessName;
+  /** The board's ids before the transition (read, so the board's answer is kept in its cache). */
+  boardBefore: string[];
+}
+
+/** How each action shows it ran; the Record makes a new action fail type checking here until it has one. */
+const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
+  "notify.poster_claimed": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "task_claimed")).toHaveLength(1),
+  "notify.provider_declined": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_declined")).toHaveLength(1),
+  "notify.provider_cancelled": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_cancelled")).toHaveLength(1),
+  "notify.poster_work_started": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_started")).toHaveLength(1),
+  "notify.poster_work_completed": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_completed")).toHaveLength(1),
+  "escrow.hold": async (w) => expect(await t.database.db.select().from(escrowHolds).where(eq(escrowHolds.taskId, w.taskId))).toHaveLength(1),
+  "escrow.refund": async (w) => {
+    const refunds = await t.database.db
+      .select()
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.taskId, w.taskId), eq(ledgerTransactions.kind, "refund")));
+    expect(refunds).toHaveLength(1);
+  },
+  "declined.remember": async (w) => {
+    const rows = await t.database.db.select().from(taskDeclinedProviders).where(eq(taskDeclinedProviders.taskId, w.taskId));
+    expect(rows.map((r) => r.providerId)).toEqual([party(w.provider, "provider").id]);
+  },
+  "job_alerts.match": async (w) => expect(await noticeOf(party(w.alerted, "alerted provider").id, w.taskId, "task_alert")).toHaveLength(1),
+  announce: async (w) => {
+    const event = w.name === "post" ? "posted" : w.name;
+    await vi.waitFor(() => expect(heard.some((u) => u.taskId === w.taskId && u.event === event)).toBe(true));
+  },
+  "board.add": async (w) => {
+    expect(w.boardBefore).not.toContain(w.taskId);
+    expect(await boardIds()).toContain(w.taskId);
+  },
+  "board.remove": async (w) => {
+    expect(w.boardBefore).toContain(w.taskId);
+    expect(await boardIds()).not.toContain(w.taskId);
+  },
+};
+
+interface Scenario {
+  row: TaskProcessName;
+  label: string;
+  proves: readonly TaskAction[];
+  /** Brings a task to the row's `from` state, reads the board, performs the row; the walk to check. */
+  run: () => Promise<Walk>;
+}
+
+/** Reads the board (keeping its answer), then performs. */
+async function walk(name: TaskProcessName, parties: Omit<Walk, "name" | "boardBefore" | "taskId">, taskId: string | null, perform: () => Promise<string | void>): Promise<Walk> {
+  const boardBefore = await boardIds();
+  const performed = await perform();
+  const id = taskId ?? performed;
+  if (!id) throw new Error(`${name} gave no task`);
+  return { ...parties, taskId: id, name, boardBefore };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    row: "post",
+    label: "a task that matches a saved alert",
+    proves: ["announce", "board.add", "job_alerts.match"],
+    run: async () => {
+      const alerted = await createProvider(t);
+      const alert = { categories: [BASE_BODY.category], near: "21401", radiusMiles: 10, minBudget: null };
+      expect((await call(t, alerted, { method: "PUT", url: "/api/alerts", payload: { alerts: [alert] } })).statusCode).toBe(200);
+      const { poster } = await taskAt(t, "open");
+      return walk("post", { poster, provider: null, alerted }, null, async () => (await postTask(t, poster, { body: { lat: 38.98, lon: -76.49 } })).id);
+    },
+  },
+  {
+    row: "claim",
+    label: "an open task",
+    proves: ["notify.poster_claimed", "announce", "board.remove"],
+    run: async () => {
+      const { task, poster } = await taskAt(t, "open");
+      const provider = await createProvider(t);
+      return walk("claim", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "claim", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "pay",
+    label: "a claimed task",
+    proves: ["announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "claimed");
+      return walk("pay", { poster, provider, alerted: null }, task.id, async () => void (await pay(t, poster, task)));
+    },
+  },
+  {
+    row: "start",
+    label: "a paid task",
+    proves: ["notify.poster_work_started", "announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid");
+      return walk("start", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "start", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "complete",
+    label: "a paid task in progress",
+    proves: ["notify.poster_work_completed", "escrow.hold", "announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "in_progress");
+      return walk("complete", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "complete", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "cancel",
+    label: "an open task",
+    proves: ["announce", "board.remove"],
+    run: async () => {
+      const { task, poster } = await taskAt(t, "open");
+      return walk("cancel", { poster, provider: null, alerted: null }, task.id, async () => void expect(await transition(t, "cancel", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
+    row: "cancel",
+    label: "a paid claimed task",
+    proves: ["notify.provider_cancelled", "escrow.refund", "announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid");
+      return walk("cancel", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "cancel", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
+    row: "expire",
+    label: "an unpaid claim past its deadline",
+    proves: ["announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "claimed");
+      return walk("expire", { poster, provider, alerted: null }, task.id, async () => void (await expire(t, task)));
+    },
+  },
+  {
+    row: "reactivate",
+    label: "a task whose payment expired",
+    proves: ["announce", "board.add"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "payment_expired");
+      return walk("reactivate", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "reactivate", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
+    row: "decline",
+    label: "an unpaid claim",
+    proves: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "claimed");
+      return walk("decline", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/decline-provider` });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+];
+
+describe("every row of the task table", () => {
+  it("is walked, and its scenarios together prove each of its actions", () => {
+    for (const step of TASK_PROCESS) {
+      const proved = new Set(SCENARIOS.filter((s) => s.row === step.name).flatMap((s) => s.proves));
+      expect([...proved].sort(), step.name).toEqual([...step.actions].sort());
+    }
+  });
+
+  it.each(SCENARIOS)("$row on $label leaves the mark of each action", async ({ run, proves }) => {
+    const w = await run();
+    for (const action of proves) await MARKS[action](w);
+  });
+});

@@ -1,0 +1,81 @@
+import type { TaskAction, TaskProcessName } from "../shared/task-lifecycle.js";
+import type { Db } from "./db/client.js";
+import type { tasks } from "./db/schema/tasks.js";
+
+// The named consequences of the transition tables (docs/decisions/045-transitions-name-their-actions.md).
+// A row of the table lists its actions in order; each feature registers the one handler of each
+// name it owns; the transition function runs the row's names in order, inside the transition's
+// transaction, so a consequence commits or rolls back with it. buildApp refuses to start while a
+// name in a table has no handler, or a handler no name (assertActionsHandled).
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+/** What every task action is handed. */
+export interface TaskActionEvent {
+  transition: TaskProcessName;
+  /** The task as the transition left it. */
+  task: TaskRow;
+  /** Who did it; null for the timer and the payment system. */
+  actorId: string | null;
+  /**
+   * The provider a transition released (decline, expire): `task.providerId` is already null then,
+   * and the notice still has to reach them. Null for transitions that keep the provider.
+   */
+  releasedProviderId: string | null;
+  tx: Db;
+  now: Date;
+}
+
+export type ActionHandler<E> = (event: E) => Promise<void>;
+
+/** One handler per action name of one table. */
+export class ActionRegistry<Name extends string, E> {
+  private readonly handlers = new Map<string, ActionHandler<E>>();
+
+  /** @param table what the names belong to, for the start-up error; @param named every name its rows use. */
+  constructor(
+    readonly table: string,
+    readonly named: readonly Name[],
+  ) {}
+
+  handle(name: Name, handler: ActionHandler<E>): void {
+    if (this.handlers.has(name)) throw new Error(`The ${this.table} action "${name}" has two handlers; register exactly one.`);
+    this.handlers.set(name, handler);
+  }
+
+  /** Runs one action; every name of a row was checked at start-up, so a missing one is a programming error. */
+  async run(name: Name, event: E): Promise<void> {
+    const handler = this.handlers.get(name);
+    if (!handler) throw new Error(`The ${this.table} action "${name}" has no handler.`);
+    await handler(event);
+  }
+
+  /** Names used by the table without a handler, and handlers for names the table does not use. */
+  problems(): { missing: string[]; extra: string[] } {
+    const named = new Set<string>(this.named);
+    return {
+      missing: [...named].filter((name) => !this.handlers.has(name)),
+      extra: [...this.handlers.keys()].filter((name) => !named.has(name)),
+    };
+  }
+}
+
+export type TaskActions = ActionRegistry<TaskAction, TaskActionEvent>;
+
+/** The task table's registry, expecting a handler for every action its rows name. */
+export function taskActionRegistry(named: readonly TaskAction[]): TaskActions {
+  return new ActionRegistry<TaskAction, TaskActionEvent>("task", named);
+}
+
+/** Throws one error naming every missing and every extra handler of every registry. */
+export function assertActionsHandled(registries: readonly Pick<ActionRegistry<string, unknown>, "table" | "problems">[]): void {
+  const lines: string[] = [];
+  for (const registry of registries) {
+    const { missing, extra } = registry.problems();
+    for (const name of missing) lines.push(`the ${registry.table} action "${name}" is named in its table but has no handler`);
+    for (const name of extra) lines.push(`a handler is registered for the ${registry.table} action "${name}", which no row of its table names`);
+  }
+  if (lines.length > 0) {
+    throw new Error(`The server cannot start: ${lines.join("; ")}. Register one handler per action named in the transition tables (docs/decisions/045-transitions-name-their-actions.md).`);
+  }
+}
