@@ -19,7 +19,8 @@ import { safeReturnTo } from "../../../shared/return-to.js";
 import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict } from "../../http-errors.js";
-import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
+import { secondFactorNeededSchema, type SecondFactorNeeded } from "../../../shared/security.js";
+import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import {
   changeEmailMail,
@@ -32,7 +33,9 @@ import {
 import { assertPasswordAccepted } from "./password-policy.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail, toUserView } from "./repository.js";
-import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
+import { openSession, secondFactorMethods, startChallenge } from "./factors.js";
+import { recordSecurityEvent } from "./security-log.js";
+import type { UserRow } from "./sessions.js";
 import { signUpCookieHash } from "./sign-up-proof.js";
 import { consumeToken, deleteTokens, issueToken, markEmailVerified, tokenUsable, type AuthTokenRow } from "./tokens.js";
 
@@ -60,7 +63,6 @@ function isUniqueViolation(error: unknown): boolean {
 const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const publicUrl = ctx.env.PUBLIC_URL;
-  const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
   const window = 15 * 60_000;
   const perIp = (name: string, max: number) => ({ name: `${name}:ip`, max, windowMs: window, key: (r: FastifyRequest) => r.ip });
   const perUser = (name: string, max: number, windowMs: number) => ({
@@ -70,10 +72,21 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     key: (r: FastifyRequest) => r.user?.id ?? r.ip,
   });
 
-  /** Signs the person in on this device, as login does: a fresh token, the old cookie's session dropped. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
-    await clearSession(app, request, reply);
-    setSessionCookie(app, reply, await createSession(ctx.db, userId, policy, ctx.now(), sessionOrigin(request)));
+  /**
+   * Signs the person in on this device, as login does; an account with a second factor is asked for
+   * it next, so an e-mailed link alone never opens it (a recovery code does: decision 049). Answers
+   * what the 202 says then, or null once signed in.
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<SecondFactorNeeded | null> {
+    const methods = await secondFactorMethods(ctx.db, userId);
+    if (methods.length > 0) {
+      await clearSession(app, request, reply);
+      await startChallenge(app, reply, { purpose: "second_factor", userId, firstFactor: "email_link" });
+      return { message: "The link worked. Now confirm it is you with your second factor or a recovery code.", secondFactor: { methods } };
+    }
+    await openSession(app, request, reply, userId, { firstFactor: "email_link" });
+    await recordSecurityEvent(ctx.db, request, ctx.now(), { userId, event: "sign_in", result: "success", details: { firstFactor: "email_link" } });
+    return null;
   }
 
   async function userById(id: string): Promise<UserRow> {
@@ -151,7 +164,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["auth"],
         body: resetPasswordBodySchema,
-        response: { 200: userSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: userSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
@@ -176,7 +189,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         return token.userId;
       });
       if (!userId) throw badRequest(RESET_LINK_INVALID_MESSAGE);
-      await signIn(request, reply, userId);
+      const secondStep = await signIn(request, reply, userId);
+      if (secondStep) return reply.code(202).send(secondStep);
       return toUserView(await userById(userId));
     },
   );
@@ -189,7 +203,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["auth"],
         body: verifyEmailBodySchema,
-        response: { 200: verifiedEmailResponseSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: verifiedEmailResponseSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
@@ -231,7 +245,8 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         return { userId: token.userId, returnTo };
       });
       if (!verified) throw badRequest(VERIFY_LINK_INVALID_MESSAGE);
-      await signIn(request, reply, verified.userId);
+      const secondStep = await signIn(request, reply, verified.userId);
+      if (secondStep) return reply.code(202).send(secondStep);
       return { ...toUserView(await userById(verified.userId)), returnTo: verified.returnTo };
     },
   );
