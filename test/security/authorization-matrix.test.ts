@@ -14,7 +14,7 @@ import { reviews } from "../../src/server/db/schema/reviews.js";
 import { passkeys, securityEvents } from "../../src/server/db/schema/security.js";
 import { issueToken } from "../../src/server/features/auth/tokens.js";
 import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../src/shared/auth.js";
-import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from "../../src/shared/security.js";
+import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from "../../src/shared/security-rules.js";
 import { sessions, users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";

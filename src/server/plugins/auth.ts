@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../shared/auth.js";
-import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED, STEP_UP_MESSAGE, STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "../../shared/security.js";
+import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED, STEP_UP_MESSAGE, STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "../../shared/security-rules.js";
 import { isHttps } from "../config/env.js";
 import { recordSecurityEvent } from "../features/auth/security-log.js";
 import { deleteSession, resolveSession, type SessionUser } from "../features/auth/sessions.js";

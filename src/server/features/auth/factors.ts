@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { and, eq, gt, isNotNull, lte } from "drizzle-orm";
-import type { SecondFactorMethod } from "../../../shared/security.js";
+import type { SecondFactorMethod } from "../../../shared/security-rules.js";
 import { isHttps } from "../../config/env.js";
 import type { Db } from "../../db/client.js";
 import { authChallenges, passkeys, totpFactors } from "../../db/schema/security.js";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
-import { RECOVERY_CODE_COUNT } from "../../../shared/security.js";
+import { RECOVERY_CODE_COUNT } from "../../../shared/security-rules.js";
 import type { Db } from "../../db/client.js";
 import { recoveryCodes } from "../../db/schema/security.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { generateSync } from "otplib";
-import { SECOND_FACTOR_REQUIRED, STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "../../../shared/security.js";
+import { SECOND_FACTOR_REQUIRED, STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "../../../shared/security-rules.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { securityEvents, totpFactors } from "../../db/schema/security.js";
 import { auditLog, users } from "../../db/schema/users.js";

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { describeDevice } from "../../../shared/account.js";
-import { SECURITY_EVENTS, SECURITY_LOG_RETENTION_DAYS, type SecurityEventName, type SecurityEventView } from "../../../shared/security.js";
+import type { SecurityEventView } from "../../../shared/security.js";
+import { SECURITY_EVENTS, SECURITY_LOG_RETENTION_DAYS, type SecurityEventName } from "../../../shared/security-rules.js";
 import type { Db } from "../../db/client.js";
 import { securityEvents } from "../../db/schema/security.js";
 
