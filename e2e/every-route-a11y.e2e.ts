@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // The single complete accessibility sweep (issue #8): every route of src/web/app/router.tsx, signed
 // out and signed in as each role that sees something of its own there, each in the light and the
@@ -165,8 +165,7 @@ const measured = new Set<string>();
 
 async function signInApi(email: string): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
-  const res = await api.post("/api/auth/login", { data: { email, password: DEMO.password } });
-  if (!res.ok()) throw new Error(`sign-in ${email}: ${res.status()}`);
+  await signInThroughApi(api, email, DEMO.password);
   return api;
 }
 

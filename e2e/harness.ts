@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import pg from "pg";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { generateSync } from "otplib";
+import { chromium, type APIRequestContext, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
+import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
@@ -244,13 +246,48 @@ export async function latestMailLink(server: Pick<RunningServer, "databaseUrl">,
   }
 }
 
-/** Signs in through the real form. */
+/**
+ * An authenticator code for `secret`, `steps` steps ahead of now. Each code is accepted once, so a
+ * second sign-in in the same 30 seconds uses the next step's (the server accepts one step ahead).
+ */
+export function totpCode(secret: string, steps = 0): string {
+  return generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+}
+
+/** Signs in through the real form; the demo admin's second step with the demo admin's app. */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string, returnTo = "/"): Promise<void> {
   await page.goto(`${baseUrl}/api/login?returnTo=${encodeURIComponent(returnTo)}`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  if (email === DEMO.admin) {
+    await page.waitForURL((u) => u.pathname === "/sign-in/second-step");
+    for (const steps of [0, 1]) {
+      await page.getByLabel("Code").fill(totpCode(DEMO_ADMIN_TOTP_SECRET, steps));
+      await page.getByRole("button", { name: "Confirm", exact: true }).click();
+      const outcome = await Promise.race([
+        page.waitForURL((u) => u.pathname === returnTo.split("?")[0]).then(() => "in" as const),
+        page.getByText(/That code is not right/).waitFor().then(() => "refused" as const),
+      ]);
+      if (outcome === "in") return;
+    }
+    throw new Error("the demo admin's authenticator codes were refused");
+  }
   await page.waitForURL((u) => u.pathname === returnTo.split("?")[0]);
+}
+
+/**
+ * Signs `api` in through the API as `email`; the demo admin answers the second step with the demo
+ * admin's app (decision 049), trying the next step's code when this step's was used already.
+ */
+export async function signInThroughApi(api: APIRequestContext, email: string, password: string): Promise<void> {
+  const res = await api.post("/api/auth/login", { data: { email, password } });
+  if (res.status() === 200) return;
+  if (res.status() !== 202 || email !== DEMO.admin) throw new Error(`sign-in ${email}: ${res.status()}`);
+  for (const steps of [0, 1]) {
+    if ((await api.post("/api/auth/second-factor", { data: { code: totpCode(DEMO_ADMIN_TOTP_SECRET, steps) } })).ok()) return;
+  }
+  throw new Error(`sign-in ${email}: the second step was refused`);
 }
 
 export const DEMO = {

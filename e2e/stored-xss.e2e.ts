@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { displayName } from "../src/shared/names.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, latestMailLink, launchBrowser, newPage, startServer, type RunningServer } from "./harness.js";
+import { DEMO, latestMailLink, launchBrowser, newPage, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // Stored XSS (issue #8): hostile text goes into every user-written field through the API, then the
 // real pages that show it are opened in Chromium. Each page must show the text literally and run
@@ -115,7 +115,8 @@ async function register(person: { email: string; firstName: string; lastName: st
 
 async function signInApi(email: string): Promise<Actor> {
   const api = await apiContext();
-  const user = await call<{ id: string }>(api, "POST", "/api/auth/login", { email, password: DEMO.password });
+  await signInThroughApi(api, email, DEMO.password);
+  const user = await call<{ id: string }>(api, "GET", "/api/auth/user");
   return { api, id: user.id, email };
 }
 

@@ -7,7 +7,9 @@ import { openDatabase, type Database } from "../src/server/db/client.js";
 import { insertApprovedProfile } from "./fixtures/approved-provider.js";
 import { freshDatabase } from "./postgres-cluster.js";
 import { users } from "../src/server/db/schema/users.js";
+import { totpFactors } from "../src/server/db/schema/security.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
+import { newTotpSecret } from "../src/server/features/auth/totp.js";
 import type { UserRole } from "../src/shared/constants.js";
 
 // Each test file gets its own database cloned from the migrated template (global-setup.ts) and its
@@ -118,7 +120,14 @@ export async function createUser(
   if (overrides.verifiedProvider) {
     await insertApprovedProfile(t.database.db, { id: user.id, email, fullName: `${user.firstName} ${user.lastName}`, bio: "Test provider" });
   }
-  const token = await createSession(t.database.db, user.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now());
+  // Admins always have a second factor (docs/decisions/049-second-factors.md): an authenticator app,
+  // given at sign-in. Everyone's session is freshly signed in with the password.
+  const admin = user.role === "admin";
+  if (admin) await t.database.db.insert(totpFactors).values({ userId: user.id, secret: newTotpSecret(), confirmedAt: t.clock.now() });
+  const token = await createSession(t.database.db, user.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now(), {}, {
+    firstFactor: "password",
+    secondFactor: admin ? "totp" : null,
+  });
   return { id: user.id, email, cookie: `errandly_session=${token}` };
 }
 

@@ -37,6 +37,8 @@ import { pageAnswer } from "./features/tasks/page-data.js";
 import tasksRoutes from "./features/tasks/routes.js";
 import taskPhotosRoutes from "./features/task-photos/routes.js";
 import { completeUpload } from "./features/providers/uploads.js";
+import { deleteExpiredChallenges } from "./features/auth/factors.js";
+import { deleteOldSecurityEvents } from "./features/auth/security-log.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
 import admissionPlugin from "./plugins/admission.js";
@@ -232,6 +234,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     deleteStaleRateLimits(ctx.db, new Date(ctx.now().getTime() - 86_400_000)),
   );
   ctx.scheduler.register("mail:deliver", () => ctx.mailer.deliverQueued());
+  // The security log is kept SECURITY_LOG_RETENTION_DAYS (docs/decisions/050-step-up-and-security-log.md).
+  ctx.scheduler.register("security-log:cleanup", () => deleteOldSecurityEvents(ctx.db, ctx.now()));
+  ctx.scheduler.register("auth-challenges:cleanup", () => deleteExpiredChallenges(ctx.db, ctx.now()));
 
   await promoteAdminEmails(ctx.db, env.ADMIN_EMAILS);
 

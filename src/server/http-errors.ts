@@ -8,6 +8,8 @@ export class HttpError extends Error {
     message: string,
     /** A 400's refusal per field, for a form to show under each (docs/product.md#validation). */
     readonly fieldErrors?: Record<string, string>,
+    /** A cause the web acts on (src/shared/security.ts: "step_up_required"); sent beside the message. */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = "HttpError";
@@ -18,7 +20,7 @@ export const badRequest = (message: string, fieldErrors?: Record<string, string>
 /** A 400 whose message is a sentence for the person, shown under `field` in a form (docs/product.md#validation). */
 export const fieldError = (field: string, message: string) => badRequest(message, { [field]: message });
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
-export const forbidden = (message = "Forbidden") => new HttpError(403, message);
+export const forbidden = (message = "Forbidden", reason?: string) => new HttpError(403, message, undefined, reason);
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooManyRequests = (message = "Too many requests. Please try again later.") => new HttpError(429, message);

@@ -2,7 +2,7 @@ import { buildApp } from "./app.js";
 import { EnvError, parseEnv } from "./config/env.js";
 import { migrateDatabase, openDatabase } from "./db/client.js";
 import { databaseServer } from "./db/database-server.js";
-import { DEMO_PASSWORD, seedDemoData } from "./seed/demo.js";
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, seedDemoData } from "./seed/demo.js";
 
 // The process entry: configuration, database, migrations, demo data, HTTP, graceful shutdown.
 
@@ -72,7 +72,8 @@ async function main(): Promise<void> {
     console.log(`Demo logins (password for all: ${DEMO_PASSWORD}):`);
     console.log("  poster    poster@errandly.test");
     console.log("  provider  provider@errandly.test");
-    console.log("  admin     admin@errandly.test\n");
+    console.log("  admin     admin@errandly.test");
+    console.log(`            second factor: add the key ${DEMO_ADMIN_TOTP_SECRET} to an authenticator app\n`);
   }
 }
 

@@ -46,6 +46,8 @@ export const sessionViewSchema = z.object({
   lastSeenAt: z.string(),
   createdAt: z.string(),
   current: z.boolean(),
+  /** How the sign-in was proven: "Password and authenticator app" (src/shared/security.ts describeProof). */
+  proof: z.string(),
 });
 export type SessionView = z.infer<typeof sessionViewSchema>;
 export const sessionListSchema = z.array(sessionViewSchema);
@@ -94,6 +96,8 @@ export const accountExportSchema = z.object({
   jobAlerts: rows,
   sessions: rows,
   auditEntries: rows,
+  /** The security log about the account (docs/decisions/050-step-up-and-security-log.md). */
+  securityEvents: rows,
 });
 export type AccountExport = z.infer<typeof accountExportSchema>;
 

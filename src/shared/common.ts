@@ -6,7 +6,13 @@ import { stateCode } from "./us-states.js";
  * input also names each refused field with its own message (`{"title": "Title must be at least 3
  * characters"}`; paths are dot-joined, "stops.0.address"), so a form can show it under that field.
  */
-export const errorResponseSchema = z.object({ message: z.string(), fieldErrors: z.record(z.string(), z.string()).optional() });
+export const errorResponseSchema = z.object({
+  message: z.string(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
+  /** A machine-readable cause the web acts on, such as "step_up_required" (src/shared/security.ts). */
+  reason: z.string().optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 

@@ -83,6 +83,32 @@ export const HTTP_MATRIX = {
   "GET /api/logout": everyone(302),
   "GET /api/auth/oidc/start": everyone(302),
   "GET /api/auth/oidc/callback": everyone(302),
+  // Second factors (docs/decisions/049-second-factors.md). The second step and a passkey sign-in are
+  // authorized by the half-done sign-in's cookie, not a session: without one, nobody gets in (the
+  // way in with one is played in src/server/features/auth/second-factors.test.ts and e2e/second-factors.e2e.ts).
+  "POST /api/auth/second-factor": everyone(401),
+  "POST /api/auth/passkey/options": everyone(200),
+  "POST /api/auth/passkey": everyone(401),
+  "POST /api/auth/step-up": signedIn(200),
+  // Step-up with a passkey: only who has one (the poster here) gets options; an assertion needs a
+  // browser's authenticator, so without one the answer is a 400 for everyone signed in.
+  "POST /api/auth/step-up/passkey/options": [401, 400, 200, 400, 400, 400],
+  "POST /api/auth/step-up/passkey": signedIn(400),
+  // One's own factors. Every admin already has an app (they must), so adding one is a 409 for them,
+  // and only they have one to remove or recovery codes to remake.
+  "GET /api/account/security": signedIn(200),
+  "GET /api/account/security/events": signedIn(200),
+  "POST /api/account/security/totp": [401, 200, 200, 200, 200, 409],
+  "POST /api/account/security/totp/confirm": [401, 200, 200, 200, 200, 409],
+  "DELETE /api/account/security/totp": [401, 404, 404, 404, 404, 200],
+  "POST /api/account/security/recovery-codes": [401, 409, 409, 409, 409, 200],
+  "POST /api/account/security/passkeys/options": signedIn(200),
+  "POST /api/account/security/passkeys": signedIn(400),
+  // The poster's passkey: another's does not exist.
+  "PATCH /api/account/security/passkeys/:id": [401, 404, 200, 404, 404, 404],
+  "DELETE /api/account/security/passkeys/:id": [401, 404, 200, 404, 404, 404],
+  "POST /api/admin/users/:id/second-factors/reset": adminOnly(200),
+  "GET /api/admin/users/:id/security-events": adminOnly(200),
 
   // Contact form and office appointments: anyone writes, only admins read the inbox.
   "POST /api/contact": everyone(201),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { generateSync } from "otplib";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -10,8 +11,10 @@ import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
 import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
+import { passkeys, securityEvents } from "../../src/server/db/schema/security.js";
 import { issueToken } from "../../src/server/features/auth/tokens.js";
 import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../src/shared/auth.js";
+import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from "../../src/shared/security-rules.js";
 import { sessions, users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
@@ -119,6 +122,24 @@ describe("routes that need a verified e-mail", () => {
       const res = await call(t, unverified, { method: method as "POST", url: path.replace(":id", randomUUID()), payload: {} });
       expect(res.statusCode, key).toBe(403);
       expect(res.json(), key).toEqual({ message: VERIFY_EMAIL_FIRST_MESSAGE });
+    }
+  });
+});
+
+describe("admins always on two factors", () => {
+  it("an admin whose session was not proven by a second factor gets 403 with a plain message on every admin route", async () => {
+    const adminRoutes = (Object.keys(HTTP_MATRIX) as RouteKey[]).filter((key) => key.split(" ")[1]?.startsWith("/api/admin/"));
+    expect(adminRoutes.length).toBeGreaterThan(10);
+    // Signed in with the password alone (docs/decisions/049-second-factors.md).
+    const admin = await createUser(t, { role: "admin" });
+    await t.database.db.update(sessions).set({ secondFactor: null }).where(eq(sessions.userId, admin.id));
+    for (const key of adminRoutes) {
+      const [method = "GET", path = ""] = key.split(" ");
+      // The check runs before the body is read, so any body and any id show it.
+      const url = path.replace(/:\w+/g, randomUUID());
+      const res = await call(t, admin, { method: method as "GET", url, ...(method === "GET" ? {} : { payload: {} }) });
+      expect(res.statusCode, key).toBe(403);
+      expect(res.json(), key).toEqual({ message: ADMIN_SECOND_FACTOR_MESSAGE, reason: SECOND_FACTOR_REQUIRED });
     }
   });
 });
@@ -315,6 +336,16 @@ async function posterSecondSession(scene: Scene): Promise<void> {
     .where(and(eq(sessions.userId, scene.poster.id), ne(sessions.tokenHash, current)));
   if (!other) throw new Error("the poster's second session was not made");
   scene.prepared = other.id;
+}
+
+/** A passkey of the poster's (stored as a registration leaves it): its id in scene.prepared. */
+async function posterPasskey(scene: Scene): Promise<void> {
+  const [key] = await t.database.db
+    .insert(passkeys)
+    .values({ userId: scene.poster.id, credentialId: randomUUID(), publicKey: "AQID", name: "Phone" })
+    .returning({ id: passkeys.id });
+  if (!key) throw new Error("the poster's passkey was not made");
+  scene.prepared = key.id;
 }
 
 /** The scene's approved provider asks for a new photo: its path in scene.prepared, waiting for an admin. */
@@ -549,6 +580,63 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "POST /api/auth/change-email": { request: () => post("/api/auth/change-email", { newEmail: `moved-${randomUUID()}@example.test` }) },
   "POST /api/auth/login": { request: () => post("/api/auth/login", LOGIN) },
   "GET /api/auth/login": { readOnly: true, request: () => get("/api/auth/login?returnTo=/dashboard") },
+  "POST /api/auth/second-factor": { request: () => post("/api/auth/second-factor", { code: "123456" }) },
+  "POST /api/auth/passkey/options": { request: () => post("/api/auth/passkey/options") },
+  "POST /api/auth/passkey": { request: () => post("/api/auth/passkey", { response: { id: "x" } }) },
+  "POST /api/auth/step-up": {
+    slow: true,
+    request: async (w) => {
+      if (w.actor) await givePassword(w.actor);
+      return post("/api/auth/step-up", { password: MATRIX_PASSWORD });
+    },
+  },
+  "POST /api/auth/step-up/passkey/options": { readOnly: true, prepare: posterPasskey, request: () => post("/api/auth/step-up/passkey/options") },
+  "POST /api/auth/step-up/passkey": { request: () => post("/api/auth/step-up/passkey", { response: { id: "x" } }) },
+  "GET /api/account/security": { readOnly: true, request: () => get("/api/account/security") },
+  "GET /api/account/security/events": {
+    readOnly: true,
+    request: () => get("/api/account/security/events"),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      // One's own log only.
+      const ids = parse<{ id: string }[]>(res).map((e) => e.id);
+      const owners = ids.length === 0 ? [] : await t.database.db.select({ userId: securityEvents.userId }).from(securityEvents).where(inArray(securityEvents.id, ids));
+      expect(owners.filter((o) => o.userId !== w.actor?.id), w.label).toEqual([]);
+    },
+  },
+  "POST /api/account/security/totp": { request: () => post("/api/account/security/totp") },
+  "POST /api/account/security/totp/confirm": {
+    request: async (w) => {
+      const started = w.actor ? await call(t, w.actor, post("/api/account/security/totp")) : null;
+      const secret = started?.statusCode === 200 ? started.json<{ secret: string }>().secret : "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+      return post("/api/account/security/totp/confirm", { code: generateSync({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) }) });
+    },
+  },
+  "DELETE /api/account/security/totp": { request: () => ({ method: "DELETE", url: "/api/account/security/totp" }) },
+  "POST /api/account/security/recovery-codes": { request: () => post("/api/account/security/recovery-codes") },
+  "POST /api/account/security/passkeys/options": { request: () => post("/api/account/security/passkeys/options") },
+  "POST /api/account/security/passkeys": { request: () => post("/api/account/security/passkeys", { name: "Laptop", response: { id: "x" } }) },
+  "PATCH /api/account/security/passkeys/:id": {
+    prepare: posterPasskey,
+    request: (w) => ({ method: "PATCH", url: `/api/account/security/passkeys/${w.prepared}`, payload: { name: "Renamed" } }),
+  },
+  "DELETE /api/account/security/passkeys/:id": {
+    prepare: posterPasskey,
+    request: (w) => ({ method: "DELETE", url: `/api/account/security/passkeys/${w.prepared}` }),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.id, w.prepared));
+      expect(row === undefined, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "POST /api/admin/users/:id/second-factors/reset": {
+    prepare: posterPasskey,
+    request: (w) => post(`/api/admin/users/${w.poster.id}/second-factors/reset`),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.id, w.prepared));
+      expect(row === undefined, w.label).toBe(w.actorKind === "admin");
+    },
+  },
+  "GET /api/admin/users/:id/security-events": { readOnly: true, request: (w) => get(`/api/admin/users/${w.poster.id}/security-events`) },
   "POST /api/auth/logout": { request: () => post("/api/auth/logout") },
   "GET /api/auth/user": {
     readOnly: true,

@@ -457,6 +457,7 @@ async function keepSignedIn(name: ActorName): Promise<void> {
 /** Tables left out, each with why it may change when a request is refused. */
 const UNFINGERPRINTED_TABLES: Record<string, string> = {
   rate_limits: "a limit counts every request it sees, the refused ones (and the 429 itself) included",
+  security_events: "the security log records refused sign-ins, second steps, step-ups and admin requests by design (docs/decisions/050)",
 };
 /** Columns left out of a table that is otherwise fingerprinted. */
 const UNFINGERPRINTED_COLUMNS: Record<string, { columns: string[]; why: string }> = {

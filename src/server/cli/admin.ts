@@ -52,6 +52,10 @@ async function main(argv: string[]): Promise<number> {
       reason: "command line",
     });
     console.log(`${email} is now ${role === "admin" ? "an admin" : "a regular user"}.`);
+    if (role === "admin") {
+      // Admins always on two factors (docs/decisions/049-second-factors.md): the admin pages refuse them until then.
+      console.log("They must add a second factor (an authenticator app or a passkey) in Settings, under Security, before the admin pages open.");
+    }
     return 0;
   } finally {
     await database.close();

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { VERIFY_EMAIL_FIRST_MESSAGE } from "../../shared/auth.js";
+import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED, STEP_UP_MESSAGE, STEP_UP_REQUIRED, STEP_UP_WINDOW_MS } from "../../shared/security-rules.js";
 import { isHttps } from "../config/env.js";
+import { recordSecurityEvent } from "../features/auth/security-log.js";
 import { deleteSession, resolveSession, type SessionUser } from "../features/auth/sessions.js";
 import { forbidden, unauthorized } from "../http-errors.js";
 
@@ -23,6 +25,12 @@ declare module "fastify" {
      * route that sets it.
      */
     verifiedEmail?: boolean;
+    /**
+     * Sensitive changes (payout account, second factors): the password or a passkey must have been
+     * proven in this session within STEP_UP_WINDOW_MS, or 403 with reason "step_up_required"
+     * (docs/decisions/050-step-up-and-security-log.md).
+     */
+    freshProof?: boolean;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -41,6 +49,15 @@ export function requireUser(request: FastifyRequest): SessionUser {
 
 export function isAdmin(user: SessionUser | null): boolean {
   return user?.role === "admin";
+}
+
+/** Proven by two factors: a password and a second factor, or a passkey alone (something held, unlocked on the device). */
+export function isMultiFactor(user: SessionUser): boolean {
+  return user.secondFactor !== null || user.firstFactor === "passkey";
+}
+
+export function recentlyProven(user: SessionUser, now: Date): boolean {
+  return user.provenAt !== null && now.getTime() - user.provenAt.getTime() <= STEP_UP_WINDOW_MS;
 }
 
 export function setSessionCookie(app: FastifyInstance, reply: FastifyReply, token: string): void {
@@ -90,7 +107,20 @@ export default fp(
       request.user = await userFromRequest(app, request);
       if (auth === "public") return;
       if (!request.user) throw unauthorized();
-      if (auth === "admin" && !isAdmin(request.user)) throw forbidden("Admins only");
+      if (auth === "admin") {
+        // Admins always on two factors (docs/decisions/049-second-factors.md); every refusal is logged (ASVS 16.3).
+        const refusal = !isAdmin(request.user) ? forbidden("Admins only") : !isMultiFactor(request.user) ? forbidden(ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED) : null;
+        if (refusal) {
+          await recordSecurityEvent(app.ctx.db, request, app.ctx.now(), {
+            userId: request.user.id,
+            event: "admin_route_denied",
+            result: "failure",
+            details: { method: request.method, route: request.routeOptions.url, reason: refusal.reason ?? "not_admin" },
+          });
+          throw refusal;
+        }
+      }
+      if (request.routeOptions.config.freshProof && !recentlyProven(request.user, app.ctx.now())) throw forbidden(STEP_UP_MESSAGE, STEP_UP_REQUIRED);
       if (request.routeOptions.config.verifiedEmail && !request.user.emailVerifiedAt) throw forbidden(VERIFY_EMAIL_FIRST_MESSAGE);
     });
   },

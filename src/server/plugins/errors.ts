@@ -53,7 +53,11 @@ export default fp(
       }
       if (error instanceof HttpError) {
         const fieldErrors = error.fieldErrors ?? (error.statusCode === 400 ? httpErrorFieldErrors(error.message) : undefined);
-        return reply.code(error.statusCode).send(fieldErrors ? { message: error.message, fieldErrors } : { message: error.message });
+        return reply.code(error.statusCode).send({
+          message: error.message,
+          ...(fieldErrors ? { fieldErrors } : {}),
+          ...(error.reason ? { reason: error.reason } : {}),
+        });
       }
       if (isResponseSerializationError(error)) {
         request.log.error({ err: error, cause: error.cause }, "response did not match its schema");

@@ -3,6 +3,7 @@ import type { Category, Urgency } from "../../shared/constants.js";
 import { priceTask } from "../../shared/money.js";
 import type { Db } from "../db/client.js";
 import { providerProfiles } from "../db/schema/providers.js";
+import { totpFactors } from "../db/schema/security.js";
 import { tasks } from "../db/schema/tasks.js";
 import { users } from "../db/schema/users.js";
 import { hashPassword } from "../features/auth/passwords.js";
@@ -13,6 +14,11 @@ import { approx } from "../features/tasks/positions.js";
 
 // It meets the password policy like any other (docs/product.md "Passwords"; password-policy.test.ts checks).
 export const DEMO_PASSWORD = "demo-harbor-lantern";
+/**
+ * Admins always sign in with a second factor (docs/decisions/049-second-factors.md): the demo admin's
+ * authenticator app, printed by `npm start` so a person can add it to theirs; public like the password.
+ */
+export const DEMO_ADMIN_TOTP_SECRET = "KRUGKIDROVUWG2ZAMJZG653OEBTG66BA";
 
 interface Place {
   town: string;
@@ -67,7 +73,7 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
   if ((existing?.n ?? 0) > 0) return false;
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const [poster, provider] = await db
+  const [poster, provider, admin] = await db
     .insert(users)
     .values([
       { email: "poster@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Paula", lastName: "Poster", role: "user" },
@@ -75,7 +81,8 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
       { email: "admin@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Ada", lastName: "Admin", role: "admin" },
     ])
     .returning();
-  if (!poster || !provider) throw new Error("demo users were not created");
+  if (!poster || !provider || !admin) throw new Error("demo users were not created");
+  await db.insert(totpFactors).values({ userId: admin.id, secret: DEMO_ADMIN_TOTP_SECRET, confirmedAt: now, createdAt: now });
 
   await db.insert(providerProfiles).values({
     userId: provider.id,

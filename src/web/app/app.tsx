@@ -6,6 +6,7 @@ import { Header } from "./layout/header";
 import { MobileScrollButtons } from "./layout/mobile-scroll-buttons";
 import { ScrollToTopOnSearchChange } from "./layout/scroll-to-top";
 import { UnverifiedEmailBanner } from "./layout/verify-email-banner";
+import { AccountSecurityLayer } from "./layout/account-security";
 import { RouteHead } from "./layout/route-head";
 import { Router } from "./router";
 
@@ -25,6 +26,7 @@ export function App({ client = queryClient }: { client?: QueryClient }) {
       <div className="flex min-h-screen flex-col bg-background text-foreground">
         <Header />
         <UnverifiedEmailBanner />
+        <AccountSecurityLayer />
         {/* At least a viewport tall (less the 4rem header): the footer starts below the fold, so a
             page replacing its loading spinner never moves it on screen (Lighthouse CLS was 0.42). */}
         <main id="main" className="min-h-[calc(100vh-4rem)] flex-1">

@@ -25,6 +25,7 @@ const Terms = page(() => import("./routes/terms"));
 const Contact = page(() => import("./routes/contact"));
 const BookAppointment = page(() => import("./routes/book-appointment"));
 const SignIn = page(() => import("./routes/sign-in"));
+const SignInSecondStep = page(() => import("./routes/sign-in-second-step"));
 const Earnings = page(() => import("./routes/earnings"));
 const Settings = page(() => import("./routes/settings"));
 const Goodbye = page(() => import("./routes/goodbye"));
@@ -113,6 +114,7 @@ export function Router() {
         <Route path="/contact" component={Contact} />
         <Route path="/book-appointment" component={BookAppointment} />
         <Route path="/sign-in" component={SignIn} />
+        <Route path="/sign-in/second-step" component={SignInSecondStep} />
         <Route path="/forgot-password" component={ForgotPassword} />
         <Route path="/reset-password" component={ResetPassword} />
         <Route path="/verify-email" component={VerifyEmail} />

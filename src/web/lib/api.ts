@@ -1,4 +1,5 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { STEP_UP_REQUIRED } from "@shared/security-rules";
 
 // The API client (docs/product.md#web-app): every call sends cookies, bodies are JSON, and a non-OK answer
 // throws an Error whose message is "status: body text" (the body's `message` when it is JSON).
@@ -9,6 +10,8 @@ export class ApiError extends Error {
     readonly serverMessage: string,
     /** A 400's refused fields, {path: message} (docs/product.md#validation); empty otherwise. */
     readonly fieldErrors: Record<string, string> = {},
+    /** The server's machine-readable cause ("step_up_required", src/shared/security.ts), when it gave one. */
+    readonly reason?: string,
   ) {
     super(`${status}: ${serverMessage}`);
     this.name = "ApiError";
@@ -25,23 +28,39 @@ async function throwIfNotOk(res: Response): Promise<void> {
   const text = (await res.text()) || res.statusText;
   let message = text;
   let fieldErrors: Record<string, string> = {};
+  let reason: string | undefined;
   try {
-    const parsed = JSON.parse(text) as { message?: unknown; fieldErrors?: unknown };
+    const parsed = JSON.parse(text) as { message?: unknown; fieldErrors?: unknown; reason?: unknown };
     if (typeof parsed.message === "string") message = parsed.message;
     fieldErrors = stringRecord(parsed.fieldErrors);
+    if (typeof parsed.reason === "string") reason = parsed.reason;
   } catch {
     // Not JSON: keep the text.
   }
-  throw new ApiError(res.status, message, fieldErrors);
+  throw new ApiError(res.status, message, fieldErrors, reason);
+}
+
+/**
+ * Sensitive changes answer 403 "step_up_required" when the password or a passkey was not proven in
+ * the last minutes (docs/decisions/050-step-up-and-security-log.md). The app mounts one prompt that
+ * registers here; apiRequest asks it, and when the person confirmed, sends the request once more.
+ */
+type StepUpPrompt = () => Promise<boolean>;
+let stepUpPrompt: StepUpPrompt | null = null;
+export function setStepUpPrompt(prompt: StepUpPrompt | null): void {
+  stepUpPrompt = prompt;
 }
 
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "include",
-  });
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "include",
+    });
+  let res = await send();
+  if (res.status === 403 && stepUpPrompt && (await res.clone().text()).includes(`"reason":"${STEP_UP_REQUIRED}"`) && (await stepUpPrompt())) res = await send();
   await throwIfNotOk(res);
   if (res.status === 204) return undefined as T;
   const type = res.headers.get("content-type") ?? "";

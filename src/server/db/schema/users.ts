@@ -50,6 +50,12 @@ export const sessions = pgTable(
     /** The browser's User-Agent at sign-in, for the active sessions list; null for sessions made before it was kept. */
     userAgent: text(),
     createdIp: text(),
+    /** How the sign-in was proven: "password", "passkey", "oidc", "email_link"; null for sessions made before it was kept. */
+    firstFactor: text(),
+    /** "totp", "passkey" or "recovery_code" when a second factor was given (docs/decisions/049-second-factors.md). */
+    secondFactor: text(),
+    /** The last time the password or a passkey was proven in this session: sensitive changes need it recent (decision 050). */
+    provenAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.userId), index().on(t.absoluteExpiresAt)],
 );

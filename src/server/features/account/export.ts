@@ -9,6 +9,7 @@ import { ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../.
 import { providerProfiles } from "../../db/schema/providers.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
+import { securityEvents } from "../../db/schema/security.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
 
 // GET /api/account/export: everything kept about the caller, as JSON. Each query names its columns,
@@ -216,6 +217,8 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
       lastSeenAt: sessions.lastSeenAt,
       idleExpiresAt: sessions.idleExpiresAt,
       absoluteExpiresAt: sessions.absoluteExpiresAt,
+      firstFactor: sessions.firstFactor,
+      secondFactor: sessions.secondFactor,
     })
     .from(sessions)
     .where(eq(sessions.userId, userId));
@@ -232,6 +235,20 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     })
     .from(auditLog)
     .where(eq(auditLog.targetId, userId));
+
+  // The security log about the person (decision 050); an admin who acted is not named.
+  const securityRows = await db
+    .select({
+      id: securityEvents.id,
+      event: securityEvents.event,
+      result: securityEvents.result,
+      ip: securityEvents.ip,
+      userAgent: securityEvents.userAgent,
+      byAdmin: sql<boolean>`${securityEvents.actorId} is not null`,
+      createdAt: securityEvents.createdAt,
+    })
+    .from(securityEvents)
+    .where(eq(securityEvents.userId, userId));
 
   return {
     exportedAt: ctx.now().toISOString(),
@@ -252,5 +269,6 @@ export async function exportAccount(ctx: AppContext, userId: string): Promise<Ac
     jobAlerts: jobAlertRows.map(plain),
     sessions: sessionRows.map(plain),
     auditEntries: auditRows.map(plain),
+    securityEvents: securityRows.map(plain),
   };
 }

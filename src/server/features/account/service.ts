@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
 import { CURRENT_PASSWORD_WRONG, describeDevice } from "../../../shared/account.js";
+import { describeProof } from "../../../shared/security-rules.js";
 import { formatDollarsExact } from "../../../shared/money.js";
 import { DELETED_USER, displayName } from "../../../shared/names.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
@@ -210,6 +211,7 @@ export async function listSessions(ctx: AppContext, user: SessionUser): Promise<
     lastSeenAt: s.lastSeenAt.toISOString(),
     createdAt: s.createdAt.toISOString(),
     current: s.id === user.sessionId,
+    proof: describeProof(s.firstFactor, s.secondFactor),
   }));
 }
 

@@ -104,3 +104,17 @@ export function emailChangingNoticeMail(publicUrl: string, newEmail: string): Ma
     ].join("\n"),
   };
 }
+
+export function factorsResetMail(publicUrl: string): Mail {
+  return {
+    kind: "account_factors_reset",
+    subject: "The second factors of your Errandly account were reset",
+    text: [
+      "An Errandly admin removed the authenticator app, passkeys and recovery codes of your account, as you asked.",
+      "You now sign in with your password alone.",
+      "",
+      `Add a second factor again in Settings, under Security: ${publicUrl}/settings/security`,
+      `If you did not ask for this, reset your password now and write to us: ${publicUrl}/forgot-password`,
+    ].join("\n"),
+  };
+}

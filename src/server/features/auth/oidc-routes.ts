@@ -5,9 +5,10 @@ import * as oidc from "openid-client";
 import { z } from "zod";
 import { safeReturnTo } from "../../../shared/return-to.js";
 import { isHttps } from "../../config/env.js";
-import { clearSession, setSessionCookie } from "../../plugins/auth.js";
+import { clearSession } from "../../plugins/auth.js";
 import { accountForOidcProfile, profileFromClaims } from "./oidc-accounts.js";
-import { createSession, sessionOrigin } from "./sessions.js";
+import { hasSecondFactor, openSession, startChallenge } from "./factors.js";
+import { recordSecurityEvent } from "./security-log.js";
 
 // Optional single sign-on: Authorization Code flow with PKCE (S256), state and nonce. What the
 // callback must check travels in a short-lived HttpOnly cookie sealed with an HMAC keyed from the
@@ -145,10 +146,14 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
       }
       const now = ctx.now();
       const user = await accountForOidcProfile(ctx.db, profileFromClaims(claims), { adminEmails: ctx.env.ADMIN_EMAILS, now });
-      // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
-      await clearSession(app, request, reply);
-      const token = await createSession(ctx.db, user.id, { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS }, now, sessionOrigin(request));
-      setSessionCookie(app, reply, token);
+      // An account with a second factor is asked for it next, as after a password (decision 049).
+      if (await hasSecondFactor(ctx.db, user.id)) {
+        await clearSession(app, request, reply);
+        await startChallenge(app, reply, { purpose: "second_factor", userId: user.id, firstFactor: "oidc" });
+        return reply.redirect(`/sign-in/second-step?returnTo=${encodeURIComponent(safeReturnTo(flow.returnTo))}`, 302);
+      }
+      await openSession(app, request, reply, user.id, { firstFactor: "oidc" });
+      await recordSecurityEvent(ctx.db, request, now, { userId: user.id, event: "sign_in", result: "success", details: { firstFactor: "oidc" } });
       return reply.redirect(safeReturnTo(flow.returnTo), 302);
     } catch (error) {
       return fail(request, reply, error);

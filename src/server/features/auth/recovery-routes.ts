@@ -16,7 +16,8 @@ import {
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest } from "../../http-errors.js";
-import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
+import { secondFactorNeededSchema, type SecondFactorNeeded } from "../../../shared/security.js";
+import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import {
   assertEmailChangeAllowed,
@@ -27,7 +28,9 @@ import {
   verifyEmailLink,
 } from "./recovery.js";
 import { toUserView } from "./repository.js";
-import { createSession, sessionOrigin, type UserRow } from "./sessions.js";
+import { openSession, secondFactorMethods, startChallenge } from "./factors.js";
+import { recordSecurityEvent } from "./security-log.js";
+import type { UserRow } from "./sessions.js";
 import { signUpCookieHash } from "./sign-up-proof.js";
 import { tokenUsable } from "./tokens.js";
 
@@ -45,7 +48,6 @@ function emailKey(request: FastifyRequest): string | null {
 
 const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
   const window = 15 * 60_000;
   const perIp = (name: string, max: number) => ({ name: `${name}:ip`, max, windowMs: window, key: (r: FastifyRequest) => r.ip });
   const perUser = (name: string, max: number, windowMs: number) => ({
@@ -55,10 +57,21 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
     key: (r: FastifyRequest) => r.user?.id ?? r.ip,
   });
 
-  /** Signs the person in on this device, as login does: a fresh token, the old cookie's session dropped. */
-  async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
-    await clearSession(app, request, reply);
-    setSessionCookie(app, reply, await createSession(ctx.db, userId, policy, ctx.now(), sessionOrigin(request)));
+  /**
+   * Signs the person in on this device, as login does; an account with a second factor is asked for
+   * it next, so an e-mailed link alone never opens it (a recovery code does: decision 049). Answers
+   * what the 202 says then, or null once signed in.
+   */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<SecondFactorNeeded | null> {
+    const methods = await secondFactorMethods(ctx.db, userId);
+    if (methods.length > 0) {
+      await clearSession(app, request, reply);
+      await startChallenge(app, reply, { purpose: "second_factor", userId, firstFactor: "email_link" });
+      return { message: "The link worked. Now confirm it is you with your second factor or a recovery code.", secondFactor: { methods } };
+    }
+    await openSession(app, request, reply, userId, { firstFactor: "email_link" });
+    await recordSecurityEvent(ctx.db, request, ctx.now(), { userId, event: "sign_in", result: "success", details: { firstFactor: "email_link" } });
+    return null;
   }
 
   async function userById(id: string): Promise<UserRow> {
@@ -131,12 +144,13 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "resetPassword",
         summary: "Sets a new password with a reset link",
         body: resetPasswordBodySchema,
-        response: { 200: userSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: userSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const userId = await resetPassword(ctx, request.body.token, request.body.password);
-      await signIn(request, reply, userId);
+      const secondStep = await signIn(request, reply, userId);
+      if (secondStep) return reply.code(202).send(secondStep);
       return toUserView(await userById(userId));
     },
   );
@@ -151,13 +165,14 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "verifyEmail",
         summary: "Verifies an e-mail address with its link",
         body: verifyEmailBodySchema,
-        response: { 200: verifiedEmailResponseSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: verifiedEmailResponseSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const opener = { signUpCookieHash: signUpCookieHash(app, request), userId: request.user?.id ?? null };
       const verified = await verifyEmailLink(ctx, request.body.token, request.body.password, opener);
-      await signIn(request, reply, verified.userId);
+      const secondStep = await signIn(request, reply, verified.userId);
+      if (secondStep) return reply.code(202).send(secondStep);
       return { ...toUserView(await userById(verified.userId)), returnTo: verified.returnTo };
     },
   );

@@ -6,11 +6,15 @@ import { safeReturnTo } from "../../../shared/return-to.js";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
 import { unauthorized } from "../../http-errors.js";
-import { clearSession, requireUser, setSessionCookie } from "../../plugins/auth.js";
+import { secondFactorNeededSchema } from "../../../shared/security.js";
+import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from "./passwords.js";
 import { assertPasswordAccepted } from "./password-policy.js";
-import { createSession, sessionOrigin } from "./sessions.js";
+import { openSession, secondFactorMethods, startChallenge } from "./factors.js";
+import passkeyRoutes from "./passkey-routes.js";
+import secondFactorRoutes from "./second-factor-routes.js";
+import { recordSecurityEvent } from "./security-log.js";
 import { beginSignIn } from "./sign-in-throttle.js";
 import { signUpAttemptMail, verifyEmailMail } from "./account-mail.js";
 import recoveryRoutes from "./recovery-routes.js";
@@ -33,12 +37,13 @@ function emailKey(request: FastifyRequest): string | null {
 
 const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
   const { OIDC_ISSUER_URL: issuerUrl, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret } = ctx.env;
   // env.ts accepts the three only together; local accounts stay available either way.
   const oidc = issuerUrl && clientId && clientSecret ? { issuerUrl, clientId, clientSecret } : null;
   if (oidc) await app.register(oidcRoutes, oidc);
   await app.register(recoveryRoutes);
+  await app.register(secondFactorRoutes);
+  await app.register(passkeyRoutes);
 
   app.get(
     "/api/auth/config",
@@ -123,7 +128,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "login",
         summary: "Signs in with e-mail and password",
         body: loginBodySchema,
-        response: { 200: userSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: userSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
@@ -134,13 +139,19 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH_PROMISE));
       if (!user || !user.passwordHash || !valid) {
         await attempt.failed();
+        await recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user?.id ?? null, event: "sign_in", result: "failure", details: { firstFactor: "password" } });
         throw unauthorized("Invalid email or password");
       }
       await attempt.succeeded();
-      // A fresh token at every sign-in: a token planted before sign-in (fixation) is dropped.
-      await clearSession(app, request, reply);
-      const token = await createSession(ctx.db, user.id, policy, ctx.now(), sessionOrigin(request));
-      setSessionCookie(app, reply, token);
+      // An account with a second factor is not signed in yet: the second step asks for it (decision 049).
+      const methods = await secondFactorMethods(ctx.db, user.id);
+      if (methods.length > 0) {
+        await startChallenge(app, reply, { purpose: "second_factor", userId: user.id, firstFactor: "password" });
+        await recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "sign_in_password", result: "success" });
+        return reply.code(202).send({ message: "Your password is right. Now confirm it is you with your second factor.", secondFactor: { methods } });
+      }
+      await openSession(app, request, reply, user.id, { firstFactor: "password" });
+      await recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "sign_in", result: "success", details: { firstFactor: "password" } });
       return toUserView(user);
     },
   );

@@ -10,6 +10,10 @@ import { sessions, users } from "../../db/schema/users.js";
 export type UserRow = typeof users.$inferSelect;
 export interface SessionUser extends Omit<UserRow, "passwordHash" | "oidcSubject"> {
   sessionId: string;
+  /** How this session was proven, and when the password or a passkey last was (docs/decisions/049-second-factors.md, 050). */
+  firstFactor: string | null;
+  secondFactor: string | null;
+  provenAt: Date | null;
 }
 
 export interface SessionPolicy {
@@ -37,13 +41,30 @@ export function sessionOrigin(request: { headers: Record<string, string | string
   return { userAgent: typeof agent === "string" ? agent : undefined, ip: request.ip };
 }
 
-export async function createSession(db: Db, userId: string, policy: SessionPolicy, now: Date, origin: SessionOrigin = {}): Promise<string> {
+/** How a sign-in was proven: the first step, and the second factor when one was given. */
+export interface SessionProof {
+  firstFactor: "password" | "passkey" | "oidc" | "email_link";
+  secondFactor?: "totp" | "passkey" | "recovery_code" | null;
+}
+
+export async function createSession(
+  db: Db,
+  userId: string,
+  policy: SessionPolicy,
+  now: Date,
+  origin: SessionOrigin = {},
+  proof?: SessionProof,
+): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await db.insert(sessions).values({
     tokenHash: hashToken(token),
     userId,
     userAgent: origin.userAgent?.slice(0, 512) ?? null,
     createdIp: origin.ip?.slice(0, 64) ?? null,
+    firstFactor: proof?.firstFactor ?? null,
+    secondFactor: proof?.secondFactor ?? null,
+    // Signing in is a fresh proof: a sensitive change right after it asks nothing more (decision 050).
+    provenAt: proof ? now : null,
     createdAt: now,
     lastSeenAt: now,
     idleExpiresAt: new Date(now.getTime() + policy.idleDays * DAY_MS),
@@ -57,7 +78,14 @@ const { passwordHash: _passwordHash, oidcSubject: _oidcSubject, ...sessionUserCo
 /** Every signed-in request asks this first: the user without their secrets, and the session's touch time. */
 const sessionByToken = new RowStatement(
   "session_by_token",
-  { ...sessionUserColumns, sessionId: sessions.id, lastSeenAt: sessions.lastSeenAt },
+  {
+    ...sessionUserColumns,
+    sessionId: sessions.id,
+    lastSeenAt: sessions.lastSeenAt,
+    firstFactor: sessions.firstFactor,
+    secondFactor: sessions.secondFactor,
+    provenAt: sessions.provenAt,
+  },
   sql`from ${sessions} join ${users} on ${users.id} = ${sessions.userId}
       where ${sessions.tokenHash} = ${sql.placeholder("tokenHash")}
         and ${sessions.idleExpiresAt} > ${sql.placeholder("now")}::timestamptz and ${sessions.absoluteExpiresAt} > ${sql.placeholder("now")}::timestamptz

@@ -12,7 +12,8 @@ const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorR
 const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.post(
     "/api/stripe/connect/account",
-    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "createPayoutAccount", summary: "Creates the provider's payout account", response: { 201: connectAccountSchema, ...errors } } },
+    // The payout account decides where money goes: a fresh proof first (docs/decisions/050-step-up-and-security-log.md).
+    { config: { auth: "user", freshProof: true }, schema: { tags: ["payments"], operationId: "createPayoutAccount", summary: "Creates the provider's payout account", response: { 201: connectAccountSchema, ...errors } } },
     async (request, reply) => {
       const user = requireUser(request);
       return reply.code(201).send({ accountId: await createPayoutAccount(ctx, user.id, user.email) });
@@ -21,7 +22,7 @@ const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app
 
   app.post(
     "/api/stripe/connect/account-link",
-    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "createPayoutOnboardingLink", summary: "Returns the link to finish payout onboarding", response: { 200: accountLinkSchema, ...errors } } },
+    { config: { auth: "user", freshProof: true }, schema: { tags: ["payments"], operationId: "createPayoutOnboardingLink", summary: "Returns the link to finish payout onboarding", response: { 200: accountLinkSchema, ...errors } } },
     async (request) => ({ url: await createPayoutAccountLink(ctx, requireUser(request).id) }),
   );
 

@@ -1,8 +1,9 @@
 import { ChangePasswordForm } from "@/features/account/components/change-password-form";
 import { SessionsCard } from "@/features/account/components/sessions-card";
 import { useAccount } from "@/features/account/api/get-account";
+import { SecondFactorsCard, SecurityActivityCard } from "@/features/auth/components/second-factors-card";
 
-/** /settings/security: password (local accounts) and the devices one is signed in on. */
+/** /settings/security: password (local accounts), second factors, the devices one is signed in on and recent security activity. */
 export default function SettingsSecurityPage() {
   const account = useAccount();
   return (
@@ -12,7 +13,9 @@ export default function SettingsSecurityPage() {
       ) : (
         <ChangePasswordForm />
       )}
+      <SecondFactorsCard />
       <SessionsCard />
+      <SecurityActivityCard />
     </>
   );
 }

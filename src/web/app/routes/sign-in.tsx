@@ -1,9 +1,10 @@
-import { useSearch } from "wouter";
+import { useLocation, useSearch } from "wouter";
 import { safeReturnTo } from "@shared/return-to";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { SignInForm, SignUpForm } from "@/features/auth/components/auth-forms";
+import { PasskeySignInButton } from "@/features/auth/components/second-step-form";
 import { SingleSignOn } from "@/features/auth/components/single-sign-on";
 
 export default function SignInPage() {
@@ -11,6 +12,8 @@ export default function SignInPage() {
   const returnTo = safeReturnTo(params.get("returnTo"));
   // A full-page navigation, so every cached query starts fresh as the signed-in user.
   const done = () => window.location.assign(returnTo);
+  const [, navigate] = useLocation();
+  const secondStep = () => navigate(`/sign-in/second-step?returnTo=${encodeURIComponent(returnTo)}`);
 
   return (
     <div className="mx-auto flex max-w-md flex-col px-4 py-12">
@@ -36,7 +39,10 @@ export default function SignInPage() {
               <TabsTrigger value="signup">Sign Up</TabsTrigger>
             </TabsList>
             <TabsContent value="signin">
-              <SignInForm onSignedIn={done} />
+              <SignInForm onSignedIn={done} onSecondStep={secondStep} />
+              <div className="mt-4">
+                <PasskeySignInButton onSignedIn={done} />
+              </div>
             </TabsContent>
             <TabsContent value="signup">
               {/* Without a destination, the verification link leads to the dashboard. */}

@@ -40,7 +40,7 @@ export function SessionsCard() {
                       {s.device} {s.current ? <Badge variant="secondary">This device</Badge> : null}
                     </p>
                     <p className="text-sm text-muted-foreground">
-                      Last active {when(s.lastSeenAt)} · signed in {when(s.createdAt)}
+                      Last active {when(s.lastSeenAt)} · signed in {when(s.createdAt)} · {s.proof}
                     </p>
                   </div>
                 </div>

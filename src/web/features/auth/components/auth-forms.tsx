@@ -4,6 +4,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { Link } from "wouter";
 import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import type { LoginBody, RegisterBody, User } from "@shared/auth";
+import type { SecondFactorNeeded } from "@shared/security";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
@@ -24,13 +25,15 @@ const prefetchResolvers = () => void loadResolvers();
 interface Props {
   /** Called after the session cookie is set. */
   onSignedIn: (user: User) => void;
+  /** Called when the password was right and the account asks for its second factor (202). */
+  onSecondStep: () => void;
 }
 
-export function SignInForm({ onSignedIn }: Props) {
+export function SignInForm({ onSignedIn, onSecondStep }: Props) {
   const form = useForm<LoginBody>({ resolver: loginResolver, defaultValues: { email: "", password: "" } });
   const mutation = useMutation({
-    mutationFn: (body: LoginBody) => apiRequest<User>("POST", "/api/auth/login", body),
-    onSuccess: onSignedIn,
+    mutationFn: (body: LoginBody) => apiRequest<User | SecondFactorNeeded>("POST", "/api/auth/login", body),
+    onSuccess: (answer) => ("secondFactor" in answer ? onSecondStep() : onSignedIn(answer)),
   });
   const { errors } = form.formState;
   return (

@@ -68,7 +68,7 @@ export function ResetPasswordForm({ token, onDone }: Props) {
     <form
       className="space-y-4"
       noValidate
-      onSubmit={form.handleSubmit(({ password }) => mutation.mutate({ token, password }, { onSuccess: onDone }))}
+      onSubmit={form.handleSubmit(({ password }) => mutation.mutate({ token, password }, { onSuccess: (user) => user && onDone(user) }))}
     >
       {mutation.isError && (
         <Alert variant="destructive">
