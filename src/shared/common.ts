@@ -12,7 +12,6 @@ export const errorResponseSchema = z.object({
   /** A machine-readable cause the web acts on, such as "step_up_required" (src/shared/security.ts). */
   reason: z.string().optional(),
 });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
 

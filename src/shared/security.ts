@@ -20,7 +20,6 @@ export const codeSchema = z
   .min(6, { error: "Type the six-digit code from your authenticator app, or a recovery code." })
   .max(40, { error: "That code is too long. Type the six-digit code from your app, or a recovery code." });
 export const secondStepBodySchema = z.object({ code: codeSchema });
-export type SecondStepBody = z.infer<typeof secondStepBodySchema>;
 
 /** Recovery codes: shown once, at enrolment or when made anew. */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
@@ -32,7 +31,6 @@ export const totpConfirmBodySchema = z.object({ code: codeSchema });
 export const totpConfirmedSchema = z.object({ recoveryCodes: z.array(z.string()).nullable() });
 
 export const passkeyViewSchema = z.object({ id: z.uuid(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
-export type PasskeyView = z.infer<typeof passkeyViewSchema>;
 export const passkeyNameBodySchema = z.object({ name: text(1, 60, "Passkey name") });
 
 export const securityOverviewSchema = z.object({
