@@ -16,7 +16,7 @@ import { reviews } from "../../db/schema/reviews.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
-import { badRequest, conflict, notFound } from "../../http-errors.js";
+import { badRequest, conflict, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { publicPhotoKey } from "../../public-images.js";
 
@@ -79,7 +79,7 @@ export async function setPhoto(ctx: AppContext, userId: string, path: string): P
     .from(uploads)
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, userId), eq(uploads.kind, "profile_photo"), isNotNull(uploads.sizeBytes)))
     .limit(1);
-  if (!upload) throw badRequest("photoURL: This is not a file you uploaded as a profile photo. Upload the photo again.");
+  if (!upload) throw namedFieldError("photoURL", "This is not a file you uploaded as a profile photo. Upload the photo again.");
   const now = ctx.now();
   if (await isApprovedProvider(ctx.db, userId)) {
     await ctx.db.update(users).set({ pendingProfileImageUrl: path, pendingProfileImageAt: now, updatedAt: now }).where(eq(users.id, userId));

@@ -29,7 +29,7 @@ import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, type StoredStop } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest, fieldError, notFound } from "../../http-errors.js";
+import { fieldError, notFound, namedFieldError } from "../../http-errors.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
@@ -55,7 +55,7 @@ export type OpenTasksInput = z.output<typeof openTasksQuerySchema>;
 export function assertSchedule(scheduledDate: string | null | undefined, now: Date): Date | null {
   if (!scheduledDate) return null;
   const problem = scheduleProblem(scheduledDate, now);
-  if (problem) throw badRequest(`scheduledDate: ${problem}`);
+  if (problem) throw namedFieldError("scheduledDate", problem);
   return new Date(scheduledDate);
 }
 
