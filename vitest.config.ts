@@ -17,7 +17,8 @@ export default defineConfig({
           include: ["src/shared/**/*.test.ts", "src/web/**/*.test.ts", "src/web/**/*.test.tsx"],
           // Component tests choose jsdom per file (`// @vitest-environment jsdom`); the rest is pure.
           environment: "node",
-          setupFiles: ["src/web/testing/setup-dom.ts"],
+          // An unexpected console.error fails a component test as it fails a server test.
+          setupFiles: ["src/web/testing/setup-dom.ts", "test/fail-on-console-error.ts"],
         },
       },
       {
