@@ -27,10 +27,12 @@ export interface AskFelixDialogProps {
   context: FelixContext;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes when the dialog closes: back to the button that opened it (deferred-dialog.tsx). */
+  onCloseAutoFocus: (event: Event) => void;
   onApplyBudget?: (dollars: number) => void;
 }
 
-export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudget }: AskFelixDialogProps) {
+export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoFocus, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
   const question = useForm<QuestionInput, unknown, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
@@ -121,7 +123,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
 
   return (
     <Dialog open={open} onOpenChange={close}>
-      <DialogContent className="max-w-xl">
+      <DialogContent className="max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{DIALOG_TITLES[mode]}</DialogTitle>
           <DialogDescription>{HELPER_TEXTS[mode]}</DialogDescription>
