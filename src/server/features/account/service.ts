@@ -16,7 +16,7 @@ import { reviews } from "../../db/schema/reviews.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
-import { badRequest, conflict, notFound, namedFieldError } from "../../http-errors.js";
+import { badRequest, conflict, fieldError, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { publicPhotoKey } from "../../public-images.js";
 
@@ -32,7 +32,7 @@ export interface AccountDeps {
   hashPassword(password: string): Promise<string>;
   verifyPassword(password: string, stored: string): Promise<boolean>;
   /** The password policy (docs/product.md, Passwords): throws a 400 with the reason. */
-  assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }): Promise<void>;
+  assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }, field: string): Promise<void>;
   cancelTaskAsPoster(taskId: string, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
 }
 
@@ -177,8 +177,8 @@ export async function decidePhoto(ctx: AppContext, adminId: string, userId: stri
 export async function changePassword(ctx: AccountContext, user: SessionUser, currentPassword: string, newPassword: string): Promise<number> {
   const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id));
   if (!row?.passwordHash) throw badRequest("Your account signs in through single sign-on and has no password to change.");
-  if (!(await ctx.verifyPassword(currentPassword, row.passwordHash))) throw badRequest(CURRENT_PASSWORD_WRONG);
-  await ctx.assertPasswordAccepted(newPassword, user);
+  if (!(await ctx.verifyPassword(currentPassword, row.passwordHash))) throw fieldError("currentPassword", CURRENT_PASSWORD_WRONG);
+  await ctx.assertPasswordAccepted(newPassword, user, "newPassword");
   const passwordHash = await ctx.hashPassword(newPassword);
   return ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
