@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { FELIX_AUTO_SEND_DELAY_MS } from "@shared/constants";
 import { felixRequestSchema, type FelixChatMessage, type FelixContext, type FelixMode, type FelixResponse } from "@shared/felix";
@@ -11,6 +11,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useAskFelix } from "../api/ask-felix";
 import { EvaluationCard } from "./evaluation-card";
 import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, usd } from "./felix-copy";
@@ -35,7 +36,7 @@ export interface AskFelixDialogProps {
 export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoFocus, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
-  const question = useForm<QuestionInput, unknown, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
+  const question = useSchemaForm<QuestionInput, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
   const { reset: resetQuestion } = question;
   const input = useWatch({ control: question.control, name: "message" });
   const [breakdownOpen, setBreakdownOpen] = useState(false);
