@@ -7,6 +7,7 @@ import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { lucideIcons } from "./scripts/vite-lucide-icons.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -36,30 +37,6 @@ function precompress(): Plugin {
           await writeFile(`${path}.gz`, await gzipAsync(source, { level: 9 }));
         }),
       );
-    },
-  };
-}
-
-const ICON_MODULE = /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
-
-/**
- * Draws lucide-react's icons with src/web/lib/lucide-icon.ts: each icon module's import of lucide's
- * factory (`../createLucideIcon.mjs`) resolves to ours, in the client and the server build alike so
- * that hydration sees the same markup (docs/decisions/042-landing-under-90-kb.md).
- */
-function lucideIcons(): Plugin {
-  const factory = here("src/web/lib/lucide-icon.ts");
-  return {
-    name: "errandly:lucide-icons",
-    enforce: "pre",
-    resolveId(source, importer) {
-      return source === "../createLucideIcon.mjs" && importer && ICON_MODULE.test(importer) ? factory : null;
-    },
-    // Our factory passes an icon's shapes as separate children, so React needs no keys for them:
-    // lucide's random six-letter keys were about 0.5 KB of every first load that gzip cannot shrink.
-    // No line moves, so the module's source map stays right (`map: null`).
-    transform(code, id) {
-      return ICON_MODULE.test(id) ? { code: code.replace(/, key: "[^"]*"/g, ""), map: null } : null;
     },
   };
 }
@@ -130,7 +107,7 @@ const SSR_OUT_DIR = "dist/web/.vite/ssr";
 export default defineConfig(({ isSsrBuild }) => ({
   root: here("src/web"),
   publicDir: isSsrBuild ? false : here("src/web/public"),
-  plugins: [lucideIcons(), react(), tailwindcss(), ...(isSsrBuild ? [] : [routePreloads(), precompress()])],
+  plugins: [lucideIcons(here("src/web/lib/lucide-icon.ts")), react(), tailwindcss(), ...(isSsrBuild ? [] : [routePreloads(), precompress()])],
   resolve: {
     alias: { "@": here("src/web"), "@shared": here("src/shared") },
   },

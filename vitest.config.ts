@@ -14,10 +14,11 @@ export default defineConfig({
         resolve: { alias: { "@": here("src/web"), "@shared": here("src/shared") } },
         test: {
           name: "unit",
-          include: ["src/shared/**/*.test.ts", "src/web/**/*.test.ts", "src/web/**/*.test.tsx"],
+          include: ["src/shared/**/*.test.ts", "src/web/**/*.test.ts", "src/web/**/*.test.tsx", "scripts/**/*.test.ts"],
           // Component tests choose jsdom per file (`// @vitest-environment jsdom`); the rest is pure.
           environment: "node",
-          setupFiles: ["src/web/testing/setup-dom.ts"],
+          // An unexpected console.error fails a component test as it fails a server test.
+          setupFiles: ["src/web/testing/setup-dom.ts", "test/fail-on-console-error.ts"],
         },
       },
       {

@@ -19,6 +19,11 @@ export class HttpError extends Error {
 export const badRequest = (message: string, fieldErrors?: Record<string, string>) => new HttpError(400, message, fieldErrors);
 /** A 400 whose message is a sentence for the person, shown under `field` in a form (docs/product.md#validation). */
 export const fieldError = (field: string, message: string) => badRequest(message, { [field]: message });
+/**
+ * A 400 about one field whose API message names the field first, the way the schema's own refusals
+ * read ("photoURL: Upload the file first."), while the form shows the words alone under the field.
+ */
+export const namedFieldError = (field: string, message: string) => badRequest(`${field}: ${message}`, { [field]: message });
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, message);
 export const forbidden = (message = "Forbidden", reason?: string) => new HttpError(403, message, undefined, reason);
 export const notFound = (message = "Not found") => new HttpError(404, message);

@@ -1,5 +1,7 @@
+import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./errors.js";
+import { badRequest, fieldError, namedFieldError } from "../http-errors.js";
+import errors, { isDatabaseUnavailable } from "./errors.js";
 
 // The shapes node-postgres and drizzle give a lost database (seen in
 // test/faults/database-outage.faults.ts): each must answer 503, a real query error must not.
@@ -31,5 +33,40 @@ describe("isDatabaseUnavailable", () => {
     ["a non-error", "boom"],
   ])("is false for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("the error handler's fieldErrors", () => {
+  async function answer(error: Error) {
+    const app = Fastify();
+    await app.register(errors);
+    app.get("/", () => {
+      throw error;
+    });
+    const res = await app.inject({ method: "GET", url: "/" });
+    await app.close();
+    return { status: res.statusCode, body: res.json<unknown>() };
+  }
+
+  it("are the ones the thrower named, never read back out of the message", async () => {
+    // A sentence that happens to start with "Word: " is not about a field called "Word".
+    expect(await answer(badRequest("Note: the shop closes at six. Pick an earlier time."))).toEqual({
+      status: 400,
+      body: { message: "Note: the shop closes at six. Pick an earlier time." },
+    });
+  });
+
+  it("carry the named field's words alone, the message names the field first", async () => {
+    expect(await answer(namedFieldError("cardNumber", "Your card number is invalid."))).toEqual({
+      status: 400,
+      body: { message: "cardNumber: Your card number is invalid.", fieldErrors: { cardNumber: "Your card number is invalid." } },
+    });
+    expect(await answer(fieldError("near", "We don't know the ZIP code 00000. Check it, or use a nearby one."))).toEqual({
+      status: 400,
+      body: {
+        message: "We don't know the ZIP code 00000. Check it, or use a nearby one.",
+        fieldErrors: { near: "We don't know the ZIP code 00000. Check it, or use a nearby one." },
+      },
+    });
   });
 });

@@ -35,14 +35,6 @@ function validationFieldErrors(context: string, issues: ValidationIssue[]): Reco
   return fieldErrors;
 }
 
-const FIELD_MESSAGE = /^([A-Za-z][\w]*(?:\.[\w]+)*): (.+)$/s;
-
-/** A handler's `badRequest("zipCode: must be 5 digits")` names its field the same way the schema's refusals do. */
-export function httpErrorFieldErrors(message: string): Record<string, string> | undefined {
-  const match = FIELD_MESSAGE.exec(message);
-  return match?.[1] && match[2] ? { [match[1]]: match[2] } : undefined;
-}
-
 export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -52,11 +44,12 @@ export default fp(
         return reply.code(400).send({ message: validationMessage(context, issues), fieldErrors: validationFieldErrors(context, issues) });
       }
       if (error instanceof HttpError) {
-        const fieldErrors = error.fieldErrors ?? (error.statusCode === 400 ? httpErrorFieldErrors(error.message) : undefined);
+        // The thrower names the refused fields (http-errors.ts); the message is never parsed for them.
+        const { fieldErrors, reason } = error;
         return reply.code(error.statusCode).send({
           message: error.message,
           ...(fieldErrors ? { fieldErrors } : {}),
-          ...(error.reason ? { reason: error.reason } : {}),
+          ...(reason ? { reason } : {}),
         });
       }
       if (isResponseSerializationError(error)) {

@@ -2,7 +2,7 @@ import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
 import { tileImageSource } from "../../shared/map.js";
 import { isHttps } from "../config/env.js";
-import { badRequest, forbidden } from "../http-errors.js";
+import { forbidden, namedFieldError } from "../http-errors.js";
 
 // Headers (CSP, HSTS over https, frame-ancestors, nosniff, referrer policy) and the CSRF rule:
 // a state-changing request that says it comes from another origin is refused. Requests with no
@@ -89,7 +89,7 @@ export default fp(
     // PostgreSQL text cannot hold NUL; refuse it at the door rather than fail in a query (a 500).
     app.addHook("preValidation", async (request) => {
       const found = findNul(request.query, "querystring") ?? findNul(request.params, "params") ?? findNul(request.body, "body");
-      if (found) throw badRequest(`${found}: must not contain NUL characters`);
+      if (found) throw namedFieldError(found, "must not contain NUL characters");
     });
 
     app.addHook("onRequest", async (request) => {

@@ -3,7 +3,8 @@ import { classGroup, overriddenGroups } from "./class-groups";
 
 // Our own merge instead of tailwind-merge (docs/decisions/042-landing-under-90-kb.md): the same rules
 // for the utilities this app writes, in about a quarter of the bytes of every page's first load.
-// lib/cn.test.ts holds it to tailwind-merge's answers on every class in src/web.
+// lib/cn.test.ts holds it to tailwind-merge's answers on every class in src/web; the version it
+// mirrors and how to upgrade: docs/decisions/046-libraries-written-by-hand.md.
 
 // Variants whose order changes what they select; the others are sorted, as tailwind-merge does.
 const ORDERED_VARIANTS = new Set(["*", "**", "after", "backdrop", "before", "details-content", "file", "first-letter", "first-line", "marker", "placeholder", "selection"]);

@@ -1,10 +1,15 @@
 // Dates as the app shows them, on the reader's clock (docs/product.md#web-app). These replace
 // date-fns's format and formatDistance, whose English locale tables came to 6 KB of the job board's
 // and every task page's first load (issue 17, docs/decisions/042-landing-under-90-kb.md); dates.test.ts
-// holds both to date-fns's answers for every pattern the app writes, in several time zones.
+// holds both to date-fns's answers for every pattern the app writes, in several time zones; the
+// version they mirror and how to upgrade: docs/decisions/046-libraries-written-by-hand.md.
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+// The names come from the platform (docs/decisions/046-libraries-written-by-hand.md): English, as
+// date-fns's default locale, read at noon UTC of days whose month and weekday are known.
+const nameOf = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" });
+const MONTHS = Array.from({ length: 12 }, (_, month) => nameOf({ month: "long" }).format(Date.UTC(2026, month, 1, 12)));
+// 2026-11-01 was a Sunday.
+const WEEKDAYS = Array.from({ length: 7 }, (_, day) => nameOf({ weekday: "short" }).format(Date.UTC(2026, 10, 1 + day, 12)));
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 

@@ -5,7 +5,8 @@ import { createElement, forwardRef, type ReactNode, type SVGProps } from "react"
 // `../createLucideIcon.mjs` here (vite.config.ts, `lucideIcons`). The icons' drawings stay
 // lucide's; this only turns one into an <svg>, without lucide's context provider and attribute
 // builder, which the app never uses: about 1 KB less on every first load (issue 17).
-// lib/lucide-icon.test.ts renders every icon the app imports both ways and compares the markup.
+// lib/lucide-icon.test.ts renders every icon the app imports both ways and compares the markup; the
+// version it mirrors and how to upgrade: docs/decisions/046-libraries-written-by-hand.md.
 
 interface IconData {
   name: string;

@@ -30,9 +30,12 @@ describe("applyServerErrors", () => {
     ]);
   });
 
-  it("says a joined server message without its paths when the answer names no field", () => {
+  it("says the words of fields the form does not show, not the API message that names them", () => {
     const setError = vi.fn();
-    const error = new ApiError(400, "title: Title must be at least 3 characters; description: Description is required");
+    const error = new ApiError(400, "title: Title must be at least 3 characters; description: Description is required", {
+      title: "Title must be at least 3 characters",
+      description: "Description is required",
+    });
     expect(applyServerErrors<Form>(error, setError, { fields: ["city"], fallback: "Try again." })).toEqual({
       placed: [],
       toast: "Title must be at least 3 characters. Description is required.",
@@ -51,8 +54,8 @@ describe("applyServerErrors", () => {
 });
 
 describe("plainWords", () => {
-  it("drops dotted paths and ends each part as a sentence", () => {
-    expect(plainWords("stops.0.address: Stop address is required")).toBe("Stop address is required.");
-    expect(plainWords("Your card was declined.")).toBe("Your card was declined.");
+  it("ends each message as a sentence and reads nothing into its words", () => {
+    expect(plainWords("is invalid", "Your card was declined.")).toBe("Is invalid. Your card was declined.");
+    expect(plainWords("Note: the shop closes at six")).toBe("Note: the shop closes at six.");
   });
 });

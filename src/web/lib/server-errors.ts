@@ -3,8 +3,8 @@ import { ApiError } from "./api";
 
 // A 400 from the server lands under the field it is about (docs/product.md#validation): the server
 // names each refused field in `fieldErrors` ({path: message}), this puts each message on its
-// react-hook-form field, and what no field of the form shows is said in plain words, without the
-// "path:" the API message carries.
+// react-hook-form field, and what no field of the form shows is said in plain words: the words of
+// `fieldErrors`, never the API message, which may name the field first ("photoURL: …").
 
 export interface ServerErrorsOutcome<T extends FieldValues> {
   /** The form fields that got a message, in the server's order. */
@@ -13,13 +13,9 @@ export interface ServerErrorsOutcome<T extends FieldValues> {
   toast: string | null;
 }
 
-const PATH_PREFIX = /^[A-Za-z][\w]*(?:\.[\w]+)*: /;
-
-/** "title: Title must be at least 3 characters; description: …" without the paths, one sentence each. */
-export function plainWords(message: string): string {
-  return message
-    .split("; ")
-    .map((part) => part.replace(PATH_PREFIX, ""))
+/** Messages said together, each a sentence: "is invalid" reads "Is invalid." */
+export function plainWords(...messages: string[]): string {
+  return messages
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .map((part) => (/[.!?]$/.test(part) ? part : `${part}.`))
     .join(" ");
@@ -59,5 +55,5 @@ export function applyServerErrors<T extends FieldValues>(
     setError(field, { type: "server", message }, { shouldFocus: placed.length === 0 });
     placed.push(field);
   }
-  return { placed, toast: unplaced.length > 0 ? plainWords(unplaced.join("; ")) : null };
+  return { placed, toast: unplaced.length > 0 ? plainWords(...unplaced) : null };
 }

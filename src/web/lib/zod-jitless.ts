@@ -6,7 +6,8 @@
 // of the first load of pages that never parse anything (about 3 KB gzipped, issue 17); zod reads
 // the flag when a chunk that uses it builds its object schemas, always after this module ran.
 // zod-jitless.test.ts fails if zod stops reading it. Mutated, not replaced: should zod ever load
-// first, it already holds a reference to the object.
+// first, it already holds a reference to the object. The zod version this mirrors and how to
+// upgrade: docs/decisions/046-libraries-written-by-hand.md.
 
 declare global {
   var __zod_globalConfig: { jitless?: boolean } | undefined;

@@ -175,11 +175,15 @@ describe("password", () => {
     const user = await withPassword(await createUser(t));
     const res = await call(t, user, { method: "POST", url: "/api/account/password", payload: { currentPassword: "nope nope", newPassword: "brand new secret 1" } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: CURRENT_PASSWORD_WRONG });
+    expect(res.json()).toEqual({ message: CURRENT_PASSWORD_WRONG, fieldErrors: { currentPassword: CURRENT_PASSWORD_WRONG } });
     await signIn(user, CHROME_MAC);
     const short = await call(t, user, { method: "POST", url: "/api/account/password", payload: { currentPassword: PASSWORD, newPassword: "short" } });
     expect(short.statusCode).toBe(400);
     expect(short.json<{ message: string }>().message).toContain("Password must be at least");
+    // The policy's refusal lands under the new password's field, not the current one's.
+    const common = await call(t, user, { method: "POST", url: "/api/account/password", payload: { currentPassword: PASSWORD, newPassword: "password1234" } });
+    const tooCommon = "This password is too common: choose one that is hard to guess, for example three or four unrelated words.";
+    expect(common.json()).toEqual({ message: tooCommon, fieldErrors: { newPassword: tooCommon } });
   });
 
   it("ends every other session of the user (their socket closes), keeps this one, and the new password signs in", async () => {

@@ -17,7 +17,7 @@ import { reviews } from "../../db/schema/reviews.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
-import { badRequest, conflict, notFound } from "../../http-errors.js";
+import { badRequest, conflict, fieldError, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { publicPhotoKey } from "../../public-images.js";
 
@@ -35,7 +35,7 @@ export interface AccountDeps {
   hashPassword(password: string): Promise<string>;
   verifyPassword(password: string, stored: string): Promise<boolean>;
   /** The password policy (docs/product.md, Passwords): throws a 400 with the reason. */
-  assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }): Promise<void>;
+  assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }, field: string): Promise<void>;
   cancelTaskAsPoster(taskId: string, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
 }
 
@@ -82,7 +82,7 @@ export async function setPhoto(ctx: AppContext, userId: string, path: string): P
     .from(uploads)
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, userId), eq(uploads.kind, "profile_photo"), isNotNull(uploads.sizeBytes)))
     .limit(1);
-  if (!upload) throw badRequest("photoURL: This is not a file you uploaded as a profile photo. Upload the photo again.");
+  if (!upload) throw namedFieldError("photoURL", "This is not a file you uploaded as a profile photo. Upload the photo again.");
   const now = ctx.now();
   if (await isApprovedProvider(ctx.db, userId)) {
     await ctx.db.update(users).set({ pendingProfileImageUrl: path, pendingProfileImageAt: now, updatedAt: now }).where(eq(users.id, userId));
@@ -180,8 +180,8 @@ export async function decidePhoto(ctx: AppContext, adminId: string, userId: stri
 export async function changePassword(ctx: AccountContext, user: SessionUser, currentPassword: string, newPassword: string): Promise<number> {
   const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id));
   if (!row?.passwordHash) throw badRequest("Your account signs in through single sign-on and has no password to change.");
-  if (!(await ctx.verifyPassword(currentPassword, row.passwordHash))) throw badRequest(CURRENT_PASSWORD_WRONG);
-  await ctx.assertPasswordAccepted(newPassword, user);
+  if (!(await ctx.verifyPassword(currentPassword, row.passwordHash))) throw fieldError("currentPassword", CURRENT_PASSWORD_WRONG);
+  await ctx.assertPasswordAccepted(newPassword, user, "newPassword");
   const passwordHash = await ctx.hashPassword(newPassword);
   return ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));

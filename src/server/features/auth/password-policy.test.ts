@@ -33,9 +33,8 @@ describe("password policy", () => {
       const before = await userCount();
       const res = await register({ email: `common-${before}@example.test`, password, firstName: "Cory", lastName: "Common" });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({
-        message: "This password is too common: choose one that is hard to guess, for example three or four unrelated words.",
-      });
+      const message = "This password is too common: choose one that is hard to guess, for example three or four unrelated words.";
+      expect(res.json()).toEqual({ message, fieldErrors: { password: message } });
       expect(await userCount()).toBe(before);
     },
   );

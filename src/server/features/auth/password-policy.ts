@@ -1,5 +1,5 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { badRequest } from "../../http-errors.js";
+import { fieldError } from "../../http-errors.js";
 import { passwordStrengthOptions, passwordStrengthProblem, passwordUserInputs } from "../../../shared/password-strength.js";
 
 // The server's password rule, beyond the shared schema's length: zxcvbn with the common and
@@ -29,8 +29,8 @@ export async function passwordProblem(password: string, owner: PasswordOwner): P
   return passwordStrengthProblem(zxcvbn.check(password, passwordUserInputs(owner)));
 }
 
-/** The one-line guard for a route that sets a password: 400 with the reason, before anything is stored. */
-export async function assertPasswordAccepted(password: string, owner: PasswordOwner): Promise<void> {
+/** The one-line guard for a route that sets a password: 400 with the reason under `field`, before anything is stored. */
+export async function assertPasswordAccepted(password: string, owner: PasswordOwner, field = "password"): Promise<void> {
   const problem = await passwordProblem(password, owner);
-  if (problem) throw badRequest(problem);
+  if (problem) throw fieldError(field, problem);
 }

@@ -22,7 +22,7 @@ import type { Db } from "../../db/client.js";
 import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { auditLog } from "../../db/schema/users.js";
-import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
+import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../transition-actions.js";
@@ -108,7 +108,7 @@ export async function createPaymentIntent(ctx: PaymentsContext, userId: string, 
   const payable = evaluateTransition("pay", task, "payment_system", ctx.now());
   if (!payable.ok) throw new HttpError(payable.status, payable.message);
   if (input.amountCents !== task.totalCents) {
-    throw badRequest(`amount: must equal the task total of ${formatDollarsExact(task.totalCents)}`);
+    throw namedFieldError("amount", `must equal the task total of ${formatDollarsExact(task.totalCents)}`);
   }
   // One live payment per task: a second call finds the first row and returns its secret. A refunded
   // payment (a capture that came too late) is not live, so the task gets a new payment and intent.
@@ -135,8 +135,8 @@ async function livePayment(ctx: AppContext, taskId: string): Promise<PaymentRow>
 }
 
 function checkCard(card: SandboxConfirmBody & { cardNumber: string }, now: Date): void {
-  if (!luhnValid(card.cardNumber)) throw badRequest("cardNumber: Your card number is invalid.");
-  if (expiryPassed(card.expMonth, card.expYear, now)) throw badRequest("expYear: Your card's expiration date is in the past.");
+  if (!luhnValid(card.cardNumber)) throw namedFieldError("cardNumber", "Your card number is invalid.");
+  if (expiryPassed(card.expMonth, card.expYear, now)) throw namedFieldError("expYear", "Your card's expiration date is in the past.");
 }
 
 export function sandboxAllowed(ctx: PaymentsContext): boolean {

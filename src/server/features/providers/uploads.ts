@@ -16,7 +16,7 @@ import type { AppContext } from "../../context.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest, HttpError, notFound } from "../../http-errors.js";
+import { badRequest, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import { publicPhotoKey, toPublicImage } from "../../public-images.js";
 
 // The one upload flow every file of the product goes through (ID documents, profile and task
@@ -161,7 +161,7 @@ async function acceptUpload(
   field: string,
 ): Promise<{ id: string; storageKey: string }> {
   const ref = uploadRef(uploadUrl);
-  if (!ref) throw badRequest(`${field}: This is not an upload link of ours. Ask for an upload link, upload the file to it, then send that link.`);
+  if (!ref) throw namedFieldError(field, "This is not an upload link of ours. Ask for an upload link, upload the file to it, then send that link.");
   const match = "token" in ref ? eq(uploads.tokenHash, hashToken(ref.token)) : eq(uploads.id, ref.id);
   const [row] = await ctx.db
     .select()
@@ -169,7 +169,7 @@ async function acceptUpload(
     .where(and(match, eq(uploads.ownerId, ownerId)))
     .limit(1);
   if (!row) throw notFound(`${field}: This upload was not found. Upload the file again.`);
-  if (row.kind && row.kind !== kind) throw badRequest(`${field}: This file was uploaded for another purpose. Upload it again here.`);
+  if (row.kind && row.kind !== kind) throw namedFieldError(field, "This file was uploaded for another purpose. Upload it again here.");
 
   if (row.sizeBytes === null && storage.kind === "s3") {
     if (row.expiresAt.getTime() <= ctx.now().getTime() && row.usedAt === null) throw linkGone();
@@ -181,7 +181,7 @@ async function acceptUpload(
       .returning({ id: uploads.id });
     if (!claimed) throw linkGone();
     const incoming = await storage.takeIncoming(row.id, UPLOAD_RULES[kind].maxBytes);
-    if (incoming.status === "missing") throw badRequest(`${field}: The file has not been uploaded yet. Upload the file, then try again.`);
+    if (incoming.status === "missing") throw namedFieldError(field, "The file has not been uploaded yet. Upload the file, then try again.");
     const { file, contentType } = check(kind, incoming.status === "ok" ? incoming.body : "too_large");
     await assertWithinQuota(ctx, ownerId, file.length);
     await storage.put(row.storageKey, file, contentType);
@@ -189,7 +189,7 @@ async function acceptUpload(
     return row;
   }
 
-  if (row.sizeBytes === null || row.contentType === null) throw badRequest(`${field}: The file has not been uploaded yet. Upload the file, then try again.`);
+  if (row.sizeBytes === null || row.contentType === null) throw namedFieldError(field, "The file has not been uploaded yet. Upload the file, then try again.");
   // An upload made without a kind was checked against the widest rule; apply this kind's now.
   if (row.sizeBytes > UPLOAD_RULES[kind].maxBytes || !UPLOAD_RULES[kind].types.includes(row.contentType)) {
     const stored = await storage.get(row.storageKey);
@@ -210,7 +210,7 @@ export async function assertOwnedUpload(ctx: AppContext, ownerId: string, path: 
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), eq(uploads.kind, kind), isNotNull(uploads.sizeBytes)))
     .limit(1);
   const what = kind === "id_document" ? "an ID document" : "a profile photo";
-  if (!row) throw badRequest(`${field}: This is not a file you uploaded as ${what}. Upload it again as ${what}.`);
+  if (!row) throw namedFieldError(field, `This is not a file you uploaded as ${what}. Upload it again as ${what}.`);
 }
 
 /** Upload URLs never completed within an hour of expiring: the rows go, and any S3 leftovers. */

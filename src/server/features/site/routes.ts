@@ -8,7 +8,7 @@ import {
   contactMessagePageSchema,
   createdResponseSchema,
 } from "../../../shared/site.js";
-import { badRequest } from "../../http-errors.js";
+import { namedFieldError } from "../../http-errors.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import {
   deleteExpiredSiteRecords,
@@ -52,7 +52,7 @@ const siteRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const problem = appointmentDateProblem(new Date(request.body.appointmentDate), ctx.now());
-      if (problem) throw badRequest(`appointmentDate: ${problem}`);
+      if (problem) throw namedFieldError("appointmentDate", problem);
       const id = await insertAppointment(ctx.db, request.body, ctx.now());
       return reply.code(201).send({ ok: true as const, id });
     },

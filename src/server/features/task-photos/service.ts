@@ -8,7 +8,7 @@ import { uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { listTaskPhotos } from "../../db/task-photo-list.js";
-import { badRequest, conflict, forbidden, HttpError, notFound } from "../../http-errors.js";
+import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import { deriveImages } from "./images.js";
@@ -27,7 +27,7 @@ export interface TaskPhotoDeps {
   boardCardChanged: (task: Pick<TaskRow, "id" | "category">) => void;
 }
 
-const NOT_YOURS = "photoURL: This is not a task photo you uploaded. Upload the photo again, then add it.";
+const NOT_YOURS = "This is not a task photo you uploaded. Upload the photo again, then add it.";
 
 /** The task, if this user may change its photos now: the poster, while it is open. */
 async function editableTask(db: Db, taskId: string, userId: string, lock: boolean): Promise<Pick<TaskRow, "id" | "title" | "category">> {
@@ -72,16 +72,16 @@ export async function addTaskPhoto(
     ({ objectPath } = await deps.completeUpload(userId, body.photoURL));
   } catch (error) {
     // Someone else's upload is "no such upload" to them: the same 400 as any other wrong URL.
-    if (error instanceof HttpError && error.statusCode === 404) throw badRequest(NOT_YOURS);
+    if (error instanceof HttpError && error.statusCode === 404) throw namedFieldError("photoURL", NOT_YOURS);
     throw error;
   }
   const [upload] = await ctx.db
     .select({ id: uploads.id, storageKey: uploads.storageKey })
     .from(uploads)
     .where(and(eq(uploads.id, objectPath.slice("/objects/".length)), eq(uploads.ownerId, userId), eq(uploads.kind, "task_photo"), isNotNull(uploads.sizeBytes)));
-  if (!upload) throw badRequest(NOT_YOURS);
+  if (!upload) throw namedFieldError("photoURL", NOT_YOURS);
   const original = await deps.storage.get(upload.storageKey);
-  if (!original) throw badRequest("photoURL: The file has not been uploaded yet. Upload the file, then try again.");
+  if (!original) throw namedFieldError("photoURL", "The file has not been uploaded yet. Upload the file, then try again.");
   const images = await deriveImages(original);
 
   // Keys of our own (decision 009), one per image: the images never change, so they are cached for good.
@@ -98,7 +98,7 @@ export async function addTaskPhoto(
         .values({ taskId, uploadId: upload.id, smallKey: keys.small, mediumKey: keys.medium, alt: body.alt || null, createdAt: ctx.now() })
         .onConflictDoNothing({ target: taskPhotos.uploadId })
         .returning({ id: taskPhotos.id });
-      if (!row) throw badRequest("photoURL: This photo is already attached to a task. Upload it again to use it twice.");
+      if (!row) throw namedFieldError("photoURL", "This photo is already attached to a task. Upload it again to use it twice.");
       await cardChanged(deps, tx, task);
       return task.title;
     });

@@ -14,7 +14,7 @@ import { scheduleProblem, type TaskPrivate } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
-import { HttpError, badRequest, conflict, notFound } from "../../http-errors.js";
+import { HttpError, badRequest, conflict, namedFieldError, notFound } from "../../http-errors.js";
 import type { TaskActionEvent, TaskRow } from "../../transition-actions.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import {
@@ -147,7 +147,7 @@ export async function expireUnpaidClaims(ctx: AppContext, batch = 200): Promise<
 export function assertSchedule(scheduledDate: string | null | undefined, now: Date): Date | null {
   if (!scheduledDate) return null;
   const problem = scheduleProblem(scheduledDate, now);
-  if (problem) throw badRequest(`scheduledDate: ${problem}`);
+  if (problem) throw namedFieldError("scheduledDate", problem);
   return new Date(scheduledDate);
 }
 

@@ -1,7 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { formatDate } from "@/lib/dates";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import { resolveDisputeBodySchema, type AdminFinance } from "@shared/payments";
@@ -15,8 +14,8 @@ import { toast } from "@/components/ui/use-toast";
 import { AdminShell } from "@/features/admin/components/admin-shell";
 import { useAdminFinance } from "@/features/payments/api/get-admin-finance";
 import { useResolveDispute } from "@/features/payments/api/resolve-dispute";
-import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 type Dispute = AdminFinance["disputes"][number];
@@ -25,7 +24,7 @@ type Dispute = AdminFinance["disputes"][number];
 const resolveReasonSchema = resolveDisputeBodySchema.pick({ reason: true });
 
 function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action: "refund" | "release"; onClose: () => void }) {
-  const form = useForm<{ reason: string }>({ resolver: zodResolver(resolveReasonSchema), defaultValues: { reason: "" }, mode: "onChange" });
+  const form = useSchemaForm<{ reason: string }>({ resolver: zodResolver(resolveReasonSchema), defaultValues: { reason: "" }, mode: "onChange" });
   const resolve = useResolveDispute();
   const title = action === "refund" ? "Refund the Customer" : "Release to the Provider";
 
@@ -37,7 +36,10 @@ function ResolveDialog({ dispute, action, onClose }: { dispute: Dispute; action:
           toast({ title: "Dispute Resolved", description: action === "refund" ? "The customer was refunded." : "The provider was paid." });
           onClose();
         },
-        onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to resolve the dispute."), variant: "destructive" }),
+        onError: (error) => {
+          const rest = form.showServerErrors(error, "Failed to resolve the dispute.");
+          if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
+        },
       },
     ),
   );

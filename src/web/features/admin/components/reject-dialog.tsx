@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { rejectBodySchema } from "@shared/providers";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 
 type RejectBody = { reason: string };
 
@@ -26,7 +26,7 @@ export function RejectDialog({
   onCancel: () => void;
   onConfirm: (reason: string) => void;
 }) {
-  const form = useForm<RejectBody>({ resolver: zodResolver(rejectBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
+  const form = useSchemaForm<RejectBody>({ resolver: zodResolver(rejectBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
   const { errors, isValid } = form.formState;
   const confirm = form.handleSubmit(({ reason }) => onConfirm(reason));
 

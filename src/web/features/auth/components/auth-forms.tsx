@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
-import { useForm, useWatch } from "react-hook-form";
+import { useState } from "react";
+import { useWatch } from "react-hook-form";
 import { Link } from "wouter";
 import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import type { LoginBody, RegisterBody, User } from "@shared/auth";
@@ -11,8 +12,9 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
-import { apiRequest, errorMessage } from "@/lib/api";
+import { apiRequest } from "@/lib/api";
 import { lazyResolver } from "@/lib/lazy-resolver";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useRegister } from "../api/register";
 
 // Sign-in and sign-up share the server's zod schemas, so the form and the API agree on every rule.
@@ -30,17 +32,22 @@ interface Props {
 }
 
 export function SignInForm({ onSignedIn, onSecondStep }: Props) {
-  const form = useForm<LoginBody>({ resolver: loginResolver, defaultValues: { email: "", password: "" } });
+  const form = useSchemaForm<LoginBody>({ resolver: loginResolver, defaultValues: { email: "", password: "" } });
+  // What the server refused that no field shows; a refusal naming a field goes under it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const mutation = useMutation({
     mutationFn: (body: LoginBody) => apiRequest<User | SecondFactorNeeded>("POST", "/api/auth/login", body),
     onSuccess: (answer) => ("secondFactor" in answer ? onSecondStep() : onSignedIn(answer)),
   });
   const { errors } = form.formState;
+  const submit = form.handleSubmit((body) =>
+    mutation.mutate(body, { onError: (error) => setRefusal(form.showServerErrors(error, "Sign in failed. Please try again.")) }),
+  );
   return (
-    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
-      {mutation.isError && (
+    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={(event) => void submit(event)}>
+      {mutation.isError && refusal && (
         <Alert variant="destructive">
-          <AlertDescription>{errorMessage(mutation.error, "Sign in failed. Please try again.")}</AlertDescription>
+          <AlertDescription>{refusal}</AlertDescription>
         </Alert>
       )}
       <FormField label="Email" required error={errors.email?.message}>
@@ -66,16 +73,21 @@ export function SignInForm({ onSignedIn, onSecondStep }: Props) {
  * Accounts: recovery and verification): the form ends on "check your inbox".
  */
 export function SignUpForm({ returnTo }: { returnTo?: string }) {
-  const form = useForm<RegisterBody>({
+  const form = useSchemaForm<RegisterBody>({
     resolver: registerResolver,
     defaultValues: { email: "", password: "", firstName: "", lastName: "" },
   });
+  // What the server refused that no field shows; the policy's refusal of a password goes under it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [password, email, firstName, lastName] = useWatch({
     control: form.control,
     name: ["password", "email", "firstName", "lastName"],
   });
   const mutation = useRegister();
   const { errors } = form.formState;
+  const submit = form.handleSubmit((body) =>
+    mutation.mutate({ ...body, returnTo }, { onError: (error) => setRefusal(form.showServerErrors(error, "Sign up failed. Please try again.")) }),
+  );
   if (mutation.isSuccess) {
     return (
       <div className="space-y-4 text-center" role="status">
@@ -93,10 +105,10 @@ export function SignUpForm({ returnTo }: { returnTo?: string }) {
     );
   }
   return (
-    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={form.handleSubmit((body) => mutation.mutate({ ...body, returnTo }))}>
-      {mutation.isError && (
+    <form className="space-y-4" noValidate onFocus={prefetchResolvers} onSubmit={(event) => void submit(event)}>
+      {mutation.isError && refusal && (
         <Alert variant="destructive">
-          <AlertDescription>{errorMessage(mutation.error, "Sign up failed. Please try again.")}</AlertDescription>
+          <AlertDescription>{refusal}</AlertDescription>
         </Alert>
       )}
       <div className="grid gap-4 sm:grid-cols-2">

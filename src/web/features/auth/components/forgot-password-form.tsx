@@ -1,19 +1,24 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { useState } from "react";
 import { Link } from "wouter";
 import { forgotPasswordBodySchema, type ForgotPasswordBody } from "@shared/auth";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { errorMessage } from "@/lib/api";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useForgotPassword } from "../api/forgot-password";
 
 /** Asks for a reset link; the answer is the same whether or not the address has an account. */
 export function ForgotPasswordForm() {
-  const form = useForm<ForgotPasswordBody>({ resolver: zodResolver(forgotPasswordBodySchema), defaultValues: { email: "" } });
+  const form = useSchemaForm<ForgotPasswordBody>({ resolver: zodResolver(forgotPasswordBodySchema), defaultValues: { email: "" } });
   const mutation = useForgotPassword();
+  // What the server refused that no field shows; a refusal naming the address goes under it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const { errors } = form.formState;
+  const submit = form.handleSubmit((body) =>
+    mutation.mutate(body, { onError: (error) => setRefusal(form.showServerErrors(error, "That did not work. Please try again in a moment.")) }),
+  );
   if (mutation.isSuccess) {
     return (
       <div className="space-y-4" role="status">
@@ -33,10 +38,10 @@ export function ForgotPasswordForm() {
     );
   }
   return (
-    <form className="space-y-4" noValidate onSubmit={form.handleSubmit((body) => mutation.mutate(body))}>
-      {mutation.isError && (
+    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
+      {mutation.isError && refusal && (
         <Alert variant="destructive">
-          <AlertDescription>{errorMessage(mutation.error, "That did not work. Please try again in a moment.")}</AlertDescription>
+          <AlertDescription>{refusal}</AlertDescription>
         </Alert>
       )}
       <FormField label="Email" required description="The address you sign in with." error={errors.email?.message}>

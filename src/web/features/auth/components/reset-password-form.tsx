@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm, useWatch } from "react-hook-form";
+import { useState } from "react";
+import { useWatch } from "react-hook-form";
 import { Link } from "wouter";
 import { PASSWORD_MIN_LENGTH } from "@shared/constants";
 import { RESET_LINK_INVALID_MESSAGE, resetPasswordBodySchema, type ResetPasswordBody, type User } from "@shared/auth";
@@ -10,6 +11,7 @@ import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
 import { Spinner } from "@/components/ui/spinner";
 import { ApiError, errorMessage } from "@/lib/api";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useCheckResetLink } from "../api/check-reset-link";
 import { useResetPassword } from "../api/reset-password";
 
@@ -39,7 +41,9 @@ function BadLink({ message }: { message: string }) {
 
 /** The new password for the e-mailed link (docs/product.md, Accounts: recovery and verification). */
 export function ResetPasswordForm({ token, onDone }: Props) {
-  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { password: "" } });
+  const form = useSchemaForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { password: "" } });
+  // What the server refused that no field shows; the policy's refusal of the password goes under it.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const password = useWatch({ control: form.control, name: "password" });
   const mutation = useResetPassword();
   // Asked before the form shows: a used or expired link says so before a password is typed.
@@ -68,11 +72,16 @@ export function ResetPasswordForm({ token, onDone }: Props) {
     <form
       className="space-y-4"
       noValidate
-      onSubmit={form.handleSubmit(({ password }) => mutation.mutate({ token, password }, { onSuccess: (user) => user && onDone(user) }))}
+      onSubmit={form.handleSubmit(({ password }) =>
+        mutation.mutate(
+          { token, password },
+          { onSuccess: (user) => user && onDone(user), onError: (error) => setRefusal(form.showServerErrors(error, "That did not work. Please try again in a moment.")) },
+        ),
+      )}
     >
-      {mutation.isError && (
+      {mutation.isError && refusal && (
         <Alert variant="destructive">
-          <AlertDescription>{errorMessage(mutation.error, "That did not work. Please try again in a moment.")}</AlertDescription>
+          <AlertDescription>{refusal}</AlertDescription>
         </Alert>
       )}
       <div className="grid gap-2">

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { Link } from "wouter";
 import { z } from "zod";
 import { passwordSchema, VERIFY_CHOOSE_PASSWORD_MESSAGE, type VerifiedEmailResponse } from "@shared/auth";
@@ -13,6 +13,7 @@ import { PasswordInput } from "@/components/ui/password-input";
 import { PasswordStrength } from "@/components/ui/password-strength";
 import { Spinner } from "@/components/ui/spinner";
 import { ApiError, errorMessage } from "@/lib/api";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useResendVerification } from "../api/resend-verification";
 import { useVerifyEmail } from "../api/verify-email";
 
@@ -70,15 +71,20 @@ function Confirmed({ result }: { result: VerifiedEmailResponse }) {
 
 /** The link was opened away from the browser that signed up: whoever holds the inbox sets the password (decision 044). */
 function ChoosePassword({ token, verify }: { token: string; verify: ReturnType<typeof useVerifyEmail> }) {
-  const form = useForm<{ password: string }>({ resolver: zodResolver(choosePasswordSchema), defaultValues: { password: "" } });
+  const form = useSchemaForm<{ password: string }>({ resolver: zodResolver(choosePasswordSchema), defaultValues: { password: "" } });
   const password = useWatch({ control: form.control, name: "password" });
-  const refused = verify.isError && !choosePasswordAsked(verify.error);
+  // What the server refused that no field shows; the policy's refusal of the password goes under it.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const refused = verify.isError && !choosePasswordAsked(verify.error) && refusal;
+  const submit = form.handleSubmit(({ password }) =>
+    verify.mutate({ token, password }, { onError: (error) => setRefusal(form.showServerErrors(error, "That did not work. Please try again in a moment.")) }),
+  );
   return (
-    <form className="space-y-4" noValidate onSubmit={form.handleSubmit(({ password }) => verify.mutate({ token, password }))}>
+    <form className="space-y-4" noValidate onSubmit={(event) => void submit(event)}>
       <p>{VERIFY_CHOOSE_PASSWORD_MESSAGE}</p>
       {refused && (
         <Alert variant="destructive">
-          <AlertDescription>{errorMessage(verify.error, "That did not work. Please try again in a moment.")}</AlertDescription>
+          <AlertDescription>{refusal}</AlertDescription>
         </Alert>
       )}
       <div className="grid gap-2">

@@ -1,12 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Send } from "lucide-react";
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { chatContentSchema } from "@shared/chat";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 
 // The message as the server accepts it (src/shared/chat.ts): trimmed, not empty, bounded.
 const composerSchema = z.object({ content: chatContentSchema });
@@ -31,7 +32,7 @@ export interface ChatComposerProps {
 export function ChatComposer({ onSend, sending, handOver }: ChatComposerProps) {
   // Whether the box had the focus is known only while it is on the page, as this form first renders.
   const [boxFocused] = useState(() => handOver !== undefined && handOver.box.current === document.activeElement);
-  const form = useForm<ComposerInput, unknown, ComposerValues>({ resolver: zodResolver(composerSchema), defaultValues: { content: "" } });
+  const form = useSchemaForm<ComposerInput, ComposerValues>({ resolver: zodResolver(composerSchema), defaultValues: { content: "" } });
   const draft = useWatch({ control: form.control, name: "content" });
   const error = form.formState.errors.content?.message;
 

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useWatch } from "react-hook-form";
 import { z } from "zod";
 import { FELIX_AUTO_SEND_DELAY_MS } from "@shared/constants";
 import { fairRange } from "@shared/felix-pricing";
@@ -12,6 +12,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { cn } from "@/lib/cn";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useAskFelix } from "../api/ask-felix";
 import { EvaluationCard } from "./evaluation-card";
 import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, lowerBudgetQuestion, usd } from "./felix-copy";
@@ -28,10 +29,12 @@ export interface AskFelixDialogProps {
   context: FelixContext;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes when the dialog closes: back to the button that opened it (deferred-dialog.tsx). */
+  onCloseAutoFocus: (event: Event) => void;
   onApplyBudget?: (dollars: number) => void;
 }
 
-export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudget }: AskFelixDialogProps) {
+export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoFocus, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
   // The poster's answer to Felix's question about the size of the work, sent with every later
@@ -41,7 +44,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
   const questionRef = useRef<FelixResponse["work"]>(null);
   // "Use $X" below the typed budget asks before lowering it.
   const [confirmLower, setConfirmLower] = useState(false);
-  const question = useForm<QuestionInput, unknown, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
+  const question = useSchemaForm<QuestionInput, QuestionValues>({ resolver: zodResolver(questionSchema), defaultValues: NO_QUESTION });
   const { reset: resetQuestion } = question;
   const input = useWatch({ control: question.control, name: "message" });
   const [breakdownOpen, setBreakdownOpen] = useState(false);
@@ -146,7 +149,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onApplyBudge
 
   return (
     <Dialog open={open} onOpenChange={close}>
-      <DialogContent className="max-w-xl">
+      <DialogContent className="max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{DIALOG_TITLES[mode]}</DialogTitle>
           <DialogDescription>{HELPER_TEXTS[mode]}</DialogDescription>

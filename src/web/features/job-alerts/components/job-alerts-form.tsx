@@ -1,6 +1,6 @@
 import { Plus, Trash2 } from "lucide-react";
 import { useId } from "react";
-import { Controller, useFieldArray, useForm, type FieldErrors, type Resolver } from "react-hook-form";
+import { Controller, useFieldArray, type FieldErrors, type Resolver, type UseFormReturn } from "react-hook-form";
 import { CATEGORIES, type Category } from "@shared/constants";
 import { MAX_JOB_ALERTS, saveJobAlertsBodySchema, type JobAlert, type SaveJobAlertsBody } from "@shared/job-alerts";
 import { RADIUS_MILES } from "@shared/task-filters";
@@ -11,7 +11,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/use-toast";
-import { ApiError, errorMessage } from "@/lib/api";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useSaveJobAlerts } from "../api/save-job-alerts";
 
 // The provider's job alerts, edited as one list and saved together (PUT replaces the whole list,
@@ -75,7 +75,7 @@ const alertsResolver: Resolver<AlertsForm> = (values) => {
 
 export function JobAlertsForm({ alerts }: { alerts: JobAlert[] }) {
   const save = useSaveJobAlerts();
-  const form = useForm<AlertsForm>({ resolver: alertsResolver, defaultValues: { alerts: alerts.map(toRow) } });
+  const form = useSchemaForm<AlertsForm>({ resolver: alertsResolver, defaultValues: { alerts: alerts.map(toRow) } });
   const list = useFieldArray({ control: form.control, name: "alerts" });
   const { errors } = form.formState;
   const full = list.fields.length >= MAX_JOB_ALERTS;
@@ -88,13 +88,11 @@ export function JobAlertsForm({ alerts }: { alerts: JobAlert[] }) {
       },
       onError: (error) => {
         // The server's refusals (a ZIP code it does not know) go under their fields too.
-        if (error instanceof ApiError) {
-          for (const [path, message] of Object.entries(error.fieldErrors)) {
-            const place = placeOf(path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
-            if (place) form.setError(`alerts.${place.index}.${place.field}`, { type: "server", message }, { shouldFocus: true });
-          }
-        }
-        toast({ title: "Could not save your job alerts", description: errorMessage(error, "Please try again."), variant: "destructive" });
+        const rest = form.showServerErrors(error, "Please try again.", (path) => {
+          const place = placeOf(path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)));
+          return place ? `alerts.${place.index}.${place.field}` : null;
+        });
+        if (rest) toast({ title: "Could not save your job alerts", description: rest, variant: "destructive" });
       },
     });
   });
@@ -130,7 +128,7 @@ function AlertFieldset({
   onRemove,
 }: {
   index: number;
-  form: ReturnType<typeof useForm<AlertsForm>>;
+  form: UseFormReturn<AlertsForm>;
   errors: RowErrors | undefined;
   onRemove: () => void;
 }) {

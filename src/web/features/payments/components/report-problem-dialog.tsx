@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { reportProblemBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -7,8 +6,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useReportProblem } from "../api/report-problem";
 
 type ReportBody = { reason: string };
@@ -18,7 +17,7 @@ type ReportBody = { reason: string };
  * button's first press (task-escrow-actions.tsx), which opens it.
  */
 export function ReportProblemDialog({ overlay, taskId }: { overlay: DeferredOverlay; taskId: string }) {
-  const form = useForm<ReportBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
+  const form = useSchemaForm<ReportBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
   const report = useReportProblem(taskId);
   const { errors, isValid } = form.formState;
 
@@ -29,7 +28,10 @@ export function ReportProblemDialog({ overlay, taskId }: { overlay: DeferredOver
         overlay.setOpen(false);
         form.reset({ reason: "" });
       },
-      onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to report the problem."), variant: "destructive" }),
+      onError: (error) => {
+        const rest = form.showServerErrors(error, "Failed to report the problem.");
+        if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
+      },
     }),
   );
 

@@ -1,12 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { z } from "zod";
 import { expiryPassed, luhnValid, parseExpiry, sandboxConfirmBodySchema } from "@shared/payments";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { applyServerErrors } from "@/lib/server-errors";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useConfirmSandboxPayment } from "../api/confirm-sandbox-payment";
 import { formatExpiry, groupDigits } from "./card-format";
 import { PaymentRefusal } from "./payment-refusal";
@@ -31,7 +31,7 @@ type CardFormValues = z.output<typeof cardFormSchema>;
 
 /** The sandbox's card form; the server decides the outcome from Stripe's test numbers. */
 export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientSecret: string; submitLabel: string; onPaid: () => void }) {
-  const form = useForm<CardFormInput, unknown, CardFormValues>({
+  const form = useSchemaForm<CardFormInput, CardFormValues>({
     resolver: zodResolver(cardFormSchema),
     defaultValues: { cardNumber: "", expiry: "", cvc: "" },
   });
@@ -50,11 +50,11 @@ export function SandboxCardForm({ clientSecret, submitLabel, onPaid }: { clientS
         onSuccess: onPaid,
         onError: (error) => {
           // "cardNumber: Your card number is invalid." shows under the card number (docs/product.md#validation).
-          const outcome = applyServerErrors(error, form.setError, {
-            fieldOf: (path) => (path === "cardNumber" || path === "cvc" ? path : path === "expMonth" || path === "expYear" ? "expiry" : null),
-            fallback: "Your payment could not be processed.",
-          });
-          setRefusal(outcome.toast);
+          setRefusal(
+            form.showServerErrors(error, "Your payment could not be processed.", (path) =>
+              path === "cardNumber" || path === "cvc" ? path : path === "expMonth" || path === "expYear" ? "expiry" : null,
+            ),
+          );
         },
       },
     );

@@ -1,5 +1,4 @@
 import { formatDate } from "@/lib/dates";
-import { lazy, Suspense } from "react";
 import { formatDollarsExact, dollarsToCents } from "@shared/money";
 import { endSentence } from "@shared/names";
 import type { TaskEscrow } from "@shared/payments";
@@ -8,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmActionDialog } from "@/components/ui/confirm-action-dialog";
-import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { toast } from "@/components/ui/use-toast";
 import { useUser } from "@/lib/current-user";
 import { errorMessage } from "@/lib/api";
@@ -18,40 +17,22 @@ import { useTaskEscrow } from "../api/get-task-escrow";
 // The tip and report forms (react-hook-form, zod, the Radix dialog, the card form) are their own
 // chunks, fetched when the pointer or focus reaches their buttons and shown at the press (issue 17,
 // docs/decisions/041-forms-loaded-on-first-use.md).
-const loadTip = () => import("./tip-dialog");
-const TipDialog = lazy(() => loadTip().then((m) => ({ default: m.TipDialog })));
-const loadReport = () => import("./report-problem-dialog");
-const ReportProblemDialog = lazy(() => loadReport().then((m) => ({ default: m.ReportProblemDialog })));
+const tipDialog = deferredPart(() => import("./tip-dialog"), (m) => m.TipDialog);
+const reportDialog = deferredPart(() => import("./report-problem-dialog"), (m) => m.ReportProblemDialog);
 
 function TipButton({ taskId, providerName }: { taskId: string; providerName: string }) {
-  const overlay = useDeferredOverlay(loadTip);
   return (
-    <>
-      <Button variant="secondary" {...overlay.triggerProps}>
-        Tip
-      </Button>
-      {overlay.mounted && (
-        <Suspense fallback={null}>
-          <TipDialog overlay={overlay} taskId={taskId} providerName={providerName} />
-        </Suspense>
-      )}
-    </>
+    <DeferredDialog part={tipDialog} trigger={<Button variant="secondary">Tip</Button>}>
+      {(overlay) => <tipDialog.Component overlay={overlay} taskId={taskId} providerName={providerName} />}
+    </DeferredDialog>
   );
 }
 
 function ReportProblemButton({ taskId }: { taskId: string }) {
-  const overlay = useDeferredOverlay(loadReport);
   return (
-    <>
-      <Button variant="outline" {...overlay.triggerProps}>
-        Report a Problem
-      </Button>
-      {overlay.mounted && (
-        <Suspense fallback={null}>
-          <ReportProblemDialog overlay={overlay} taskId={taskId} />
-        </Suspense>
-      )}
-    </>
+    <DeferredDialog part={reportDialog} trigger={<Button variant="outline">Report a Problem</Button>}>
+      {(overlay) => <reportDialog.Component overlay={overlay} taskId={taskId} />}
+    </DeferredDialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { dollarsToCents, formatDollars, formatDollarsExact } from "@shared/money";
 import { MAX_TIP_CENTS, MIN_TIP_CENTS, tipBodySchema } from "@shared/payments";
@@ -10,9 +9,9 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { amountText } from "@/lib/form";
 import { randomId } from "@/lib/random-id";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useTipTask } from "../api/tip-task";
 import { CardPayment } from "./card-payment";
 
@@ -29,7 +28,7 @@ const TIP_RANGE = `From ${formatDollars(MIN_TIP_CENTS)} to ${formatDollars(MAX_T
  * press (task-escrow-actions.tsx), which opens it.
  */
 export function TipDialog({ overlay, taskId, providerName }: { overlay: DeferredOverlay; taskId: string; providerName: string }) {
-  const form = useForm<TipFormInput, unknown, TipFormValues>({ resolver: zodResolver(tipFormSchema), defaultValues: { amount: "" } });
+  const form = useSchemaForm<TipFormInput, TipFormValues>({ resolver: zodResolver(tipFormSchema), defaultValues: { amount: "" } });
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   // The amount awaiting the poster's yes; null while they type it.
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -59,7 +58,10 @@ export function TipDialog({ overlay, taskId, providerName }: { overlay: Deferred
       { amount, idempotencyKey },
       {
         onSuccess: (result) => (result.clientSecret ? setClientSecret(result.clientSecret) : done()),
-        onError: (err) => toast({ title: "Tip Failed", description: errorMessage(err, "Your tip could not be sent."), variant: "destructive" }),
+        onError: (error) => {
+          const rest = form.showServerErrors(error, "Your tip could not be sent.");
+          if (rest) toast({ title: "Tip Failed", description: rest, variant: "destructive" });
+        },
       },
     );
   }

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, useWatch, type Path } from "react-hook-form";
 import { applicationBodySchema, phoneSchema, type ApplicationBody, type ApplicationInput } from "@shared/providers";
 import { US_STATES } from "@shared/us-states";
 import { Button } from "@/components/ui/button";
@@ -11,7 +11,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 import { maxLengthOf } from "@/lib/form";
-import { applyServerErrors } from "@/lib/server-errors";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useApply } from "../api/apply";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
@@ -23,7 +23,7 @@ const fields = applicationBodySchema.shape;
  * field on submit. Submit stays disabled until both files are uploaded and the terms are agreed.
  */
 export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName: string; email: string }; onSubmitted: () => void }) {
-  const form = useForm<ApplicationInput, unknown, ApplicationBody>({
+  const form = useSchemaForm<ApplicationInput, ApplicationBody>({
     resolver: zodResolver(applicationBodySchema),
     defaultValues: { ...initial, phone: "", address: "", city: "", state: "", zipCode: "", bio: "", serviceTypes: [], availability: {} },
   });
@@ -45,11 +45,12 @@ export function ApplicationForm({ initial, onSubmitted }: { initial: { fullName:
       })
       .catch((error: unknown) => {
         // A refusal the server names by field shows under that field (docs/product.md#validation).
-        const outcome = applyServerErrors(error, form.setError, {
-          fields: Object.keys(fields),
-          fallback: "Your application could not be sent. Please try again.",
+        // Every field of the schema has a control here, the photos and terms included.
+        const rest = form.showServerErrors(error, "Your application could not be sent. Please try again.", (path) => {
+          const field = path.split(".")[0] ?? "";
+          return field in fields ? (path as Path<ApplicationInput>) : null;
         });
-        if (outcome.toast) toast({ title: "Application Failed", description: outcome.toast, variant: "destructive" });
+        if (rest) toast({ title: "Application Failed", description: rest, variant: "destructive" });
       }),
   );
 

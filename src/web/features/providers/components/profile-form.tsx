@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import type { z } from "zod";
 import type { Category } from "@shared/constants";
 import { profilePatchSchema, type ProviderProfile } from "@shared/providers";
@@ -8,8 +8,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { maxLengthOf, maxValueOf, minValueOf, optionalAmountText } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useUpdateProfile } from "../api/update-profile";
 import { FileUpload } from "./file-upload";
 import { AvailabilityFields, ServiceTypeFields } from "./profile-fields";
@@ -26,7 +26,7 @@ type ProfileFormValues = z.output<typeof profileFormSchema>;
 
 /** What a provider may change after applying: bio, rate, services, availability, photo. */
 export function ProfileForm({ profile }: { profile: ProviderProfile }) {
-  const form = useForm<ProfileFormInput, unknown, ProfileFormValues>({
+  const form = useSchemaForm<ProfileFormInput, ProfileFormValues>({
     resolver: zodResolver(profileFormSchema),
     defaultValues: {
       bio: profile.bio,
@@ -41,8 +41,10 @@ export function ProfileForm({ profile }: { profile: ProviderProfile }) {
   const onSubmit = form.handleSubmit((patch) =>
     update.mutate(patch, {
       onSuccess: () => toast({ title: "Profile Updated", description: "Your provider profile has been saved." }),
-      onError: (error) =>
-        toast({ title: "Error", description: errorMessage(error, "Failed to update profile. Please try again."), variant: "destructive" }),
+      onError: (error) => {
+        const rest = form.showServerErrors(error, "Failed to update profile. Please try again.");
+        if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
+      },
     }),
   );
 

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { z } from "zod";
 import { RATING_MIN } from "@shared/constants";
 import { createReviewBodySchema } from "@shared/reviews";
@@ -10,8 +10,8 @@ import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useCreateReview } from "../api/create-review";
 import { StarRatingInput } from "./star-rating-input";
 
@@ -37,7 +37,7 @@ export interface ReviewDialogProps {
 }
 
 export function ReviewDialog({ overlay, taskId, reviewedId, title }: ReviewDialogProps) {
-  const form = useForm<ReviewFormInput, unknown, ReviewFormValues>({ resolver: zodResolver(reviewFormSchema), defaultValues: EMPTY });
+  const form = useSchemaForm<ReviewFormInput, ReviewFormValues>({ resolver: zodResolver(reviewFormSchema), defaultValues: EMPTY });
   const create = useCreateReview();
   const ratingLabelId = useId();
   const ratingErrorId = useId();
@@ -49,8 +49,9 @@ export function ReviewDialog({ overlay, taskId, reviewedId, title }: ReviewDialo
   const onSubmit = form.handleSubmit(async ({ rating, comment }) => {
     try {
       await create.mutateAsync({ taskId, reviewedId, rating, comment });
-    } catch (err) {
-      toast({ title: "Error", description: errorMessage(err, "Failed to submit review"), variant: "destructive" });
+    } catch (error) {
+      const rest = form.showServerErrors(error, "Failed to submit review. Please try again.");
+      if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
       return;
     }
     toast({ title: "Review submitted successfully!" });

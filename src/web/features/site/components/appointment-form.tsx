@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMemo } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { CONTACT_METHODS } from "@shared/constants";
 import {
   appointmentFormSchema,
@@ -18,8 +18,8 @@ import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { applyServerErrors } from "@/lib/server-errors";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useRequestAppointment } from "../api/request-appointment";
 
 const INITIAL: AppointmentFormInput = {
@@ -38,7 +38,7 @@ const fields = schema.shape;
 
 /** The "Schedule an Office Visit" form (docs/product.md#contact-and-appointments): errors under each field (validation: docs/product.md#contact-and-appointments), toasts per docs/product.md#web-app. */
 export function AppointmentForm() {
-  const form = useForm<AppointmentFormInput, unknown, AppointmentFormValues>({
+  const form = useSchemaForm<AppointmentFormInput, AppointmentFormValues>({
     resolver: zodResolver(schema),
     defaultValues: INITIAL,
   });
@@ -54,11 +54,8 @@ export function AppointmentForm() {
       },
       onError: (error) => {
         // "appointmentDate: …" from the server shows under the date (docs/product.md#validation).
-        const outcome = applyServerErrors(error, form.setError, {
-          fields: Object.keys(fields),
-          fallback: "Failed to submit appointment request. Please try again.",
-        });
-        if (outcome.toast) toast({ title: "Error", description: outcome.toast, variant: "destructive" });
+        const rest = form.showServerErrors(error, "Failed to submit appointment request. Please try again.");
+        if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
       },
     }),
   );

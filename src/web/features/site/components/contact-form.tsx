@@ -1,13 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { contactBodySchema, type ContactBody } from "@shared/site";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useSendContactMessage } from "../api/send-contact-message";
 
 const fields = contactBodySchema.shape;
@@ -15,7 +14,7 @@ const EMPTY: ContactBody = { name: "", email: "", subject: "", message: "" };
 
 /** The "Get in Touch" form (docs/product.md#contact-and-appointments): four required fields; errors under each field, toasts per docs/product.md#web-app. */
 export function ContactForm() {
-  const form = useForm<ContactBody>({ resolver: zodResolver(contactBodySchema), defaultValues: EMPTY });
+  const form = useSchemaForm<ContactBody>({ resolver: zodResolver(contactBodySchema), defaultValues: EMPTY });
   const send = useSendContactMessage();
   const { errors } = form.formState;
 
@@ -25,8 +24,10 @@ export function ContactForm() {
         toast({ title: "Message Sent!", description: "We've received your message and will get back to you soon." });
         form.reset(EMPTY);
       },
-      onError: (error) =>
-        toast({ title: "Failed to Send", description: errorMessage(error, "Please try again later."), variant: "destructive" }),
+      onError: (error) => {
+        const rest = form.showServerErrors(error, "Please try again later.");
+        if (rest) toast({ title: "Failed to Send", description: rest, variant: "destructive" });
+      },
     }),
   );
 

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { addTaskPhotoBodySchema, TASK_PHOTO_ALT_MAX_LENGTH, TASK_PHOTO_MAX_COUNT, type TaskPhoto } from "@shared/task-photos";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { errorMessage } from "@/lib/api";
+import { useSchemaForm } from "@/lib/schema-form";
 import { PHOTO_ACCEPT, photoFileProblem, useTaskPhotoMutations } from "../api/task-photos";
 
 const altFormSchema = addTaskPhotoBodySchema.pick({ alt: true });
@@ -28,7 +28,7 @@ export function TaskPhotoManager({ taskId, photos, onChanged }: TaskPhotoManager
   const [fileError, setFileError] = useState<string | null>(null);
   // A new key clears the file input after each addition.
   const [inputKey, setInputKey] = useState(0);
-  const form = useForm<AltForm>({ resolver: zodResolver(altFormSchema), defaultValues: { alt: "" }, mode: "onTouched" });
+  const form = useSchemaForm<AltForm>({ resolver: zodResolver(altFormSchema), defaultValues: { alt: "" }, mode: "onTouched" });
   const full = photos.length >= TASK_PHOTO_MAX_COUNT;
 
   const submit = form.handleSubmit(({ alt }) => {
@@ -44,7 +44,8 @@ export function TaskPhotoManager({ taskId, photos, onChanged }: TaskPhotoManager
           setInputKey((k) => k + 1);
           form.reset({ alt: "" });
         },
-        onError: (error) => setFileError(errorMessage(error, "The photo could not be added. Please try again.")),
+        // A refusal of the description goes under it; one about the file under the file.
+        onError: (error) => setFileError(form.showServerErrors(error, "The photo could not be added. Please try again.")),
       },
     );
   });

@@ -1,6 +1,6 @@
 import { LocateFixed } from "lucide-react";
 import { useState } from "react";
-import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
+import { Controller, useWatch, type FieldErrors, type Resolver } from "react-hook-form";
 import { boardFiltersSchema } from "@shared/task-filter-schemas";
 import { parseNear, RADIUS_MILES, TASK_WHEN, WHEN_LABELS } from "@shared/task-filters";
 import { Button } from "@/components/ui/button";
@@ -8,6 +8,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioGroup, RadioGroupItem } from "@/components/ui/radio-group";
+import { useSchemaForm } from "@/lib/schema-form";
 import { BOARD_SORTS, DEFAULT_RADIUS, type BoardFilterValues, type BoardSort } from "./board-filters";
 
 // The job board's filter form (docs/product.md#job-board-filters): place, radius, budget, when and
@@ -113,7 +114,7 @@ export interface FilterFormProps {
 /** Mounted each time the panel opens, so it starts from what the URL holds now (Back may have changed it). */
 export function FilterForm({ values, sort, fallbackZip, onApply }: FilterFormProps) {
   const [locating, setLocating] = useState(false);
-  const form = useForm<FilterFields>({ resolver: filterResolver, defaultValues: toForm(values, sort) });
+  const form = useSchemaForm<FilterFields>({ resolver: filterResolver, defaultValues: toForm(values, sort) });
   const [nearNote, setNearNote] = useState<string | null>(form.getValues("point") ? HERE_NOTE : null);
   const { errors } = form.formState;
   const zip = useWatch({ control: form.control, name: "zip" });

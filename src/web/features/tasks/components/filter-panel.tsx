@@ -1,7 +1,6 @@
 import { SlidersHorizontal } from "lucide-react";
-import { lazy, Suspense } from "react";
 import { Button } from "@/components/ui/button";
-import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { hasBoardFilters, type BoardFilterValues, type BoardSort } from "./board-filters";
 
 // The job board's Filter button (docs/product.md#job-board-filters). The panel (Radix Popover,
@@ -9,8 +8,7 @@ import { hasBoardFilters, type BoardFilterValues, type BoardSort } from "./board
 // fetched when the pointer or focus reaches the button and shown at its press: the board's first
 // load carries only the button (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
 
-const loadPopover = () => import("./filter-popover");
-const FilterPopover = lazy(() => loadPopover().then((m) => ({ default: m.FilterPopover })));
+const filterPopover = deferredPart(() => import("./filter-popover"), (m) => m.FilterPopover);
 
 export interface FilterPanelProps {
   values: BoardFilterValues;
@@ -21,20 +19,19 @@ export interface FilterPanelProps {
 }
 
 export function FilterPanel(props: FilterPanelProps) {
-  const overlay = useDeferredOverlay(loadPopover);
   const active = hasBoardFilters(props.values);
 
   return (
-    <>
-      <Button variant="outline" aria-label={active ? "Filter (filters on)" : "Filter"} {...overlay.triggerProps}>
-        <SlidersHorizontal aria-hidden="true" /> Filter
-        {active && <span className="size-2 rounded-full bg-primary" aria-hidden="true" />}
-      </Button>
-      {overlay.mounted && (
-        <Suspense fallback={null}>
-          <FilterPopover overlay={overlay} {...props} />
-        </Suspense>
-      )}
-    </>
+    <DeferredDialog
+      part={filterPopover}
+      trigger={
+        <Button variant="outline" aria-label={active ? "Filter (filters on)" : "Filter"}>
+          <SlidersHorizontal aria-hidden="true" /> Filter
+          {active && <span className="size-2 rounded-full bg-primary" aria-hidden="true" />}
+        </Button>
+      }
+    >
+      {(overlay) => <filterPopover.Component overlay={overlay} {...props} />}
+    </DeferredDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { Controller, useFieldArray, useForm, useWatch, type FieldErrors, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
+import { Controller, useFieldArray, useWatch, type FieldErrors, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
 import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
@@ -20,6 +20,7 @@ import { goToLogin, isUnauthorizedError } from "@/lib/api";
 import { useUser } from "@/lib/current-user";
 import { maxLengthOf } from "@/lib/form";
 import { applyServerErrors } from "@/lib/server-errors";
+import { useSchemaForm } from "@/lib/schema-form";
 import { useCreateTask, type ValidTaskBody } from "../api/create-task";
 import { AddressAutocomplete } from "./address-autocomplete";
 import {
@@ -106,7 +107,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
   // The draft typed before a reload, a sign-in or a close comes back with its step (docs/product.md#post-a-task-draft).
   const [draft] = useState(loadPostTaskDraft);
   const [step, setStep] = useState(draft?.step ?? 1);
-  const form = useForm<PostTaskForm, unknown, ValidTaskBody>({
+  const form = useSchemaForm<PostTaskForm, ValidTaskBody>({
     resolver: postTaskResolver,
     defaultValues: draft?.form ?? emptyPostTaskForm(),
     mode: "onTouched",
