@@ -43,6 +43,7 @@ describe("language model reading of hours", () => {
       '{"hours": 80, "low": 72, "high": 90, "what": "x"}',
       '{"hours": 3, "low": 4, "high": 5, "what": "x"}',
       '{"hours": 3, "low": 2, "high": 4, "what": ""}',
+      '{"hours": 3, "low": 2, "high": 4, "what": "a $500 garage job"}',
       '{"hours": null}',
       "three hours",
     ]) {

@@ -58,7 +58,13 @@ export const READING_PROMPT = [
 /** A reading outside a quarter hour to three days is nonsense for one task. */
 const modelHoursField = z.number().min(0.25).max(72);
 export const modelHoursSchema = z
-  .object({ hours: modelHoursField, low: modelHoursField, high: modelHoursField, what: z.string().trim().min(1).max(200) })
+  .object({
+    hours: modelHoursField,
+    low: modelHoursField,
+    high: modelHoursField,
+    // "what" is quoted in Felix's answer, which names no dollar amount the engine did not give.
+    what: z.string().trim().min(1).max(200).refine((w) => dollarFiguresInCents(w).length === 0),
+  })
   .refine((r) => r.low <= r.hours && r.hours <= r.high);
 
 /** The model's JSON answer, with or without a markdown code fence, checked; null when unusable. */
