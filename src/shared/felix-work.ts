@@ -201,7 +201,7 @@ export interface WorkEstimate {
   /** "the usual rate for cleaning (docs: house-cleaning cost guides)" or "completed tasks nearby paid a median $40 an hour". */
   rateFrom: string;
   /** Where the quantity came from. */
-  source: "stated" | "answer" | "market" | "usual";
+  source: "stated" | "answer" | "model" | "market" | "usual";
   /** The question to ask, when the quantity is only the usual guess. */
   question: WorkQuestion | null;
 }
@@ -213,6 +213,20 @@ export interface WorkQuery {
   /** The poster's answer to Felix's question, with the question it answers. */
   answer?: { question: WorkQuestion; text: string } | null;
   market?: MarketWork | null;
+  /**
+   * Hours a language model read from the text when the built-in reader found none (optional,
+   * decision 054); used for hourly work only, after the poster's answer and the stated hours.
+   */
+  modelHours?: ModelHours | null;
+}
+
+/** A language model's reading of the work's hours: a figure, its range and the words it read. */
+export interface ModelHours {
+  hours: number;
+  low: number;
+  high: number;
+  /** The words it read them from: "clean out a two-car garage". */
+  what: string;
 }
 
 const roundQuarter = (hours: number) => Math.max(QUARTER, Math.round(hours / QUARTER) * QUARTER);
@@ -244,7 +258,7 @@ function quantityFromReading(kind: JobKind, r: WorkReading): Quantity | null {
  * usual job) and at what rate (the market's, or the documented default). Pure: the server passes
  * what completed tasks nearby say.
  */
-export function estimateWork({ category, title, description, answer, market }: WorkQuery): WorkEstimate {
+export function estimateWork({ category, title, description, answer, market, modelHours }: WorkQuery): WorkEstimate {
   const text = [title, description].filter(Boolean).join(". ");
   const reading = readWork(text);
   const answered = answer ? readWork(answerText(answer)) : null;
@@ -265,6 +279,10 @@ export function estimateWork({ category, title, description, answer, market }: W
     quantity = fromText.band;
     quantityFrom = `you said ${fromText.from}`;
     source = "stated";
+  } else if (modelHours && kind.unit === "hour") {
+    quantity = { low: modelHours.low, mid: modelHours.hours, high: modelHours.high };
+    quantityFrom = `I read "${modelHours.what}" as about ${unitCount("hour", roundQuarter(modelHours.hours))}`;
+    source = "model";
   } else if (market?.quantity) {
     const m = market.quantity.median;
     quantity = { low: m * 0.75, mid: m, high: m * 1.25 };

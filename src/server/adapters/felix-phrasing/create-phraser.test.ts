@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { ManualTimers } from "../clock/manual-timers.js";
-import { chatCompletionsUrl, createPhraser, dollarFiguresInCents, onlyKnownFigures } from "./create-phraser.js";
+import { chatCompletionsUrl, createPhraser, dollarFiguresInCents, onlyKnownFigures, parseModelHours } from "./create-phraser.js";
 
 describe("language model guard", () => {
   it("finds dollar amounts however they are written", () => {
@@ -26,6 +26,33 @@ describe("language model guard", () => {
   it("keeps the built-in answer without a configured model", async () => {
     const phraser = createPhraser({ timeoutMs: 100 });
     expect(await phraser.phrase({ question: "q", draft: "built-in", facts: {}, figures: [] })).toBe("built-in");
+  });
+});
+
+describe("language model reading of hours", () => {
+  it("accepts a figure inside its range, with or without a code fence", () => {
+    const reading = { hours: 3, low: 2, high: 4, what: "a small garage" };
+    expect(parseModelHours(JSON.stringify(reading))).toEqual(reading);
+    expect(parseModelHours("```json\n" + JSON.stringify(reading) + "\n```")).toEqual(reading);
+    expect(parseModelHours('{"hours": 0.25, "low": 0.25, "high": 72, "what": "x"}')).toMatchObject({ low: 0.25, high: 72 });
+  });
+
+  it("rejects nonsense", () => {
+    for (const content of [
+      '{"hours": 0.1, "low": 0.1, "high": 0.2, "what": "x"}',
+      '{"hours": 80, "low": 72, "high": 90, "what": "x"}',
+      '{"hours": 3, "low": 4, "high": 5, "what": "x"}',
+      '{"hours": 3, "low": 2, "high": 4, "what": ""}',
+      '{"hours": 3, "low": 2, "high": 4, "what": "a $500 garage job"}',
+      '{"hours": null}',
+      "three hours",
+    ]) {
+      expect(parseModelHours(content)).toBeNull();
+    }
+  });
+
+  it("reads nothing without a configured model", async () => {
+    expect(await createPhraser({ timeoutMs: 100 }).readHours("Clear out the garage")).toBeNull();
   });
 });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { computePricing } from "../../../shared/felix-pricing.js";
 import { estimateWork } from "../../../shared/felix-work.js";
+import { READING_PROMPT } from "../../adapters/felix-phrasing/create-phraser.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 
 // Felix with a language model and a routing service, both local fake servers of their protocols.
@@ -14,6 +15,8 @@ interface Seen {
 }
 
 let llmAnswer: (res: ServerResponse) => void = () => undefined;
+/** How the fake answers a request to read a task's hours (the other requests go to llmAnswer). */
+let readingAnswer: (res: ServerResponse) => void = () => undefined;
 const llmSeen: Seen[] = [];
 const routingSeen: string[] = [];
 
@@ -37,8 +40,10 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 const completion = (content: string) => ({ choices: [{ index: 0, message: { role: "assistant", content } }] });
 
 const llmUrl = await listen((req, res, body) => {
-  llmSeen.push({ path: req.url ?? "", authorization: req.headers.authorization, body: JSON.parse(body) as Seen["body"] });
-  llmAnswer(res);
+  const seen = { path: req.url ?? "", authorization: req.headers.authorization, body: JSON.parse(body) as Seen["body"] };
+  llmSeen.push(seen);
+  if (seen.body.messages?.[0]?.content === READING_PROMPT) readingAnswer(res);
+  else llmAnswer(res);
 });
 // 25 miles of road between the two points, whatever the straight line says.
 const ROAD_METERS = 25 * 1609.344;
@@ -123,5 +128,57 @@ describe("Felix with a language model", () => {
   it("falls back when the answer has no content", async () => {
     llmAnswer = (res) => json(res, 200, { choices: [] });
     expect((await ask()).json().reply).toBe(builtIn);
+  });
+});
+
+describe("a language model reading the hours", () => {
+  // One place, no route: the price is the work alone. The built-in reader finds no size in this text.
+  const vague = { category: "general", title: "Clear out the garage", description: "Everything goes to the curb for bulk pickup.", location: "1 Main St, Annapolis, MD", lat: 38.9784, lon: -76.4922 };
+  const askAbout = (taskContext: Record<string, unknown>) =>
+    call(t, user, { method: "POST", url: "/api/ask-felix", payload: { message: "Please calculate the budget for this task.", context: taskContext, mode: "recommend" } });
+  const readings = () => llmSeen.filter((seen) => seen.body.messages?.[0]?.content === READING_PROMPT);
+  const builtInWork = estimateWork({ category: "general", title: vague.title, description: vague.description });
+
+  beforeEach(() => {
+    llmAnswer = (res) => json(res, 500, { error: "wording not under test" });
+  });
+
+  it("prices the hours the model read when the built-in reader read none, and says so", async () => {
+    readingAnswer = (res) => json(res, 200, completion('```json\n{"hours": 5, "low": 4, "high": 6, "what": "clear out the garage"}\n```'));
+    const res = await askAbout(vague);
+    const modelHours = { hours: 5, low: 4, high: 6, what: "clear out the garage" };
+    const expectedPricing = computePricing({ miles: 0, stops: 0, urgency: "standard", work: estimateWork({ category: "general", title: vague.title, description: vague.description, modelHours }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().pricingBreakdown).toEqual(expectedPricing);
+    expect(res.json().suggestedBudget).toBeGreaterThan(computePricing({ miles: 0, stops: 0, urgency: "standard", work: builtInWork }).suggestedBudget);
+    expect(res.json().work).toMatchObject({ quantityFrom: 'I read "clear out the garage" as about 5 hours', question: null });
+    expect(readings()[0]?.body.messages?.[1]?.content).toBe("Clear out the garage. Everything goes to the curb for bulk pickup.");
+  });
+
+  it.each([
+    ["hours outside a quarter hour to three days", '{"hours": 100, "low": 90, "high": 120, "what": "the garage"}'],
+    ["a range that does not hold the figure", '{"hours": 5, "low": 6, "high": 8, "what": "the garage"}'],
+    ["no figure", '{"hours": null}'],
+    ["text that is not JSON", "About five hours, I think."],
+  ])("keeps the built-in estimate and its question when the model answers %s", async (_case, content) => {
+    readingAnswer = (res) => json(res, 200, completion(content));
+    const res = await askAbout(vague);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().pricingBreakdown).toEqual(computePricing({ miles: 0, stops: 0, urgency: "standard", work: builtInWork }));
+    expect(res.json().work).toMatchObject({ quantityFrom: builtInWork.quantityFrom, question: "hours" });
+    expect(readings()).toHaveLength(1);
+  });
+
+  it("keeps the built-in estimate when the model fails", async () => {
+    readingAnswer = (res) => json(res, 503, { error: { message: "overloaded" } });
+    const res = await askAbout(vague);
+    expect(res.json().work).toMatchObject({ quantityFrom: builtInWork.quantityFrom, question: "hours" });
+  });
+
+  it("does not ask the model when the built-in reader read the hours", async () => {
+    readingAnswer = (res) => json(res, 200, completion('{"hours": 9, "low": 8, "high": 10, "what": "garage"}'));
+    const res = await askAbout({ ...vague, description: "Should take about 2 hours." });
+    expect(res.json().work.quantityFrom).toBe("you said about 2 hours");
+    expect(readings()).toHaveLength(0);
   });
 });

@@ -12,7 +12,7 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
-import { estimateWork, statedTrip, type WorkEstimate } from "../../../shared/felix-work.js";
+import { estimateWork, statedTrip, type WorkEstimate, type WorkQuery } from "../../../shared/felix-work.js";
 import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
 import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
 import type { Router } from "../../adapters/routing/router.js";
@@ -130,6 +130,18 @@ function numbersIn(value: unknown): number[] {
   return [];
 }
 
+/**
+ * The built-in reader goes first; only when it read neither the text nor an answer does the
+ * optional language model read the hours (decision 054). Without a model, or when it cannot
+ * tell, the built-in estimate stands.
+ */
+async function withModelHours(ctx: FelixServiceContext, query: WorkQuery, builtIn: WorkEstimate): Promise<WorkEstimate> {
+  const text = [query.title, query.description].filter((part) => part?.trim()).join(". ");
+  if (text === "" || builtIn.unit !== "hour" || (builtIn.source !== "usual" && builtIn.source !== "market")) return builtIn;
+  const modelHours = await ctx.phraser.readHours(text);
+  return modelHours ? estimateWork({ ...query, modelHours }) : builtIn;
+}
+
 const taskUrgency = (context: FelixContext) => (context.urgency === "urgent" ? "urgent" : "standard");
 
 async function answerQuestion(ctx: FelixServiceContext, { context, mode }: FelixQuestion, intent: FelixIntent): Promise<Answer> {
@@ -151,7 +163,8 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
 
   const { route } = resolution;
   const market = route.origin ? await completedMarket(ctx.db, category, route.origin) : null;
-  const work = estimateWork({ category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work });
+  const query = { category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work };
+  const work = await withModelHours(ctx, query, estimateWork(query));
   // A single place has no route to measure: the miles and stops the task states stand in.
   const trip = statedTrip(context.title, context.description);
   const measured = route.points.length > 1 ? await ctx.router.drivingMiles(route.points) : 0;
