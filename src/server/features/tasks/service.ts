@@ -14,7 +14,7 @@ import { scheduleProblem, type TaskPrivate } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
-import { HttpError, badRequest, conflict, namedFieldError, notFound } from "../../http-errors.js";
+import { HttpError, conflict, namedFieldError, notFound } from "../../http-errors.js";
 import type { TaskActionEvent, TaskRow } from "../../transition-actions.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import {
