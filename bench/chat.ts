@@ -11,6 +11,7 @@ import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
+import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { benchArgs } from "./args.js";
 import { instanceCounts, loadAverage, startStack } from "./balancer.js";
@@ -28,7 +29,7 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //                                            instance A, providers on B: every delivery crosses)
 //   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000 --databases=embedded,postgres
 //   npm run build && npm run bench:chat -- --topology=haproxy --instances=3 --rooms=2500 --rate=2000
-//                                            Debian's PostgreSQL behind PgBouncer, HAProxy in front
+//                                            a throwaway PostgreSQL behind PgBouncer, HAProxy in front
 //                                            of 3 built instances (bench/balancer.ts); every socket
 //                                            connects to HAProxy, which spreads them round robin
 // Every message is counted once per arrival at the recipient: duplicates and missing ones are reported.
@@ -290,15 +291,14 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
 }
 
 /**
- * --topology=haproxy: one seeded database on Debian's PostgreSQL behind PgBouncer, and per
+ * --topology=haproxy: one seeded database on a throwaway PostgreSQL behind PgBouncer, and per
  * --instances count HAProxy in front of that many built instances; every socket goes through HAProxy.
  */
 async function balanced(): Promise<Result[]> {
-  const external = await externalPostgres();
-  const handle = await external.createDatabase();
+  // The test suite's throwaway cluster: PgBouncer needs a password to pass on, Debian's trust cluster has none.
+  const handle = await startPostgresCluster();
   const results: Result[] = [];
   try {
-    console.log(`postgres: ${external.description}`);
     await migrateDatabase(handle.url);
     const database = await openDatabase({ databaseUrl: handle.url, poolSize: 5 });
     const rooms = await seedRooms(database).finally(() => database.close());
@@ -319,8 +319,7 @@ async function balanced(): Promise<Result[]> {
       await bouncer.destroy();
     }
   } finally {
-    await handle.drop();
-    await external.stop();
+    await handle.destroy();
   }
   return results;
 }

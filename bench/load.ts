@@ -11,6 +11,7 @@ import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/repository.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
+import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
@@ -38,7 +39,7 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   --pool=N (the server's DATABASE_POOL_SIZE), --in-flight=N (its MAX_CONCURRENT_REQUESTS; a list
 //   such as --in-flight=32,1000 runs one server per value on each database, alternating with --rounds)
 //   npm run bench:load -- --topology=haproxy --instances=1,3 --rounds=3   one seeded database on
-//   Debian's PostgreSQL behind PgBouncer, and HAProxy in front of 1 and of 3 built instances
+//   a throwaway PostgreSQL behind PgBouncer, and HAProxy in front of 1 and of 3 built instances
 //   (bench/balancer.ts), measured alternately; medians of the rounds and the ratio
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
@@ -1061,11 +1062,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function runBalanced(): Promise<void> {
   const counts = instanceCounts(args.get("instances"), [1, 3]);
   console.log(`bench:load --topology=haproxy: ${cpus().length} cores, instances ${counts.join(" and ")}, ${CONNECTIONS} connections, ${DURATION_S} s x ${ROUNDS} rounds, ${TASKS} tasks`);
-  const external = await externalPostgres({ fsync: args.get("postgres-fsync") === "on" });
-  const database = await external.createDatabase();
+  // The test suite's throwaway cluster: PgBouncer needs a password to pass on, Debian's trust cluster has none.
+  const database = await startPostgresCluster();
   const stacks: Stack[] = [];
   try {
-    console.log(`postgres: ${external.description}`);
     const { world, seconds } = await seedAndLoadWorld(database.url, `load-${randomBytes(12).toString("hex")}-`);
     console.log(`seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seconds.toFixed(1)} s`);
     const bouncer = await startPgBouncer(database.url);
@@ -1101,8 +1101,7 @@ async function runBalanced(): Promise<void> {
       await bouncer.destroy();
     }
   } finally {
-    await database.drop();
-    await external.stop();
+    await database.destroy();
   }
 }
 
