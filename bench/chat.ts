@@ -32,7 +32,8 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //                                            a throwaway PostgreSQL behind PgBouncer, HAProxy in front
 //                                            of 3 built instances (bench/balancer.ts); every socket
 //                                            connects to HAProxy, which spreads them round robin
-// Every message is counted once per arrival at the recipient: duplicates and missing ones are reported.
+// Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
+// (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
 
 const args = benchArgs();
 const RATE = Number(args.get("rate") ?? 500);
@@ -40,6 +41,8 @@ const DURATION_S = Number(args.get("duration") ?? 10);
 const ROOMS = Number(args.get("rooms") ?? 1000);
 const DATABASES = databasesOption(args.get("databases"));
 const TOPOLOGY = args.get("topology") ?? "direct";
+/** How long after the last send a message may still arrive; later than that it counts as missing. */
+const DRAIN_S = Number(args.get("drain") ?? 5);
 
 interface Room {
   taskId: string;
@@ -159,6 +162,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** Error frames the server sent after a socket joined its room, by message: why a message went missing. */
+const refusals = new Map<string, number>();
+
 async function connect(port: number, cookie: string, taskId: string, onMessage: (content: string) => void): Promise<WebSocket> {
   const origin = `http://127.0.0.1:${port}`;
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin } });
@@ -169,7 +175,11 @@ async function connect(port: number, cookie: string, taskId: string, onMessage: 
       const frame = JSON.parse(String(data)) as { type: string; content?: string; message?: string };
       if (frame.type === "auth_success") resolve();
       else if (frame.type === "message" && frame.content) onMessage(frame.content);
-      else if (frame.type === "error") reject(new Error(frame.message));
+      else if (frame.type === "error") {
+        // Before auth_success it fails the connection; after it, the server refused a message.
+        refusals.set(frame.message ?? "?", (refusals.get(frame.message ?? "?") ?? 0) + 1);
+        reject(new Error(frame.message));
+      }
     });
   });
   return socket;
@@ -181,7 +191,7 @@ interface Result {
   delivered: number;
   /** Arrivals of a message the recipient already had. */
   duplicates: number;
-  /** Sent, never arrived within the drain. */
+  /** Sent, not arrived within --drain seconds of the last send. */
   missing: number;
   p50: number;
   p99: number;
@@ -270,7 +280,7 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
       }
     }, tickMs);
   });
-  const drainUntil = performance.now() + 5000;
+  const drainUntil = performance.now() + DRAIN_S * 1000;
   while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
   for (const s of sockets) {
     s.poster.close();
@@ -345,6 +355,7 @@ async function main(): Promise<void> {
 }
 
 function report(results: Result[]): void {
+  if (refusals.size > 0) console.log(`error frames: ${[...refusals].map(([m, n]) => `${n}x ${m}`).join("; ")}`);
   console.log(`\n${ROOMS} rooms, ${ROOMS * 2} sockets, ${RATE} msg/s for ${DURATION_S} s\n`);
   console.log("| Setup | Sent | Delivered | Duplicates | Missing | p50 ms | p99 ms | max ms | delivered msg/s |");
   console.log("|---|---|---|---|---|---|---|---|---|");
