@@ -8,10 +8,13 @@ import { sql } from "drizzle-orm";
 import WebSocket from "ws";
 import { buildApp } from "../src/server/app.js";
 import { parseEnv } from "../src/server/config/env.js";
-import { migrateDatabase, openDatabase, queryRows } from "../src/server/db/client.js";
+import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
+import { startPostgresCluster } from "../test/postgres-cluster.js";
+import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { benchArgs } from "./args.js";
+import { instanceCounts, loadAverage, startStack } from "./balancer.js";
 import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPostgres } from "./databases.js";
 
 // Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
@@ -25,12 +28,21 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //                                            throwaway cluster from Debian's binaries; posters on
 //                                            instance A, providers on B: every delivery crosses)
 //   npm run bench:chat -- --rate=500 --duration=10 --rooms=1000 --databases=embedded,postgres
+//   npm run build && npm run bench:chat -- --topology=haproxy --instances=3 --rooms=2500 --rate=2000
+//                                            a throwaway PostgreSQL behind PgBouncer, HAProxy in front
+//                                            of 3 built instances (bench/balancer.ts); every socket
+//                                            connects to HAProxy, which spreads them round robin
+// Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
+// (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
 
 const args = benchArgs();
 const RATE = Number(args.get("rate") ?? 500);
 const DURATION_S = Number(args.get("duration") ?? 10);
 const ROOMS = Number(args.get("rooms") ?? 1000);
 const DATABASES = databasesOption(args.get("databases"));
+const TOPOLOGY = args.get("topology") ?? "direct";
+/** How long after the last send a message may still arrive; later than that it counts as missing. */
+const DRAIN_S = Number(args.get("drain") ?? 5);
 
 interface Room {
   taskId: string;
@@ -40,6 +52,39 @@ interface Room {
 type Ready = { port: number; rooms: Room[] };
 
 // ---- server side (child process) ----
+
+/** ROOMS claimed tasks, each with a poster and a provider signed in. */
+async function seedRooms(database: Database): Promise<Room[]> {
+  const rooms: Room[] = [];
+  const run = randomUUID().slice(0, 8);
+  const users = await queryRows<{ id: string; email: string }>(
+    database.db,
+    sql`insert into users (email, first_name, last_name, role)
+        select 'bench-' || ${run} || '-' || k || g || '@example.test', 'Bench', k, case when k = 'p' then 'provider'::user_role else 'user'::user_role end
+        from generate_series(1, ${ROOMS}) g, (values ('c'), ('p')) v(k)
+        returning id, email`,
+  );
+  // bench-<run>-<c|p><n>@example.test → "c12" / "p12"
+  const byKey = new Map(users.map((u) => [u.email.split("@")[0]?.split("-")[2] ?? "", u.id]));
+  for (let i = 1; i <= ROOMS; i += 1) {
+    const posterId = byKey.get(`c${i}`);
+    const providerId = byKey.get(`p${i}`);
+    if (!posterId || !providerId) throw new Error("seed mismatch");
+    const [task] = await queryRows<{ id: string }>(
+      database.db,
+      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status)
+          values (${posterId}, ${providerId}, 'Bench task', 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed') returning id`,
+    );
+    if (!task) throw new Error("task not inserted");
+    const policy = { idleDays: 7, absoluteDays: 30 };
+    rooms.push({
+      taskId: task.id,
+      posterCookie: `errandly_session=${await createSession(database.db, posterId, policy, new Date())}`,
+      providerCookie: `errandly_session=${await createSession(database.db, providerId, policy, new Date())}`,
+    });
+  }
+  return rooms;
+}
 
 /**
  * BENCH_DATA_DIR set: the embedded PostgreSQL under it, started here as the server starts it with no
@@ -55,36 +100,7 @@ async function serve(): Promise<void> {
   const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1", DATA_DIR: dataDir ?? tmpdir() });
   const app = await buildApp({ env, database, logger: false });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
-  const rooms: Room[] = [];
-  if (seed) {
-    const run = randomUUID().slice(0, 8);
-    const users = await queryRows<{ id: string; email: string }>(
-      database.db,
-      sql`insert into users (email, first_name, last_name, role)
-          select 'bench-' || ${run} || '-' || k || g || '@example.test', 'Bench', k, case when k = 'p' then 'provider'::user_role else 'user'::user_role end
-          from generate_series(1, ${ROOMS}) g, (values ('c'), ('p')) v(k)
-          returning id, email`,
-    );
-    // bench-<run>-<c|p><n>@example.test → "c12" / "p12"
-    const byKey = new Map(users.map((u) => [u.email.split("@")[0]?.split("-")[2] ?? "", u.id]));
-    for (let i = 1; i <= ROOMS; i += 1) {
-      const posterId = byKey.get(`c${i}`);
-      const providerId = byKey.get(`p${i}`);
-      if (!posterId || !providerId) throw new Error("seed mismatch");
-      const [task] = await queryRows<{ id: string }>(
-        database.db,
-        sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status)
-            values (${posterId}, ${providerId}, 'Bench task', 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed') returning id`,
-      );
-      if (!task) throw new Error("task not inserted");
-      const policy = { idleDays: 7, absoluteDays: 30 };
-      rooms.push({
-        taskId: task.id,
-        posterCookie: `errandly_session=${await createSession(database.db, posterId, policy, new Date())}`,
-        providerCookie: `errandly_session=${await createSession(database.db, providerId, policy, new Date())}`,
-      });
-    }
-  }
+  const rooms = seed ? await seedRooms(database) : [];
   const ready: Ready = { port: Number(new URL(address).port), rooms };
   process.send?.(ready);
   let stopping = false;
@@ -146,6 +162,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** Error frames the server sent after a socket joined its room, by message: why a message went missing. */
+const refusals = new Map<string, number>();
+
 async function connect(port: number, cookie: string, taskId: string, onMessage: (content: string) => void): Promise<WebSocket> {
   const origin = `http://127.0.0.1:${port}`;
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin } });
@@ -156,7 +175,11 @@ async function connect(port: number, cookie: string, taskId: string, onMessage: 
       const frame = JSON.parse(String(data)) as { type: string; content?: string; message?: string };
       if (frame.type === "auth_success") resolve();
       else if (frame.type === "message" && frame.content) onMessage(frame.content);
-      else if (frame.type === "error") reject(new Error(frame.message));
+      else if (frame.type === "error") {
+        // Before auth_success it fails the connection; after it, the server refused a message.
+        refusals.set(frame.message ?? "?", (refusals.get(frame.message ?? "?") ?? 0) + 1);
+        reject(new Error(frame.message));
+      }
     });
   });
   return socket;
@@ -166,6 +189,10 @@ interface Result {
   setup: string;
   sent: number;
   delivered: number;
+  /** Arrivals of a message the recipient already had. */
+  duplicates: number;
+  /** Sent, not arrived within --drain seconds of the last send. */
+  missing: number;
   p50: number;
   p99: number;
   max: number;
@@ -190,17 +217,30 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
   const a = await startServer(target, true);
   // A second instance on the embedded directory joins the server instance A started.
   const b = instances === 2 ? await startServer(target, false) : a;
-  const rooms = a.ready.rooms;
+  const result = await deliver(setup, a.ready.port, b.ready.port, a.ready.rooms);
+  await stopServers();
+  return result;
+}
+
+/** Posters connect to `posterPort`, providers to `providerPort`; RATE messages a second for DURATION_S. */
+async function deliver(setup: string, posterPort: number, providerPort: number, rooms: Room[]): Promise<Result> {
   const sentAt = new Map<string, number>();
+  const arrived = new Set<string>();
   const latencies: number[] = [];
+  let duplicates = 0;
   let firstSend = 0;
   let lastDelivery = 0;
   // Each side counts only what the OTHER side sent: a delivery to the recipient.
   const receiver = (side: "c" | "p") => (content: string) => {
     if (!content.startsWith(side === "c" ? "p:" : "c:")) return;
+    if (arrived.has(content)) {
+      duplicates += 1;
+      return;
+    }
     const at = sentAt.get(content);
     if (at === undefined) return;
     sentAt.delete(content);
+    arrived.add(content);
     const now = performance.now();
     latencies.push(now - at);
     lastDelivery = now;
@@ -211,8 +251,8 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
     sockets.push(
       ...(await Promise.all(
         batch.map(async (room) => ({
-          poster: await connect(a.ready.port, room.posterCookie, room.taskId, receiver("c")),
-          provider: await connect(b.ready.port, room.providerCookie, room.taskId, receiver("p")),
+          poster: await connect(posterPort, room.posterCookie, room.taskId, receiver("c")),
+          provider: await connect(providerPort, room.providerCookie, room.taskId, receiver("p")),
         })),
       )),
     );
@@ -240,18 +280,19 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
       }
     }, tickMs);
   });
-  const drainUntil = performance.now() + 5000;
+  const drainUntil = performance.now() + DRAIN_S * 1000;
   while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
   for (const s of sockets) {
     s.poster.close();
     s.provider.close();
   }
-  await stopServers();
   latencies.sort((x, y) => x - y);
   return {
     setup,
     sent,
     delivered: latencies.length,
+    duplicates,
+    missing: sentAt.size,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN,
@@ -259,7 +300,42 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
   };
 }
 
+/**
+ * --topology=haproxy: one seeded database on a throwaway PostgreSQL behind PgBouncer, and per
+ * --instances count HAProxy in front of that many built instances; every socket goes through HAProxy.
+ */
+async function balanced(): Promise<Result[]> {
+  // The test suite's throwaway cluster: PgBouncer needs a password to pass on, Debian's trust cluster has none.
+  const handle = await startPostgresCluster();
+  const results: Result[] = [];
+  try {
+    await migrateDatabase(handle.url);
+    const database = await openDatabase({ databaseUrl: handle.url, poolSize: 5 });
+    const rooms = await seedRooms(database).finally(() => database.close());
+    const bouncer = await startPgBouncer(handle.url);
+    try {
+      for (const instances of instanceCounts(args.get("instances"), [3])) {
+        const stack = await startStack({ poolerUrl: bouncer.url, listenUrl: handle.url, instances });
+        try {
+          const before = loadAverage();
+          const result = await deliver(`${instances} instance(s) behind HAProxy and PgBouncer`, stack.port, stack.port, rooms);
+          console.log(`${result.setup}: load average ${before} before, ${loadAverage()} after`);
+          results.push(result);
+        } finally {
+          await stack.stop();
+        }
+      }
+    } finally {
+      await bouncer.destroy();
+    }
+  } finally {
+    await handle.destroy();
+  }
+  return results;
+}
+
 async function main(): Promise<void> {
+  if (TOPOLOGY === "haproxy") return report(await balanced());
   const external = DATABASES.includes("postgres") ? await externalPostgres() : null;
   const results: Result[] = [];
   try {
@@ -275,12 +351,17 @@ async function main(): Promise<void> {
   } finally {
     await external?.stop();
   }
+  report(results);
+}
+
+function report(results: Result[]): void {
+  if (refusals.size > 0) console.log(`error frames: ${[...refusals].map(([m, n]) => `${n}x ${m}`).join("; ")}`);
   console.log(`\n${ROOMS} rooms, ${ROOMS * 2} sockets, ${RATE} msg/s for ${DURATION_S} s\n`);
-  console.log("| Setup | Sent | Delivered | p50 ms | p99 ms | max ms | delivered msg/s |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("| Setup | Sent | Delivered | Duplicates | Missing | p50 ms | p99 ms | max ms | delivered msg/s |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const r of results) {
     console.log(
-      `| ${r.setup} | ${r.sent} | ${r.delivered} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.throughput.toFixed(0)} |`,
+      `| ${r.setup} | ${r.sent} | ${r.delivered} | ${r.duplicates} | ${r.missing} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.throughput.toFixed(0)} |`,
     );
   }
 }

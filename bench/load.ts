@@ -11,8 +11,11 @@ import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/
 import { openEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { openTasksSql } from "../src/server/features/tasks/board-query.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
+import { startPostgresCluster } from "../test/postgres-cluster.js";
+import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
+import { instanceCounts, loadAverage, startStack, type Stack } from "./balancer.js";
 import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
 // Mixed load (docs/benchmarks.md, "Mixed load (bench:load)"): the BUILT server
@@ -35,6 +38,9 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   --postgres-fsync=on (the Debian throwaway cluster with fsync on, as the embedded server runs),
 //   --pool=N (the server's DATABASE_POOL_SIZE), --in-flight=N (its MAX_CONCURRENT_REQUESTS; a list
 //   such as --in-flight=32,1000 runs one server per value on each database, alternating with --rounds)
+//   npm run bench:load -- --topology=haproxy --instances=1,3 --rounds=3   one seeded database on
+//   a throwaway PostgreSQL behind PgBouncer, and HAProxy in front of 1 and of 3 built instances
+//   (bench/balancer.ts), measured alternately; medians of the rounds and the ratio
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
@@ -61,6 +67,8 @@ const IN_FLIGHT: (string | null)[] = args.has("in-flight") ? (args.get("in-fligh
 const CEILINGS = args.get("ceilings") !== "false";
 /** Measurements per database, alternating between the databases (see runDatabases). */
 const ROUNDS = Number(args.get("rounds") ?? 1);
+/** --topology=haproxy: through the balancer and pooler (runBalanced) instead of one server per database. */
+const TOPOLOGY = args.get("topology") ?? "direct";
 const SERVER_ENTRY = resolve(ROOT, args.get("server") ?? "dist/server/server/main.js");
 /** A fifth of the users are approved providers: enough distinct claimers that races stay rare. */
 const PROVIDERS = Math.max(2, Math.floor(USERS / 5));
@@ -1044,7 +1052,62 @@ async function seedOnly(target: string): Promise<void> {
   }
 }
 
-if (args.has("seed-only")) {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? Number.NaN;
+
+/**
+ * --topology=haproxy: one database seeded once, PgBouncer in front of it, and one HAProxy stack per
+ * --instances count, all up at once and measured in turn for ROUNDS rounds. On a machine with fewer
+ * cores than instances the ratio is the balancer's and the pooler's cost, not added capacity.
+ */
+async function runBalanced(): Promise<void> {
+  const counts = instanceCounts(args.get("instances"), [1, 3]);
+  console.log(`bench:load --topology=haproxy: ${cpus().length} cores, instances ${counts.join(" and ")}, ${CONNECTIONS} connections, ${DURATION_S} s x ${ROUNDS} rounds, ${TASKS} tasks`);
+  // The test suite's throwaway cluster: PgBouncer needs a password to pass on, Debian's trust cluster has none.
+  const database = await startPostgresCluster();
+  const stacks: Stack[] = [];
+  try {
+    const { world, seconds } = await seedAndLoadWorld(database.url, `load-${randomBytes(12).toString("hex")}-`);
+    console.log(`seeded ${world.users.length} users, ${world.tasks.length} tasks in ${seconds.toFixed(1)} s`);
+    const bouncer = await startPgBouncer(database.url);
+    try {
+      const env = { SANDBOX_PAYMENTS_IN_PRODUCTION: "true", ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}) };
+      for (const instances of counts) stacks.push(await startStack({ poolerUrl: bouncer.url, listenUrl: database.url, instances, env }));
+      for (const stack of stacks) if (WARMUP_S > 0) await runLoad(stack.port, WARMUP_S, mixedStep(world));
+      const runs = new Map<Stack, RunSummary[]>(stacks.map((s) => [s, []]));
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const stack of round % 2 === 1 ? stacks : [...stacks].reverse()) {
+          const before = loadAverage();
+          const run = summarize(`haproxy, ${stack.instances} instance(s)`, await runLoad(stack.port, DURATION_S, mixedStep(world)), seconds, null, null);
+          console.log(`round ${round}, ${stack.instances} instance(s): ${run.rps.toFixed(1)} req/s, p99 ${ms(run.p99)} ms, ${run.errors} errors (load average ${before})`);
+          runs.get(stack)?.push(run);
+        }
+      }
+      console.log("\n| Instances behind HAProxy | median req/s | median p50 ms | median p99 ms | errors | 409 lost races |\n|---|---|---|---|---|---|");
+      const medians = stacks.map((stack) => {
+        const list = runs.get(stack) ?? [];
+        const row = { instances: stack.instances, rps: median(list.map((r) => r.rps)), p50: median(list.map((r) => r.p50)), p99: median(list.map((r) => r.p99)) };
+        const errors = list.reduce((n, r) => n + r.errors, 0);
+        console.log(`| ${row.instances} | ${row.rps.toFixed(1)} | ${ms(row.p50)} | ${ms(row.p99)} | ${errors} | ${list.reduce((n, r) => n + r.races, 0)} |`);
+        if (errors > 0) process.exitCode = 1;
+        return row;
+      });
+      const [first, last] = [medians[0], medians.at(-1)];
+      if (first && last && first !== last) {
+        console.log(`\n${last.instances} / ${first.instances} instances: ${(last.rps / first.rps).toFixed(3)} of the median req/s on ${cpus().length} cores`);
+      }
+      console.log(`load average at the end: ${loadAverage()}`);
+    } finally {
+      for (const stack of stacks) await stack.stop();
+      await bouncer.destroy();
+    }
+  } finally {
+    await database.destroy();
+  }
+}
+
+if (TOPOLOGY === "haproxy") {
+  await runBalanced();
+} else if (args.has("seed-only")) {
   await seedOnly(args.get("seed-only") ?? "");
 } else if (args.has("write-query")) {
   await writeQuery();
