@@ -85,6 +85,7 @@ export const ROUTE_HEADS: readonly RouteHead[] = [
   privatePage("/admin/outbox", "E-mail Outbox"),
   privatePage("/provider/profile", "My Provider Profile"),
   privatePage("/sign-in", "Sign In"),
+  privatePage("/sign-in/second-step", "Confirm It Is You"),
   privatePage("/forgot-password", "Forgot Password"),
   privatePage("/reset-password", "Reset Password"),
   privatePage("/verify-email", "Verify Your E-mail"),
