@@ -62,7 +62,8 @@ describe("families", () => {
     const text = await scrape();
     expect(sample(text, "errandly_http_request_duration_seconds_count", route)).toBe(before + 3);
     expect(text).not.toMatch(/route="\/api\/messages\/[0-9a-f]{8}-/);
-    await t.app.inject({ url: "/no-such-page-at-all" });
+    // An API address no route has (a page address would get the web app's index, built or not).
+    await t.app.inject({ url: "/api/no-such-route-at-all" });
     expect(sample(await scrape(), "errandly_http_request_duration_seconds_count", { route: "unmatched", status: "404" })).toBeGreaterThan(0);
   });
 
@@ -71,13 +72,14 @@ describe("families", () => {
     for (const state of ["line", "waiting", "working"]) expect(sample(text, "errandly_admission_requests", { state })).toBe(0);
     const before = sample(text, "errandly_admission_wait_seconds_count") ?? 0;
     // One place at work (MAX_CONCURRENT_REQUESTS=1): of four at once, three wait their turn.
-    const answers = await Promise.all(Array.from({ length: 4 }, () => t.app.inject({ url: "/api/health" })));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => t.app.inject({ url: "/robots.txt" })));
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
     expect(sample(await scrape(), "errandly_admission_wait_seconds_count")).toBe(before + 3);
   });
 
   it("reports the database pool's connections", async () => {
-    await t.app.inject({ url: "/api/health" });
+    // Readiness asks the database; liveness does not (plugins/health.ts).
+    await t.app.inject({ url: "/api/health/ready" });
     const text = await scrape();
     expect(sample(text, "errandly_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
     expect(sample(text, "errandly_db_pool_connections", { state: "idle" })).toBeGreaterThanOrEqual(0);

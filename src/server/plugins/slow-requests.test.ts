@@ -91,24 +91,25 @@ describe("open connections per address", () => {
 
 describe("the line at the door", () => {
   it("answers 503 with Retry-After past one address's share and past the whole line, counting bodies still arriving", async () => {
+    // robots.txt waits in the line like any page; the health checks do not (plugins/health.ts).
     const stalled = await Promise.all([connect(limitedUrl, "127.0.0.2"), connect(limitedUrl, "127.0.0.2")]);
     for (const raw of stalled) writeStalledBody(raw, limitedUrl);
     await expect.poll(() => limited.app.admission.lineLength).toBe(2);
 
-    const overShare = await get(limitedUrl, "127.0.0.2", "/api/health");
+    const overShare = await get(limitedUrl, "127.0.0.2", "/robots.txt");
     expect(overShare.status).toBe(503);
     expect(overShare.headers["retry-after"]).toBe(String(BUSY_RETRY_AFTER_SECONDS));
     expect(JSON.parse(overShare.body)).toEqual({
       message: `Too many requests from your network are waiting. Please try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.`,
     });
     // Another address's share is its own.
-    expect((await get(limitedUrl, "127.0.0.3", "/api/health")).status).toBe(200);
+    expect((await get(limitedUrl, "127.0.0.3", "/robots.txt")).status).toBe(200);
 
     const third = await connect(limitedUrl, "127.0.0.3");
     writeStalledBody(third, limitedUrl);
     stalled.push(third);
     await expect.poll(() => limited.app.admission.lineLength).toBe(3);
-    const overLine = await get(limitedUrl, "127.0.0.4", "/api/health");
+    const overLine = await get(limitedUrl, "127.0.0.4", "/robots.txt");
     expect(overLine.status).toBe(503);
     expect(overLine.headers["retry-after"]).toBe(String(BUSY_RETRY_AFTER_SECONDS));
     expect(JSON.parse(overLine.body)).toEqual({ message: `The server is busy. Please try again in ${BUSY_RETRY_AFTER_SECONDS} seconds.` });
@@ -116,7 +117,7 @@ describe("the line at the door", () => {
     // A client that gives up leaves the line.
     for (const raw of stalled) raw.socket.destroy();
     await expect.poll(() => limited.app.admission.lineLength).toBe(0);
-    expect((await get(limitedUrl, "127.0.0.4", "/api/health")).status).toBe(200);
+    expect((await get(limitedUrl, "127.0.0.4", "/robots.txt")).status).toBe(200);
   });
 });
 
