@@ -111,6 +111,8 @@ const PLAN: Record<string, Visit[]> = {
   "/contact": [{ as: null, h1: "Contact Us" }],
   "/book-appointment": [{ as: null, h1: "Schedule an Office Visit" }],
   "/sign-in": [{ as: null, h1: SIGN_IN }],
+  // Without a pending challenge the form still shows; second-factors.e2e.ts signs in through it.
+  "/sign-in/second-step": [{ as: null, h1: "Confirm it is you" }],
   "/forgot-password": [{ as: null, h1: "Forgot your password?" }],
   // Without a token each says so and offers a way onward; the e-mailed links are account-recovery.e2e.ts.
   "/reset-password": [{ as: null, h1: "Choose a new password" }],

@@ -26,13 +26,14 @@ export function App({ client = queryClient }: { client?: QueryClient }) {
       <div className="flex min-h-screen flex-col bg-background text-foreground">
         <Header />
         <UnverifiedEmailBanner />
-        <AccountSecurityLayer />
         {/* At least a viewport tall (less the 4rem header): the footer starts below the fold, so a
             page replacing its loading spinner never moves it on screen (Lighthouse CLS was 0.42). */}
         <main id="main" className="min-h-[calc(100vh-4rem)] flex-1">
           <RouteHead />
           <Router />
         </main>
+        {/* Below the page, so a banner that arrives after the first paint moves nothing on screen. */}
+        <AccountSecurityLayer />
         <Footer />
       </div>
       <MobileScrollButtons />

@@ -1,41 +1,26 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { PasswordInput } from "@/components/ui/password-input";
-import { errorMessage, setStepUpPrompt } from "@/lib/api";
-import { useSecurityOverview } from "../api/account-security";
+import { errorMessage } from "@/lib/api";
 import { stepUpWithPasskey, stepUpWithPassword } from "../api/second-step";
 
 /**
  * The one "confirm it is you" prompt (docs/decisions/050-step-up-and-security-log.md): a sensitive
  * change answered 403 step_up_required, so the person types their password or uses a passkey, and
- * the API client sends the change again.
+ * the API client sends the change again. Mounted, open, only when a change asks for it
+ * (app/layout/account-security.tsx), so its code is not in any page's first load.
  */
-export function StepUpPrompt() {
-  const [open, setOpen] = useState(false);
+export function StepUpPrompt({ onDone }: { onDone: (ok: boolean) => void }) {
+  const [open, setOpen] = useState(true);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const settle = useRef<((ok: boolean) => void) | null>(null);
-
-  useEffect(() => {
-    setStepUpPrompt(
-      () =>
-        new Promise<boolean>((resolve) => {
-          settle.current = resolve;
-          setPassword("");
-          setError(null);
-          setOpen(true);
-        }),
-    );
-    return () => setStepUpPrompt(null);
-  }, []);
 
   const finish = (ok: boolean) => {
     setOpen(false);
-    settle.current?.(ok);
-    settle.current = null;
+    onDone(ok);
   };
   const attempt = (proof: () => Promise<unknown>) => {
     setPending(true);
@@ -74,25 +59,5 @@ export function StepUpPrompt() {
         </form>
       </DialogContent>
     </Dialog>
-  );
-}
-
-/** For admins (who must) and providers (who should) without a second factor: a link to add one. */
-export function SecondFactorBanner({ admin }: { admin: boolean }) {
-  const overview = useSecurityOverview();
-  if (!overview.data || overview.data.totp || overview.data.passkeys.length > 0) return null;
-  return (
-    <div role="region" aria-label="Add a second factor" className="border-b border-warning/50 bg-warning/10 text-warning">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm sm:px-6">
-        <p className="min-w-0 flex-1 break-words">
-          {admin
-            ? "Admin pages stay closed until you add a second factor: an authenticator app or a passkey."
-            : "Protect your earnings: add a second factor, so a stolen password alone cannot open your account."}
-        </p>
-        <Button asChild size="sm" variant="outline">
-          <a href="/settings/security">Add a second factor</a>
-        </Button>
-      </div>
-    </div>
   );
 }
