@@ -129,8 +129,16 @@ export function SignUpForm({ returnTo }: { returnTo?: string }) {
           description={`At least ${PASSWORD_MIN_LENGTH} characters, hard to guess: three or four unrelated words work well.`}
           error={errors.password?.message}
         >
-          {/* A refusal of the earlier password must not stay above the meter of the one typed now. */}
-          <PasswordInput autoComplete="new-password" {...form.register("password", { onChange: () => mutation.reset() })} />
+          {/* A refusal of the earlier password, the server's included, must not stay above the meter of the one typed now. */}
+          <PasswordInput
+            autoComplete="new-password"
+            {...form.register("password", {
+              onChange: () => {
+                mutation.reset();
+                form.clearErrors("password");
+              },
+            })}
+          />
         </FormField>
         <PasswordStrength password={password} owner={{ email, firstName, lastName }} />
       </div>
