@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Locator, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
 import type { FelixResponse } from "../src/shared/felix.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Issue 33 in Chromium at phone and desktop widths: Felix prices a cleaning by the hours it
 // states and says so, asks one question about a vague task and uses the answer, and asks before
 // "Use $X" lowers the budget the poster typed (docs/product.md#felix; decision 054).
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function expectAxeClean(page: Page) {
   const violations = await seriousAxeViolations(page);
@@ -26,9 +16,9 @@ async function expectAxeClean(page: Page) {
 
 /** Signs the poster in, fills a single-place cleaning task and a typed budget, and opens Felix. */
 async function openFelix(width: number, title: string, description: string, budget: string) {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 } });
+  const context = await e2e.browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 } });
   const page = await newPage(context);
-  await signIn(page, server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
   await page.evaluate(() => window.localStorage.clear());
   await page.getByRole("button", { name: "Post a Task" }).click();
   const wizard = page.getByRole("dialog", { name: "Post a Task" });

@@ -1,40 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import pg from "pg";
-import type { Browser } from "playwright-core";
-import { formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, totpCode, type RunningServer } from "./harness.js";
+import { formatViolations, newPage, seriousAxeViolations, signIn, totpCode, useServerAndBrowser } from "./harness.js";
 
 // Second factors in Chromium (docs/decisions/049-second-factors.md, 050-step-up-and-security-log.md):
 // an authenticator app added in settings and asked for at sign-in; a passkey (the DevTools
 // protocol's virtual authenticator) added, then used alone and as the second step; the step-up
 // prompt before a sensitive change, which then goes on. Axe clean at 390 and 1366 px.
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = useServerAndBrowser();
 const PASSWORD = "quiet walnut harbor 7";
 // A refused code or a stale proof answers 401 or 403, which the browser logs.
 const REFUSED = [/40[13] \(/];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 let people = 0;
 async function newAccount(width: number) {
   people += 1;
   const email = `factors${people}-${Date.now()}@example.test`;
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const res = await context.request.post(`${server.url}/api/auth/register`, {
+  const context = await e2e.browser.newContext({ viewport: { width, height: 900 } });
+  const res = await context.request.post(`${e2e.server.url}/api/auth/register`, {
     data: { email, password: PASSWORD, firstName: "Fay", lastName: `Factor${people}` },
-    headers: { origin: server.url },
+    headers: { origin: e2e.server.url },
   });
   expect(res.status()).toBe(202);
   const page = await newPage(context);
-  await signIn(page, server.url, email, PASSWORD, "/settings/security");
+  await signIn(page, e2e.server.url, email, PASSWORD, "/settings/security");
   return { email, context, page };
 }
 
@@ -59,7 +48,7 @@ describe("second factors", () => {
       await page.getByRole("button", { name: "I saved them" }).click();
 
       await context.clearCookies();
-      await page.goto(`${server.url}/api/login?returnTo=%2Fdashboard`);
+      await page.goto(`${e2e.server.url}/api/login?returnTo=%2Fdashboard`);
       await page.getByLabel("Email").fill(email);
       await page.getByLabel(/^Password/).fill(PASSWORD);
       await page.getByRole("button", { name: "Sign In", exact: true }).click();
@@ -90,27 +79,27 @@ describe("second factors", () => {
 
     // Signed out, in with the passkey alone.
     await context.clearCookies();
-    await page.goto(`${server.url}/sign-in?returnTo=%2Fdashboard`);
+    await page.goto(`${e2e.server.url}/sign-in?returnTo=%2Fdashboard`);
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await page.waitForURL((u) => u.pathname === "/dashboard");
-    const me = (await (await context.request.get(`${server.url}/api/auth/user`)).json()) as { email: string };
+    const me = (await (await context.request.get(`${e2e.server.url}/api/auth/user`)).json()) as { email: string };
     expect(me.email).toBe(email);
 
     // Signed out, the password, then the passkey as the second step.
     await context.clearCookies();
-    await page.goto(`${server.url}/api/login?returnTo=%2Fsettings%2Fsecurity`);
+    await page.goto(`${e2e.server.url}/api/login?returnTo=%2Fsettings%2Fsecurity`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/sign-in/second-step");
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await page.waitForURL((u) => u.pathname === "/settings/security");
-    const sessions = (await (await context.request.get(`${server.url}/api/account/sessions`)).json()) as { current: boolean; proof: string }[];
+    const sessions = (await (await context.request.get(`${e2e.server.url}/api/account/sessions`)).json()) as { current: boolean; proof: string }[];
     expect(sessions.find((s) => s.current)?.proof).toBe("Password and passkey");
 
     // The proof is stale (the server's record of it is moved back, as if minutes passed): removing
     // the passkey asks to confirm it is you, then goes on.
-    const db = new pg.Client({ connectionString: server.databaseUrl });
+    const db = new pg.Client({ connectionString: e2e.server.databaseUrl });
     await db.connect();
     await db.query(`update sessions set proven_at = now() - interval '10 minutes'`);
     await db.end();
