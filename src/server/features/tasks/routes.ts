@@ -24,7 +24,7 @@ import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
-import { declinedOpenTasks, recordDeclinedProvider, type OpenTasksInput } from "./repository.js";
+import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput } from "./repository.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 
@@ -60,6 +60,8 @@ const PERSON_TRANSITIONS = [
   { name: "cancel", path: "cancel" },
   { name: "reactivate", path: "reactivate" },
   { name: "decline", path: "decline-provider" },
+  { name: "withdraw", path: "withdraw" },
+  { name: "release_claim", path: "release-claim" },
 ] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
@@ -107,6 +109,10 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.taskActions.handle("board.remove", async ({ task }) => changedHere(changeOf(task, "removed")));
   ctx.taskActions.handle("declined.remember", async ({ task, releasedProviderId, now, tx }) => {
     if (releasedProviderId !== null) await recordDeclinedProvider(task.id, releasedProviderId, now, tx);
+  });
+  // The provider's reliability line counts these (decision 058).
+  ctx.taskActions.handle("withdrawal.record", async ({ transition, task, releasedProviderId, now, tx }) => {
+    if (releasedProviderId !== null) await recordWithdrawal(task.id, releasedProviderId, transition === "withdraw", now, tx);
   });
   // A card's photos are not a transition (no state, no actor rule), so they reach the cache through
   // this decorator, which app.ts hands to the task-photos feature (decision 045).
@@ -263,7 +269,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { auth: "user" },
         schema: {
           tags: ["tasks"],
-          operationId: `${name}Task`,
+          operationId: `${name.replace(/_(\w)/g, (_m: string, c: string) => c.toUpperCase())}Task`,
           summary: `Moves the task by the "${name}" row of the task table (docs/product.md)`,
           params: uuidParamSchema,
           response: {
