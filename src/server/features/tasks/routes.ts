@@ -6,6 +6,7 @@ import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifec
 import {
   createTaskBodySchema,
   declinedTasksSchema,
+  editTaskBodySchema,
   myTaskListSchema,
   openTasksQuerySchema,
   radiusCountsQuerySchema,
@@ -21,6 +22,7 @@ import type { TaskRow } from "../../transition-actions.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
+import { editTask } from "./edit-task.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
@@ -260,6 +262,34 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getTaskDetail(ctx, request.params.id, request.user),
+  );
+
+  app.patch(
+    "/api/tasks/:id",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["tasks"],
+        operationId: "editTask",
+        summary: "Changes an open task's details, price, date or place (poster only)",
+        params: uuidParamSchema,
+        body: editTaskBodySchema,
+        response: {
+          200: taskPrivateSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    // An edit may move the card anywhere on the board (budget, text): every kept answer of its
+    // category is dropped, as for a task whose place in the orders is unknown (board-reach.ts).
+    async (request) =>
+      editTask(ctx, requireUser(request), request.params.id, request.body, (task) =>
+        changedHere({ effect: "added", taskId: task.id, category: task.category, createdAtMs: null, budgetCents: null, text: null }),
+      ),
   );
 
   for (const { name, path } of PERSON_TRANSITIONS) {
