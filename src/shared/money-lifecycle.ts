@@ -173,7 +173,7 @@ export const PAYMENT_TRANSITIONS = [
     requires: [],
     action: "refund",
     // A late capture: the task had stopped being payable (decision 005, "pay"), so it is given back at once.
-    after: ["task:cancel", "escrow:resolve_refund", "payment:capture"],
+    after: ["task:cancel", "escrow:resolve_refund", "payment:capture", "task:withdraw"],
   },
 ] as const satisfies readonly MoneyTransitionDefinition<"payment">[];
 

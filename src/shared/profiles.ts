@@ -36,7 +36,18 @@ export const userProfileSchema = z.object({
   completedAsPoster: z.number().int(),
   /** Revealed reviews only (docs/product.md, Reviews): the average to one decimal, null without any. */
   rating: z.object({ average: z.number().nullable(), count: z.number().int() }),
+  /**
+   * Claims given back before starting, of all the claims they kept or gave back (declined and
+   * expired claims were not their doing): docs/decisions/058-withdrawing-and-editing.md.
+   */
+  claims: z.object({ withdrawn: z.number().int(), claimed: z.number().int() }),
   /** The newest PROFILE_REVIEWS_LIMIT revealed reviews this person received. */
   reviews: z.array(profileReviewSchema),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** "Withdrew from 1 of 14 claimed tasks"; null when they never withdrew (decision 058). */
+export function reliabilityLine({ withdrawn, claimed }: UserProfile["claims"]): string | null {
+  if (withdrawn === 0) return null;
+  return `Withdrew from ${withdrawn} of ${claimed} claimed ${claimed === 1 ? "task" : "tasks"}`;
+}

@@ -78,7 +78,7 @@ function matrix(
 ): Record<ActorKind, TransitionResult> {
   const rows = {} as Record<ActorKind, TransitionResult>;
   for (const kind of ACTOR_KINDS) rows[kind] = overrides[kind] ?? otherwise;
-  rows.signedOut = refused(401, `Sign in to ${name} this task`);
+  rows.signedOut = refused(401, `Sign in to ${name === "release_claim" ? "release the claim on" : name} this task`);
   return rows;
 }
 
@@ -191,6 +191,36 @@ const CASES: { name: TaskTransitionName; on: keyof typeof TASKS; expected: Recor
     }),
   },
   { name: "expire", on: "claimedUnpaidLate", expected: matrix("expire", notTimer, { timer: OK }) },
+  // docs/decisions/058-withdrawing-and-editing.md: each kind of claim has its own way out.
+  {
+    name: "withdraw",
+    on: "claimedPaid",
+    expected: matrix("withdraw", notAssigned("withdraw"), { assignedProvider: OK }),
+  },
+  {
+    name: "withdraw",
+    on: "claimedUnpaid",
+    expected: matrix("withdraw", notAssigned("withdraw"), { assignedProvider: refused(409, "The poster has not paid yet; release the claim instead") }),
+  },
+  {
+    name: "release_claim",
+    on: "claimedUnpaid",
+    expected: matrix("release_claim", notAssigned("release the claim on"), { assignedProvider: OK }),
+  },
+  {
+    name: "release_claim",
+    on: "claimedPaid",
+    expected: matrix("release_claim", notAssigned("release the claim on"), {
+      assignedProvider: refused(409, "The poster has paid; withdraw from the task instead, and they are refunded in full"),
+    }),
+  },
+  {
+    name: "withdraw",
+    on: "inProgress",
+    expected: matrix("withdraw", notAssigned("withdraw"), {
+      assignedProvider: refused(409, "Work on this task has already started, so you can no longer withdraw from it. Message the poster in the task's chat."),
+    }),
+  },
   {
     name: "expire",
     on: "claimedUnpaid",
@@ -263,10 +293,10 @@ describe("availableTransitions", () => {
     { on: "open", kind: "signedOut", names: [] },
     { on: "claimedUnpaid", kind: "poster", names: ["cancel", "decline"] },
     { on: "claimedPaid", kind: "poster", names: ["cancel"] },
-    { on: "claimedUnpaid", kind: "assignedProvider", names: [] },
+    { on: "claimedUnpaid", kind: "assignedProvider", names: ["release_claim"] },
     { on: "claimedUnpaid", kind: "paymentSystem", names: ["pay"] },
     { on: "claimedUnpaidLate", kind: "timer", names: ["expire"] },
-    { on: "claimedPaid", kind: "assignedProvider", names: ["start"] },
+    { on: "claimedPaid", kind: "assignedProvider", names: ["start", "withdraw"] },
     { on: "claimedPaid", kind: "otherProvider", names: [] },
     { on: "inProgress", kind: "assignedProvider", names: ["complete"] },
     { on: "inProgress", kind: "poster", names: [] },

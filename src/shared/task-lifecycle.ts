@@ -49,6 +49,8 @@ export const TASK_EFFECTS = {
   start_payment_window: { paymentDeadline: "window_end" },
   record_payment: { paymentCapturedAt: "now" },
   release_provider: { providerId: null, paymentDeadline: null },
+  // A withdrawal refunds the payment, so the reopened task is unpaid for whoever claims it next.
+  clear_payment: { paymentCapturedAt: null },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -75,6 +77,8 @@ export type TaskGuard = "unpaid_claim_limit" | "not_declined";
  * - announce: the live task status, one pg_notify (decision 025)
  * - board.add / board.remove: the job board's cache drops what the task joined or left (decision 035);
  *   `announce` tells the other instances the same from these names
+ * - notify.poster_provider_withdrew / withdrawal.record: the poster hears of a withdrawal, and the
+ *   tasks feature counts it for the provider's reliability line (decision 058)
  */
 export const TASK_ACTIONS = [
   "notify.poster_claimed",
@@ -89,6 +93,8 @@ export const TASK_ACTIONS = [
   "announce",
   "board.add",
   "board.remove",
+  "notify.poster_provider_withdrew",
+  "withdrawal.record",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -211,6 +217,29 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
   },
+  {
+    // The provider gives back a paid claim before starting: the poster is refunded in full and the
+    // task is open again; no job alerts go out a second time (docs/decisions/058-withdrawing-and-editing.md).
+    name: "withdraw",
+    actor: "assigned_provider",
+    from: ["claimed"],
+    to: "open",
+    requires: [{ condition: "paid", message: "The poster has not paid yet; release the claim instead" }],
+    effects: ["release_provider", "clear_payment"],
+    guards: [],
+    actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "announce", "board.add"],
+  },
+  {
+    // The same before the poster paid: nothing to refund (decision 058).
+    name: "release_claim",
+    actor: "assigned_provider",
+    from: ["claimed"],
+    to: "open",
+    requires: [{ condition: "unpaid", message: "The poster has paid; withdraw from the task instead, and they are refunded in full" }],
+    effects: ["release_provider"],
+    guards: [],
+    actions: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -283,9 +312,12 @@ function isSystem(actor: TaskViewer | SystemActor): actor is SystemActor {
   return typeof actor === "string";
 }
 
+/** The words of a refusal ("Only the assigned provider can <verb> this task"): the name, unless it does not read as a verb. */
+const verbOf = (name: TaskTransitionName): string => (name === "release_claim" ? "release the claim on" : name);
+
 /** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
 function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
-  const verb = transition.name;
+  const verb = verbOf(transition.name);
   switch (transition.actor) {
     case "verified_provider":
       if (isSystem(actor)) return "Only verified providers can claim tasks";
@@ -326,6 +358,11 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a task whose payment expired can be reactivated";
     case "decline":
       return "Only a claimed task's provider can be declined";
+    case "withdraw":
+    case "release_claim":
+      return status === "in_progress"
+        ? "Work on this task has already started, so you can no longer withdraw from it. Message the poster in the task's chat."
+        : "Only a claimed task can be given back, before work starts.";
   }
 }
 
@@ -341,7 +378,7 @@ export function evaluateTransition(
   now: Date,
 ): TransitionResult {
   const transition = findTransition(name);
-  if (actor === null) return { ok: false, status: 401, message: `Sign in to ${name} this task` };
+  if (actor === null) return { ok: false, status: 401, message: `Sign in to ${verbOf(name)} this task` };
   const notActor = actorRefusal(transition, task, actor);
   if (notActor !== null) return { ok: false, status: 403, message: notActor };
   if (!(transition.from as readonly TaskStatus[]).includes(task.status)) {

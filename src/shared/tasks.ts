@@ -116,6 +116,24 @@ export const createTaskBodySchema = z
   });
 export type CreateTaskBody = z.input<typeof createTaskBodySchema>;
 
+/**
+ * PATCH /api/tasks/{id}: what the poster may change while the task is open (docs/decisions/058).
+ * The form sends every field; a route task keeps its places (the place fields apply to a task with
+ * one place). The budget is priced again by the one fee function on the server.
+ */
+export const editTaskBodySchema = z.object({
+  title: text(3, 120, "Title"),
+  description: text(1, 5000, "Description"),
+  budget: budgetDollarsSchema,
+  scheduledDate: isoDateTimeSchema.nullable().optional(),
+  location: optionalText(300, "Location"),
+  city: optionalText(100, "City"),
+  state: optionalState,
+  lat: latSchema.optional().nullable(),
+  lon: lonSchema.optional().nullable(),
+});
+export type EditTaskBody = z.input<typeof editTaskBodySchema>;
+
 export const stopSchema = z.object({
   address: z.string().nullable(),
   city: z.string().nullable(),
@@ -201,6 +219,8 @@ export const taskPublicSchema = z.object({
   providerId: z.uuid().nullable(),
   paymentDeadline: z.string().nullable(),
   paymentCapturedAt: z.string().nullable(),
+  /** When the poster last edited it while open; null if never (docs/decisions/058-withdrawing-and-editing.md). */
+  editedAt: z.string().nullable(),
   poster: taskPartySchema,
   provider: taskProviderCardSchema.nullable(),
 });

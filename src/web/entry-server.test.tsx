@@ -35,6 +35,7 @@ const task: Omit<TaskDetail, "visibility" | "photos"> = {
   providerId: null,
   paymentDeadline: null,
   paymentCapturedAt: null,
+  editedAt: null,
   poster,
   provider: null,
 };

@@ -134,6 +134,11 @@ export const HTTP_MATRIX = {
   "PATCH /api/tasks/:id/reactivate": posterOnly(200),
   // Only during the payment window (claimed, unpaid): docs/decisions/024-declining-a-provider.md.
   "PATCH /api/tasks/:id/decline-provider": posterOnly(200),
+  // The provider gives a claim back before starting: paid (refunded) or unpaid (decision 058).
+  // The poster edits the task while it is open (decision 058).
+  "PATCH /api/tasks/:id": posterOnly(200),
+  "PATCH /api/tasks/:id/withdraw": assignedOnly(200),
+  "PATCH /api/tasks/:id/release-claim": assignedOnly(200),
   // Task photos (docs/product.md#task-photos): the poster changes them, everyone sees them.
   "POST /api/tasks/:id/photos": posterOnly(200),
   "DELETE /api/tasks/:id/photos/:photoId": posterOnly(200),

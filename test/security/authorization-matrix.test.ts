@@ -493,7 +493,7 @@ function ownTasks(url: string, field: "userId" | "providerId", owner: Actor): Sc
 }
 
 /** A person's lifecycle transition from `stage`; a refused one leaves the task where it was. */
-function taskTransition(name: "claim" | "start" | "complete" | "cancel" | "reactivate" | "decline-provider", stage: Stage): Scenario {
+function taskTransition(name: "claim" | "start" | "complete" | "cancel" | "reactivate" | "decline-provider" | "withdraw" | "release-claim", stage: Stage): Scenario {
   return {
     stage,
     request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.task.id}/${name}` }),
@@ -747,6 +747,18 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "PATCH /api/tasks/:id/cancel": taskTransition("cancel", "paid"),
   "PATCH /api/tasks/:id/reactivate": taskTransition("reactivate", "expired"),
   "PATCH /api/tasks/:id/decline-provider": taskTransition("decline-provider", "claimed"),
+  "PATCH /api/tasks/:id": {
+    stage: "open",
+    request: (w) => ({
+      method: "PATCH",
+      url: `/api/tasks/${w.task.id}`,
+      payload: { title: "An edited title", description: "An edited description", budget: 60, scheduledDate: null, location: "12 Main St", city: "Annapolis", state: "MD" },
+    }),
+    // A refused caller leaves the task as it was.
+    check: async (w, res) => expect((await taskRow(w.task.id)).title === "An edited title", w.label).toBe(res.statusCode === 200),
+  },
+  "PATCH /api/tasks/:id/withdraw": taskTransition("withdraw", "paid"),
+  "PATCH /api/tasks/:id/release-claim": taskTransition("release-claim", "claimed"),
   "POST /api/tasks/:id/photos": {
     stage: "open",
     request: async (w) => ({

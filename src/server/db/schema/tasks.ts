@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
 import { users } from "./users.js";
 
@@ -60,6 +60,8 @@ export const tasks = pgTable(
     cancelledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When the poster last edited the task while it was open (docs/decisions/058-withdrawing-and-editing.md); null if never. */
+    editedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     // id is the tie-breaker of the job board's order (created_at desc, id desc): without it in the
@@ -104,4 +106,26 @@ export const taskDeclinedProviders = pgTable(
     declinedAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.taskId, t.providerId] })],
+);
+
+/**
+ * A provider giving a claim back before starting ("withdraw" when paid, "release_claim" when not):
+ * one row per withdrawal, counted on their public profile's reliability line
+ * (docs/decisions/058-withdrawing-and-editing.md). Written in the transition's transaction.
+ */
+export const taskWithdrawals = pgTable(
+  "task_withdrawals",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    providerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Whether the poster had paid, so the withdrawal refunded them. */
+    paid: boolean().notNull(),
+    withdrawnAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("task_withdrawals_provider_idx").on(t.providerId)],
 );

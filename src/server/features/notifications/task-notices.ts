@@ -1,3 +1,4 @@
+import { formatDollarsExact } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import type { AppContext } from "../../context.js";
 import { notifyUser } from "../../notify.js";
@@ -61,6 +62,17 @@ export function registerTaskNotices(ctx: AppContext): void {
       body: paid
         ? `The poster cancelled "${task.title}" and their payment was refunded. Please do not start or continue the work: it will not be paid. The chat is closed.`
         : `The poster cancelled "${task.title}" before paying. There is nothing to do for it. The chat is closed.`,
+      taskId: task.id,
+    });
+  });
+  // docs/decisions/058-withdrawing-and-editing.md: the poster hears at once, with where their money is.
+  ctx.taskActions.handle("notify.poster_provider_withdrew", async ({ transition, task, tx }) => {
+    const refunded = transition === "withdraw" ? ` Your payment of ${formatDollarsExact(task.totalCents)} was refunded to your card in full.` : "";
+    await notifyUser(ctx, tx, {
+      userId: task.userId,
+      kind: "provider_withdrew",
+      title: "Your provider withdrew",
+      body: `The provider who claimed "${task.title}" withdrew before starting.${refunded} The task is open on the job board again for other providers to claim.`,
       taskId: task.id,
     });
   });

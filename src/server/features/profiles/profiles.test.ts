@@ -63,6 +63,7 @@ describe("GET /api/users/:id/profile", () => {
       provider: { serviceTypes: ["errands", "pet"], bio: "Dog walker and errand runner." },
       completedAsProvider: 2,
       completedAsPoster: 1,
+      claims: { withdrawn: 0, claimed: 2 },
       rating: { average: 4, count: 2 },
       reviews: [
         {
@@ -118,6 +119,7 @@ describe("GET /api/users/:id/profile", () => {
       provider: null,
       completedAsProvider: 0,
       completedAsPoster: 0,
+      claims: { withdrawn: 0, claimed: 0 },
       rating: { average: null, count: 0 },
       reviews: [],
     });

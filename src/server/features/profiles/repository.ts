@@ -25,6 +25,8 @@ interface PersonRow {
   service_types: string[] | null;
   completed_as_provider: number;
   completed_as_poster: number;
+  withdrawn: number;
+  kept_claims: number;
   rating_average: string | null;
   rating_count: number;
 }
@@ -51,6 +53,8 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
             pp.city, pp.state, pp.bio, pp.service_types,
             (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.status = 'completed') as completed_as_provider,
             (select count(*)::int from tasks ct where ct.user_id = u.id and ct.status = 'completed') as completed_as_poster,
+            (select count(*)::int from task_withdrawals tw where tw.provider_id = u.id) as withdrawn,
+            (select count(*)::int from tasks ct where ct.provider_id = u.id) as kept_claims,
             ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count
           from users u
           left join provider_profiles pp on pp.user_id = u.id
@@ -83,6 +87,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
     provider: verified ? { serviceTypes: person.service_types ?? [], bio: person.bio ?? "" } : null,
     completedAsProvider: Number(person.completed_as_provider),
     completedAsPoster: Number(person.completed_as_poster),
+    claims: { withdrawn: Number(person.withdrawn), claimed: Number(person.withdrawn) + Number(person.kept_claims) },
     rating: {
       average: toRating(person.rating_average),
       count: Number(person.rating_count),

@@ -245,6 +245,7 @@ function boardColumns(distance: SQL<number | null>) {
     providerId: tasks.providerId,
     paymentDeadline: tasks.paymentDeadline,
     paymentCapturedAt: tasks.paymentCapturedAt,
+    editedAt: tasks.editedAt,
     distance,
     posterFirstName: users.firstName,
     posterLastName: users.lastName,

@@ -6,7 +6,7 @@ import type { createTaskBodySchema, openTasksQuerySchema } from "../../../shared
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { taskDeclinedProviders, tasks } from "../../db/schema/tasks.js";
+import { taskDeclinedProviders, tasks, taskWithdrawals } from "../../db/schema/tasks.js";
 import type { TaskRow } from "../../transition-actions.js";
 
 
@@ -72,6 +72,11 @@ export async function lockProviderOf(taskId: string, tx: Db): Promise<string | n
 /** Remembers that the poster declined this provider for this task (docs/decisions/024-declining-a-provider.md). */
 export async function recordDeclinedProvider(taskId: string, providerId: string, now: Date, tx: Db): Promise<void> {
   await tx.insert(taskDeclinedProviders).values({ taskId, providerId, declinedAt: now }).onConflictDoNothing();
+}
+
+/** Records a provider's withdrawal from a claim (docs/decisions/058-withdrawing-and-editing.md). */
+export async function recordWithdrawal(taskId: string, providerId: string, paid: boolean, now: Date, tx: Db): Promise<void> {
+  await tx.insert(taskWithdrawals).values({ taskId, providerId, paid, withdrawnAt: now });
 }
 
 /** More open tasks than anyone is declined on; the bound keeps the answer small whatever happens. */

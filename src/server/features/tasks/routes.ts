@@ -6,6 +6,7 @@ import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifec
 import {
   createTaskBodySchema,
   declinedTasksSchema,
+  editTaskBodySchema,
   myTaskListSchema,
   openTasksQuerySchema,
   radiusCountsQuerySchema,
@@ -21,10 +22,11 @@ import type { TaskRow } from "../../transition-actions.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
+import { editTask } from "./edit-task.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
-import { declinedOpenTasks, recordDeclinedProvider, type OpenTasksInput } from "./repository.js";
+import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput } from "./repository.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 
@@ -60,6 +62,8 @@ const PERSON_TRANSITIONS = [
   { name: "cancel", path: "cancel" },
   { name: "reactivate", path: "reactivate" },
   { name: "decline", path: "decline-provider" },
+  { name: "withdraw", path: "withdraw" },
+  { name: "release_claim", path: "release-claim" },
 ] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
@@ -107,6 +111,10 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.taskActions.handle("board.remove", async ({ task }) => changedHere(changeOf(task, "removed")));
   ctx.taskActions.handle("declined.remember", async ({ task, releasedProviderId, now, tx }) => {
     if (releasedProviderId !== null) await recordDeclinedProvider(task.id, releasedProviderId, now, tx);
+  });
+  // The provider's reliability line counts these (decision 058).
+  ctx.taskActions.handle("withdrawal.record", async ({ transition, task, releasedProviderId, now, tx }) => {
+    if (releasedProviderId !== null) await recordWithdrawal(task.id, releasedProviderId, transition === "withdraw", now, tx);
   });
   // A card's photos are not a transition (no state, no actor rule), so they reach the cache through
   // this decorator, which app.ts hands to the task-photos feature (decision 045).
@@ -256,6 +264,34 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => getTaskDetail(ctx, request.params.id, request.user),
   );
 
+  app.patch(
+    "/api/tasks/:id",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["tasks"],
+        operationId: "editTask",
+        summary: "Changes an open task's details, price, date or place (poster only)",
+        params: uuidParamSchema,
+        body: editTaskBodySchema,
+        response: {
+          200: taskPrivateSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    // An edit may move the card anywhere on the board (budget, text): every kept answer of its
+    // category is dropped, as for a task whose place in the orders is unknown (board-reach.ts).
+    async (request) =>
+      editTask(ctx, requireUser(request), request.params.id, request.body, (task) =>
+        changedHere({ effect: "added", taskId: task.id, category: task.category, createdAtMs: null, budgetCents: null, text: null }),
+      ),
+  );
+
   for (const { name, path } of PERSON_TRANSITIONS) {
     app.patch(
       `/api/tasks/:id/${path}`,
@@ -263,7 +299,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { auth: "user" },
         schema: {
           tags: ["tasks"],
-          operationId: `${name}Task`,
+          operationId: `${name.replace(/_(\w)/g, (_m: string, c: string) => c.toUpperCase())}Task`,
           summary: `Moves the task by the "${name}" row of the task table (docs/product.md)`,
           params: uuidParamSchema,
           response: {

@@ -214,7 +214,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
  * through the geocoder (positions.ts). A geocoder failure posts the task without a position, and
  * the scheduled job places it later (docs/product.md#tasks, "Where a task is").
  */
-async function taskPosition(ctx: AppContext, first: TypedPlace & { lat?: number | null; lon?: number | null }): Promise<GeoPoint | null> {
+export async function taskPosition(ctx: AppContext, first: TypedPlace & { lat?: number | null; lon?: number | null }): Promise<GeoPoint | null> {
   if (typeof first.lat === "number" && typeof first.lon === "number") return { lat: first.lat, lon: first.lon };
   try {
     return await locateTypedPlace(ctx.geocoder, first);

@@ -52,6 +52,7 @@ export type PublicTaskRow = Pick<
   | "providerId"
   | "paymentDeadline"
   | "paymentCapturedAt"
+  | "editedAt"
 > & { stopCount: number; isRoute: boolean };
 
 const publicFields = (row: TaskRow): PublicTaskRow => ({ ...row, stopCount: row.stops?.length ?? 0, isRoute: row.startLocation !== null });
@@ -294,6 +295,7 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     providerId: row.providerId,
     paymentDeadline: iso(row.paymentDeadline),
     paymentCapturedAt: iso(row.paymentCapturedAt),
+    editedAt: iso(row.editedAt),
     poster: party(parties, row.userId),
     provider: row.providerId ? providerCard(parties, row.providerId) : null,
   };

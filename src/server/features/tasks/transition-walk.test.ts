@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
-import { taskDeclinedProviders } from "../../db/schema/tasks.js";
+import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
 import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { BASE_BODY, createProvider, expire, pay, postTask, taskAt, transition } from "../../../../test/fixtures/factory.js";
@@ -86,6 +86,11 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   "board.remove": async (w) => {
     expect(w.boardBefore).toContain(w.taskId);
     expect(await boardIds()).not.toContain(w.taskId);
+  },
+  "notify.poster_provider_withdrew": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "provider_withdrew")).toHaveLength(1),
+  "withdrawal.record": async (w) => {
+    const rows = await t.database.db.select().from(taskWithdrawals).where(eq(taskWithdrawals.taskId, w.taskId));
+    expect(rows.map((r) => ({ providerId: r.providerId, paid: r.paid }))).toEqual([{ providerId: party(w.provider, "provider").id, paid: w.name === "withdraw" }]);
   },
 };
 
@@ -200,6 +205,27 @@ const SCENARIOS: Scenario[] = [
       const { task, poster, provider } = await taskAt(t, "claimed");
       return walk("decline", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/decline-provider` });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "withdraw",
+    label: "a paid claim",
+    proves: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "announce", "board.add"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid");
+      return walk("withdraw", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "withdraw", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "release_claim",
+    label: "an unpaid claim",
+    proves: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "claimed");
+      return walk("release_claim", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/release-claim` });
         expect(res.statusCode).toBe(200);
       });
     },

@@ -14,6 +14,7 @@ import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
+import { EditTaskButton } from "@/features/tasks/components/edit-task-button";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
@@ -151,6 +152,7 @@ export default function TaskDetailPage() {
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
               <Clock className="size-4" aria-hidden="true" />
               <span>Posted {relativeTime(t.createdAt, now)}</span>
+              {t.editedAt && <span>· Edited {relativeTime(t.editedAt, now)}</span>}
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />
@@ -205,6 +207,7 @@ export default function TaskDetailPage() {
                   disabled={!button.enabled || pending !== null}
                 />
               ))}
+              {isOwner && t.status === "open" && t.visibility === "private" && <EditTaskButton task={t} />}
               {isProvider && !isOwner && t.status === "open" && !declinedYou && (
                 <AskFelixButton mode="evaluate" context={taskFelixContext(t)} />
               )}

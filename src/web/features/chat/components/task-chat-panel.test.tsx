@@ -111,6 +111,7 @@ function task(): TaskDetail {
     providerId: PROVIDER,
     paymentDeadline: null,
     paymentCapturedAt: null,
+    editedAt: null,
     poster: party(POSTER),
     provider: { id: PROVIDER, displayName: "Pat P.", profilePhotoUrl: null, rating: null, reviewCount: 0, completedTasks: 0 },
   };

@@ -44,6 +44,7 @@ function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
     providerId: "00000000-0000-4000-8000-000000000002",
     paymentDeadline: new Date(Date.now() + 20 * 60_000).toISOString(),
     paymentCapturedAt: null,
+    editedAt: null,
     poster: party,
     provider: null,
     ...overrides,

@@ -1,7 +1,7 @@
 import { formatDate } from "@/lib/dates";
-import { BadgeCheck, CalendarDays, MapPin, Star } from "lucide-react";
+import { BadgeCheck, CalendarDays, MapPin, Star, Undo2 } from "lucide-react";
 import { categoryLabel } from "@shared/constants";
-import type { UserProfile } from "@shared/profiles";
+import { reliabilityLine, type UserProfile } from "@shared/profiles";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { PersonAvatar } from "@/components/ui/person-avatar";
@@ -20,6 +20,7 @@ function Stat({ label, value }: { label: string; value: string }) {
 export function ProfileSummary({ profile }: { profile: UserProfile }) {
   const place = profile.city && profile.state ? `${profile.city}, ${profile.state}` : (profile.city ?? profile.state);
   const { average, count } = profile.rating;
+  const reliability = reliabilityLine(profile.claims);
   return (
     <Card>
       <CardHeader className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
@@ -50,6 +51,11 @@ export function ProfileSummary({ profile }: { profile: UserProfile }) {
               <Star className="size-4 shrink-0 fill-warning text-warning" aria-hidden="true" />
               {average === null || count === 0 ? "No ratings yet" : `${average.toFixed(1)} (${count} ${count === 1 ? "review" : "reviews"})`}
             </li>
+            {reliability ? (
+              <li className="flex items-center gap-1">
+                <Undo2 className="size-4 shrink-0" aria-hidden="true" /> {reliability}
+              </li>
+            ) : null}
           </ul>
         </div>
       </CardHeader>

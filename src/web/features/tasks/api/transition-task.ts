@@ -24,6 +24,8 @@ export const TASK_ACTION_PATH: Record<TaskAction, string> = {
   cancel: "cancel",
   reactivate: "reactivate",
   decline: "decline-provider",
+  withdraw: "withdraw",
+  release_claim: "release-claim",
 };
 
 export interface TaskActionInput {

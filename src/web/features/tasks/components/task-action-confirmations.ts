@@ -66,6 +66,29 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
         cancelLabel: "Go back",
         destructive: true,
       };
+    // docs/decisions/058-withdrawing-and-editing.md: what happens to the task and to the poster's money.
+    case "withdraw":
+      return {
+        title: "Withdraw from this task?",
+        lines: [
+          `The poster is refunded ${exact(task.totalAmount)} in full and told at once. The task goes back on the job board for other providers.`,
+          "Your profile will count this withdrawal (for example \"Withdrew from 1 of 14 claimed tasks\").",
+        ],
+        confirmLabel: "Yes, withdraw",
+        cancelLabel: "Keep the task",
+        destructive: true,
+      };
+    case "release_claim":
+      return {
+        title: "Release your claim?",
+        lines: [
+          "The poster has not paid, so no money moves. They are told at once, and the task goes back on the job board for other providers.",
+          "Your profile will count this as a withdrawal (for example \"Withdrew from 1 of 14 claimed tasks\").",
+        ],
+        confirmLabel: "Yes, release it",
+        cancelLabel: "Keep the task",
+        destructive: true,
+      };
     case "start":
     case "reactivate":
       return null;

@@ -54,7 +54,13 @@ describe("taskActionButtons", () => {
     });
     expect(shown(taskActionButtons(claimed(true), viewer(PROVIDER, true), NOW))).toEqual([
       { name: "start", enabled: true, reason: null, signIn: false },
+      { name: "withdraw", enabled: true, reason: null, signIn: false },
     ]);
+  });
+
+  it("offers the provider the one way out that fits the claim: release when unpaid, withdraw when paid (decision 058)", () => {
+    expect(shown(taskActionButtons(claimed(false), viewer(PROVIDER, true), NOW)).map((b) => b.name)).toEqual(["start", "release_claim"]);
+    expect(shown(taskActionButtons(claimed(true), viewer(PROVIDER, true), NOW)).map((b) => b.name)).toEqual(["start", "withdraw"]);
   });
 
   it("offers Mark Complete in progress, Reactivate after an expired payment, and nothing to a stranger", () => {

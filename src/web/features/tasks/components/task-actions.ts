@@ -29,6 +29,8 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
   cancel: { label: "Cancel Task", pendingLabel: "Cancelling...", variant: "destructive" },
   reactivate: { label: "Reactivate Task", pendingLabel: "Reactivating...", variant: "default" },
   decline: { label: "Decline This Provider", pendingLabel: "Declining...", variant: "destructive" },
+  withdraw: { label: "Withdraw From Task", pendingLabel: "Withdrawing...", variant: "destructive" },
+  release_claim: { label: "Release My Claim", pendingLabel: "Releasing...", variant: "destructive" },
 };
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
@@ -82,7 +84,10 @@ export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer |
       buttons.push({ ...base, enabled: false, disabledReason: result.message, blockedBy: unmet?.condition ?? null, signInMessage: null });
     }
   }
-  return buttons;
+  // Two rows that lead the same actor to the same state under opposite conditions (withdraw when
+  // paid, release_claim when not; decision 058) are one way out: the one that applies is shown.
+  const to = (name: TaskAction) => findTransition(name).to;
+  return buttons.filter((b) => b.enabled || !buttons.some((o) => o.enabled && o.actor === b.actor && o.name !== b.name && to(o.name) === to(b.name)));
 }
 
 /**

@@ -107,6 +107,7 @@ describe("taskFelixContext", () => {
     providerId: null,
     paymentDeadline: null,
     paymentCapturedAt: null,
+    editedAt: null,
     poster: party,
     provider: null,
   };

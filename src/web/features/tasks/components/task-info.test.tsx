@@ -51,6 +51,7 @@ const task: TaskDetail = {
   providerId: null,
   paymentDeadline: null,
   paymentCapturedAt: null,
+  editedAt: null,
   poster: { ...party, firstName: "Paula", lastName: "Poster" },
   provider: null,
 };

@@ -46,6 +46,16 @@ const TOASTS: Record<TaskAction, Toasts> = {
     signedOut: "Please sign in to perform this action",
     failure: (error) => ({ title: "Failed to Reactivate", description: errorMessage(error, "Could not reactivate task") }),
   },
+  withdraw: {
+    success: { title: "You withdrew", description: "The poster was refunded in full and the task is back on the job board." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
+  release_claim: {
+    success: { title: "Claim released", description: "The task is back on the job board for other providers." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
 };
 
 /** Runs a task button of taskActionButtons(); `pending` is the action in flight, if any. */

@@ -1,0 +1,111 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { dollarsToCents, formatDollarsExact, priceTask } from "../src/shared/money.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+
+// Issue 29 in Chromium at a phone's and a desktop's width (docs/decisions/058-withdrawing-and-editing.md):
+// a provider withdraws from a paid claim after a confirmation that names the refund, and the
+// poster's open task page turns "Open" again and their bell says the refund; a poster edits the
+// budget of an open task and sees the new total before and after saving.
+
+const e2e = useServerAndBrowser();
+
+const WIDTHS = [390, 1366] as const;
+
+async function pageAt(width: number) {
+  return newPage(await e2e.browser.newContext({ viewport: { width, height: 900 } }));
+}
+
+async function expectClean(page: Page, label: string) {
+  const violations = await seriousAxeViolations(page);
+  expect(violations, `${label}: ${formatViolations(violations)}`).toEqual([]);
+  // Nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), label).toBe(true);
+}
+
+async function postTask(poster: Page, title: string, budget: number) {
+  return e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {
+    title,
+    description: "Carry two boxes to the car",
+    category: "errands",
+    budget,
+    location: "1 Main St",
+    city: "Annapolis",
+    state: "MD",
+  });
+}
+
+describe.each(WIDTHS)("at %i px", (width) => {
+  it("a provider withdraws from a paid claim; the poster sees the task open again and the refund", async () => {
+    const poster = await pageAt(width);
+    const provider = await pageAt(width);
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+
+    const title = `Withdraw check ${width} ${Date.now()}`;
+    const task = await postTask(poster, title, 40);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    const refund = formatDollarsExact(dollarsToCents(task.totalAmount));
+
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    await expect.poll(() => poster.getByRole("heading", { name: title }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await provider.goto(`${e2e.server.url}/task/${task.id}`);
+    const withdraw = provider.getByRole("button", { name: "Withdraw From Task" });
+    await expect.poll(() => withdraw.isEnabled(), { timeout: 15_000 }).toBe(true);
+    // An unpaid claim's way out is not offered beside it.
+    expect(await provider.getByRole("button", { name: "Release My Claim" }).count()).toBe(0);
+
+    await withdraw.click();
+    const dialog = provider.getByRole("alertdialog").or(provider.getByRole("dialog"));
+    await expect.poll(() => dialog.getByText(`The poster is refunded ${refund} in full`, { exact: false }).isVisible(), { timeout: 5_000 }).toBe(true);
+    await expectClean(provider, "withdraw confirmation");
+    await dialog.getByRole("button", { name: "Yes, withdraw" }).click();
+    await expect.poll(() => provider.getByRole("button", { name: "Claim Task" }).isVisible(), { timeout: 10_000 }).toBe(true);
+
+    // The poster's page follows without a reload: open again, theirs to cancel or edit.
+    await expect.poll(() => poster.getByRole("button", { name: "Edit Task" }).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await poster.getByText("Open", { exact: true }).first().isVisible()).toBe(true);
+    // The bell tells them, with the amount refunded.
+    await poster.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ }).click();
+    await expect
+      .poll(() => poster.getByText(`Your payment of ${refund} was refunded to your card in full.`, { exact: false }).first().isVisible(), { timeout: 5_000 })
+      .toBe(true);
+    await expectClean(poster, "poster's notifications");
+    for (const page of [poster, provider]) page.assertClean([/401 \(Unauthorized\)/]);
+  });
+
+  it("a poster edits the budget of an open task and sees the new total", async () => {
+    const poster = await pageAt(width);
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    const title = `Edit check ${width} ${Date.now()}`;
+    const task = await postTask(poster, title, 40);
+    const newTotal = formatDollarsExact(priceTask(8500, "standard").totalCents);
+
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    const editButton = poster.getByRole("button", { name: "Edit Task" });
+    await expect.poll(() => editButton.isVisible(), { timeout: 15_000 }).toBe(true);
+    await editButton.click();
+    const dialog = poster.getByRole("dialog", { name: "Edit your task" });
+    await expect.poll(() => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
+
+    // Below the minimum: the shared schema's message under the field, nothing sent.
+    const budget = dialog.getByLabel("Budget ($)");
+    await budget.fill("5");
+    await dialog.getByRole("button", { name: "Save Changes" }).click();
+    await expect.poll(() => dialog.getByText(/^Minimum budget is/).isVisible(), { timeout: 5_000 }).toBe(true);
+
+    await budget.fill("85");
+    await expect.poll(() => dialog.getByText(`You will pay ${newTotal} in total, fees included.`).isVisible(), { timeout: 5_000 }).toBe(true);
+    await expectClean(poster, "edit dialog");
+    await dialog.getByRole("button", { name: "Save Changes" }).click();
+    await expect.poll(() => dialog.isVisible(), { timeout: 10_000 }).toBe(false);
+
+    const box = poster.getByTestId("payment-box");
+    await expect.poll(() => box.textContent(), { timeout: 10_000 }).toContain(newTotal);
+    expect(await poster.getByText(/Edited /).first().isVisible()).toBe(true);
+    await expectClean(poster, "edited task page");
+    poster.assertClean([/401 \(Unauthorized\)/]);
+  });
+});
