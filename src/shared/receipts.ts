@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MONEY_ACTIONS, PAYOUT_STATUSES } from "./money-lifecycle.js";
-import { formatDollarsExact } from "./money.js";
+import { dollarsToCents, formatDollarsExact } from "./money.js";
 
 // Contracts of the poster's receipts, the provider's statements and the admin's ledger search
 // (docs/decisions/060-receipts-from-the-ledger.md). Each is read from the ledger, so every way
@@ -39,6 +39,24 @@ export const receiptSchema = z.object({
   payerName: z.string(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
+
+/** The receipt's lines in words, shared by the page, the e-mail and the PDF. */
+export function receiptLines(receipt: Receipt): [label: string, value: string][] {
+  const card = receipt.cardLast4 ? `card ending ${receipt.cardLast4}` : "your card";
+  const lines: [string, string][] = [];
+  if (receipt.kind === "payment") {
+    lines.push(["Budget", formatDollarsExact(dollarsToCents(receipt.budget))]);
+    if (receipt.urgentSurcharge > 0) lines.push(["Urgent surcharge", formatDollarsExact(dollarsToCents(receipt.urgentSurcharge))]);
+    lines.push(["Service fee", formatDollarsExact(dollarsToCents(receipt.serviceFee))]);
+    lines.push([`Total charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
+  } else if (receipt.kind === "tip") {
+    lines.push([`Tip charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
+  } else {
+    lines.push(["Task total paid", formatDollarsExact(dollarsToCents(receipt.total))]);
+    lines.push([`Refunded to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
+  }
+  return lines;
+}
 
 export const receiptListSchema = z.object({
   receipts: z.array(receiptSchema.pick({ id: true, number: true, kind: true, issuedAt: true, amount: true, task: true })),

@@ -1,7 +1,6 @@
 import PDFDocument from "pdfkit";
 import { dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
-import { form1099kNote, RECEIPT_TITLES, type Receipt, type YearlyStatement } from "../../../shared/receipts.js";
-import { receiptLines } from "./receipts.js";
+import { form1099kNote, RECEIPT_TITLES, receiptLines, type Receipt, type YearlyStatement } from "../../../shared/receipts.js";
 
 // The receipt and the yearly statement as PDF documents, drawn on the server with pdfkit's built-in
 // Helvetica (no font files to ship). Dates are written in UTC, as the ledger stores them.

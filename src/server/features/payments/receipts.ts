@@ -1,6 +1,6 @@
-import { centsToDollars, dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
+import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import { RECEIPT_TITLES, type Receipt, type ReceiptKind } from "../../../shared/receipts.js";
+import { RECEIPT_TITLES, receiptLines, type Receipt, type ReceiptKind } from "../../../shared/receipts.js";
 import type { MoneyAction } from "../../../shared/money-lifecycle.js";
 import type { NotifyInput } from "../../notify.js";
 
@@ -69,24 +69,6 @@ export function receiptOf(row: ReceiptRow): Receipt | null {
     },
     payerName: `${row.payer.firstName} ${row.payer.lastName}`.trim(),
   };
-}
-
-/** The receipt's lines in words, shared by the e-mail and the PDF. */
-export function receiptLines(receipt: Receipt): [label: string, value: string][] {
-  const card = receipt.cardLast4 ? `card ending ${receipt.cardLast4}` : "your card";
-  const lines: [string, string][] = [];
-  if (receipt.kind === "payment") {
-    lines.push(["Budget", formatDollarsExact(dollarsToCents(receipt.budget))]);
-    if (receipt.urgentSurcharge > 0) lines.push(["Urgent surcharge", formatDollarsExact(dollarsToCents(receipt.urgentSurcharge))]);
-    lines.push(["Service fee", formatDollarsExact(dollarsToCents(receipt.serviceFee))]);
-    lines.push([`Total charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
-  } else if (receipt.kind === "tip") {
-    lines.push([`Tip charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
-  } else {
-    lines.push(["Task total paid", formatDollarsExact(dollarsToCents(receipt.total))]);
-    lines.push([`Refunded to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
-  }
-  return lines;
 }
 
 /** The receipt's e-mail and bell notice to the person who paid. */
