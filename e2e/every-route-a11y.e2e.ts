@@ -136,6 +136,17 @@ const PLAN: Record<string, Visit[]> = {
     { as: null, h1: SIGN_IN },
     { as: "provider", h1: "Set Up Payouts" },
   ],
+  // A paid receipt and a statement with figures are receipts.e2e.ts; here the empty and unknown ones.
+  "/receipts": [
+    { as: null, h1: SIGN_IN },
+    { as: "poster", h1: "Receipts" },
+  ],
+  "/receipts/:id": [{ as: "poster", h1: "Receipt not found", url: "/receipts/00000000-0000-4000-8000-000000000000" }],
+  "/earnings/statement/:year": [{ as: "provider", h1: "Yearly statement 2001", url: "/earnings/statement/2001" }],
+  "/admin/ledger": [
+    { as: null, h1: SIGN_IN },
+    { as: "admin", h1: "Ledger" },
+  ],
   "*": [
     { as: null, h1: "Page Not Found", url: "/no/such/page" },
     { as: "provider", h1: "Page Not Found", url: "/no/such/page" },

@@ -14,6 +14,7 @@ export const NOTIFICATION_KINDS = [
   "task_cancelled",
   "task_alert",
   "provider_withdrew",
+  "receipt",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -62,4 +63,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   task_cancelled: "A task I work on is cancelled",
   task_alert: "A new task matches my job alerts (at most one e-mail every 15 minutes)",
   provider_withdrew: "The provider of my task withdraws before starting",
+  receipt: "A receipt for my payment, tip or refund",
 };

@@ -93,6 +93,10 @@ export const ROUTE_HEADS: readonly RouteHead[] = [
   privatePage("/settings/:tab?", "Settings"),
   privatePage("/goodbye", "Account deleted"),
   privatePage("/payouts/sandbox-onboarding", "Set Up Payouts"),
+  privatePage("/receipts", "Receipts"),
+  privatePage("/receipts/:id", "Receipt"),
+  privatePage("/earnings/statement/:year", "Yearly Statement"),
+  privatePage("/admin/ledger", "Ledger"),
 ];
 
 /** Any address no route matches (the web app shows its not-found page). */

@@ -230,6 +230,18 @@ export const HTTP_MATRIX = {
   // Authenticated by Stripe's signature, not a session. The matrix runs the sandbox gateway, which
   // has no webhook (404 for everyone); the signature rule is proved in payments/stripe.test.ts.
   "POST /api/stripe/webhook": everyone(404),
+  // Receipts are the payer's and the admins'; to anyone else they do not exist
+  // (docs/decisions/060-receipts-from-the-ledger.md). Statements are one's own: the poster and the
+  // strangers had no earnings that year.
+  "GET /api/receipts": signedIn(200),
+  "GET /api/receipts/:id": [401, 404, 200, 404, 404, 200],
+  "GET /api/receipts/:id/pdf": [401, 404, 200, 404, 404, 200],
+  "GET /api/payments/payouts": signedIn(200),
+  "GET /api/payments/earnings.csv": signedIn(200),
+  "GET /api/payments/statements/:year": [401, 404, 404, 200, 404, 404],
+  "GET /api/payments/statements/:year/pdf": [401, 404, 404, 200, 404, 404],
+  "GET /api/admin/ledger": adminOnly(200),
+  "GET /api/admin/ledger.csv": adminOnly(200),
 } as const satisfies Record<string, Statuses>;
 
 export type RouteKey = keyof typeof HTTP_MATRIX;

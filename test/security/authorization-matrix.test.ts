@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
-import { escrowHolds, payments, tips } from "../../src/server/db/schema/payments.js";
+import { escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
 import { passkeys, securityEvents } from "../../src/server/db/schema/security.js";
@@ -393,6 +393,21 @@ async function posterNotificationId(w: World): Promise<string> {
 async function holdStatus(taskId: string): Promise<string | undefined> {
   const [hold] = await t.database.db.select({ status: escrowHolds.status }).from(escrowHolds).where(eq(escrowHolds.taskId, taskId));
   return hold?.status;
+}
+
+/** The ledger transaction of the task's payment: the id of the poster's payment receipt. */
+async function captureOf(taskId: string): Promise<string> {
+  const [row] = await t.database.db
+    .select({ id: ledgerTransactions.id })
+    .from(ledgerTransactions)
+    .where(and(eq(ledgerTransactions.taskId, taskId), eq(ledgerTransactions.kind, "capture")));
+  if (!row) throw new Error("the payment left no capture in the ledger");
+  return row.id;
+}
+
+/** The poster approves the release at once, so the provider has earnings this year. */
+async function releaseEarly(scene: Scene): Promise<void> {
+  await must(call(t, scene.poster, post(`/api/tasks/${scene.task.id}/approve-release`)), 200);
 }
 
 const isParty = (w: World) => w.actorKind === "poster" || w.actorKind === "assignedProvider";
@@ -1164,6 +1179,50 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     request: (w) => post(`/api/admin/disputes/${w.task.id}/resolve`, { action: "refund", reason: "The parcel never arrived" }),
     check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "admin" ? "refunded" : "disputed"),
   },
+  "GET /api/receipts": {
+    readOnly: true,
+    stage: "paid",
+    request: () => get("/api/receipts"),
+    check: (w, res) => {
+      if (!w.actor) return;
+      const listed = parse<{ receipts: { task: { id: string } }[] }>(res).receipts.some((r) => r.task.id === w.task.id);
+      expect(listed, w.label).toBe(w.actorKind === "poster");
+    },
+  },
+  "GET /api/receipts/:id": {
+    readOnly: true,
+    stage: "paid",
+    request: async (w) => get(`/api/receipts/${await captureOf(w.task.id)}`),
+    check: (w, res) => {
+      if (res.statusCode === 200) expect(parse<{ task: { id: string } }>(res).task.id, w.label).toBe(w.task.id);
+      else expect(res.body, w.label).not.toContain(w.task.title);
+    },
+  },
+  "GET /api/receipts/:id/pdf": { readOnly: true, stage: "paid", request: async (w) => get(`/api/receipts/${await captureOf(w.task.id)}/pdf`) },
+  "GET /api/payments/payouts": { readOnly: true, request: () => get("/api/payments/payouts") },
+  "GET /api/payments/earnings.csv": {
+    readOnly: true,
+    stage: "completed",
+    prepare: releaseEarly,
+    request: () => get("/api/payments/earnings.csv"),
+    check: (w, res) => {
+      if (w.actor) expect(res.body.includes(w.task.id), w.label).toBe(w.actorKind === "assignedProvider");
+    },
+  },
+  "GET /api/payments/statements/:year": {
+    readOnly: true,
+    stage: "completed",
+    prepare: releaseEarly,
+    request: () => get(`/api/payments/statements/${t.clock.now().getUTCFullYear()}`),
+  },
+  "GET /api/payments/statements/:year/pdf": {
+    readOnly: true,
+    stage: "completed",
+    prepare: releaseEarly,
+    request: () => get(`/api/payments/statements/${t.clock.now().getUTCFullYear()}/pdf`),
+  },
+  "GET /api/admin/ledger": { readOnly: true, stage: "paid", request: (w) => get(`/api/admin/ledger?taskId=${w.task.id}`) },
+  "GET /api/admin/ledger.csv": { readOnly: true, stage: "paid", request: (w) => get(`/api/admin/ledger.csv?taskId=${w.task.id}`) },
   "POST /api/stripe/webhook": {
     request: () => ({
       method: "POST",

@@ -209,6 +209,8 @@ const pool = {
   clientSecrets: [] as string[],
   amounts: [] as number[],
   rowIds: [] as string[],
+  /** Ledger transactions the poster has a receipt of (docs/decisions/060-receipts-from-the-ledger.md). */
+  receiptIds: [] as string[],
 };
 
 for (const name of ACTOR_NAMES) {
@@ -413,6 +415,9 @@ const idDocument = (await api("provider", "PUT", "/api/provider/set-id-document"
 pool.objectPaths.push(idDocument.objectPath);
 pool.uploadIds.push(idDocument.objectPath.slice("/objects/".length));
 
+const receipts = await queryRows<{ id: string }>(db, sql`select id from ledger_transactions where kind in ('capture', 'tip', 'refund')`);
+pool.receiptIds.push(...receipts.map((r) => r.id));
+
 const notices = await queryRows<{ id: string }>(db, sql`select id from notifications`);
 pool.rowIds.push(...notices.map((n) => n.id));
 
@@ -578,6 +583,10 @@ const named: NamedValues = {
   appointmentDate: { string: daysAhead },
   scheduledDate: { string: daysAhead },
   q: { string: fc.constantFrom("Annapolis", "Baltimore, MD", "100 Main St, Annapolis") },
+  // The admin's ledger search: accounts that exist, and dates either side of the fixtures'.
+  account: { string: fc.oneof(fc.constantFrom("platform:revenue", "external:poster_payments", "external:refunds"), fromPool(pool.taskIds, randomUUID()).map((id) => `escrow:task:${id}`)) },
+  from: { string: fc.constantFrom("2020-01-01", "2026-02-29", "2099-12-31") },
+  to: { string: fc.constantFrom("2020-01-01", "2030-06-30", "1999-13-01") },
 };
 
 /** Values for path parameters: rows that exist first, by what the parameter names. */
@@ -585,6 +594,8 @@ function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
   if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
+  if (op.path.startsWith("/api/receipts/")) return fromPool(pool.receiptIds, randomUUID());
+  if (name === "year") return fc.constantFrom(String(t.clock.now().getUTCFullYear()), "1999", "2101", "last");
   return fromPool(pool.taskIds, randomUUID());
 }
 

@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { notificationCountPushed, refreshNotifications } from "@/features/notifications/api/notification-push";
+import { receiptsQueryKey } from "@/features/payments/api/get-receipts";
+import { payoutHistoryQueryKey } from "@/features/payments/api/get-statements";
 import { taskEscrowQueryKey } from "@/features/payments/api/get-task-escrow";
 import { taskReviewsQueryKey } from "@/features/reviews/api/get-task-reviews";
 import { jobBoardChanged, refreshTasks, taskUpdated } from "@/features/tasks/api/live-task-updates";
@@ -38,6 +40,9 @@ function LiveUpdates() {
           taskUpdated(queryClient, frame.taskId);
           void queryClient.invalidateQueries({ queryKey: taskEscrowQueryKey(frame.taskId) });
           void queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(frame.taskId) });
+          // A payment, tip or refund of the task may have written a receipt or a statement line.
+          void queryClient.invalidateQueries({ queryKey: receiptsQueryKey });
+          void queryClient.invalidateQueries({ queryKey: payoutHistoryQueryKey });
         } else if (frame.type === "job_board_changed") jobBoardChanged(queryClient, frame);
       },
       // Signed out here or elsewhere: the header learns it and this connection goes with it.

@@ -40,6 +40,10 @@ const ForgotPassword = page(() => import("./routes/forgot-password"));
 const ResetPassword = page(() => import("./routes/reset-password"));
 const VerifyEmail = page(() => import("./routes/verify-email"));
 const NotFound = page(() => import("./routes/not-found"));
+const Receipts = page(() => import("./routes/receipts"));
+const Receipt = page(() => import("./routes/receipt"));
+const Statement = page(() => import("./routes/statement"));
+const AdminLedger = page(() => import("./routes/admin-ledger"));
 
 function PageFallback() {
   return (
@@ -133,6 +137,26 @@ export function Router() {
         <Route path="/payouts/sandbox-onboarding">
           <ProtectedRoute>
             <SandboxOnboarding />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/receipts">
+          <ProtectedRoute>
+            <Receipts />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/receipts/:id">
+          <ProtectedRoute>
+            <Receipt />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/earnings/statement/:year">
+          <ProtectedRoute>
+            <Statement />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/ledger">
+          <ProtectedRoute role="admin">
+            <AdminLedger />
           </ProtectedRoute>
         </Route>
         <Route component={NotFound} />

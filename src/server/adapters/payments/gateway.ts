@@ -19,6 +19,8 @@ export interface GatewayEvent {
   intentId: string | null;
   metadata: Record<string, string>;
   failureMessage: string | null;
+  /** charge.succeeded events: the card's last four digits, for receipts. */
+  cardLast4: string | null;
   /** account.updated events. */
   account: { id: string; payoutsEnabled: boolean; detailsSubmitted: boolean } | null;
 }

@@ -78,7 +78,7 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
 }
 
 function toGatewayEvent(event: Stripe.Event): GatewayEvent {
-  const base: GatewayEvent = { id: event.id, type: event.type, intentId: null, metadata: {}, failureMessage: null, account: null };
+  const base: GatewayEvent = { id: event.id, type: event.type, intentId: null, metadata: {}, failureMessage: null, cardLast4: null, account: null };
   switch (event.type) {
     case "payment_intent.succeeded":
     case "payment_intent.payment_failed": {
@@ -88,6 +88,15 @@ function toGatewayEvent(event: Stripe.Event): GatewayEvent {
         intentId: intent.id,
         metadata: { ...intent.metadata },
         failureMessage: intent.last_payment_error?.message ?? null,
+      };
+    }
+    case "charge.succeeded": {
+      const charge = event.data.object;
+      const intent = charge.payment_intent;
+      return {
+        ...base,
+        intentId: typeof intent === "string" ? intent : (intent?.id ?? null),
+        cardLast4: charge.payment_method_details?.card?.last4 ?? null,
       };
     }
     case "account.updated": {

@@ -51,6 +51,8 @@ export const payments = pgTable(
     failureMessage: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The card's last four digits as the processor reported them, for the poster's receipts (docs/decisions/060-receipts-from-the-ledger.md). */
+    cardLast4: text(),
   },
   (t) => [uniqueIndex("payments_live_task_id_key").on(t.taskId).where(LIVE_PAYMENT)],
 );
@@ -77,6 +79,8 @@ export const tips = pgTable(
     /** Chosen by the client once per tip dialog, so a double submit finds the first tip instead of charging again. */
     idempotencyKey: uuid().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** As on payments: the card's last four digits for the tip's receipt. */
+    cardLast4: text(),
   },
   (t) => [index().on(t.taskId), uniqueIndex().on(t.posterId, t.idempotencyKey)],
 );

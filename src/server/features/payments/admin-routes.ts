@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
 import { adminFinanceSchema, resolveDisputeBodySchema } from "../../../shared/payments.js";
+import { ledgerPageSchema, ledgerSearchQuerySchema } from "../../../shared/receipts.js";
 import { requireUser } from "../../plugins/auth.js";
+import { csvStream } from "./csv.js";
+import { LEDGER_CSV_HEADER, ledgerCsvRows, searchLedger } from "./ledger-search.js";
 import { adminFinance } from "./repository.js";
 import { resolveDispute, type PaymentsContext } from "./service.js";
 
@@ -40,6 +43,30 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
     async (request) => {
       await resolveDispute(ctx, request.params.taskId, requireUser(request).id, request.body);
       return { ok: true as const };
+    },
+  );
+
+  const ledgerErrors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+  app.get(
+    "/api/admin/ledger",
+    {
+      config: { auth: "admin" },
+      schema: { tags: ["payments"], operationId: "searchLedger", summary: "Searches ledger entries by account, task or date", querystring: ledgerSearchQuerySchema, response: { 200: ledgerPageSchema, ...ledgerErrors } },
+    },
+    async (request) => searchLedger(ctx, request.query),
+  );
+
+  app.get(
+    "/api/admin/ledger.csv",
+    { config: { auth: "admin" }, schema: { tags: ["payments"], operationId: "exportLedgerCsv", summary: "Downloads the matching ledger entries as CSV", querystring: ledgerSearchQuerySchema } },
+    async (request, reply) => {
+      // Built first, so a refused query answers 400 before any line of CSV is sent.
+      const rows = ledgerCsvRows(ctx, request.query);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="errandly-ledger-${ctx.now().toISOString().slice(0, 10)}.csv"`)
+        .header("cache-control", "private, no-store")
+        .send(csvStream(LEDGER_CSV_HEADER, rows));
     },
   );
 };

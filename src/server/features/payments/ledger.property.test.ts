@@ -228,6 +228,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
           intentId: payment.gatewayRef,
           metadata: {},
           failureMessage: null,
+          cardLast4: null,
           account: null,
         });
         m.posterPayments -= task.totalCents;

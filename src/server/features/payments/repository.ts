@@ -14,6 +14,7 @@ import {
 } from "../../../shared/money-lifecycle.js";
 import { centsToDollars, priceTask } from "../../../shared/money.js";
 import type { AdminFinance, EarningStatus, Earnings, TaskEscrow } from "../../../shared/payments.js";
+import type { Receipt } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
@@ -22,7 +23,9 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { forbidden } from "../../http-errors.js";
+import { notifyUser } from "../../notify.js";
 import type { TaskRow } from "../../transition-actions.js";
+import { receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
 
 // The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
 // each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one
@@ -358,7 +361,9 @@ export class UnbalancedTransactionError extends Error {}
  * already recorded (the money moved before, so it must not move again).
  */
 export async function recordMoneyAction<A extends MoneyAction>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
-  return recordTransaction(ctx, LEDGER_OF[action](input), tx);
+  const id = await recordTransaction(ctx, LEDGER_OF[action](input), tx);
+  if (id) await mailReceipt(ctx, id, tx);
+  return id;
 }
 
 // A money action's transaction and its postings in one statement: one round trip inside the
@@ -579,4 +584,100 @@ export async function adminFinance(ctx: AppContext): Promise<AdminFinance> {
       reportedAt: (d.reportedAt ?? new Date(0)).toISOString(),
     })),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receipts (docs/decisions/060-receipts-from-the-ledger.md): every ledger transaction that touches
+// the poster's card, read with what its receipt names. Which transactions those are is decided by
+// the two outside accounts alone, so any kind of payment or refund is covered.
+
+const receiptCard = sql`coalesce(
+    (select p.card_last4 from payments p where p.id::text = lt.idempotency_key),
+    (select tp.card_last4 from tips tp where tp.id::text = lt.idempotency_key),
+    (select p.card_last4 from payments p where p.task_id = lt.task_id and p.card_last4 is not null order by p.created_at desc limit 1))`;
+
+interface ReceiptSqlRow {
+  id: string;
+  kind: MoneyAction;
+  created_at: Date | string;
+  paid_cents: string;
+  refunded_cents: string;
+  card_last4: string | null;
+  task_id: string;
+  title: string;
+  scheduled_date: Date | string | null;
+  budget_cents: number;
+  urgent_fee_cents: number;
+  service_fee_cents: number;
+  total_cents: number;
+  poster_id: string;
+  payer_first: string;
+  payer_last: string;
+  provider_first: string | null;
+  provider_last: string | null;
+}
+
+/** The receipts matching `where` (over lt, t), newest first, with the payer's id. */
+async function receiptRows(db: Db, where: SQL, limit: number): Promise<{ payerId: string; row: ReceiptRow }[]> {
+  const rows = await queryRows<ReceiptSqlRow>(
+    db,
+    sql`select lt.id, lt.kind, lt.created_at,
+          coalesce(-sum(e.amount_cents) filter (where e.account = ${ACCOUNTS.posterPayments} and e.amount_cents < 0), 0) as paid_cents,
+          coalesce(sum(e.amount_cents) filter (where e.account = ${ACCOUNTS.refunds} and e.amount_cents > 0), 0) as refunded_cents,
+          ${receiptCard} as card_last4,
+          t.id as task_id, t.title, t.scheduled_date, t.budget_cents, t.urgent_fee_cents, t.service_fee_cents, t.total_cents,
+          t.user_id as poster_id, payer.first_name as payer_first, payer.last_name as payer_last,
+          provider.first_name as provider_first, provider.last_name as provider_last
+        from ledger_transactions lt
+        join ledger_entries e on e.transaction_id = lt.id
+        join tasks t on t.id = lt.task_id
+        join users payer on payer.id = t.user_id
+        left join users provider on provider.id = t.provider_id
+        where ${where}
+        group by lt.id, t.id, payer.id, provider.id
+        having bool_or((e.account = ${ACCOUNTS.posterPayments} and e.amount_cents < 0) or (e.account = ${ACCOUNTS.refunds} and e.amount_cents > 0))
+        order by lt.created_at desc, max(e.id) desc
+        limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    payerId: r.poster_id,
+    row: {
+      id: r.id,
+      kind: r.kind,
+      createdAt: new Date(r.created_at),
+      paidCents: Number(r.paid_cents),
+      refundedCents: Number(r.refunded_cents),
+      cardLast4: r.card_last4,
+      task: {
+        id: r.task_id,
+        title: r.title,
+        scheduledDate: r.scheduled_date === null ? null : new Date(r.scheduled_date),
+        budgetCents: r.budget_cents,
+        urgentFeeCents: r.urgent_fee_cents,
+        serviceFeeCents: r.service_fee_cents,
+        totalCents: r.total_cents,
+      },
+      payer: { firstName: r.payer_first, lastName: r.payer_last },
+      provider: r.provider_first === null ? null : { firstName: r.provider_first, lastName: r.provider_last ?? "" },
+    },
+  }));
+}
+
+/** One receipt and whose it is; null when the transaction has none. */
+export async function findReceipt(ctx: AppContext, transactionId: string, tx: Db = ctx.db): Promise<{ payerId: string; receipt: Receipt } | null> {
+  const [found] = await receiptRows(tx, sql`lt.id = ${transactionId}`, 1);
+  const receipt = found ? receiptOf(found.row) : null;
+  return found && receipt ? { payerId: found.payerId, receipt } : null;
+}
+
+/** The poster's receipts, newest first. */
+export async function receiptsOfPayer(ctx: AppContext, payerId: string): Promise<Receipt[]> {
+  const rows = await receiptRows(ctx.db, sql`t.user_id = ${payerId}`, 500);
+  return rows.flatMap(({ row }) => receiptOf(row) ?? []);
+}
+
+/** The receipt's e-mail and notice, in the transaction that moved the money, so both commit together. */
+async function mailReceipt(ctx: AppContext, transactionId: string, tx: Db): Promise<void> {
+  const found = await findReceipt(ctx, transactionId, tx);
+  if (found) await notifyUser(ctx, tx, receiptNotice(found.receipt, found.payerId, ctx.env.PUBLIC_URL));
 }

@@ -4,6 +4,7 @@ import { createPaymentGateway } from "../../adapters/payments/create-payment-gat
 import adminRoutes from "./admin-routes.js";
 import paymentRoutes from "./payment-routes.js";
 import payoutRoutes from "./payout-routes.js";
+import receiptRoutes from "./receipt-routes.js";
 import { failStuckSandboxPayments, payOutAll, registerEscrowHandlers, releaseDue, type PaymentsContext } from "./service.js";
 import webhookRoutes from "./webhook-routes.js";
 
@@ -22,6 +23,7 @@ const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(payoutRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });
+  await app.register(receiptRoutes, { ctx });
 };
 
 // Encapsulated as before; the metadata makes Fastify refuse to start if the tasks plugin is missing.

@@ -150,7 +150,10 @@ export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string
   checkCard(card, ctx.now());
   // Of two concurrent submits only one moves the payment to processing. Only its poster's submit
   // moves it; the payment is read only to explain a refusal (one round trip on the way that pays).
-  const [claimed] = await movePayment(ctx, "confirm", and(eq(payments.clientSecret, card.clientSecret), eq(payments.posterId, userId)));
+  // The last four digits go on the poster's receipts, as a processor reports them.
+  const [claimed] = await movePayment(ctx, "confirm", and(eq(payments.clientSecret, card.clientSecret), eq(payments.posterId, userId)), {
+    cardLast4: card.cardNumber.slice(-4),
+  });
   if (!claimed) {
     const payment = await findPayment(ctx, eq(payments.clientSecret, card.clientSecret));
     if (!payment) throw notFound("Payment not found");
@@ -237,6 +240,7 @@ export async function handleGatewayEvent(ctx: PaymentsContext, event: GatewayEve
       .onConflictDoNothing()
       .returning();
     if (!fresh) return;
+    if (event.type === "charge.succeeded" && event.intentId && event.cardLast4) await storeCardDigits(tx, event.intentId, event.cardLast4);
     if (event.type === "payment_intent.succeeded" && event.intentId) await intentSucceeded(ctx, tx, event.intentId);
     if (event.type === "payment_intent.payment_failed" && event.intentId) {
       await movePayment(ctx, "fail", eq(payments.gatewayRef, event.intentId), { failureMessage: event.failureMessage }, tx);
@@ -250,6 +254,12 @@ export async function handleGatewayEvent(ctx: PaymentsContext, event: GatewayEve
       );
     }
   });
+}
+
+/** Stripe names the card on the charge, not the intent: its last four digits, for the receipts. */
+async function storeCardDigits(tx: Db, intentId: string, cardLast4: string): Promise<void> {
+  await tx.update(payments).set({ cardLast4 }).where(eq(payments.gatewayRef, intentId));
+  await tx.update(tips).set({ cardLast4 }).where(eq(tips.gatewayRef, intentId));
 }
 
 async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): Promise<void> {

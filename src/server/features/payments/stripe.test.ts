@@ -155,6 +155,20 @@ describe("Stripe gateway", () => {
     expect(seen.length).toBeGreaterThanOrEqual(2);
   });
 
+  it("keeps the card's last four digits from charge.succeeded for the poster's receipt", async () => {
+    const { poster, task } = await claimedTask(5000);
+    const { intentId } = await startPayment(poster, task);
+    const charge = { id: "ch_1", object: "charge", payment_intent: intentId, payment_method_details: { type: "card", card: { brand: "visa", last4: "1881" } } };
+    expect((await sendWebhook(event("charge.succeeded", charge))).statusCode).toBe(200);
+    expect((await sendWebhook(succeeded(intentId))).statusCode).toBe(200);
+    const [stored] = await t.database.db.select().from(payments).where(eq(payments.gatewayRef, intentId));
+    expect(stored?.cardLast4).toBe("1881");
+    const receipts = await call(t, poster, { method: "GET", url: "/api/receipts" });
+    const [receipt] = receipts.json<{ receipts: { id: string }[] }>().receipts;
+    const shown = await call(t, poster, { method: "GET", url: `/api/receipts/${receipt?.id}` });
+    expect(shown.json()).toMatchObject({ kind: "payment", cardLast4: "1881", amount: task.totalCents / 100 });
+  });
+
   it("refunds from the platform with a key from the payment when a paid task is cancelled", async () => {
     const { poster, task } = await claimedTask(5000);
     const { intentId, payment } = await startPayment(poster, task);

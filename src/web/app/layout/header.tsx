@@ -76,6 +76,7 @@ export function Header() {
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {navLink("/job-board", "Job Board")}
           {isAuthenticated && navLink("/dashboard", "Dashboard")}
+          {isAuthenticated && navLink("/receipts", "Receipts")}
           {isProvider && navLink("/earnings", "Earnings")}
           {isProvider && navLink("/provider/profile", "My Profile")}
           {isAdmin && navLink("/admin", "Admin")}
@@ -120,6 +121,7 @@ export function Header() {
           <div className="flex flex-col gap-1">
             {navLink("/job-board", "Job Board", close)}
             {isAuthenticated && navLink("/dashboard", "Dashboard", close)}
+            {isAuthenticated && navLink("/receipts", "Receipts", close)}
             {isProvider && navLink("/earnings", "Earnings", close)}
             {isProvider && navLink("/provider/profile", "My Profile", close)}
             {isAdmin && navLink("/admin", "Admin", close)}

@@ -9,6 +9,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { useEarnings } from "@/features/payments/api/get-earnings";
 import { usePayoutStatus } from "@/features/payments/api/get-payout-status";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
+import { PayoutHistory } from "@/features/payments/components/payout-history";
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
@@ -154,6 +155,7 @@ export default function EarningsPage() {
               </>
             )}
           </section>
+          <PayoutHistory />
         </>
       )}
     </div>
