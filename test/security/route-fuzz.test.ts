@@ -578,6 +578,11 @@ const named: NamedValues = {
   appointmentDate: { string: daysAhead },
   scheduledDate: { string: daysAhead },
   q: { string: fc.constantFrom("Annapolis", "Baltimore, MD", "100 Main St, Annapolis") },
+  // Web Push: a listed push service's address and base64url keys (they are only stored; nothing is sent here).
+  push: { object: flags(NOTIFICATION_KINDS) },
+  endpoint: { string: fc.constantFrom("https://fcm.googleapis.com/fcm/send/fuzz", "https://updates.push.services.mozilla.com/wpush/v2/fuzz", "http://169.254.169.254/") },
+  p256dh: { string: fc.stringMatching(/^[A-Za-z0-9_-]{1,100}$/) },
+  auth: { string: fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/) },
 };
 
 /** Values for path parameters: rows that exist first, by what the parameter names. */
