@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { NotificationKind } from "./notifications.js";
+import { NOTIFICATION_KIND_LABELS, type NotificationKind } from "./notifications.js";
 
 // Web Push (docs/product.md#chat-and-notifications, docs/decisions/062-web-push-and-installable-app.md).
 
@@ -39,3 +39,8 @@ export interface PushPayload {
  * people act on (docs/product.md). Every other kind stays off until they turn it on.
  */
 export const PUSH_KINDS_ON_FIRST_DEVICE = ["task_alert", "task_claimed", "payment_received", "chat_message"] as const satisfies readonly NotificationKind[];
+
+/** A kind's switch in the push list: its e-mail wording, but a job alert's push is not the 15-minute digest. */
+export function pushKindLabel(kind: NotificationKind): string {
+  return kind === "task_alert" ? "A new task matches my job alerts (within seconds of its posting)" : NOTIFICATION_KIND_LABELS[kind];
+}

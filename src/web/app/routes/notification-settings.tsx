@@ -7,6 +7,7 @@ import { toast } from "@/components/ui/use-toast";
 import { useNotificationPreferences } from "@/features/notifications/api/get-notification-preferences";
 import { useUpdateNotificationPreferences } from "@/features/notifications/api/update-notification-preferences";
 import { PushDeviceControl } from "@/features/notifications/components/push-device-control";
+import { pushKindLabel } from "@shared/push";
 import { errorMessage } from "@/lib/api";
 
 type Channel = "email" | "push";
@@ -25,7 +26,7 @@ export default function NotificationSettingsPage() {
       return (
         <div key={kind} className="flex items-center justify-between gap-4">
           <Label htmlFor={id} className="font-normal">
-            {NOTIFICATION_KIND_LABELS[kind]}
+            {channel === "push" ? pushKindLabel(kind) : NOTIFICATION_KIND_LABELS[kind]}
           </Label>
           {prefs.data ? (
             <Switch
