@@ -12,6 +12,7 @@ import {
 import { SERVICE_RESTART_CLOSE } from "../shared/server-frames.js";
 import { createGeocoder } from "./adapters/geocoding/create-geocoder.js";
 import { createMailer } from "./adapters/mail/create-mailer.js";
+import { createPushSender } from "./adapters/push/create-push-sender.js";
 import type { Env } from "./config/env.js";
 import type { AppContext } from "./context.js";
 import type { Database } from "./db/client.js";
@@ -28,6 +29,7 @@ import mapRoutes from "./features/map/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
 import profilesRoutes from "./features/profiles/routes.js";
+import pushRoutes from "./features/push/routes.js";
 import providersRoutes from "./features/providers/routes.js";
 import reviewsRoutes from "./features/reviews/routes.js";
 import { renderHeadTags, resolvePageHead } from "./features/seo/head.js";
@@ -111,6 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       // A person running the product locally follows the e-mails' links from the log (docs/product.md).
       logLinks: env.NODE_ENV === "development",
     }),
+    push: await createPushSender(env, app.log),
     geocoder: createGeocoder(env),
     taskActions: taskActionRegistry(TASK_PROCESS.flatMap((step) => step.actions)),
     scheduler: new Scheduler(app.log, metrics),
@@ -163,6 +166,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { name: "profiles", description: "Public profiles" },
         { name: "job-alerts", description: "Providers' alerts for new tasks near them" },
         { name: "account", description: "Account settings, sessions, export and deletion" },
+        { name: "push", description: "Web Push to people's devices: the server's key and each device's subscription" },
       ],
     },
     transform: jsonSchemaTransform,
@@ -197,6 +201,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(paymentsRoutes);
   await app.register(profilesRoutes);
   await app.register(jobAlertsRoutes);
+  await app.register(pushRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
   const storage = await createStorage(env);

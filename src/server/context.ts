@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { AfterAnswer } from "./after-answer.js";
 import type { Geocoder } from "./adapters/geocoding/geocoder.js";
 import type { Mailer } from "./adapters/mail/mailer.js";
+import type { PushSender } from "./adapters/push/push-sender.js";
 import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
 import type { Metrics } from "./metrics.js";
@@ -16,6 +17,8 @@ export interface AppContext {
   /** The one clock; tests replace it to move time. */
   now: () => Date;
   mailer: Mailer;
+  /** Web Push to people's devices, or "disabled" when no VAPID keys could be had (adapters/push). */
+  push: PushSender;
   /** One per process, so an external geocoder's 1 request/second queue and cache are shared. */
   geocoder: Geocoder;
   /** The task table's action handlers, one per name (transition-actions.ts). */

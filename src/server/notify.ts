@@ -4,14 +4,18 @@ import type { AppContext } from "./context.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
 import { emailOptOuts, notifications } from "./db/schema/chat.js";
+import { pushOptIns, pushOutbox, pushSubscriptions } from "./db/schema/push.js";
 import { emailOutbox } from "./db/schema/site.js";
 import { users } from "./db/schema/users.js";
 
 // One way to tell a user something: an in-app notification row, an e-mail through the outbox
-// unless they turned that kind off, and a NOTIFY so every instance can push the bell count.
+// unless they turned that kind off, a Web Push to each of their devices for kinds they opted in to,
+// and a NOTIFY so every instance can push the bell count.
 // Call it with the transaction that made the change, so the notice commits with it.
 
 export const NOTIFICATIONS_CHANNEL = "user_notifications";
+/** Heard by every instance when pushes were queued: the first to claim them sends them (features/push/delivery.ts). */
+export const PUSH_OUTBOX_CHANNEL = "push_outbox";
 
 export interface NotifyInput {
   userId: string;
@@ -24,8 +28,8 @@ export interface NotifyInput {
 }
 
 /**
- * The notice, its e-mail (unless turned off) and the bell's NOTIFY in one statement: they were four
- * round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
+ * The notice, its e-mail (unless turned off), its pushes and the bell's NOTIFY in one statement: they
+ * were four round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
  * `mailed_to` is the address written to the outbox, null when no mail was.
  */
 const notifyStatement = new SqlStatement<{ mailed_to: string | null }>(
@@ -41,9 +45,18 @@ const notifyStatement = new SqlStatement<{ mailed_to: string | null }>(
       where ${sql.placeholder("email")}::boolean and u.id = ${sql.placeholder("userId")}::uuid
         and not exists (select 1 from ${emailOptOuts} o where o.user_id = u.id and o.kind = ${sql.placeholder("kind")})
       returning "to"
+    ), push as (
+      -- One push per device of the user, for kinds they opted in to (docs/decisions/062-web-push-and-installable-app.md).
+      insert into ${pushOutbox} (subscription_id, kind, title, body, url)
+      select s.id, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")}, ${sql.placeholder("url")}
+      from ${pushSubscriptions} s
+      where s.user_id = ${sql.placeholder("userId")}::uuid
+        and exists (select 1 from ${pushOptIns} p where p.user_id = s.user_id and p.kind = ${sql.placeholder("kind")})
+      returning 1
     )
     -- pg_notify inside the transaction is delivered only if it commits.
-    select pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}), (select "to" from mail) as mailed_to`,
+    select pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}), (select "to" from mail) as mailed_to,
+      case when exists (select 1 from push) then pg_notify(${PUSH_OUTBOX_CHANNEL}, '') end as pushed`,
 );
 
 export async function notifyUser(
@@ -65,6 +78,8 @@ export async function notifyUser(
     text,
     status: ctx.mailer.outboxStatus,
     payload: JSON.stringify({ userId: input.userId }),
+    // A notice about a task opens the task; any other opens the dashboard.
+    url: input.taskId ? `/task/${input.taskId}` : "/dashboard",
   });
   if (row?.mailed_to) ctx.mailer.queued({ to: row.mailed_to, subject: input.title, text, kind: input.kind });
 }

@@ -40,14 +40,17 @@ export const markNotificationsReadBodySchema = z.object({
   ids: z.array(z.uuid({ error: "ids must be UUIDs" })).max(200).optional(),
 });
 
-/** Per kind: whether e-mail is on. In-app notices are always kept. */
+/** Per kind: whether e-mail is on, and whether it is pushed to devices (opt-in). In-app notices are always kept. */
 export const notificationPreferencesSchema = z.object({
   email: z.record(z.enum(NOTIFICATION_KINDS), z.boolean()),
+  push: z.record(z.enum(NOTIFICATION_KINDS), z.boolean()),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 
+const kindSwitches = z.partialRecord(z.enum(NOTIFICATION_KINDS, { error: "Unknown notification kind" }), z.boolean());
 export const updateNotificationPreferencesSchema = z.object({
-  email: z.partialRecord(z.enum(NOTIFICATION_KINDS, { error: "Unknown notification kind" }), z.boolean()),
+  email: kindSwitches.optional(),
+  push: kindSwitches.optional(),
 });
 
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {

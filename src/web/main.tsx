@@ -30,3 +30,12 @@ const app = (
 // one long task on a phone (docs/decisions/036-server-rendered-data-pages.md).
 if (root.firstChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);
+
+// The service worker (public/sw.js: pushes, the offline page) is registered once the page has
+// loaded and the browser is idle, so it takes nothing from the first load (docs/decisions/062-web-push-and-installable-app.md).
+if ("serviceWorker" in navigator) {
+  const register = () => void navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+  const whenIdle = () => ("requestIdleCallback" in window ? window.requestIdleCallback(register, { timeout: 5_000 }) : setTimeout(register, 1_000));
+  if (document.readyState === "complete") whenIdle();
+  else window.addEventListener("load", whenIdle, { once: true });
+}

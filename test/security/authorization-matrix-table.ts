@@ -185,6 +185,10 @@ export const HTTP_MATRIX = {
   "POST /api/notifications/read": signedIn(200),
   "GET /api/notifications/preferences": signedIn(200),
   "PUT /api/notifications/preferences": signedIn(200),
+  // Web Push: one's own devices; the server's public key is for anyone signed in (decision 062).
+  "GET /api/push/key": signedIn(200),
+  "POST /api/push/subscriptions": signedIn(200),
+  "DELETE /api/push/subscriptions": signedIn(200),
 
   // One's own account (no user id in the path); a session id that is not one's own is 404.
   "GET /api/account": signedIn(200),

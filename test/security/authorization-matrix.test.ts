@@ -10,6 +10,7 @@ import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
 import { escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
+import { pushSubscriptions } from "../../src/server/db/schema/push.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
 import { passkeys, securityEvents } from "../../src/server/db/schema/security.js";
 import { issueToken } from "../../src/server/features/auth/tokens.js";
@@ -962,6 +963,24 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/notifications/preferences": { readOnly: true, request: () => get("/api/notifications/preferences") },
   "PUT /api/notifications/preferences": {
     request: () => ({ method: "PUT", url: "/api/notifications/preferences", payload: { email: { chat_message: false } } }),
+  },
+  "GET /api/push/key": {
+    readOnly: true,
+    request: () => get("/api/push/key"),
+    check: (w, res) => {
+      if (res.statusCode === 200) expect(parse<{ publicKey: string | null }>(res).publicKey, w.label).toEqual(expect.any(String));
+    },
+  },
+  "POST /api/push/subscriptions": {
+    request: () => post("/api/push/subscriptions", { endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, keys: { p256dh: "BPushKey", auth: "authSecret" } }),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      const devices = await t.database.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, w.actor.id));
+      expect(devices.length, w.label).toBe(res.statusCode === 200 ? 1 : 0);
+    },
+  },
+  "DELETE /api/push/subscriptions": {
+    request: () => ({ method: "DELETE", url: "/api/push/subscriptions", payload: { endpoint: "https://fcm.googleapis.com/fcm/send/none" } }),
   },
 
   "GET /api/account": {

@@ -587,6 +587,11 @@ const named: NamedValues = {
   account: { string: fc.oneof(fc.constantFrom("platform:revenue", "external:poster_payments", "external:refunds"), fromPool(pool.taskIds, randomUUID()).map((id) => `escrow:task:${id}`)) },
   from: { string: fc.constantFrom("2020-01-01", "2026-02-29", "2099-12-31") },
   to: { string: fc.constantFrom("2020-01-01", "2030-06-30", "1999-13-01") },
+  // Web Push: a listed push service's address and base64url keys (they are only stored; nothing is sent here).
+  push: { object: flags(NOTIFICATION_KINDS) },
+  endpoint: { string: fc.constantFrom("https://fcm.googleapis.com/fcm/send/fuzz", "https://updates.push.services.mozilla.com/wpush/v2/fuzz", "http://169.254.169.254/") },
+  p256dh: { string: fc.stringMatching(/^[A-Za-z0-9_-]{1,100}$/) },
+  auth: { string: fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/) },
 };
 
 /** Values for path parameters: rows that exist first, by what the parameter names. */

@@ -140,6 +140,26 @@ const envSchema = z
     MAIL_FROM: z.string().min(3).default("Errandly <no-reply@errandly.app>"),
 
     /**
+     * Web Push's VAPID keys (docs/decisions/062-web-push-and-installable-app.md). Unset: a pair is
+     * made on first start and kept in DATA_DIR/vapid.json. Every instance must use the same pair, so
+     * with several instances set them here (`npx web-push generate-vapid-keys`).
+     */
+    VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+    VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+    /** Who the push services may contact about this sender. Unset: PUBLIC_URL when https, else mailto: MAIL_FROM's address. */
+    VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)/, { error: "must be a mailto: or https:// URL" }).optional(),
+    /**
+     * The push services a subscription may point at: the server posts to the endpoint a browser
+     * gives, so any other host is refused (a stranger's "endpoint" would make the server call it).
+     * A leading "*." matches any subdomain. Loopback hosts listed here may use http (tests).
+     */
+    PUSH_SERVICE_HOSTS: z
+      .string()
+      .min(1)
+      .default("fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com")
+      .transform((list) => list.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean)),
+
+    /**
      * Where the job board's map loads its tiles (docs/decisions/031-job-board-map.md): a Leaflet
      * template; the CSP allows exactly its host for images. Point it at your own tile server when the
      * public OpenStreetMap servers' usage policy does not fit your traffic.
@@ -167,6 +187,7 @@ const envSchema = z
       ["Stripe", ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]],
       ["S3", ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]],
       ["Felix language model", ["FELIX_LLM_URL", "FELIX_LLM_MODEL"]],
+      ["VAPID", ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"]],
     ];
     if (env.DATABASE_URL && !env.S3_BUCKET && !env.STORAGE_DIR) {
       ctx.addIssue({

@@ -9,6 +9,7 @@ import {
 import type { Db } from "../../db/client.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
+import { pushOptIns } from "../../db/schema/push.js";
 import { users } from "../../db/schema/users.js";
 import { unreadNotificationCount } from "../../notify.js";
 
@@ -43,23 +44,35 @@ export async function markNotificationsRead(db: Db, userId: string, ids: string[
 }
 
 export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
-  const rows = await db.select({ kind: emailOptOuts.kind }).from(emailOptOuts).where(eq(emailOptOuts.userId, userId));
-  const off = new Set(rows.map((r) => r.kind));
+  const [emailRows, pushRows] = await Promise.all([
+    db.select({ kind: emailOptOuts.kind }).from(emailOptOuts).where(eq(emailOptOuts.userId, userId)),
+    db.select({ kind: pushOptIns.kind }).from(pushOptIns).where(eq(pushOptIns.userId, userId)),
+  ]);
+  const off = new Set(emailRows.map((r) => r.kind));
+  const pushed = new Set(pushRows.map((r) => r.kind));
   const email = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, !off.has(kind)])) as Record<NotificationKind, boolean>;
-  return { email };
+  const push = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, pushed.has(kind)])) as Record<NotificationKind, boolean>;
+  return { email, push };
 }
 
-export async function updatePreferences(db: Db, userId: string, email: Partial<Record<NotificationKind, boolean>>): Promise<NotificationPreferences> {
-  const entries = Object.entries(email) as [NotificationKind, boolean][];
-  const off = entries.filter(([, on]) => !on).map(([kind]) => kind);
-  const on = entries.filter(([, value]) => value).map(([kind]) => kind);
+type KindSwitches = Partial<Record<NotificationKind, boolean>>;
+
+const switchedOn = (switches: KindSwitches, on: boolean) =>
+  (Object.entries(switches) as [NotificationKind, boolean][]).filter(([, value]) => value === on).map(([kind]) => kind);
+
+/** E-mail is kept per kind as opt-outs, push as opt-ins (docs/product.md#chat-and-notifications). */
+export async function updatePreferences(db: Db, userId: string, changes: { email?: KindSwitches; push?: KindSwitches }): Promise<NotificationPreferences> {
+  const email = changes.email ?? {};
+  const push = changes.push ?? {};
   await db.transaction(async (tx) => {
-    if (off.length > 0) {
-      await tx.insert(emailOptOuts).values(off.map((kind) => ({ userId, kind }))).onConflictDoNothing();
-    }
-    if (on.length > 0) {
-      await tx.delete(emailOptOuts).where(and(eq(emailOptOuts.userId, userId), inArray(emailOptOuts.kind, on)));
-    }
+    const emailOff = switchedOn(email, false);
+    const emailOn = switchedOn(email, true);
+    if (emailOff.length > 0) await tx.insert(emailOptOuts).values(emailOff.map((kind) => ({ userId, kind }))).onConflictDoNothing();
+    if (emailOn.length > 0) await tx.delete(emailOptOuts).where(and(eq(emailOptOuts.userId, userId), inArray(emailOptOuts.kind, emailOn)));
+    const pushOn = switchedOn(push, true);
+    const pushOff = switchedOn(push, false);
+    if (pushOn.length > 0) await tx.insert(pushOptIns).values(pushOn.map((kind) => ({ userId, kind }))).onConflictDoNothing();
+    if (pushOff.length > 0) await tx.delete(pushOptIns).where(and(eq(pushOptIns.userId, userId), inArray(pushOptIns.kind, pushOff)));
   });
   return getPreferences(db, userId);
 }

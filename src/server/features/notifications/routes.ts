@@ -49,7 +49,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/notifications/preferences",
     {
       config: { auth: "user" },
-      schema: { tags: ["notifications"], operationId: "getNotificationPreferences", summary: "Returns which e-mails the person wants", response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
+      schema: { tags: ["notifications"], operationId: "getNotificationPreferences", summary: "Returns which e-mails and pushes the person wants", response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
     },
     async (request) => getPreferences(ctx.db, requireUser(request).id),
   );
@@ -61,12 +61,12 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["notifications"],
         operationId: "setNotificationPreferences",
-        summary: "Sets which e-mails the person wants",
+        summary: "Sets which e-mails and pushes the person wants",
         body: updateNotificationPreferencesSchema,
         response: { 200: notificationPreferencesSchema, 400: errorResponseSchema, 401: errorResponseSchema },
       },
     },
-    async (request) => updatePreferences(ctx.db, requireUser(request).id, request.body.email),
+    async (request) => updatePreferences(ctx.db, requireUser(request).id, request.body),
   );
 };
 

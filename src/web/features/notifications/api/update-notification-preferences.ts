@@ -3,12 +3,14 @@ import type { NotificationKind, NotificationPreferences } from "@shared/notifica
 import { apiRequest } from "@/lib/api";
 import { notificationPreferencesQueryKey } from "./get-notification-preferences";
 
-/** PUT /api/notifications/preferences with the kinds that changed. */
+type KindSwitches = Partial<Record<NotificationKind, boolean>>;
+
+/** PUT /api/notifications/preferences with the kinds that changed, by e-mail and by push. */
 export function useUpdateNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (email: Partial<Record<NotificationKind, boolean>>) =>
-      apiRequest<NotificationPreferences>("PUT", "/api/notifications/preferences", { email }),
+    mutationFn: (changes: { email?: KindSwitches; push?: KindSwitches }) =>
+      apiRequest<NotificationPreferences>("PUT", "/api/notifications/preferences", changes),
     onSuccess: (prefs) => queryClient.setQueryData(notificationPreferencesQueryKey, prefs),
   });
 }
