@@ -1,7 +1,7 @@
 // Errandly's service worker (docs/decisions/062-web-push-and-installable-app.md): shows pushes and
 // opens their page, and shows the offline page when a navigation finds no network. It caches only
-// that page, its icon and the build's hashed files under /assets/: never a page or an API answer,
-// so a figure on screen is never an old one.
+// that page and its icon: never a page, a script or an API answer, so a figure on screen is never
+// an old one, and every other request goes to the network as if there were no worker.
 const CACHE = "errandly-v1";
 const OFFLINE_URL = "/offline.html";
 const PRECACHE = [OFFLINE_URL, "/icon-192.png"];
@@ -32,22 +32,6 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL)));
     return;
-  }
-  // Hashed build files never change under their name: the cache can answer them.
-  if (url.pathname.startsWith("/assets/")) {
-    event.respondWith(
-      caches.match(request).then(
-        (hit) =>
-          hit ||
-          fetch(request).then((response) => {
-            if (response.ok) {
-              const copy = response.clone();
-              event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
-            }
-            return response;
-          }),
-      ),
-    );
   }
 });
 
