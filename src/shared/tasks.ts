@@ -132,7 +132,6 @@ export const editTaskBodySchema = z.object({
   lat: latSchema.optional().nullable(),
   lon: lonSchema.optional().nullable(),
 });
-export type EditTaskBody = z.input<typeof editTaskBodySchema>;
 
 export const stopSchema = z.object({
   address: z.string().nullable(),
