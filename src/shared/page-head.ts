@@ -117,13 +117,6 @@ export const ROUTE_HEADS: readonly PageRoute[] = [
   { pattern: "/payouts/sandbox-onboarding", page: "sandbox-onboarding", access: "signed-in", index: false, title: "Set Up Payouts", description: DEFAULT_DESCRIPTION },
 ];
 
-/** What the web app's router needs of a row (src/web/app/route-pages.ts): no head tags, which would weigh on every first load. */
-export type RoutePage = Pick<PageRoute, "pattern" | "page" | "access" | "signInPrompt">;
-
-export function routePage({ pattern, page, access, signInPrompt }: PageRoute): RoutePage {
-  return { pattern, page, access, ...(signInPrompt ? { signInPrompt } : {}) };
-}
-
 /** Any address no route matches (the web app shows its not-found page). */
 export const NOT_FOUND_HEAD: PageRoute = { pattern: "*", page: "not-found", access: "public", title: "Page not found", description: DEFAULT_DESCRIPTION, index: false };
 
