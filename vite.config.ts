@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
@@ -8,6 +7,7 @@ import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import { lucideIcons } from "./scripts/vite-lucide-icons.js";
+import { routeTable } from "./scripts/vite-route-table.js";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -41,58 +41,6 @@ function precompress(): Plugin {
   };
 }
 
-const ROUTER = here("src/web/app/router.tsx");
-
-/**
- * Writes `.vite/route-preloads.json`: for each route pattern of the router that everyone may open
- * (`<Route path=… component={…} />`, not wrapped in ProtectedRoute), its page chunk and the chunks
- * that page imports, less what index.html already loads. The server puts them in the page's HTML
- * as `<link rel="modulepreload">` (src/server/plugins/spa.ts), so the browser fetches the page's
- * code beside the entry instead of after it has run (issue 17, decision 029). Pages behind sign-in
- * are left out: the HTML is the same for everyone, and a visitor never loads their chunks.
- */
-function routePreloads(): Plugin {
-  return {
-    name: "errandly:route-preloads",
-    apply: "build",
-    generateBundle(_options, bundle) {
-      const source = readFileSync(ROUTER, "utf8");
-      const pageFiles = new Map(
-        [...source.matchAll(/const (\w+) = page\(\(\) => import\("(\.\/routes\/[\w-]+)"\)\)/g)].map((m) => [m[1], m[2]]),
-      );
-      const routes = [...source.matchAll(/<Route path="([^"]+)" component=\{(\w+)\} \/>/g)];
-      if (pageFiles.size === 0 || routes.length === 0) this.error(`route-preloads: no pages or routes found in ${ROUTER}`);
-
-      const chunks = Object.values(bundle).filter((c) => c.type === "chunk");
-      const entry = chunks.find((c) => c.isEntry);
-      if (!entry) return this.error("route-preloads: no entry chunk");
-      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      const closure = (start: string[]): Set<string> => {
-        const seen = new Set<string>();
-        const visit = (file: string) => {
-          if (seen.has(file)) return;
-          seen.add(file);
-          for (const next of byFile.get(file)?.imports ?? []) visit(next);
-        };
-        start.forEach(visit);
-        return seen;
-      };
-      const loadedByIndex = closure([entry.fileName]);
-
-      const preloads: Record<string, string[]> = {};
-      for (const [, pattern, component] of routes) {
-        const file = pageFiles.get(component ?? "");
-        if (!pattern || !file) return this.error(`route-preloads: ${component ?? "?"} is not a page(() => import(…)) of the router`);
-        const moduleId = join(dirname(ROUTER), `${file}.tsx`);
-        const chunk = chunks.find((c) => c.facadeModuleId === moduleId);
-        if (!chunk) return this.error(`route-preloads: no chunk for ${moduleId}`);
-        preloads[pattern] = [...closure([chunk.fileName])].filter((f) => !loadedByIndex.has(f)).map((f) => `/${f}`);
-      }
-      this.emitFile({ type: "asset", fileName: ".vite/route-preloads.json", source: JSON.stringify(preloads, null, 2) });
-    },
-  };
-}
-
 /**
  * Where `vite build --ssr entry-server.tsx` (package.json "build") puts the server renderer: beside
  * the web build it renders (a dot-folder, which the server never serves), so a web build and its
@@ -107,7 +55,13 @@ const SSR_OUT_DIR = "dist/web/.vite/ssr";
 export default defineConfig(({ isSsrBuild }) => ({
   root: here("src/web"),
   publicDir: isSsrBuild ? false : here("src/web/public"),
-  plugins: [lucideIcons(here("src/web/lib/lucide-icon.ts")), react(), tailwindcss(), ...(isSsrBuild ? [] : [routePreloads(), precompress()])],
+  plugins: [
+    lucideIcons(here("src/web/lib/lucide-icon.ts")),
+    routeTable({ routePages: here("src/web/app/route-pages.ts"), pagesDir: here("src/web/app/routes") }),
+    react(),
+    tailwindcss(),
+    ...(isSsrBuild ? [] : [precompress()]),
+  ],
   resolve: {
     alias: { "@": here("src/web"), "@shared": here("src/shared") },
   },

@@ -1,49 +1,33 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactElement } from "react";
 import { Route, Switch } from "wouter";
 import { Spinner } from "@/components/ui/spinner";
 import { ProtectedRoute } from "./protected-route";
+import { NOT_FOUND_ROW, ROUTER_ROWS, type PageLoader, type RouterRow } from "./route-pages";
 
-// Every page is its own chunk, so the landing page loads only what it shows (issue #8 budget).
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+// The router renders the route table (src/shared/page-head.ts, docs/decisions/055-one-route-table.md):
+// add a page there, not here. Every page is its own chunk, so the landing page loads only what it
+// shows (issue #8 budget).
 
-const Landing = page(() => import("./routes/landing"));
-const HowItWorks = page(() => import("./routes/how-it-works"));
-const Services = page(() => import("./routes/services"));
-const Pricing = page(() => import("./routes/pricing"));
-const Faq = page(() => import("./routes/faq"));
-const BecomeProvider = page(() => import("./routes/become-provider"));
-const ProviderBenefits = page(() => import("./routes/provider-benefits"));
-const Requirements = page(() => import("./routes/requirements"));
-const ProviderSupport = page(() => import("./routes/provider-support"));
-const JobBoard = page(() => import("./routes/job-board"));
-const Providers = page(() => import("./routes/providers"));
-const Dashboard = page(() => import("./routes/dashboard"));
-const TaskDetail = page(() => import("./routes/task-detail"));
-const Admin = page(() => import("./routes/admin"));
-const Privacy = page(() => import("./routes/privacy"));
-const Terms = page(() => import("./routes/terms"));
-const Contact = page(() => import("./routes/contact"));
-const BookAppointment = page(() => import("./routes/book-appointment"));
-const SignIn = page(() => import("./routes/sign-in"));
-const SignInSecondStep = page(() => import("./routes/sign-in-second-step"));
-const Earnings = page(() => import("./routes/earnings"));
-const Settings = page(() => import("./routes/settings"));
-const Goodbye = page(() => import("./routes/goodbye"));
-const SandboxOnboarding = page(() => import("./routes/sandbox-onboarding"));
-const AdminInbox = page(() => import("./routes/admin-inbox"));
-const AdminFinance = page(() => import("./routes/admin-finance"));
-const AdminAudit = page(() => import("./routes/admin-audit"));
-const AdminOutbox = page(() => import("./routes/admin-outbox"));
-const ProviderProfile = page(() => import("./routes/provider-profile"));
-const UserProfile = page(() => import("./routes/user-profile"));
-const ForgotPassword = page(() => import("./routes/forgot-password"));
-const ResetPassword = page(() => import("./routes/reset-password"));
-const VerifyEmail = page(() => import("./routes/verify-email"));
-const NotFound = page(() => import("./routes/not-found"));
-const Receipts = page(() => import("./routes/receipts"));
-const Receipt = page(() => import("./routes/receipt"));
-const Statement = page(() => import("./routes/statement"));
-const AdminLedger = page(() => import("./routes/admin-ledger"));
+// One lazy component per page module, made once: /jobs and /job-board render the same one.
+const pages = new Map<PageLoader, LazyExoticComponent<ComponentType>>();
+
+/** A row's page as the router renders it: behind <ProtectedRoute> unless anyone may open it. */
+function pageElement({ load, access, signInPrompt }: RouterRow): ReactElement {
+  let Page = pages.get(load);
+  if (!Page) {
+    Page = lazy(load);
+    pages.set(load, Page);
+  }
+  if (access === "public") return <Page />;
+  return (
+    <ProtectedRoute role={access === "admin" ? "admin" : undefined} signInPrompt={signInPrompt}>
+      <Page />
+    </ProtectedRoute>
+  );
+}
+
+const ROUTES = ROUTER_ROWS.map((row) => ({ pattern: row.pattern, element: pageElement(row) }));
+const NOT_FOUND = pageElement(NOT_FOUND_ROW);
 
 function PageFallback() {
   return (
@@ -57,109 +41,12 @@ export function Router() {
   return (
     <Suspense fallback={<PageFallback />}>
       <Switch>
-        <Route path="/" component={Landing} />
-        <Route path="/how-it-works" component={HowItWorks} />
-        <Route path="/services" component={Services} />
-        <Route path="/pricing" component={Pricing} />
-        <Route path="/faq" component={Faq} />
-        <Route path="/become-provider">
-          <ProtectedRoute>
-            <BecomeProvider />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/benefits" component={ProviderBenefits} />
-        <Route path="/provider-benefits" component={ProviderBenefits} />
-        <Route path="/requirements" component={Requirements} />
-        <Route path="/provider-support" component={ProviderSupport} />
-        <Route path="/support" component={ProviderSupport} />
-        <Route path="/jobs" component={JobBoard} />
-        <Route path="/job-board" component={JobBoard} />
-        <Route path="/providers" component={Providers} />
-        <Route path="/users/:id" component={UserProfile} />
-        <Route path="/dashboard">
-          <ProtectedRoute signInPrompt={{ title: "Sign In Required", description: "Sign in to see your tasks and jobs." }}>
-            <Dashboard />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/task/:id" component={TaskDetail} />
-        <Route path="/tasks/:id" component={TaskDetail} />
-        <Route path="/admin">
-          <ProtectedRoute role="admin">
-            <Admin />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/admin/inbox">
-          <ProtectedRoute role="admin">
-            <AdminInbox />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/admin/finance">
-          <ProtectedRoute role="admin">
-            <AdminFinance />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/admin/audit">
-          <ProtectedRoute role="admin">
-            <AdminAudit />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/admin/outbox">
-          <ProtectedRoute role="admin">
-            <AdminOutbox />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/provider/profile">
-          <ProtectedRoute>
-            <ProviderProfile />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/privacy" component={Privacy} />
-        <Route path="/terms" component={Terms} />
-        <Route path="/contact" component={Contact} />
-        <Route path="/book-appointment" component={BookAppointment} />
-        <Route path="/sign-in" component={SignIn} />
-        <Route path="/sign-in/second-step" component={SignInSecondStep} />
-        <Route path="/forgot-password" component={ForgotPassword} />
-        <Route path="/reset-password" component={ResetPassword} />
-        <Route path="/verify-email" component={VerifyEmail} />
-        <Route path="/earnings">
-          <ProtectedRoute>
-            <Earnings />
-          </ProtectedRoute>
-        </Route>
-        {/* /settings/notifications keeps working: e-mails link to it. */}
-        <Route path="/settings/:tab?">
-          <ProtectedRoute signInPrompt={{ title: "Settings", description: "Sign in to change your name, photo, e-mail, password and notifications." }}>
-            <Settings />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/goodbye" component={Goodbye} />
-        <Route path="/payouts/sandbox-onboarding">
-          <ProtectedRoute>
-            <SandboxOnboarding />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/receipts">
-          <ProtectedRoute>
-            <Receipts />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/receipts/:id">
-          <ProtectedRoute>
-            <Receipt />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/earnings/statement/:year">
-          <ProtectedRoute>
-            <Statement />
-          </ProtectedRoute>
-        </Route>
-        <Route path="/admin/ledger">
-          <ProtectedRoute role="admin">
-            <AdminLedger />
-          </ProtectedRoute>
-        </Route>
-        <Route component={NotFound} />
+        {ROUTES.map(({ pattern, element }) => (
+          <Route key={pattern} path={pattern}>
+            {element}
+          </Route>
+        ))}
+        <Route>{NOT_FOUND}</Route>
       </Switch>
     </Suspense>
   );

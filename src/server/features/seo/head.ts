@@ -1,7 +1,7 @@
 import { categoryLabel } from "../../../shared/constants.js";
 import { formatDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import { canonicalPath, fullTitle, matchRoute, SITE_NAME, type RouteHead } from "../../../shared/page-head.js";
+import { canonicalPath, fullTitle, matchRoute, SITE_NAME, type PageRoute } from "../../../shared/page-head.js";
 import type { Db } from "../../db/client.js";
 import { findPersonHead, findTaskHead, type TaskHeadData } from "./repository.js";
 
@@ -33,7 +33,7 @@ export interface HeadSources {
 /** The head of a path (no query string); an unknown task or person gets the generic head and noindex. */
 export async function resolvePageHead(sources: HeadSources, path: string): Promise<PageHead> {
   const match = matchRoute(path);
-  const base = (route: RouteHead): PageHead => ({
+  const base = (route: PageRoute): PageHead => ({
     title: fullTitle(route.title),
     description: route.description,
     index: route.index,

@@ -1,10 +1,9 @@
-import { lazy, Suspense } from "react";
 import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import type { TaskDetail } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { useUser } from "@/lib/current-user";
 import { userProfilePath } from "@/lib/profile-path";
 import { useTaskReviews } from "../api/get-task-reviews";
@@ -13,13 +12,11 @@ import { StarRatingDisplay } from "./star-rating";
 // The review form (react-hook-form, zod, the Radix dialog and radio group) is its own chunk, fetched
 // when the pointer or focus reaches the Rate button and shown at its press (issue 17,
 // docs/decisions/041-forms-loaded-on-first-use.md).
-const loadDialog = () => import("./review-dialog");
-const ReviewDialog = lazy(() => loadDialog().then((m) => ({ default: m.ReviewDialog })));
+const reviewDialog = deferredPart(() => import("./review-dialog"), (m) => m.ReviewDialog);
 
 /** Rate button and dialog on completed tasks, and the reviews both sides may see. */
 export function TaskReviews({ task }: { task: TaskDetail }) {
   const { user } = useUser();
-  const overlay = useDeferredOverlay(loadDialog);
   const isPoster = user !== null && user.id === task.userId;
   const isProvider = user !== null && task.providerId !== null && user.id === task.providerId;
   const shown = task.status === "completed" && (isPoster || isProvider);
@@ -36,7 +33,11 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
         <CardTitle asChild className="text-lg">
           <h2>Reviews</h2>
         </CardTitle>
-        {data && !data.reviewedByMe && reviewedId && <Button {...overlay.triggerProps}>{title}</Button>}
+        {data && !data.reviewedByMe && reviewedId && (
+          <DeferredDialog part={reviewDialog} trigger={<Button>{title}</Button>}>
+            {(overlay) => <reviewDialog.Component overlay={overlay} taskId={task.id} reviewedId={reviewedId} title={title} />}
+          </DeferredDialog>
+        )}
       </CardHeader>
       <CardContent className="space-y-4">
         {data?.reviews.length === 0 && <p className="text-sm text-muted-foreground">No reviews yet.</p>}
@@ -64,11 +65,6 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
           </p>
         )}
       </CardContent>
-      {reviewedId && overlay.mounted && (
-        <Suspense fallback={null}>
-          <ReviewDialog overlay={overlay} taskId={task.id} reviewedId={reviewedId} title={title} />
-        </Suspense>
-      )}
     </Card>
   );
 }

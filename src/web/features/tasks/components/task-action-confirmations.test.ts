@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { actionConfirmation } from "./task-action-confirmations";
+import type { TaskStatus } from "@shared/constants";
+import { TASK_CONDITIONS, TASK_TRANSITIONS } from "@shared/task-lifecycle";
+import type { TaskAction } from "../api/transition-task";
+import { actionConfirmation, type EscrowAction } from "./task-action-confirmations";
 
 // Every confirmation states its amounts (docs/product.md, Web app: "Confirmations").
 
@@ -43,5 +46,52 @@ describe("actionConfirmation", () => {
   it("asks nothing before start and reactivate", () => {
     expect(actionConfirmation("start", base)).toBeNull();
     expect(actionConfirmation("reactivate", base)).toBeNull();
+  });
+});
+
+// Every row of the task table that a person confirms and whose actions move money (escrow.*) must
+// say, before it happens, what happens to the money and how much: a row added without its words
+// fails here (docs/product.md, Web app: "Confirmations").
+describe("confirmations of the task table's money-moving rows", () => {
+  const paid = {
+    ...base,
+    budget: 30,
+    totalAmount: 32.9,
+    paymentCapturedAt: "2026-11-24T10:00:00Z",
+    paymentDeadline: "2026-11-24T10:30:00Z",
+    userId: "00000000-0000-4000-8000-000000000002",
+    providerId: provider.id,
+    provider,
+  };
+  // What each money action must name on the paid $30 task above: the amount, and what happens to it.
+  const named: Record<EscrowAction, { amount: string; words: RegExp }> = {
+    "escrow.refund": { amount: "$32.90", words: /refunded to/ },
+    "escrow.hold": { amount: "$25.50", words: /released to/ },
+  };
+  const moneyRows = TASK_TRANSITIONS.filter(
+    (row) => row.actor !== "timer" && row.actor !== "payment_system" && (row.actions as readonly string[]).some((a) => a.startsWith("escrow.")),
+  );
+
+  it("finds the rows (cancel refunds, complete holds)", () => {
+    expect(moneyRows.map((row) => row.name)).toEqual(expect.arrayContaining(["cancel", "complete"]));
+  });
+
+  it.each(moneyRows.map((row) => [row.name, row] as const))("%s names each money consequence and its amount", (_name, row) => {
+    // The paid task in each state the row leaves where its conditions hold.
+    const states = (row.from as readonly TaskStatus[])
+      .map((status) => ({ ...paid, status }))
+      .filter((task) => row.requires.every(({ condition }) => TASK_CONDITIONS[condition](task, new Date("2026-11-24T10:10:00Z"))));
+    expect(states, `${row.name} moves money but never from a paid task`).not.toEqual([]);
+    for (const task of states) {
+      const confirmation = actionConfirmation(row.name as TaskAction, task);
+      expect(confirmation ?? null, `${row.name} from ${task.status} moves money without asking first`).not.toBeNull();
+      const text = confirmation?.lines.join(" ") ?? "";
+      for (const action of (row.actions as readonly string[]).filter((a) => a.startsWith("escrow."))) {
+        const expected = named[action as EscrowAction] as { amount: string; words: RegExp } | undefined;
+        expect(expected, `say here what ${action} must name`).toBeDefined();
+        expect(text, `${row.name} from ${task.status}: ${action}`).toContain(expected?.amount);
+        expect(text, `${row.name} from ${task.status}: ${action}`).toMatch(expected?.words ?? /$^/);
+      }
+    }
   });
 });

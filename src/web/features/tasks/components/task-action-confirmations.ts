@@ -1,11 +1,13 @@
 import { APPROVAL_WINDOW_HOURS } from "@shared/constants";
-import { dollarsToCents, formatDollarsExact, priceTask, youllEarnText } from "@shared/money";
-import { DEFAULT_PAYMENT_WINDOW_MINUTES } from "@shared/task-lifecycle";
+import { dollarsToCents, formatDollarsExact, priceTask, youllEarnText, type TaskPrice } from "@shared/money";
+import { DEFAULT_PAYMENT_WINDOW_MINUTES, findTransition, type TASK_ACTIONS } from "@shared/task-lifecycle";
 import type { TaskPublic } from "@shared/tasks";
 import type { TaskAction } from "../api/transition-task";
 
 // What each task action's confirmation says, with the amounts (docs/product.md, Web app:
 // "Confirmations"). Amounts come from the shared fee math (priceTask), never from sums made here.
+// What happens to the money is read from the transition's row of the task table: each of its
+// actions that moves money (the payments feature's, named escrow.*) says its consequence below.
 
 export interface ActionConfirmation {
   title: string;
@@ -18,6 +20,38 @@ export interface ActionConfirmation {
 type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status">;
 
 const exact = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
+
+/** The task table's actions that move money (src/shared/task-lifecycle.ts, TASK_ACTIONS). */
+export type EscrowAction = Extract<(typeof TASK_ACTIONS)[number], `escrow.${string}`>;
+
+const isEscrowAction = (action: string): action is EscrowAction => action.startsWith("escrow.");
+
+/**
+ * What each money action does to this task's money, told to the person confirming (`byPoster`: the
+ * poster confirms, else the provider or an admin); null when it moves nothing on this task (an
+ * unpaid task has nothing to refund). A new escrow action fails the type check here until it has
+ * its words, and task-action-confirmations.test.ts checks every row that names one.
+ */
+const MONEY_CONSEQUENCES: Record<EscrowAction, (task: ConfirmTask, price: TaskPrice, byPoster: boolean) => string | null> = {
+  "escrow.refund": (task, _price, byPoster) =>
+    task.paymentCapturedAt === null ? null : `${exact(task.totalAmount)} will be refunded to ${byPoster ? "your" : "the poster's"} card.`,
+  "escrow.hold": (task, price, byPoster) => {
+    const share = formatDollarsExact(price.providerShareCents);
+    const provider = task.provider?.displayName ?? "the provider";
+    return price.needsApprovalWindow
+      ? `The poster has ${APPROVAL_WINDOW_HOURS} hours to approve or report a problem; then ${share} is released to ${byPoster ? provider : "you"}.`
+      : `${share} is released to ${byPoster ? `${provider}'s` : "your"} balance right away.`;
+  },
+};
+
+/** The money consequences of `action` on this task, in the order of its row's actions. */
+function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskPrice): string[] {
+  const transition = findTransition(action);
+  const byPoster = transition.actor === "poster";
+  return (transition.actions as readonly string[])
+    .filter(isEscrowAction)
+    .flatMap((moneyAction) => MONEY_CONSEQUENCES[moneyAction](task, price, byPoster) ?? []);
+}
 
 /** The confirmation shown before `action`, or null for an action that needs none (start, reactivate). */
 export function actionConfirmation(action: TaskAction, task: ConfirmTask): ActionConfirmation | null {
@@ -35,8 +69,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
         destructive: false,
       };
     case "cancel": {
-      const lines: string[] = [];
-      if (task.paymentCapturedAt !== null) lines.push(`${exact(task.totalAmount)} will be refunded to your card.`);
+      const lines = moneyLines(action, task, price);
       if (task.providerId !== null) lines.push("The provider will be told, and the chat will close.");
       else lines.push("The task leaves the job board.");
       lines.push("This cannot be undone.");
@@ -45,12 +78,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
     case "complete":
       return {
         title: "Mark this task complete?",
-        lines: [
-          price.needsApprovalWindow
-            ? `The poster has ${APPROVAL_WINDOW_HOURS} hours to approve or report a problem; then ${formatDollarsExact(price.providerShareCents)} is released to you.`
-            : `${formatDollarsExact(price.providerShareCents)} is released to your balance right away.`,
-          "Only confirm once the work is done: this cannot be undone.",
-        ],
+        lines: [...moneyLines(action, task, price), "Only confirm once the work is done: this cannot be undone."],
         confirmLabel: "Yes, mark complete",
         cancelLabel: "Go back",
         destructive: false,
