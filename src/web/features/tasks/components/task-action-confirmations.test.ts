@@ -11,6 +11,7 @@ const base = {
   providerId: null,
   provider: null,
   status: "open" as const,
+  scheduledDate: null,
 };
 const provider = { id: "00000000-0000-4000-8000-000000000001", displayName: "Maria G.", profilePhotoUrl: null, rating: 4.8, reviewCount: 5, completedTasks: 12 };
 
@@ -25,6 +26,17 @@ describe("actionConfirmation", () => {
     expect(lines).toContain("$32.90 will be refunded to your card.");
     expect(lines).toContain("The provider will be told, and the chat will close.");
     expect(actionConfirmation("cancel", base)?.lines).not.toContain("$32.90 will be refunded to your card.");
+  });
+
+  it("states the late-cancellation fee and the rest refunded before a paid task due within a day is cancelled", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const paid = { ...base, status: "claimed" as const, paymentCapturedAt: "2026-11-24T09:00:00Z", providerId: provider.id, provider };
+    const soon = actionConfirmation("cancel", { ...paid, scheduledDate: "2026-11-24T20:00:00Z" }, now)?.lines;
+    // 15% of $30 is $4.50, below the $5 minimum.
+    expect(soon).toContain("The task is due in less than 24 hours, so $5.00 goes to Maria G. as a late-cancellation fee.");
+    expect(soon).toContain("$27.90 will be refunded to your card.");
+    const later = actionConfirmation("cancel", { ...paid, scheduledDate: "2026-11-26T20:00:00Z" }, now)?.lines;
+    expect(later).toContain("$32.90 will be refunded to your card.");
   });
 
   it("says when the provider's share is released on completion", () => {

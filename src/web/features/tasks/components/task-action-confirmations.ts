@@ -1,5 +1,5 @@
 import { APPROVAL_WINDOW_HOURS } from "@shared/constants";
-import { dollarsToCents, formatDollarsExact, priceTask, youllEarnText } from "@shared/money";
+import { dollarsToCents, formatDollarsExact, isLateCancellation, lateCancellationFeeCents, priceTask, youllEarnText } from "@shared/money";
 import { DEFAULT_PAYMENT_WINDOW_MINUTES } from "@shared/task-lifecycle";
 import type { TaskPublic } from "@shared/tasks";
 import type { TaskAction } from "../api/transition-task";
@@ -15,12 +15,12 @@ export interface ActionConfirmation {
   destructive: boolean;
 }
 
-type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status">;
+type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate">;
 
 const exact = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
 /** The confirmation shown before `action`, or null for an action that needs none (start, reactivate). */
-export function actionConfirmation(action: TaskAction, task: ConfirmTask): ActionConfirmation | null {
+export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = new Date()): ActionConfirmation | null {
   const price = priceTask(dollarsToCents(task.budget), task.urgency);
   const providerName = task.provider?.displayName ?? "the provider";
   switch (action) {
@@ -36,7 +36,13 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
       };
     case "cancel": {
       const lines: string[] = [];
-      if (task.paymentCapturedAt !== null) lines.push(`${exact(task.totalAmount)} will be refunded to your card.`);
+      const paidCents = dollarsToCents(task.totalAmount);
+      // The late-cancellation fee, by the server's own rule (docs/product.md, Money: late cancellation).
+      const feeCents = task.paymentCapturedAt !== null && task.providerId !== null && isLateCancellation(task.scheduledDate, now) ? lateCancellationFeeCents(price.budgetCents, paidCents) : 0;
+      if (feeCents > 0) {
+        lines.push(`The task is due in less than 24 hours, so ${formatDollarsExact(feeCents)} goes to ${providerName} as a late-cancellation fee.`);
+        lines.push(`${formatDollarsExact(paidCents - feeCents)} will be refunded to your card.`);
+      } else if (task.paymentCapturedAt !== null) lines.push(`${exact(task.totalAmount)} will be refunded to your card.`);
       if (task.providerId !== null) lines.push("The provider will be told, and the chat will close.");
       else lines.push("The task leaves the job board.");
       lines.push("This cannot be undone.");
