@@ -45,8 +45,9 @@ describe.each([
   { width: 1366, height: 900 },
 ])("disputes at $width px", (viewport) => {
   it("a poster reports a problem on a started task, the provider answers, an admin refunds 40%, both see the amounts", async () => {
-    const pages = await Promise.all([0, 1, 2].map(async () => newPage(await e2e.browser.newContext({ viewport }))));
-    const [poster, provider, admin] = pages as [Page, Page, Page];
+    const open = async () => newPage(await e2e.browser.newContext({ viewport }));
+    const [poster, provider, admin] = [await open(), await open(), await open()];
+    const pages = [poster, provider, admin];
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
     await signIn(admin, e2e.server.url, DEMO.admin, DEMO.password, "/");
@@ -97,8 +98,9 @@ describe.each([
   });
 
   it("a late cancellation states its fee and the refund before anything happens", async () => {
-    const pages = await Promise.all([0, 1].map(async () => newPage(await e2e.browser.newContext({ viewport }))));
-    const [poster, provider] = pages as [Page, Page];
+    const open = async () => newPage(await e2e.browser.newContext({ viewport }));
+    const [poster, provider] = [await open(), await open()];
+    const pages = [poster, provider];
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
     const soon = new Date(Date.now() + 3 * 3_600_000).toISOString();

@@ -13,7 +13,7 @@ import { evaluateMoneyTransition, moneyActorRefusal, type MoneyRequester } from 
 import { centsToDollars, dollarsToCents, formatDollarsExact, priceTask, providerShareOfRelease } from "../../../shared/money.js";
 import type { AdminFinance } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
-import { disputeMessages, disputes } from "../../db/schema/payments.js";
+import { disputeMessages, disputes, ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
@@ -116,9 +116,10 @@ export async function resolveDispute(
     if (!open) throw conflict("There is no open dispute for this task");
     const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
     const refundCents = dollarsToCents(input.refund);
-    const most = held > 0 ? held : task.totalCents;
+    // Never more than the poster paid, less what was already given back (a cancel's refund, an earlier dispute).
+    const most = held > 0 ? held : Math.max(0, task.totalCents - (await refundedToPoster(ctx, taskId, tx)));
     if (refundCents < 0 || refundCents > most) {
-      throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid"}`);
+      throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid and was not refunded yet"}`);
     }
     const releaseCents = held > 0 ? held - refundCents : 0;
     const now = ctx.now();
@@ -141,6 +142,16 @@ export async function resolveDispute(
     if (!dispute) throw conflict("This dispute is already resolved. Open the task to see its outcome.");
     await runMoneyRow(ctx, "dispute", "resolve", { task, dispute, admin, actorId: admin.id, tx, now });
   });
+}
+
+/** What the ledger already gave back to the poster for this task, in cents. */
+async function refundedToPoster(ctx: PaymentsContext, taskId: string, tx: Db): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string | null>`sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(and(eq(ledgerTransactions.taskId, taskId), eq(ledgerEntries.account, ACCOUNTS.refunds)));
+  return Number(row?.total ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
