@@ -33,7 +33,6 @@ export type ReportProblemBody = z.input<typeof reportProblemBodySchema>;
 export const disputeMessageBodySchema = z.object({
   body: text(1, 2000, "Your answer"),
 });
-export type DisputeMessageBody = z.input<typeof disputeMessageBodySchema>;
 
 /** POST /api/admin/disputes/{taskId}/resolve: the poster's refund in dollars; the rest of the escrow is released. */
 export const resolveDisputeBodySchema = z.object({

@@ -32,7 +32,6 @@ export const PAYOUT_STATUSES = ["pending", "paid"] as const;
 
 /** A reported problem (docs/product.md, Money: disputes): open until an admin resolves it. */
 export const DISPUTE_STATUSES = ["open", "resolved"] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 export const MONEY_STATES = {
   payment: PAYMENT_STATUSES,
