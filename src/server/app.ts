@@ -56,7 +56,8 @@ import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
 import { AfterAnswer } from "./after-answer.js";
-import { assertActionsHandled, taskActionRegistry } from "./transition-actions.js";
+import { assertActionsHandled, moneyActionRegistry, taskActionRegistry } from "./transition-actions.js";
+import { MONEY_ACTIONS_NAMED } from "../shared/money-lifecycle.js";
 import { TASK_PROCESS } from "../shared/task-lifecycle.js";
 import { registerTaskUpdates } from "./task-updates.js";
 
@@ -116,6 +117,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     push: await createPushSender(env, app.log),
     geocoder: createGeocoder(env),
     taskActions: taskActionRegistry(TASK_PROCESS.flatMap((step) => step.actions)),
+    moneyActions: moneyActionRegistry(MONEY_ACTIONS_NAMED),
     scheduler: new Scheduler(app.log, metrics),
     afterAnswer: new AfterAnswer(app.log),
     log: app.log,
@@ -224,7 +226,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(seoRoutes);
   // Every plugin that owns a transition action has registered it by now: a missing or extra
   // handler stops the server here rather than at the first transition that needs it (decision 045).
-  assertActionsHandled([ctx.taskActions]);
+  assertActionsHandled([ctx.taskActions, ctx.moneyActions]);
 
   // Each page's title, description and share tags go into the HTML the SPA fallback sends
   // (docs/decisions/028-head-tags-from-the-server.md), and the job board's first page and a task

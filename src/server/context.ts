@@ -7,7 +7,7 @@ import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
 import type { Metrics } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
-import type { TaskActions } from "./transition-actions.js";
+import type { MoneyActions, TaskActions } from "./transition-actions.js";
 
 /** What every feature plugin gets: configuration, the database, the clock and shared services. */
 export interface AppContext {
@@ -23,6 +23,8 @@ export interface AppContext {
   geocoder: Geocoder;
   /** The task table's action handlers, one per name (transition-actions.ts). */
   taskActions: TaskActions;
+  /** The money table's action handlers, one per name (transition-actions.ts). */
+  moneyActions: MoneyActions;
   scheduler: Scheduler;
   /** Work started once the answer has gone (after-answer.ts). */
   afterAnswer: AfterAnswer;

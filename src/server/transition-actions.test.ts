@@ -36,4 +36,8 @@ describe("the built app", () => {
   it("has exactly one handler for every action of the task table", () => {
     expect(t.app.ctx.taskActions.problems()).toEqual({ missing: [], extra: [] });
   });
+
+  it("has exactly one handler for every action of the money table", () => {
+    expect(t.app.ctx.moneyActions.problems()).toEqual({ missing: [], extra: [] });
+  });
 });

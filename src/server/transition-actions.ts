@@ -1,5 +1,8 @@
+import type { FastifyRequest } from "fastify";
+import type { MoneyAction, MoneyRecord } from "../shared/money-lifecycle.js";
 import type { TaskAction, TaskProcessName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
+import type { disputes, payments, payouts, tips } from "./db/schema/payments.js";
 import type { tasks } from "./db/schema/tasks.js";
 
 // The named consequences of the transition tables (docs/decisions/045-transitions-name-their-actions.md).
@@ -78,4 +81,33 @@ export function assertActionsHandled(registries: readonly Pick<ActionRegistry<st
   if (lines.length > 0) {
     throw new Error(`The server cannot start: ${lines.join("; ")}. Register one handler per action named in the transition tables (docs/decisions/045-transitions-name-their-actions.md).`);
   }
+}
+
+/**
+ * What every money action is handed: the task the money belongs to and the record the row moved (the
+ * one its record names; a row's handlers refuse an event without it). A resolved dispute carries the
+ * admin's split.
+ */
+export interface MoneyActionEvent {
+  transition: `${MoneyRecord}.${string}`;
+  /** Every record but a payout belongs to a task. */
+  task?: TaskRow;
+  actorId: string | null;
+  tx: Db;
+  now: Date;
+  payment?: typeof payments.$inferSelect;
+  tip?: typeof tips.$inferSelect;
+  payout?: typeof payouts.$inferSelect;
+  dispute?: typeof disputes.$inferSelect;
+  /** The admin resolving a dispute, who also ends its unfinished task (the task table's "resolve_dispute"). */
+  admin?: NonNullable<FastifyRequest["user"]>;
+  /** A note on the ledger transaction ("late capture"). */
+  memo?: string;
+}
+
+export type MoneyActions = ActionRegistry<MoneyAction, MoneyActionEvent>;
+
+/** The money table's registry (src/shared/money-lifecycle.ts), expecting a handler for every action its rows name. */
+export function moneyActionRegistry(named: readonly MoneyAction[]): MoneyActions {
+  return new ActionRegistry<MoneyAction, MoneyActionEvent>("money", named);
 }

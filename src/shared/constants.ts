@@ -47,6 +47,16 @@ export const APPROVAL_WINDOW_THRESHOLD_CENTS = 10_000;
 export const APPROVAL_WINDOW_HOURS = 24;
 export const BLIND_REVIEW_DAYS = 14;
 
+/** Either party may report a problem from payment until this long after completion (docs/product.md, Money: disputes). */
+export const REPORT_PROBLEM_HOURS_AFTER_COMPLETION = 72;
+/** A dispute with no admin action for this long is escalated on the admin dashboard. */
+export const DISPUTE_ESCALATION_DAYS = 7;
+/** A poster cancelling a paid task less than this long before its scheduled time pays a late-cancellation fee. */
+export const LATE_CANCEL_HOURS = 24;
+/** The late-cancellation fee: this percent of the budget, at least LATE_CANCEL_FEE_MIN_CENTS, never more than the escrow. */
+export const LATE_CANCEL_FEE_PERCENT = 15;
+export const LATE_CANCEL_FEE_MIN_CENTS = 500;
+
 export const MAX_STOPS = 10;
 
 /** Claimed tasks still waiting for payment that one provider may hold at once (docs/product.md#task-states). */

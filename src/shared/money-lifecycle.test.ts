@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   APPROVAL_WINDOW_MS,
+  LEDGER_KINDS,
   LIVE_PAYMENT_STATUSES,
-  MONEY_ACTIONS,
   MONEY_RECORDS,
   MONEY_STATES,
   MONEY_TRANSITIONS,
@@ -11,7 +11,7 @@ import {
   applyMoneyTransition,
   evaluateMoneyTransition,
   findMoneyTransition,
-  type MoneyAction,
+  type LedgerKind,
   type MoneyRecord,
   type MoneyRecordState,
   type MoneyRequester,
@@ -31,14 +31,19 @@ const REQUESTERS = {
   poster: { poster: true, admin: false },
   admin: { poster: false, admin: true },
   stranger: { poster: false, admin: false },
+  provider: { poster: false, admin: false, provider: true },
   paymentSystem: "payment_system",
   timer: "timer",
   system: "system",
 } as const satisfies Record<string, MoneyRequester>;
 type RequesterKind = keyof typeof REQUESTERS;
 
-/** The requester a row's actor stands for. */
-const REQUESTER_OF = { poster: "poster", admin: "admin", payment_system: "paymentSystem", timer: "timer", system: "system" } as const;
+/** The requester a row's actor stands for (a party: the poster, or the provider in ALLOWED). */
+const REQUESTER_OF = { poster: "poster", admin: "admin", payment_system: "paymentSystem", timer: "timer", system: "system", party: "poster" } as const;
+const allowedKinds = (actor: keyof typeof REQUESTER_OF): RequesterKind[] => (actor === "party" ? ["poster", "provider"] : [REQUESTER_OF[actor]]);
+/** The ledger kinds a row's actions move. */
+const ledgerOf = (t: MoneyTransitionDefinition): LedgerKind[] =>
+  t.actions.filter((a) => a.startsWith("ledger.")).map((a) => a.slice("ledger.".length) as LedgerKind);
 
 const evaluate = (t: MoneyTransitionDefinition, state: MoneyRecordState, requester: MoneyRequester, now = NOW) =>
   evaluateMoneyTransition(t.record, t.name as MoneyTransitionName<MoneyRecord>, state, requester, now);
@@ -74,15 +79,16 @@ describe("the money table", () => {
     }
   });
 
-  it("moves each kind of money in one transition (release: through three doors)", () => {
-    for (const action of MONEY_ACTIONS) {
+  it("moves each kind of money in one transition (release: through two doors; the late fee is the task table's)", () => {
+    for (const kind of LEDGER_KINDS) {
+      const doors = { release: 2, late_fee: 0 } as Partial<Record<LedgerKind, number>>;
       expect(
-        ROWS.filter((t) => t.action === action).map((t) => `${t.record}.${t.name}`),
-        action,
-      ).toHaveLength(action === "release" ? 3 : 1);
+        ROWS.filter((t) => ledgerOf(t).includes(kind)).map((t) => `${t.record}.${t.name}`),
+        kind,
+      ).toHaveLength(doors[kind] ?? 1);
     }
-    // Release has three doors (the poster, the timer, an admin), all out of an unsettled hold.
-    for (const t of ROWS.filter((row) => row.action === "release")) expect(t.record).toBe("escrow");
+    // Release has two doors (the poster, the timer), both out of an unsettled hold; an admin's split is the dispute's.
+    for (const t of ROWS.filter((row) => ledgerOf(row).includes("release"))) expect(t.record).toBe("escrow");
   });
 
   it("names a real transition in every trigger, and only the server reacts to them", () => {
@@ -122,7 +128,7 @@ describe("evaluateMoneyTransition", () => {
     fc.assert(
       fc.property(anyCase, ([t, state, kind]) => {
         const result = evaluate(t, state, REQUESTERS[kind]);
-        const rightActor = REQUESTER_OF[t.actor] === kind;
+        const rightActor = allowedKinds(t.actor).includes(kind);
         const rightState = t.from === null ? state.status === null : state.status !== null && t.from.includes(state.status);
         if (!rightActor) expect(result).toMatchObject({ ok: false, status: 403 });
         else if (!rightState) expect(result).toMatchObject({ ok: false, status: 409 });
@@ -133,7 +139,7 @@ describe("evaluateMoneyTransition", () => {
   });
 
   it("gives a stranger the same answer whatever the record's state", () => {
-    for (const t of ROWS.filter((row) => row.actor === "poster")) {
+    for (const t of ROWS.filter((row) => row.actor === "poster" || row.actor === "party")) {
       const answers = new Set(
         [null, ...MONEY_STATES[t.record]].map((status) => JSON.stringify(evaluate(t, { status: status as MoneyState | null }, REQUESTERS.stranger))),
       );
@@ -147,12 +153,16 @@ describe("evaluateMoneyTransition", () => {
     expect(evaluate(approve, { status: "released" }, REQUESTERS.poster)).toMatchObject({ message: "The payment has already been released" });
     expect(evaluate(approve, { status: "refunded" }, REQUESTERS.poster)).toMatchObject({ message: "The payment has already been refunded" });
     expect(evaluate(approve, { status: "disputed" }, REQUESTERS.poster)).toMatchObject({ message: "A problem was reported; an admin will resolve it" });
-    const report = findMoneyTransition("escrow", "report_problem");
-    expect(evaluate(report, { status: "holding", releaseAt: at(1) }, REQUESTERS.poster)).toEqual({ ok: true });
-    // The end of the window itself is past it: the release is due from that instant.
-    expect(evaluate(report, { status: "holding", releaseAt: NOW }, REQUESTERS.poster)).toMatchObject({ message: "The 24-hour approval window has ended" });
+    // A dispute freezes a held escrow whenever it is opened, even after the approval window ended.
+    const freeze = findMoneyTransition("escrow", "freeze");
+    expect(evaluate(freeze, { status: "holding", releaseAt: at(-1) }, "system")).toEqual({ ok: true });
     expect(evaluate(findMoneyTransition("escrow", "release_due"), { status: "holding", releaseAt: NOW }, "timer")).toEqual({ ok: true });
-    expect(evaluate(findMoneyTransition("escrow", "resolve_refund"), { status: "holding" }, REQUESTERS.admin)).toMatchObject({
+    // Either party opens a dispute, once at a time; only an admin resolves it.
+    const open = findMoneyTransition("dispute", "open");
+    expect(evaluate(open, { status: null }, REQUESTERS.provider)).toEqual({ ok: true });
+    expect(evaluate(open, { status: "open" }, REQUESTERS.poster)).toMatchObject({ status: 409, message: /already reported/ });
+    expect(evaluate(findMoneyTransition("dispute", "resolve"), { status: "open" }, REQUESTERS.poster)).toMatchObject({ status: 403 });
+    expect(evaluate(findMoneyTransition("dispute", "resolve"), { status: null }, REQUESTERS.admin)).toMatchObject({
       message: "There is no open dispute for this task",
     });
   });
@@ -200,7 +210,7 @@ describe("walks through the table", () => {
   function play(record: MoneyRecord, steps: [number, number][]) {
     let nowMs = NOW.getTime();
     let state: MoneyRecordState = { status: null, gateway: "sandbox" };
-    const actions: MoneyAction[] = [];
+    const actions: LedgerKind[] = [];
     const path: string[] = [];
     for (const [pick, wait] of steps) {
       const now = new Date(nowMs);
@@ -213,7 +223,7 @@ describe("walks through the table", () => {
         state = { ...moved.state, updatedAt: now };
         // What the server writes beside the status: the hold's due date, from the approval window.
         if (record === "escrow" && t.name === "hold") state.releaseAt = new Date(nowMs + (wait % 2 === 0 ? APPROVAL_WINDOW_MS : 0));
-        if (moved.action) actions.push(moved.action);
+        actions.push(...ledgerOf(t));
         path.push(t.name);
       }
       nowMs += wait;
@@ -225,8 +235,8 @@ describe("walks through the table", () => {
     fc.assert(
       fc.property(walk, ([record, steps]) => {
         const { actions, path } = play(record, steps);
-        const count = (action: MoneyAction) => actions.filter((a) => a === action).length;
-        for (const action of MONEY_ACTIONS) expect(count(action), `${record}: ${path.join(" → ")}`).toBeLessThanOrEqual(1);
+        const count = (action: LedgerKind) => actions.filter((a) => a === action).length;
+        for (const action of LEDGER_KINDS) expect(count(action), `${record}: ${path.join(" → ")}`).toBeLessThanOrEqual(1);
         if (record === "escrow") expect(count("release") + count("refund"), path.join(" → ")).toBeLessThanOrEqual(1);
         if (count("refund") === 1) expect(actions.indexOf("capture"), path.join(" → ")).toBe(actions.indexOf("refund") - 1);
       }),
@@ -236,9 +246,10 @@ describe("walks through the table", () => {
   it("ends a settled escrow in released or refunded and moves it no further", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 2 * APPROVAL_WINDOW_MS })), { maxLength: 12 }), (steps) => {
-        const { state, actions } = play("escrow", steps);
+        const { state, actions, path } = play("escrow", steps);
         const settled = state.status === "released" || state.status === "refunded";
-        expect(actions.includes("release")).toBe(state.status === "released");
+        // A dispute's resolution releases through its own "ledger.split" (the dispute's row).
+        expect(actions.includes("release") || path.includes("resolve_release")).toBe(state.status === "released");
         if (settled) {
           const next = rowsOf("escrow").filter((t) => evaluate(t, state, REQUESTERS[REQUESTER_OF[t.actor]], at(10 * APPROVAL_WINDOW_MS)).ok);
           expect(next).toEqual([]);

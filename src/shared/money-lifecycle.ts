@@ -1,13 +1,15 @@
-import { APPROVAL_WINDOW_HOURS } from "./constants.js";
+import { APPROVAL_WINDOW_HOURS, REPORT_PROBLEM_HOURS_AFTER_COMPLETION } from "./constants.js";
 import type { TaskTransitionName } from "./task-lifecycle.js";
 
 // The money records (payment, tip, escrow hold, payout) as one declarative transition table, in the
 // style of the task lifecycle (src/shared/task-lifecycle.ts) and of Sharetribe's transaction
 // processes: each row names its record, the actor (a person, the card processor, a timer, or the
 // server reacting to another transition), the states it leaves and the one it reaches, the
-// conditions it needs, and the money action it performs (docs/decisions/008-payments-and-ledger.md).
+// conditions it needs, the guards that read more than the record, and its ordered, named actions
+// (docs/decisions/008-payments-and-ledger.md, docs/decisions/045-transitions-name-their-actions.md).
+// The payments feature registers one handler per action name; the server refuses to start otherwise.
 //
-// Money moves only through those actions: each is one balanced ledger transaction, written in the
+// Money moves only through the `ledger.*` actions: each is one balanced ledger transaction, written in the
 // same database transaction as the record's conditional UPDATE (`... WHERE status IN (<from>) AND
 // <conditions>`), so a repeated event, request or job run finds the record already moved and moves
 // no money twice. The status columns are PostgreSQL enums of the state lists below.
@@ -28,26 +30,71 @@ export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
 
 export const PAYOUT_STATUSES = ["pending", "paid"] as const;
 
+/** A reported problem (docs/product.md, Money: disputes): open until an admin resolves it. */
+export const DISPUTE_STATUSES = ["open", "resolved"] as const;
+
 export const MONEY_STATES = {
   payment: PAYMENT_STATUSES,
   tip: TIP_STATUSES,
   escrow: ESCROW_STATUSES,
   payout: PAYOUT_STATUSES,
+  dispute: DISPUTE_STATUSES,
 } as const;
 export type MoneyRecord = keyof typeof MONEY_STATES;
 export const MONEY_RECORDS = Object.keys(MONEY_STATES) as MoneyRecord[];
 export type MoneyState<R extends MoneyRecord = MoneyRecord> = (typeof MONEY_STATES)[R][number];
 
 /**
- * The ledger movements, one per kind of ledger transaction (docs/decisions/008, "Ledger"):
+ * The kinds of ledger transaction (docs/decisions/008, "Ledger"; docs/decisions/057-disputes-guarantee-late-cancellation.md):
  * - capture: the poster's payment into the task's escrow
  * - release: the escrow to the provider's balance (85%) and the platform's revenue (the rest)
  * - refund: the escrow back to the poster, at the card processor too
  * - tip: the poster's tip straight to the provider's balance
  * - payout: the provider's balance to their payout account
+ * - split: an admin's resolution of a dispute: part of the escrow back to the poster, the rest released
+ * - guarantee: after the money was released, the poster's refund paid from the platform's guarantee
+ *   account (and, only when the admin chose so, recovered from the provider's balance)
+ * - late_fee: a late cancellation's fee, from the escrow to the provider's balance
  */
-export const MONEY_ACTIONS = ["capture", "release", "refund", "tip", "payout"] as const;
+export const LEDGER_KINDS = ["capture", "release", "refund", "tip", "payout", "split", "guarantee", "late_fee"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/**
+ * The named consequences of the money table's rows, run in the row's order in the transition's
+ * database transaction by the one handler the payments feature registered for each name:
+ * - ledger.*: the ledger transaction of that kind (and the card processor's side of it)
+ * - escrow.freeze: a held escrow stops waiting for release while a dispute is open
+ * - task.close_disputed: an unfinished task whose dispute was resolved ends (the task table's "resolve_dispute")
+ * - notify.*: the parties are told (bell, e-mail, live frame)
+ * - audit.dispute_resolved: the admin's resolution in the audit log
+ * - announce: the live task status (decision 025)
+ */
+export const MONEY_ACTIONS = [
+  "ledger.capture",
+  "ledger.release",
+  "ledger.refund",
+  "ledger.tip",
+  "ledger.payout",
+  "ledger.split",
+  "ledger.guarantee",
+  "escrow.freeze",
+  "task.close_disputed",
+  "notify.dispute_opened",
+  "notify.dispute_resolved",
+  "audit.dispute_resolved",
+  "announce",
+] as const;
 export type MoneyAction = (typeof MONEY_ACTIONS)[number];
+
+/**
+ * Named checks a money transition makes besides the record's own state, because they read more than
+ * the record:
+ * - report_window: the task is paid and not cancelled, and completed no more than
+ *   REPORT_PROBLEM_HOURS_AFTER_COMPLETION hours ago (docs/product.md, Money: disputes)
+ */
+export type MoneyGuard = "report_window";
+
+export const REPORT_PROBLEM_WINDOW_MS = REPORT_PROBLEM_HOURS_AFTER_COMPLETION * 60 * 60 * 1000;
 
 /** Release waits this long for the poster's approval on budgets of $100 or more (docs/product.md, Money). */
 export const APPROVAL_WINDOW_MS = APPROVAL_WINDOW_HOURS * 60 * 60 * 1000;
@@ -60,7 +107,9 @@ export const STUCK_PROCESSING_MS = 2 * 60_000;
  * our sandbox in its place), the server's periodic jobs, or the server reacting to another
  * transition (named in the row's `after`).
  */
-export type MoneyActor = "poster" | "admin" | "payment_system" | "timer" | "system";
+export type MoneyActor = "poster" | "admin" | "payment_system" | "timer" | "system"
+  // Either party of the task: its poster or its assigned provider (reporting a problem).
+  | "party";
 export type SystemMoneyActor = Extract<MoneyActor, "payment_system" | "timer" | "system">;
 
 /**
@@ -83,8 +132,9 @@ export interface MoneyTransitionDefinition<R extends MoneyRecord = MoneyRecord> 
   from: readonly MoneyState<R>[] | null;
   to: MoneyState<R>;
   requires: readonly { condition: MoneyCondition; message: string }[];
-  /** The ledger movement made in the same database transaction, if any. */
-  action: MoneyAction | null;
+  guards: readonly MoneyGuard[];
+  /** The named consequences, in the order they run, in the same database transaction. */
+  actions: readonly MoneyAction[];
   /** For the "system" actor: the transitions that set this one off. */
   after?: readonly MoneyTrigger[];
   /** A task transition the task lifecycle must allow (for the payment system) before this one may start. */
@@ -114,7 +164,8 @@ export const PAYMENT_TRANSITIONS = [
     from: null,
     to: "requires_payment",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
     requiresTask: "pay",
     notActor: "Only the poster can pay for this task",
   },
@@ -126,7 +177,8 @@ export const PAYMENT_TRANSITIONS = [
     from: ["requires_payment", "failed"],
     to: "processing",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
     notActor: "Only the poster can pay for this task",
     refused: "This payment is already being processed",
     refusedIn: { captured: "This task has already been paid" },
@@ -140,7 +192,8 @@ export const PAYMENT_TRANSITIONS = [
     from: ["requires_payment", "processing"],
     to: "failed",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
   },
   {
     // A sandbox confirm cut off between "processing" and its capture (a killed process, a lost
@@ -151,7 +204,8 @@ export const PAYMENT_TRANSITIONS = [
     from: ["processing"],
     to: "failed",
     requires: [{ condition: "stuck", message: "The payment is still being processed" }],
-    action: null,
+    guards: [],
+    actions: [],
   },
   {
     // From "failed" too: a capture that commits after the time-out still wins, because the money was taken.
@@ -161,7 +215,8 @@ export const PAYMENT_TRANSITIONS = [
     from: ["requires_payment", "processing", "failed"],
     to: "captured",
     requires: [],
-    action: "capture",
+    guards: [],
+    actions: ["ledger.capture"],
     refused: "This payment was already captured",
   },
   {
@@ -171,9 +226,10 @@ export const PAYMENT_TRANSITIONS = [
     from: ["captured"],
     to: "refunded",
     requires: [],
-    action: "refund",
+    guards: [],
+    actions: ["ledger.refund", "announce"],
     // A late capture: the task had stopped being payable (decision 005, "pay"), so it is given back at once.
-    after: ["task:cancel", "escrow:resolve_refund", "payment:capture", "task:withdraw"],
+    after: ["task:cancel", "payment:capture", "task:withdraw"],
   },
 ] as const satisfies readonly MoneyTransitionDefinition<"payment">[];
 
@@ -185,7 +241,8 @@ export const TIP_TRANSITIONS = [
     from: null,
     to: "requires_payment",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
     notActor: "Only the poster can tip",
   },
   {
@@ -196,7 +253,8 @@ export const TIP_TRANSITIONS = [
     from: ["requires_payment"],
     to: "captured",
     requires: [],
-    action: "tip",
+    guards: [],
+    actions: ["ledger.tip", "announce"],
   },
 ] as const satisfies readonly MoneyTransitionDefinition<"tip">[];
 
@@ -210,7 +268,8 @@ export const ESCROW_TRANSITIONS = [
     from: null,
     to: "holding",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
     after: ["task:complete"],
   },
   {
@@ -220,20 +279,23 @@ export const ESCROW_TRANSITIONS = [
     from: ["holding"],
     to: "released",
     requires: [],
-    action: "release",
+    guards: [],
+    actions: ["ledger.release", "announce"],
     notActor: "Only the poster can approve the release",
     refusedIn: ESCROW_SETTLED,
   },
   {
+    // A dispute was opened while the escrow waits for release, or the task was completed while one
+    // is open: the release timer waits until an admin resolves it (docs/product.md, Money: disputes).
     record: "escrow",
-    name: "report_problem",
-    actor: "poster",
+    name: "freeze",
+    actor: "system",
     from: ["holding"],
     to: "disputed",
-    requires: [{ condition: "window_open", message: "The 24-hour approval window has ended" }],
-    action: null,
-    notActor: "Only the poster can report a problem",
-    refusedIn: ESCROW_SETTLED,
+    requires: [],
+    guards: [],
+    actions: [],
+    after: ["dispute:open", "escrow:hold"],
   },
   {
     record: "escrow",
@@ -242,28 +304,32 @@ export const ESCROW_TRANSITIONS = [
     from: ["holding"],
     to: "released",
     requires: [{ condition: "window_closed", message: "The approval window is still open" }],
-    action: "release",
+    guards: [],
+    actions: ["ledger.release", "announce"],
   },
   {
+    // The dispute's resolution settles the hold; its money moved by the dispute's "ledger.split":
+    // released when any of it went to the provider, refunded when all of it went back.
     record: "escrow",
     name: "resolve_release",
-    actor: "admin",
+    actor: "system",
     from: ["disputed"],
     to: "released",
     requires: [],
-    action: "release",
-    refused: "There is no open dispute for this task",
+    guards: [],
+    actions: [],
+    after: ["dispute:resolve"],
   },
   {
-    // The money goes back through the payment's own refund, keyed by the payment.
     record: "escrow",
     name: "resolve_refund",
-    actor: "admin",
+    actor: "system",
     from: ["disputed"],
     to: "refunded",
     requires: [],
-    action: null,
-    refused: "There is no open dispute for this task",
+    guards: [],
+    actions: [],
+    after: ["dispute:resolve"],
   },
 ] as const satisfies readonly MoneyTransitionDefinition<"escrow">[];
 
@@ -276,7 +342,8 @@ export const PAYOUT_TRANSITIONS = [
     from: null,
     to: "pending",
     requires: [],
-    action: "payout",
+    guards: [],
+    actions: ["ledger.payout"],
   },
   {
     // The card processor confirmed the transfer; until then the job retries it with the same key.
@@ -286,11 +353,47 @@ export const PAYOUT_TRANSITIONS = [
     from: ["pending"],
     to: "paid",
     requires: [],
-    action: null,
+    guards: [],
+    actions: [],
   },
 ] as const satisfies readonly MoneyTransitionDefinition<"payout">[];
 
-export const MONEY_TRANSITIONS = [...PAYMENT_TRANSITIONS, ...TIP_TRANSITIONS, ...ESCROW_TRANSITIONS, ...PAYOUT_TRANSITIONS] as const;
+export const DISPUTE_TRANSITIONS = [
+  {
+    // Either party, from payment until REPORT_PROBLEM_HOURS_AFTER_COMPLETION after completion; one
+    // open dispute per task (docs/decisions/057-disputes-guarantee-late-cancellation.md).
+    record: "dispute",
+    name: "open",
+    actor: "party",
+    from: null,
+    to: "open",
+    requires: [],
+    guards: ["report_window"],
+    actions: ["escrow.freeze", "notify.dispute_opened", "announce"],
+    notActor: "Only the task's poster and its provider can report a problem",
+    refusedIn: { open: "A problem was already reported on this task. Add your side to its thread instead." },
+  },
+  {
+    // Any split of the escrow in cents; once the money was released, the poster's part comes from
+    // the guarantee account. An unfinished task ends with the resolution.
+    record: "dispute",
+    name: "resolve",
+    actor: "admin",
+    from: ["open"],
+    to: "resolved",
+    requires: [],
+    guards: [],
+    actions: ["ledger.split", "ledger.guarantee", "task.close_disputed", "notify.dispute_resolved", "audit.dispute_resolved", "announce"],
+    notActor: "Only an admin can resolve a dispute",
+    refused: "This dispute is already resolved. Open the task to see its outcome.",
+    refusedIn: { none: "There is no open dispute for this task" },
+  },
+] as const satisfies readonly MoneyTransitionDefinition<"dispute">[];
+
+export const MONEY_TRANSITIONS = [...PAYMENT_TRANSITIONS, ...TIP_TRANSITIONS, ...ESCROW_TRANSITIONS, ...PAYOUT_TRANSITIONS, ...DISPUTE_TRANSITIONS] as const;
+
+/** Every action name the money table's rows use, for the start-up check. */
+export const MONEY_ACTIONS_NAMED: readonly MoneyAction[] = [...new Set(MONEY_TRANSITIONS.flatMap((t): readonly MoneyAction[] => t.actions))];
 
 export type MoneyTransition<R extends MoneyRecord = MoneyRecord> = Extract<(typeof MONEY_TRANSITIONS)[number], { record: R }>;
 export type MoneyTransitionName<R extends MoneyRecord> = MoneyTransition<R>["name"];
@@ -333,7 +436,7 @@ export const MONEY_CONDITIONS: Record<MoneyCondition, (record: MoneyRecordState,
 };
 
 /** Who asks, seen from the task the record belongs to; the server's own actors by name. */
-export type MoneyRequester = { poster: boolean; admin: boolean } | SystemMoneyActor;
+export type MoneyRequester = { poster: boolean; admin: boolean; provider?: boolean } | SystemMoneyActor;
 
 export type MoneyTransitionResult = { ok: true } | { ok: false; status: 403 | 409; message: string };
 
@@ -341,6 +444,7 @@ function actorAllowed(actor: MoneyActor, requester: MoneyRequester): boolean {
   if (typeof requester === "string") return requester === actor;
   if (actor === "poster") return requester.poster;
   if (actor === "admin") return requester.admin;
+  if (actor === "party") return requester.poster || requester.provider === true;
   return false;
 }
 
@@ -385,9 +489,9 @@ export function applyMoneyTransition<R extends MoneyRecord, S extends MoneyRecor
   state: S,
   requester: MoneyRequester,
   now: Date,
-): { ok: true; state: S; action: MoneyAction | null } | Extract<MoneyTransitionResult, { ok: false }> {
+): { ok: true; state: S; actions: readonly MoneyAction[] } | Extract<MoneyTransitionResult, { ok: false }> {
   const result = evaluateMoneyTransition(record, name, state, requester, now);
   if (!result.ok) return result;
   const transition: MoneyTransitionDefinition = findMoneyTransition(record, name);
-  return { ok: true, state: { ...state, status: transition.to as MoneyState<R> }, action: transition.action };
+  return { ok: true, state: { ...state, status: transition.to as MoneyState<R> }, actions: transition.actions };
 }

@@ -1,5 +1,8 @@
 import {
   APPROVAL_WINDOW_THRESHOLD_CENTS,
+  LATE_CANCEL_FEE_MIN_CENTS,
+  LATE_CANCEL_FEE_PERCENT,
+  LATE_CANCEL_HOURS,
   PROVIDER_SHARE_PERCENT,
   SERVICE_FEE_FIXED_CENTS,
   SERVICE_FEE_PERCENT,
@@ -95,4 +98,31 @@ export function providerEarningsCents(budgetCents: number, urgency: Urgency): nu
 /** "You'll earn $25.50": the provider's line on cards, the task page, the claim dialog and notices. */
 export function youllEarnText(budgetCents: number, urgency: Urgency): string {
   return `You'll earn ${formatDollarsExact(providerEarningsCents(budgetCents, urgency))}`;
+}
+
+/**
+ * The provider's part of `releasedCents` of a task's escrow of `heldCents`: the same share of it as
+ * priceTask's provider share is of the whole (85% of budget + surcharge), rounded down; the platform
+ * keeps the rest. Releasing everything gives exactly priceTask's share (docs/product.md, Money: disputes).
+ */
+export function providerShareOfRelease(price: TaskPrice, releasedCents: number, heldCents: number): number {
+  if (releasedCents <= 0 || heldCents <= 0) return 0;
+  if (releasedCents >= heldCents) return Math.min(price.providerShareCents, heldCents);
+  return Math.floor((price.providerShareCents * releasedCents) / heldCents);
+}
+
+/**
+ * Whether cancelling at `now` is late: less than LATE_CANCEL_HOURS before the task's scheduled time
+ * (or after it). A task with no scheduled time is never late (docs/product.md, Money: late cancellation).
+ */
+export function isLateCancellation(scheduledDate: Date | string | null, now: Date): boolean {
+  if (scheduledDate === null) return false;
+  const at = scheduledDate instanceof Date ? scheduledDate.getTime() : Date.parse(scheduledDate);
+  return at - now.getTime() < LATE_CANCEL_HOURS * 60 * 60 * 1000;
+}
+
+/** The late-cancellation fee: 15% of the budget, at least $5, never more than the escrow holds. */
+export function lateCancellationFeeCents(budgetCents: number, heldCents: number): number {
+  const fee = Math.max(Math.floor((budgetCents * LATE_CANCEL_FEE_PERCENT + 50) / 100), LATE_CANCEL_FEE_MIN_CENTS);
+  return Math.max(0, Math.min(fee, heldCents));
 }

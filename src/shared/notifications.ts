@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   "task_alert",
   "provider_withdrew",
   "receipt",
+  "dispute",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -67,4 +68,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   task_alert: "A new task matches my job alerts (at most one e-mail every 15 minutes)",
   provider_withdrew: "The provider of my task withdraws before starting",
   receipt: "A receipt for my payment, tip or refund",
+  dispute: "A problem is reported, answered or resolved on my task",
 };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { text } from "./common.js";
 import { ESCROW_STATUSES } from "./money-lifecycle.js";
 import { dollarsSchema } from "./money-schemas.js";
 
@@ -92,13 +91,6 @@ export const tipResultSchema = z.object({
 });
 export type TipResult = z.infer<typeof tipResultSchema>;
 
-export const reportProblemBodySchema = z.object({ reason: text(1, 1000, "Reason") });
-
-export const resolveDisputeBodySchema = z.object({
-  action: z.enum(["refund", "release"], { error: "action must be refund or release" }),
-  reason: text(1, 1000, "Reason"),
-});
-
 /** What the poster and the assigned provider see about a task's money. */
 export const taskEscrowSchema = z.object({
   paid: z.boolean(),
@@ -156,6 +148,12 @@ export const adminFinanceSchema = z.object({
   providerBalances: z.number(),
   paidOut: z.number(),
   refunded: z.number(),
+  /**
+   * The platform guarantee account (docs/decisions/057): what it paid posters after release, less what
+   * was recovered from providers; negative while it has paid more than it recovered.
+   */
+  guaranteeBalance: z.number(),
+  /** Open disputes, oldest first. */
   disputes: z.array(
     z.object({
       taskId: z.uuid(),
@@ -163,8 +161,13 @@ export const adminFinanceSchema = z.object({
       posterName: z.string(),
       providerName: z.string(),
       total: z.number(),
+      /** What the escrow holds now; 0 once the money was released (the guarantee pays a refund then). */
+      held: z.number(),
       reason: z.string(),
       reportedAt: z.string(),
+      ageDays: z.number().int(),
+      /** No admin action for DISPUTE_ESCALATION_DAYS. */
+      escalated: z.boolean(),
     }),
   ),
 });

@@ -257,6 +257,7 @@ describe("evaluateTransition", () => {
       poster: ACTORS.poster,
       timer: ACTORS.timer,
       payment_system: ACTORS.paymentSystem,
+      admin: ACTORS.admin,
     } as const;
     for (const transition of TASK_TRANSITIONS) {
       for (const status of TASK_STATUSES) {
@@ -442,7 +443,7 @@ describe("random sequences of transitions", () => {
           expect(current.providerId).not.toBe(POSTER);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
     // The walk did explore the whole machine, not just open → cancelled.
     expect([...reached].sort()).toEqual([...TASK_STATUSES].sort());

@@ -19,7 +19,9 @@ import type { TaskStatus, UserRole } from "./constants.js";
 export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
 
 /** Who may perform a transition. The first three are people; the last two are the server itself. */
-export type TransitionActor = "verified_provider" | "assigned_provider" | "poster" | "timer" | "payment_system";
+export type TransitionActor = "verified_provider" | "assigned_provider" | "poster" | "timer" | "payment_system"
+  // An admin resolving a dispute (docs/decisions/057-disputes-guarantee-late-cancellation.md).
+  | "admin";
 
 /** The server acting on its own: the payment-deadline job or the card processor's webhook. */
 export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
@@ -95,6 +97,8 @@ export const TASK_ACTIONS = [
   "board.remove",
   "notify.poster_provider_withdrew",
   "withdrawal.record",
+  // A poster's late cancellation of a paid task pays the provider's fee from the escrow first (decision 057).
+  "escrow.late_fee",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -179,7 +183,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
     guards: [],
-    actions: ["notify.provider_cancelled", "escrow.refund", "announce", "board.remove"],
+    actions: ["notify.provider_cancelled", "escrow.late_fee", "escrow.refund", "announce", "board.remove"],
   },
   {
     name: "expire",
@@ -239,6 +243,18 @@ export const TASK_TRANSITIONS = [
     effects: ["release_provider"],
     guards: [],
     actions: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
+  },
+  {
+    // An admin's resolution of a dispute on an unfinished paid task ends it; the money was split by
+    // the dispute's own row of the money table (src/shared/money-lifecycle.ts, "dispute.resolve").
+    name: "resolve_dispute",
+    actor: "admin",
+    from: ["claimed", "in_progress"],
+    to: "cancelled",
+    requires: [{ condition: "paid", message: "Only a paid task can have a dispute" }],
+    effects: [],
+    guards: [],
+    actions: ["announce"],
   },
 ] as const satisfies readonly TransitionDefinition[];
 
@@ -333,6 +349,8 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
       return actor === "timer" ? null : "A claim expires only when its payment window runs out";
     case "payment_system":
       return actor === "payment_system" ? null : "Payments are recorded only by the payment system";
+    case "admin":
+      return !isSystem(actor) && actor.isAdmin ? null : "Only an admin can resolve a dispute";
   }
 }
 
@@ -363,6 +381,8 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return status === "in_progress"
         ? "Work on this task has already started, so you can no longer withdraw from it. Message the poster in the task's chat."
         : "Only a claimed task can be given back, before work starts.";
+    case "resolve_dispute":
+      return "Only a claimed or started task ends with its dispute";
   }
 }
 

@@ -223,7 +223,10 @@ export const HTTP_MATRIX = {
   "POST /api/sandbox/payments/confirm": posterOnly(200),
   "GET /api/tasks/:id/escrow": partiesAndAdmin(200),
   "POST /api/tasks/:id/approve-release": posterOnly(200),
-  "POST /api/tasks/:id/report-problem": posterOnly(200),
+  // Either party of a paid task; an admin resolves instead (docs/decisions/057).
+  "POST /api/tasks/:id/report-problem": [401, 403, 200, 200, 403, 403],
+  "GET /api/tasks/:id/dispute": partiesAndAdmin(200),
+  "POST /api/tasks/:id/dispute/messages": partiesAndAdmin(200),
   "POST /api/tasks/:id/tip": posterOnly(200),
   "GET /api/payments/earnings": signedIn(200),
   "POST /api/stripe/connect/account": providersOnly(201),

@@ -8,7 +8,7 @@ import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
-import { escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
+import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
@@ -1168,8 +1168,17 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   },
   "POST /api/tasks/:id/report-problem": {
     stage: "completed",
-    request: (w) => post(`/api/tasks/${w.task.id}/report-problem`, { reason: "The parcel never arrived" }),
-    check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "poster" ? "disputed" : "holding"),
+    request: (w) => post(`/api/tasks/${w.task.id}/report-problem`, { reason: "not_done", description: "The parcel never arrived" }),
+    check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(isParty(w) ? "disputed" : "holding"),
+  },
+  "GET /api/tasks/:id/dispute": { readOnly: true, stage: "disputed", request: (w) => get(`/api/tasks/${w.task.id}/dispute`) },
+  "POST /api/tasks/:id/dispute/messages": {
+    stage: "disputed",
+    request: (w) => post(`/api/tasks/${w.task.id}/dispute/messages`, { body: "My side of it" }),
+    check: async (w) => {
+      const written = await t.database.db.select().from(disputeMessages).where(eq(disputeMessages.body, "My side of it"));
+      expect(written.some((m) => m.authorId === w.actor?.id), w.label).toBe(isInsider(w));
+    },
   },
   "POST /api/tasks/:id/tip": {
     stage: "completed",
@@ -1195,7 +1204,7 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "GET /api/admin/finance": { readOnly: true, request: () => get("/api/admin/finance") },
   "POST /api/admin/disputes/:taskId/resolve": {
     stage: "disputed",
-    request: (w) => post(`/api/admin/disputes/${w.task.id}/resolve`, { action: "refund", reason: "The parcel never arrived" }),
+    request: (w) => post(`/api/admin/disputes/${w.task.id}/resolve`, { refund: w.task.totalCents / 100, reason: "The parcel never arrived" }),
     check: async (w) => expect(await holdStatus(w.task.id), w.label).toBe(w.actorKind === "admin" ? "refunded" : "disputed"),
   },
   "GET /api/receipts": {

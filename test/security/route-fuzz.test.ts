@@ -373,7 +373,11 @@ for (const [from, to] of [
   pool.rowIds.push(sent.json<{ id: string }>().id);
 }
 
-await api("poster", "POST", `/api/tasks/${disputedTask}/report-problem`, { reason: plant("dispute reason", { kind: "task", taskId: disputedTask }) });
+await api("poster", "POST", `/api/tasks/${disputedTask}/report-problem`, {
+  reason: "not_done",
+  description: plant("dispute description", { kind: "task", taskId: disputedTask }),
+});
+await api("provider", "POST", `/api/tasks/${disputedTask}/dispute/messages`, { body: plant("dispute answer", { kind: "task", taskId: disputedTask }) });
 await api("poster", "POST", "/api/reviews", {
   taskId: reviewedTask,
   reviewedId: provider(),

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, integer, pgEnum, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, pgEnum, pgTable, text, timestamp, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import {
+  DISPUTE_STATUSES,
   ESCROW_STATUSES,
+  LEDGER_KINDS,
   LIVE_PAYMENT_STATUSES,
-  MONEY_ACTIONS,
   PAYMENT_STATUSES,
   PAYOUT_STATUSES,
   TIP_STATUSES,
@@ -20,8 +21,8 @@ export const paymentStatus = pgEnum("payment_status", PAYMENT_STATUSES);
 export const tipStatus = pgEnum("tip_status", TIP_STATUSES);
 export const escrowStatus = pgEnum("escrow_status", ESCROW_STATUSES);
 export const payoutStatus = pgEnum("payout_status", PAYOUT_STATUSES);
-/** One kind per money action of the table: every ledger transaction is one of them. */
-export const ledgerKind = pgEnum("ledger_kind", MONEY_ACTIONS);
+/** One kind per ledger action of the table: every ledger transaction is one of them. */
+export const ledgerKind = pgEnum("ledger_kind", LEDGER_KINDS);
 
 /** A payment that still stands for its task; only a refunded one has stepped aside. */
 export const LIVE_PAYMENT = sql.raw(`status in (${LIVE_PAYMENT_STATUSES.map((s) => `'${s}'`).join(", ")})`);
@@ -164,3 +165,60 @@ export const webhookEvents = pgTable("webhook_events", {
   type: text().notNull(),
   receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+export const disputeStatus = pgEnum("dispute_status", DISPUTE_STATUSES);
+
+/**
+ * A problem reported on a paid task by either party (docs/decisions/057-disputes-guarantee-late-cancellation.md):
+ * open until an admin resolves it with a split in cents; at most one open dispute per task.
+ */
+export const disputes = pgTable(
+  "disputes",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    taskId: uuid()
+      .notNull()
+      .references(() => tasks.id),
+    openedBy: uuid()
+      .notNull()
+      .references(() => users.id),
+    reason: text().notNull(),
+    status: disputeStatus().notNull().default("open"),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** When an admin last acted on it (a note); the dashboard escalates disputes idle for DISPUTE_ESCALATION_DAYS. */
+    lastAdminActionAt: timestamp({ withTimezone: true }),
+    resolvedBy: uuid().references(() => users.id),
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolutionReason: text(),
+    /** What the resolution gave back to the poster, from the escrow and from the guarantee account. */
+    refundCents: integer(),
+    releaseCents: integer(),
+    providerShareCents: integer(),
+    guaranteeCents: integer(),
+    recoverFromProvider: boolean(),
+  },
+  (t) => [
+    uniqueIndex("disputes_open_task_id_key").on(t.taskId).where(sql`status = 'open'`),
+    index().on(t.status, t.createdAt),
+    check("disputes_resolved_check", sql`(${t.status} = 'resolved') = (${t.resolvedAt} is not null)`),
+  ],
+);
+
+/** The dispute's thread: the report itself first, then each party's side and admins' notes. */
+export const disputeMessages = pgTable(
+  "dispute_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    disputeId: uuid()
+      .notNull()
+      .references(() => disputes.id),
+    authorId: uuid()
+      .notNull()
+      .references(() => users.id),
+    body: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** The thread's order, also for messages written in the same millisecond. */
+    seq: bigserial({ mode: "number" }).notNull(),
+  },
+  (t) => [index().on(t.disputeId, t.seq)],
+);

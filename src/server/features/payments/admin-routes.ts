@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
-import { adminFinanceSchema, resolveDisputeBodySchema } from "../../../shared/payments.js";
+import { resolveDisputeBodySchema } from "../../../shared/disputes.js";
+import { adminFinanceSchema } from "../../../shared/payments.js";
 import { ledgerPageSchema, ledgerSearchQuerySchema } from "../../../shared/receipts.js";
 import { requireUser } from "../../plugins/auth.js";
 import { csvStream } from "./csv.js";
+import { openDisputes, resolveDispute } from "./disputes.js";
 import { LEDGER_CSV_HEADER, ledgerCsvRows, searchLedger } from "./ledger-search.js";
 import { adminFinance } from "./repository.js";
-import { resolveDispute, type PaymentsContext } from "./service.js";
+import type { PaymentsContext } from "./service.js";
 
-// The admin's finance view and dispute resolution; every resolution lands in the audit log.
+// The admin's finance view (totals, the guarantee account, open disputes by age) and dispute
+// resolution with any split; every resolution lands in the audit log.
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
 
@@ -17,7 +20,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
   app.get(
     "/api/admin/finance",
     { config: { auth: "admin" }, schema: { tags: ["payments"], operationId: "getFinance", summary: "Returns the platform's money totals and disputes", response: { 200: adminFinanceSchema, 401: errorResponseSchema, 403: errorResponseSchema } } },
-    async () => adminFinance(ctx),
+    async () => ({ ...(await adminFinance(ctx)), disputes: await openDisputes(ctx) }),
   );
 
   app.post(
@@ -27,7 +30,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
       schema: {
         tags: ["payments"],
         operationId: "resolveDispute",
-        summary: "Resolves a dispute by refund or release",
+        summary: "Resolves a dispute with a refund to the poster and the rest released",
         params: taskIdParams,
         body: resolveDisputeBodySchema,
         response: {
@@ -41,7 +44,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
       },
     },
     async (request) => {
-      await resolveDispute(ctx, request.params.taskId, requireUser(request).id, request.body);
+      await resolveDispute(ctx, request.params.taskId, requireUser(request), request.body);
       return { ok: true as const };
     },
   );

@@ -6,13 +6,15 @@ import { call, createUser, useTestApp, type TestUser } from "../../../../test/cr
 import { payWithCard, postTask as post, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { createSandboxGateway } from "../../adapters/payments/sandbox.js";
 import { queryRows } from "../../db/client.js";
-import { priceTask } from "../../../shared/money.js";
+import { LATE_CANCEL_HOURS } from "../../../shared/constants.js";
+import { lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
 import { ACCOUNTS, accountBalances } from "./repository.js";
 import { handleGatewayEvent, type PaymentsContext } from "./service.js";
 
 // Model-based test: random sequences of task and money actions against the real app (tasks posted,
-// moved and paid through the routes, expired and released by the scheduler's jobs), with a plain
-// model of where every cent should be. After each step the ledger must balance, no escrow
+// moved and paid through the routes, expired and released by the scheduler's jobs; disputes by
+// either party at any paid stage, resolved with 0%, 40% or 100% refunds, from the escrow or the
+// guarantee account; late cancellations), with a plain model of where every cent should be. After each step the ledger must balance, no escrow
 // may be negative, a settled escrow must be empty, and every account must equal the model.
 
 const t = await useTestApp();
@@ -36,6 +38,13 @@ interface ModelTask {
   hold: Hold;
   deadlineMs: number;
   releaseAtMs: number;
+  budgetCents: number;
+  /** The task's scheduled time: two hours after posting for some, so cancelling it is late. */
+  scheduledMs: number | null;
+  completedAtMs: number;
+  disputeOpen: boolean;
+  /** What the poster got back so far: the cap of a guarantee payment (docs/decisions/057). */
+  refundedCents: number;
 }
 
 interface Model {
@@ -45,6 +54,7 @@ interface Model {
   revenue: number;
   refunds: number;
   posterPayments: number;
+  guarantee: number;
 }
 
 /** Users are made per history: the clock runs on across histories and would end older sessions. */
@@ -85,9 +95,20 @@ function releaseInModel(m: Model, task: ModelTask): void {
   m.revenue += task.totalCents - task.shareCents;
 }
 
-function refundInModel(m: Model, task: ModelTask): void {
-  m.refunds += task.totalCents;
+function refundInModel(m: Model, task: ModelTask, cents = task.totalCents): void {
+  m.refunds += cents;
+  task.refundedCents += cents;
 }
+
+/** What the task's escrow holds in the model. */
+function heldInModel(task: ModelTask): number {
+  const settled = task.hold === "released" || task.hold === "refunded" || task.status === "cancelled" || !task.paid;
+  return settled ? 0 : task.totalCents;
+}
+
+/** Either party may report from payment until 72 hours after completion, one open dispute at a time. */
+const mayReport = (task: ModelTask, m: Model) =>
+  task.paid && !task.disputeOpen && task.status !== "cancelled" && (task.status !== "completed" || m.nowMs < task.completedAtMs + 72 * HOUR);
 
 /**
  * Moves the clock and runs the scheduler's jobs, as the server's timer does: the release sweeper
@@ -135,11 +156,13 @@ async function checkInvariants(m: Model, r: Real): Promise<void> {
   expect(shared.get(ACCOUNTS.revenue) ?? 0).toBe(m.revenue);
   expect(shared.get(ACCOUNTS.refunds) ?? 0).toBe(m.refunds);
   expect(shared.get(ACCOUNTS.posterPayments) ?? 0).toBe(m.posterPayments);
+  expect(shared.get(ACCOUNTS.guarantee) ?? 0).toBe(m.guarantee);
 }
 
-async function postTask(m: Model, r: Real, budget: number, urgent: boolean): Promise<void> {
+async function postTask(m: Model, r: Real, budget: number, urgent: boolean, soon = false): Promise<void> {
   const urgency = urgent ? "urgent" : "standard";
-  const row = await post(t, r.poster, { budgetCents: budget, urgency });
+  const scheduledMs = soon ? m.nowMs + 2 * HOUR : null;
+  const row = await post(t, r.poster, { budgetCents: budget, urgency, body: scheduledMs === null ? {} : { scheduledDate: new Date(scheduledMs).toISOString() } });
   const price = priceTask(budget, urgency);
   m.tasks.push({
     id: row.id,
@@ -151,6 +174,11 @@ async function postTask(m: Model, r: Real, budget: number, urgent: boolean): Pro
     hold: "none",
     deadlineMs: 0,
     releaseAtMs: 0,
+    budgetCents: budget,
+    scheduledMs,
+    completedAtMs: 0,
+    disputeOpen: false,
+    refundedCents: 0,
   });
 }
 
@@ -162,7 +190,10 @@ interface StepParams {
   index: number;
   budget: number;
   urgent: boolean;
-  action: "refund" | "release";
+  refundPercent: number;
+  recover: boolean;
+  byProvider: boolean;
+  soon: boolean;
   tipCents: number;
   hours: number;
 }
@@ -174,10 +205,10 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
     (p) => ({
       check: (m) => m.tasks.length < 6,
       async run(m, r) {
-        await postTask(m, r, p.budget, p.urgent);
+        await postTask(m, r, p.budget, p.urgent, p.soon);
         await checkInvariants(m, r);
       },
-      toString: () => `post(${p.budget},${p.urgent ? "urgent" : "standard"})`,
+      toString: () => `post(${p.budget},${p.urgent ? "urgent" : "standard"}${p.soon ? ",soon" : ""})`,
     }),
   ],
   [
@@ -232,7 +263,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
           account: null,
         });
         m.posterPayments -= task.totalCents;
-        m.refunds += task.totalCents;
+        refundInModel(m, task);
         expect(task.status).toBe("payment_expired");
         expect(await transition(t, "reactivate", task.id, r.poster)).not.toBeNull();
         expect(await transition(t, "claim", task.id, r.provider)).not.toBeNull();
@@ -254,7 +285,10 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       taskCommand("cancel", p.index, (task) => task.status === "open" || task.status === "claimed", async (task, m, r) => {
         expect(await transition(t, "cancel", task.id, r.poster)).not.toBeNull();
         task.status = "cancelled";
-        if (task.paid) refundInModel(m, task);
+        const late = task.paid && task.scheduledMs !== null && task.scheduledMs - m.nowMs < LATE_CANCEL_HOURS * HOUR;
+        const fee = late ? lateCancellationFeeCents(task.budgetCents, task.totalCents) : 0;
+        m.provider += fee;
+        if (task.paid) refundInModel(m, task, task.totalCents - fee);
       }),
   ],
   [
@@ -271,7 +305,9 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       taskCommand("complete", p.index, (task) => task.status === "in_progress", async (task, m, r) => {
         expect(await transition(t, "complete", task.id, r.provider)).not.toBeNull();
         task.status = "completed";
-        if (task.needsWindow) {
+        task.completedAtMs = m.nowMs;
+        if (task.disputeOpen) task.hold = "disputed";
+        else if (task.needsWindow) {
           task.hold = "holding";
           task.releaseAtMs = m.nowMs + 24 * HOUR;
         } else releaseInModel(m, task);
@@ -288,22 +324,41 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
   [
     2,
     (p) =>
-      taskCommand("dispute", p.index, (task) => task.hold === "holding", async (task, _m, r) => {
-        const res = await call(t, r.poster, { method: "POST", url: `/api/tasks/${task.id}/report-problem`, payload: { reason: "Not done" } });
-        expect(res.statusCode).toBe(200);
-        task.hold = "disputed";
+      taskCommand(`dispute-by-${p.byProvider ? "provider" : "poster"}`, p.index, mayReport, async (task, _m, r) => {
+        const payload = { reason: "not_done", description: "The work was not finished" };
+        const res = await call(t, p.byProvider ? r.provider : r.poster, { method: "POST", url: `/api/tasks/${task.id}/report-problem`, payload });
+        expect(res.statusCode, res.body).toBe(200);
+        task.disputeOpen = true;
+        if (task.hold === "holding") task.hold = "disputed";
       }),
   ],
   [
     2,
     (p) =>
-      taskCommand(`resolve-${p.action}`, p.index, (task) => task.hold === "disputed", async (task, m, r) => {
-        const payload = { action: p.action, reason: "Checked" };
-        expect((await call(t, r.admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload })).statusCode).toBe(200);
-        if (p.action === "refund") {
-          task.hold = "refunded";
-          refundInModel(m, task);
-        } else releaseInModel(m, task);
+      taskCommand(`resolve-${p.refundPercent}%${p.recover ? "-recover" : ""}`, p.index, (task) => task.disputeOpen, async (task, m, r) => {
+        const held = heldInModel(task);
+        const most = held > 0 ? held : task.totalCents - task.refundedCents;
+        const refund = Math.floor((most * p.refundPercent) / 100);
+        const payload = { refund: refund / 100, reason: "Checked", recoverFromProvider: p.recover };
+        const res = await call(t, r.admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload });
+        expect(res.statusCode, res.body).toBe(200);
+        task.disputeOpen = false;
+        if (held > 0) {
+          const released = held - refund;
+          const share = released >= held ? task.shareCents : Math.floor((task.shareCents * released) / held);
+          refundInModel(m, task, refund);
+          m.provider += share;
+          m.revenue += released - share;
+          if (task.hold === "disputed") task.hold = released > 0 ? "released" : "refunded";
+          if (task.status === "claimed" || task.status === "in_progress") task.status = "cancelled";
+        } else if (refund > 0) {
+          refundInModel(m, task, refund);
+          m.guarantee -= refund;
+          if (p.recover) {
+            m.guarantee += refund;
+            m.provider -= refund;
+          }
+        }
       }),
   ],
   [
@@ -348,7 +403,10 @@ const step = fc
       index: fc.nat(),
       budget: fc.constantFrom(...BUDGETS),
       urgent: fc.boolean(),
-      action: fc.constantFrom("refund" as const, "release" as const),
+      refundPercent: fc.constantFrom(0, 40, 100),
+      recover: fc.boolean(),
+      byProvider: fc.boolean(),
+      soon: fc.boolean(),
       tipCents: fc.integer({ min: 100, max: 5000 }),
       hours: fc.constantFrom(1, 25),
     }),
@@ -362,7 +420,7 @@ it("keeps the ledger balanced and equal to the model over random task histories"
       const poster = await createUser(t);
       const provider = await createUser(t, { verifiedProvider: true });
       const real: Real = { poster, provider, admin: await createUser(t, { role: "admin" }) };
-      const model: Model = { nowMs: t.clock.now().getTime(), tasks: [], provider: 0, revenue: 0, refunds: 0, posterPayments: 0 };
+      const model: Model = { nowMs: t.clock.now().getTime(), tasks: [], provider: 0, revenue: 0, refunds: 0, posterPayments: 0, guarantee: 0 };
       for (const spec of initial) await postTask(model, real, spec.budget, spec.urgent);
       // The second task starts claimed and paid, so short histories still reach the escrow's later states.
       const paidTask = model.tasks[1];

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { disputeMessageBodySchema, reportProblemBodySchema, taskDisputeAnswerSchema } from "../../../shared/disputes.js";
 import { dollarsToCents } from "../../../shared/money.js";
 import {
   clientSecretSchema,
   createPaymentIntentBodySchema,
   earningsSchema,
   paymentConfigSchema,
-  reportProblemBodySchema,
   sandboxConfirmBodySchema,
   sandboxConfirmResultSchema,
   taskEscrowSchema,
@@ -15,11 +15,12 @@ import {
 } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import { addDisputeMessage, reportProblem, taskDispute } from "./disputes.js";
 import { earnings } from "./repository.js";
-import { approveRelease, confirmSandboxPayment, createPaymentIntent, reportProblem, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
+import { approveRelease, confirmSandboxPayment, createPaymentIntent, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
 
-// The poster's side: pay a claimed task, approve the release or report a problem, tip; and what
-// the poster and provider see about a task's money.
+// The poster's side: pay a claimed task, approve the release, tip; either party's "report a problem"
+// and its thread; and what the poster and provider see about a task's money.
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 
@@ -91,10 +92,31 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
     "/api/tasks/:id/report-problem",
     {
       config: { auth: "user" },
-      schema: { tags: ["payments"], operationId: "reportProblem", summary: "Holds the money and opens a dispute", params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
+      schema: { tags: ["payments"], operationId: "reportProblem", summary: "Opens a dispute on a paid task; escrowed money waits for it", params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await reportProblem(ctx, request.params.id, requireUser(request).id, request.body.reason);
+      await reportProblem(ctx, request.params.id, requireUser(request).id, request.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/api/tasks/:id/dispute",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["payments"], operationId: "getTaskDispute", summary: "Returns the task's dispute, its thread and where the money is", params: uuidParamSchema, response: { 200: taskDisputeAnswerSchema, ...errors } },
+    },
+    async (request) => taskDispute(ctx, request.params.id, requireUser(request)),
+  );
+
+  app.post(
+    "/api/tasks/:id/dispute/messages",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["payments"], operationId: "addDisputeMessage", summary: "Adds a party's side or an admin's note to the open dispute", params: uuidParamSchema, body: disputeMessageBodySchema, response: { 200: okResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await addDisputeMessage(ctx, request.params.id, requireUser(request), request.body.body);
       return { ok: true as const };
     },
   );

@@ -204,29 +204,30 @@ describe("release", () => {
   it("keeps a disputed task held until an admin resolves it with a reason, logged in the audit log", async () => {
     const { poster, provider, task } = await paidAndCompleted(15000);
     const url = `/api/tasks/${task.id}/report-problem`;
-    expect((await call(t, provider, { method: "POST", url, payload: { reason: "x" } })).statusCode).toBe(403);
-    const empty = await call(t, poster, { method: "POST", url, payload: { reason: "   " } });
+    const stranger = await createUser(t);
+    expect((await call(t, stranger, { method: "POST", url, payload: { reason: "not_done", description: "Nobody came to the door" } })).statusCode).toBe(403);
+    const empty = await call(t, poster, { method: "POST", url, payload: { reason: "not_done", description: "   " } });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().message).toBe("reason: Reason is required");
-    expect((await call(t, poster, { method: "POST", url, payload: { reason: "Nobody came" } })).statusCode).toBe(200);
+    expect(empty.json().fieldErrors).toMatchObject({ description: expect.any(String) });
+    expect((await call(t, poster, { method: "POST", url, payload: { reason: "not_done", description: "Nobody came to the door" } })).statusCode).toBe(200);
     t.clock.advance(25 * 3_600_000);
     await t.app.ctx.scheduler.runAll();
     expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
 
     const resolveUrl = `/api/admin/disputes/${task.id}/resolve`;
-    expect((await call(t, poster, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "ok" } })).statusCode).toBe(403);
+    expect((await call(t, poster, { method: "POST", url: resolveUrl, payload: { refund: task.totalCents / 100, reason: "ok" } })).statusCode).toBe(403);
     const admin = await createUser(t, { role: "admin" });
-    const noReason = await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "" } });
+    const noReason = await call(t, admin, { method: "POST", url: resolveUrl, payload: { refund: task.totalCents / 100, reason: "" } });
     expect(noReason.statusCode).toBe(400);
     const finance = await call(t, admin, { method: "GET", url: "/api/admin/finance" });
     expect(finance.json().disputes.map((d: { taskId: string }) => d.taskId)).toContain(task.id);
-    const ok = await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "Provider did not show up" } });
+    const ok = await call(t, admin, { method: "POST", url: resolveUrl, payload: { refund: task.totalCents / 100, reason: "Provider did not show up" } });
     expect(ok.statusCode).toBe(200);
     expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
     expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, task.id));
-    expect(audit).toMatchObject([{ actorId: admin.id, action: "dispute.refund", targetType: "task", reason: "Provider did not show up" }]);
-    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "release", reason: "again" } })).statusCode).toBe(409);
+    expect(audit).toMatchObject([{ actorId: admin.id, action: "dispute.resolve", targetType: "task", reason: "Provider did not show up" }]);
+    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: { refund: 0, reason: "again" } })).statusCode).toBe(409);
   });
 });
 
@@ -328,7 +329,8 @@ describe("earnings", () => {
     expect(totals).toMatchObject({ held: 255, available: 127.5 });
     t.clock.advance(60_000);
     const resolveUrl = `/api/admin/disputes/${disputed.task.id}/resolve`;
-    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: { action: "refund", reason: "Nobody came" } })).statusCode).toBe(200);
+    const refundAll = { refund: disputed.task.totalCents / 100, reason: "Nobody came" };
+    expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: refundAll })).statusCode).toBe(200);
     expect(await rowOf(disputed.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, refundedAt: t.clock.now().toISOString() });
   });
 });

@@ -1,7 +1,7 @@
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import { RECEIPT_TITLES, receiptLines, type Receipt, type ReceiptKind } from "../../../shared/receipts.js";
-import type { MoneyAction } from "../../../shared/money-lifecycle.js";
+import type { LedgerKind } from "../../../shared/money-lifecycle.js";
 import type { NotifyInput } from "../../notify.js";
 
 // A receipt is a view of one ledger transaction (docs/decisions/060-receipts-from-the-ledger.md):
@@ -13,7 +13,7 @@ import type { NotifyInput } from "../../notify.js";
 /** One ledger transaction with the facts its receipt names, as the repository reads them. */
 export interface ReceiptRow {
   id: string;
-  kind: MoneyAction;
+  kind: LedgerKind;
   createdAt: Date;
   /** Taken from the poster's card: the transaction's debit of the poster-payments account. */
   paidCents: number;

@@ -2,11 +2,10 @@
 // payout) in one place until that table names its actions like the task table's and each record's
 // consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
 import { and, desc, eq, gt, inArray, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import {
   STUCK_PROCESSING_MS,
   findMoneyTransition,
-  type MoneyAction,
+  type LedgerKind,
   type MoneyCondition,
   type MoneyRecord,
   type MoneyTransition,
@@ -18,10 +17,9 @@ import type { Receipt } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
-import { escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
+import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
-import { users } from "../../db/schema/users.js";
 import { forbidden } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import type { TaskRow } from "../../transition-actions.js";
@@ -36,6 +34,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type TipRow = typeof tips.$inferSelect;
 export type HoldRow = typeof escrowHolds.$inferSelect;
 export type PayoutRow = typeof payouts.$inferSelect;
+export type DisputeRow = typeof disputes.$inferSelect;
 
 // ---------------------------------------------------------------------------------------------
 // The money records: each transition of the table as one conditional UPDATE (or, for the row that
@@ -169,6 +168,12 @@ export async function findHold(ctx: AppContext, taskId: string, tx: Db = ctx.db)
   return hold ?? null;
 }
 
+/** The task's open dispute, if any (at most one: a partial unique index). */
+export async function openDisputeOf(ctx: AppContext, taskId: string, tx: Db = ctx.db): Promise<DisputeRow | null> {
+  const [dispute] = await tx.select().from(disputes).where(and(eq(disputes.taskId, taskId), eq(disputes.status, "open"))).limit(1);
+  return dispute ?? null;
+}
+
 export async function findPayment(ctx: AppContext, match: SQL | undefined, tx: Db = ctx.db): Promise<PaymentRow | null> {
   const [row] = await tx.select().from(payments).where(match).limit(1);
   return row ?? null;
@@ -268,6 +273,8 @@ export const ACCOUNTS = {
   payouts: "external:payouts",
   refunds: "external:refunds",
   revenue: "platform:revenue",
+  /** Pays posters' refunds on disputes resolved after the money was released (decision 057); negative as it pays. */
+  guarantee: "platform:guarantee",
   escrow: (taskId: string) => `escrow:task:${taskId}`,
   providerBalance: (userId: string) => `provider:${userId}:balance`,
 } as const;
@@ -287,10 +294,16 @@ interface ActionInputs {
   refund: { paymentId: string; taskId: string; heldCents: number; actorId: string | null };
   tip: { tipId: string; taskId: string; posterId: string; providerId: string; amountCents: number };
   payout: { payoutId: string; providerId: string; amountCents: number };
+  /** Keyed by the dispute: a dispute is resolved once. */
+  split: { disputeId: string; taskId: string; providerId: string | null; heldCents: number; refundCents: number; providerShareCents: number; actorId: string };
+  /** Keyed by the dispute, and by the dispute's recovery when the admin chose to recover it from the provider. */
+  guarantee: { disputeId: string; taskId: string; amountCents: number; actorId: string; recoverFrom: string | null };
+  /** Keyed by the payment whose escrow pays it. */
+  late_fee: { paymentId: string; taskId: string; providerId: string; feeCents: number; actorId: string | null };
 }
 
 export interface LedgerTransactionInput {
-  kind: MoneyAction;
+  kind: LedgerKind;
   key: string;
   taskId: string | null;
   createdBy: string | null;
@@ -299,7 +312,7 @@ export interface LedgerTransactionInput {
 }
 
 /** Each money action of the table as its ledger transaction; the Record makes a new action fail type checking here. */
-const LEDGER_OF: { [A in MoneyAction]: (input: ActionInputs[A]) => LedgerTransactionInput } = {
+const LEDGER_OF: { [A in LedgerKind]: (input: ActionInputs[A]) => LedgerTransactionInput } = {
   capture: (i) => ({
     kind: "capture",
     key: i.paymentId,
@@ -342,6 +355,47 @@ const LEDGER_OF: { [A in MoneyAction]: (input: ActionInputs[A]) => LedgerTransac
       { account: ACCOUNTS.providerBalance(i.providerId), amountCents: i.amountCents },
     ],
   }),
+  split: (i) => {
+    const released = i.heldCents - i.refundCents;
+    if (released > 0 && i.providerId === null) throw new Error(`Dispute ${i.disputeId} releases money to a task without a provider`);
+    return {
+      kind: "split",
+      key: i.disputeId,
+      taskId: i.taskId,
+      createdBy: i.actorId,
+      postings: [
+        { account: ACCOUNTS.escrow(i.taskId), amountCents: -i.heldCents },
+        { account: ACCOUNTS.refunds, amountCents: i.refundCents },
+        ...(i.providerId ? [{ account: ACCOUNTS.providerBalance(i.providerId), amountCents: i.providerShareCents }] : []),
+        { account: ACCOUNTS.revenue, amountCents: released - i.providerShareCents },
+      ],
+    };
+  },
+  guarantee: (i) => ({
+    kind: "guarantee",
+    key: i.recoverFrom ? `${i.disputeId}:recover` : i.disputeId,
+    taskId: i.taskId,
+    createdBy: i.actorId,
+    postings: i.recoverFrom
+      ? [
+          { account: ACCOUNTS.providerBalance(i.recoverFrom), amountCents: -i.amountCents },
+          { account: ACCOUNTS.guarantee, amountCents: i.amountCents },
+        ]
+      : [
+          { account: ACCOUNTS.guarantee, amountCents: -i.amountCents },
+          { account: ACCOUNTS.refunds, amountCents: i.amountCents },
+        ],
+  }),
+  late_fee: (i) => ({
+    kind: "late_fee",
+    key: i.paymentId,
+    taskId: i.taskId,
+    createdBy: i.actorId,
+    postings: [
+      { account: ACCOUNTS.escrow(i.taskId), amountCents: -i.feeCents },
+      { account: ACCOUNTS.providerBalance(i.providerId), amountCents: i.feeCents },
+    ],
+  }),
   payout: (i) => ({
     kind: "payout",
     key: i.payoutId,
@@ -360,7 +414,7 @@ export class UnbalancedTransactionError extends Error {}
  * Records the ledger transaction of a money action; returns its id, or null when (kind, key) was
  * already recorded (the money moved before, so it must not move again).
  */
-export async function recordMoneyAction<A extends MoneyAction>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
+export async function recordMoneyAction<A extends LedgerKind>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
   const id = await recordTransaction(ctx, LEDGER_OF[action](input), tx);
   if (id) await mailReceipt(ctx, id, tx);
   return id;
@@ -437,6 +491,9 @@ async function prefixBalance(ctx: AppContext, prefix: string): Promise<number> {
 // Read models for the task page, the provider's earnings and the admin's finance view. Balances
 // come from the ledger; the money records only say which state each task's money is in.
 
+/** The ledger kinds that give a poster money back: a refund, a dispute's split, the guarantee. */
+const REFUNDING_KINDS = ["refund", "split", "guarantee"] as const;
+
 function escrowStatus(value: HoldRow["status"] | null): TaskEscrow["status"] {
   return value ?? "none";
 }
@@ -458,7 +515,7 @@ export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id:
     })
     .from(ledgerTransactions)
     .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
-    .where(and(eq(ledgerTransactions.taskId, task.id), eq(ledgerTransactions.kind, "refund"), eq(ledgerEntries.account, ACCOUNTS.refunds)));
+    .where(and(eq(ledgerTransactions.taskId, task.id), inArray(ledgerTransactions.kind, REFUNDING_KINDS), eq(ledgerEntries.account, ACCOUNTS.refunds)));
   const refundedCents = Number(refundRow?.total ?? 0);
   return {
     refund:
@@ -492,7 +549,7 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
   // when, and when the money went back to the poster (docs/decisions/008-payments-and-ledger.md).
   const released = sql`(select lt.id, lt.created_at, e.amount_cents from ledger_transactions lt
     join ledger_entries e on e.transaction_id = lt.id
-    where lt.task_id = ${tasks.id} and lt.kind = 'release' and e.account = ${account})`;
+    where lt.task_id = ${tasks.id} and lt.kind in ('release', 'split', 'late_fee') and e.account = ${account})`;
   const rows = await ctx.db
     .select({
       taskId: tasks.id,
@@ -506,7 +563,7 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
       paymentStands: sql<boolean>`exists (select 1 from payments p where p.task_id = ${tasks.id} and p.status = 'captured')`,
       releasedCents: sql<string | null>`(select sum(r.amount_cents) from ${released} r)`,
       releasedAt: sql<Date | string | null>`(select max(r.created_at) from ${released} r)`,
-      refundedAt: sql<Date | string | null>`(select max(lt.created_at) from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind = 'refund')`,
+      refundedAt: sql<Date | string | null>`(select max(lt.created_at) from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind in ('refund', 'split'))`,
     })
     .from(tasks)
     .leftJoin(escrowHolds, eq(escrowHolds.taskId, tasks.id))
@@ -546,43 +603,15 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
   };
 }
 
-export async function adminFinance(ctx: AppContext): Promise<AdminFinance> {
-  const poster = alias(users, "poster");
-  const provider = alias(users, "provider");
-  const disputes = await ctx.db
-    .select({
-      taskId: tasks.id,
-      title: tasks.title,
-      totalCents: tasks.totalCents,
-      posterFirst: poster.firstName,
-      posterLast: poster.lastName,
-      providerFirst: provider.firstName,
-      providerLast: provider.lastName,
-      reason: escrowHolds.disputeReason,
-      reportedAt: escrowHolds.disputedAt,
-    })
-    .from(escrowHolds)
-    .innerJoin(tasks, eq(tasks.id, escrowHolds.taskId))
-    .innerJoin(poster, eq(poster.id, tasks.userId))
-    .leftJoin(provider, eq(provider.id, tasks.providerId))
-    .where(eq(escrowHolds.status, "disputed"))
-    .orderBy(escrowHolds.disputedAt)
-    .limit(200);
+/** The platform's money totals; the admin route adds the open disputes (disputes.ts). */
+export async function adminFinance(ctx: AppContext): Promise<Omit<AdminFinance, "disputes">> {
   return {
     escrowHeld: centsToDollars(await prefixBalance(ctx, "escrow:task:")),
     platformRevenue: centsToDollars(await accountBalance(ctx, ACCOUNTS.revenue)),
     providerBalances: centsToDollars(await prefixBalance(ctx, "provider:")),
     paidOut: centsToDollars(await accountBalance(ctx, ACCOUNTS.payouts)),
     refunded: centsToDollars(await accountBalance(ctx, ACCOUNTS.refunds)),
-    disputes: disputes.map((d) => ({
-      taskId: d.taskId,
-      title: d.title,
-      posterName: `${d.posterFirst} ${d.posterLast}`,
-      providerName: d.providerFirst ? `${d.providerFirst} ${d.providerLast ?? ""}`.trim() : "",
-      total: centsToDollars(d.totalCents),
-      reason: d.reason ?? "",
-      reportedAt: (d.reportedAt ?? new Date(0)).toISOString(),
-    })),
+    guaranteeBalance: centsToDollars(await accountBalance(ctx, ACCOUNTS.guarantee)),
   };
 }
 
@@ -598,7 +627,7 @@ const receiptCard = sql`coalesce(
 
 interface ReceiptSqlRow {
   id: string;
-  kind: MoneyAction;
+  kind: LedgerKind;
   created_at: Date | string;
   paid_cents: string;
   refunded_cents: string;

@@ -2,6 +2,7 @@ import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createPaymentGateway } from "../../adapters/payments/create-payment-gateway.js";
 import adminRoutes from "./admin-routes.js";
+import { registerMoneyHandlers } from "./money-actions.js";
 import paymentRoutes from "./payment-routes.js";
 import payoutRoutes from "./payout-routes.js";
 import receiptRoutes from "./receipt-routes.js";
@@ -15,6 +16,7 @@ const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   // The task's "pay" runs through the tasks feature's transition function, which its plugin decorates.
   const ctx: PaymentsContext = { ...app.ctx, gateway: await createPaymentGateway(app.ctx.env), taskTransition: app.taskTransition };
   registerEscrowHandlers(ctx);
+  registerMoneyHandlers(ctx);
   ctx.scheduler.register("payments:release-due", () => releaseDue(ctx));
   ctx.scheduler.register("payments:payout-pending", () => payOutAll(ctx));
   ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(ctx));

@@ -1,6 +1,3 @@
-// Over 400 lines on purpose, for now: it follows the money table's records (payment, tip, escrow,
-// payout) in one place until that table names its actions like the task table's and each record's
-// consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
 import type { FastifyInstance } from "fastify";
 import { and, eq, sql } from "drizzle-orm";
 import {
@@ -21,11 +18,10 @@ import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { auditLog } from "../../db/schema/users.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
-import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../transition-actions.js";
+import { runMoneyRow } from "./money-actions.js";
 import {
   ACCOUNTS,
   accountBalance,
@@ -42,10 +38,10 @@ import {
   movePayment,
   movePayout,
   moveTip,
+  openDisputeOf,
   paymentOfTask,
   pendingPayouts,
   providersOwedPayouts,
-  recordMoneyAction,
   startHold,
   startPayment,
   startPayout,
@@ -208,15 +204,11 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
 }
 
 /** "payment.capture": the poster's money enters the task's escrow, once per payment. */
-async function captureMoney(ctx: AppContext, tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
+async function captureMoney(ctx: PaymentsContext, tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
   const [captured] = await movePayment(ctx, "capture", eq(payments.id, payment.id), { failureMessage: null }, tx);
   if (!captured) throw new Error(`Payment ${payment.id} could not be captured from ${payment.status}`);
-  await recordMoneyAction(
-    ctx,
-    "capture",
-    { paymentId: payment.id, taskId: payment.taskId, amountCents: payment.amountCents, posterId: payment.posterId, ...(memo ? { memo } : {}) },
-    tx,
-  );
+  const task = await taskOf(ctx, payment.taskId, tx);
+  await runMoneyRow(ctx, "payment", "capture", { task, payment: captured, actorId: payment.posterId, tx, now: ctx.now(), ...(memo ? { memo } : {}) });
 }
 
 /**
@@ -271,7 +263,7 @@ async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): 
     // The money arrived after the task stopped being payable (cancelled, or the deadline passed):
     // record it and give it straight back (docs/decisions/005, "pay").
     await captureMoney(ctx, tx, payment, "late capture");
-    await refundEscrow(ctx, tx, payment.taskId, null);
+    await refundEscrow(ctx, tx, await taskOf(ctx, payment.taskId, tx), null);
     return;
   }
   const tip = await findTip(ctx, eq(tips.gatewayRef, intentId), tx);
@@ -282,24 +274,10 @@ async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): 
 // Tips: after completion, 100% to the provider.
 
 /** "tip.capture": credits the tip once; returns the captured row, or null when it was captured before. */
-async function captureTip(ctx: AppContext, tx: Db, tip: TipRow): Promise<TipRow | null> {
+async function captureTip(ctx: PaymentsContext, tx: Db, tip: TipRow): Promise<TipRow | null> {
   const [captured] = await moveTip(ctx, "capture", eq(tips.id, tip.id), {}, tx);
   if (!captured) return null;
-  await recordMoneyAction(
-    ctx,
-    "tip",
-    { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents },
-    tx,
-  );
-  await notifyUser(ctx, tx, {
-    userId: tip.providerId,
-    kind: "payment_received",
-    title: "You received a tip",
-    body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
-    taskId: tip.taskId,
-  });
-  // Money events that are not transitions are pushed live too (docs/decisions/025-live-task-status.md).
-  await announceTaskUpdate(tx, tip.taskId, "tip");
+  await runMoneyRow(ctx, "tip", "capture", { task: await taskOf(ctx, tip.taskId, tx), tip: captured, actorId: tip.posterId, tx, now: ctx.now() });
   return captured;
 }
 
@@ -362,39 +340,14 @@ async function existingTip(ctx: AppContext, values: { taskId: string; posterId: 
 // to the provider (85% of budget + surcharge) and the platform (the rest and the service fee), or
 // refunded to the poster in full.
 
-/** The "release" action: the escrow to the provider's balance and the platform's revenue. */
-async function releaseEscrow(ctx: AppContext, tx: Db, task: TaskRow, actorId: string | null): Promise<boolean> {
-  if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
+/** "payment.refund": everything the task's escrow holds goes back to the poster ("ledger.refund"), keyed by its one captured payment. */
+async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null): Promise<void> {
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
-  if (held <= 0) return false;
-  const { providerShareCents } = priceTask(task.budgetCents, task.urgency);
-  const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
-  if (!recorded) return false;
-  await notifyUser(ctx, tx, {
-    userId: task.providerId,
-    kind: "payout_released",
-    title: "Payment released",
-    body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
-    taskId: task.id,
-  });
-  await announceTaskUpdate(tx, task.id, "release");
-  return true;
-}
-
-/** "payment.refund": everything the task's escrow holds goes back to the poster, at the gateway too. */
-async function refundEscrow(ctx: PaymentsContext, tx: Db, taskId: string, actorId: string | null): Promise<boolean> {
-  const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
-  if (held <= 0) return false;
-  // Money in escrow always came from the task's one captured payment; the refund is keyed by it.
-  const [payment] = await movePayment(ctx, "refund", eq(payments.taskId, taskId), {}, tx);
-  if (!payment) throw new Error(`Task ${taskId} holds ${held} cents in escrow without a captured payment`);
-  const recorded = await recordMoneyAction(ctx, "refund", { paymentId: payment.id, taskId, heldCents: held, actorId }, tx);
-  if (!recorded) throw new Error(`Payment ${payment.id} was captured again after its refund`);
-  // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
-  // poster can retry; the key makes a retry after a rollback the same refund.
-  if (payment.gatewayRef) await ctx.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
-  await announceTaskUpdate(tx, taskId, "refund");
-  return true;
+  if (held <= 0) return;
+  // Money in escrow always came from the task's one captured payment.
+  const [payment] = await movePayment(ctx, "refund", eq(payments.taskId, task.id), {}, tx);
+  if (!payment) throw new Error(`Task ${task.id} holds ${held} cents in escrow without a captured payment`);
+  await runMoneyRow(ctx, "payment", "refund", { task, payment, actorId, tx, now: ctx.now() });
 }
 
 /**
@@ -406,13 +359,17 @@ async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now
   if (!task.paymentCapturedAt) return;
   const { needsApprovalWindow } = priceTask(task.budgetCents, task.urgency);
   const hold = await startHold(ctx, task.id, new Date(now.getTime() + (needsApprovalWindow ? APPROVAL_WINDOW_MS : 0)), tx);
-  if (hold && !needsApprovalWindow) await releaseDueHold(ctx, tx, task);
+  if (!hold) return;
+  // A dispute opened before completion: the escrow waits for its resolution ("escrow.freeze", after "escrow:hold").
+  const dispute = await openDisputeOf(ctx, task.id, tx);
+  if (dispute) await moveHold(ctx, "freeze", eq(escrowHolds.taskId, task.id), { disputeReason: dispute.reason, disputedAt: now }, tx);
+  else if (!needsApprovalWindow) await releaseDueHold(ctx, tx, task);
 }
 
 /** "escrow.release_due" for one task's hold, in the caller's transaction. */
-async function releaseDueHold(ctx: AppContext, tx: Db, task: TaskRow): Promise<void> {
+async function releaseDueHold(ctx: PaymentsContext, tx: Db, task: TaskRow): Promise<void> {
   const [released] = await moveHold(ctx, "release_due", eq(escrowHolds.taskId, task.id), { settledAt: ctx.now() }, tx);
-  if (released) await releaseEscrow(ctx, tx, task, null);
+  if (released) await runMoneyRow(ctx, "escrow", "release_due", { task, actorId: null, tx, now: ctx.now() });
 }
 
 export async function approveRelease(ctx: PaymentsContext, taskId: string, userId: string): Promise<void> {
@@ -422,42 +379,7 @@ export async function approveRelease(ctx: PaymentsContext, taskId: string, userI
   await ctx.db.transaction(async (tx) => {
     const [hold] = await moveHold(ctx, "approve", eq(escrowHolds.taskId, taskId), { settledAt: ctx.now() }, tx);
     if (!hold) throw refusal(ctx, "escrow", "approve", (await findHold(ctx, taskId, tx)) ?? { status: null }, who);
-    await releaseEscrow(ctx, tx, task, userId);
-  });
-}
-
-export async function reportProblem(ctx: PaymentsContext, taskId: string, userId: string, reason: string): Promise<void> {
-  const task = await taskOf(ctx, taskId);
-  const who = requester(task, userId);
-  assertActor("escrow", "report_problem", who);
-  const [hold] = await moveHold(ctx, "report_problem", eq(escrowHolds.taskId, taskId), { disputeReason: reason, disputedAt: ctx.now() });
-  if (!hold) throw refusal(ctx, "escrow", "report_problem", (await findHold(ctx, taskId)) ?? { status: null }, who);
-  await announceTaskUpdate(ctx.db, taskId, "dispute");
-}
-
-/** An admin settles a dispute with a written reason, recorded in the audit log. */
-export async function resolveDispute(
-  ctx: PaymentsContext,
-  taskId: string,
-  adminId: string,
-  input: { action: "refund" | "release"; reason: string },
-): Promise<void> {
-  const task = await taskOf(ctx, taskId);
-  const name = input.action === "refund" ? "resolve_refund" : "resolve_release";
-  await ctx.db.transaction(async (tx) => {
-    const [hold] = await moveHold(ctx, name, eq(escrowHolds.taskId, taskId), { resolvedBy: adminId, resolutionReason: input.reason, settledAt: ctx.now() }, tx);
-    if (!hold) throw refusal(ctx, "escrow", name, (await findHold(ctx, taskId, tx)) ?? { status: null }, { poster: false, admin: true });
-    const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
-    if (input.action === "refund") await refundEscrow(ctx, tx, taskId, adminId);
-    else await releaseEscrow(ctx, tx, task, adminId);
-    await tx.insert(auditLog).values({
-      actorId: adminId,
-      action: `dispute.${input.action}`,
-      targetType: "task",
-      targetId: taskId,
-      reason: input.reason,
-      details: { amountCents: held, disputeReason: hold.disputeReason },
-    });
+    await runMoneyRow(ctx, "escrow", "approve", { task, actorId: userId, tx, now: ctx.now() });
   });
 }
 
@@ -465,7 +387,7 @@ export async function resolveDispute(
 export async function releaseDue(ctx: PaymentsContext): Promise<number> {
   return ctx.db.transaction(async (tx) => {
     const due = await moveHold(ctx, "release_due", sql`true`, { settledAt: ctx.now() }, tx);
-    for (const { taskId } of due) await releaseEscrow(ctx, tx, await taskOf(ctx, taskId, tx), null);
+    for (const { taskId } of due) await runMoneyRow(ctx, "escrow", "release_due", { task: await taskOf(ctx, taskId, tx), actorId: null, tx, now: ctx.now() });
     return due.length;
   });
 }
@@ -473,9 +395,7 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
 /** The task table's escrow actions (src/shared/task-lifecycle.ts), run inside each transition's transaction. */
 export function registerEscrowHandlers(ctx: PaymentsContext): void {
   ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
-  ctx.taskActions.handle("escrow.refund", async ({ task, tx, actorId }) => {
-    await refundEscrow(ctx, tx, task.id, actorId);
-  });
+  ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId }) => refundEscrow(ctx, tx, task, actorId));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -527,7 +447,7 @@ export async function payOutProvider(ctx: PaymentsContext, providerId: string): 
     const balance = await accountBalance(ctx, ACCOUNTS.providerBalance(providerId), tx);
     if (balance <= 0) return;
     const payout = await startPayout(ctx, providerId, balance, tx);
-    await recordMoneyAction(ctx, "payout", { payoutId: payout.id, providerId, amountCents: balance }, tx);
+    await runMoneyRow(ctx, "payout", "start", { payout, actorId: null, tx, now: ctx.now() });
   });
   await transferPending(ctx, providerId);
 }

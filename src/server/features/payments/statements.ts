@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { centsToDollars, priceTask } from "../../../shared/money.js";
-import type { MoneyAction } from "../../../shared/money-lifecycle.js";
+import type { LedgerKind } from "../../../shared/money-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
 import { FORM_1099K_THRESHOLD_CENTS, FORM_1099K_THRESHOLD_TRANSACTIONS, type PayoutHistory, type YearlyStatement } from "../../../shared/receipts.js";
 import type { Urgency } from "../../../shared/constants.js";
@@ -17,7 +17,7 @@ import { ACCOUNTS } from "./repository.js";
 
 interface BalanceEntry {
   id: number;
-  kind: MoneyAction;
+  kind: LedgerKind;
   key: string;
   amountCents: number;
   createdAt: Date;
@@ -31,7 +31,7 @@ interface BalanceEntry {
 async function balanceEntries(ctx: AppContext, providerId: string): Promise<BalanceEntry[]> {
   const rows = await queryRows<{
     id: number;
-    kind: MoneyAction;
+    kind: LedgerKind;
     key: string;
     amount_cents: string;
     created_at: Date | string;
@@ -126,7 +126,7 @@ export async function yearlyStatement(ctx: AppContext, provider: { id: string; f
   };
 }
 
-const KIND_WORDS: Partial<Record<MoneyAction, string>> = { release: "Released", tip: "Tip", payout: "Payout" };
+const KIND_WORDS: Partial<Record<LedgerKind, string>> = { release: "Released", tip: "Tip", payout: "Payout" };
 
 export const EARNINGS_CSV_HEADER = ["Date", "Type", "Task", "Task ID", "Amount (USD)"];
 

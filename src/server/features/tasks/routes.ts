@@ -26,7 +26,7 @@ import { editTask } from "./edit-task.js";
 import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
-import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput } from "./repository.js";
+import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput, type SessionUser } from "./repository.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 
@@ -39,7 +39,13 @@ import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task
  * Features do not import each other, so the tasks plugin hands it over as a decorator; the
  * payments plugin declares "tasks" as a dependency and reads it.
  */
-export type SystemTaskTransition = (name: TaskTransitionName, taskId: string, actor: SystemActor, options: { tx: Db; now: Date }) => Promise<TaskRow | null>;
+export type SystemTaskTransition = (
+  name: TaskTransitionName,
+  taskId: string,
+  /** The server itself, or (for "resolve_dispute") the admin whose resolution ends the task. */
+  actor: SystemActor | SessionUser,
+  options: { tx: Db; now: Date },
+) => Promise<TaskRow | null>;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -149,7 +155,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
   ctx.scheduler.register("tasks:place-typed-addresses", createPositionBackfill(ctx, (task) => changedHere(changeOf(task, "added"))));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
-    transitionTask(ctx, name, taskId, { kind: "system", actor }, options)) satisfies SystemTaskTransition);
+    transitionTask(ctx, name, taskId, typeof actor === "string" ? { kind: "system", actor } : { kind: "person", user: actor }, options)) satisfies SystemTaskTransition);
   // The board's first page rendered into the HTML is the very answer the route keeps and sends
   // (docs/decisions/036-server-rendered-data-pages.md).
   const boardAnswer = (query: OpenTasksInput) =>

@@ -79,6 +79,7 @@ const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   start: "startedAt",
   complete: "completedAt",
   cancel: "cancelledAt",
+  resolve_dispute: "cancelledAt",
 };
 
 /** The table's actor kinds as SQL over the task row, the person as the actorId placeholder; system actors are matched by name. */
@@ -95,6 +96,8 @@ function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL
       return sql`${tasks.providerId} = ${id}`;
     case "poster":
       return sql`${tasks.userId} = ${id}`;
+    case "admin":
+      return sql`exists (select 1 from users u where u.id = ${id} and u.role = 'admin')`;
     case "timer":
     case "payment_system":
       return sql`false`;

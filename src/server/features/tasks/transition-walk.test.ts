@@ -6,7 +6,8 @@ import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
 import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
 import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { BASE_BODY, createProvider, expire, pay, postTask, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_BODY, createProvider, expire, pay, postTask, reportProblem, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { createUser } from "../../../../test/create-test-app.js";
 
 // Walks every row of the task table (src/shared/task-lifecycle.ts) through the real API and checks
 // that each action the row names left its mark: a notice, a money record, a declined record, a live
@@ -63,6 +64,13 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   "notify.poster_work_started": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_started")).toHaveLength(1),
   "notify.poster_work_completed": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_completed")).toHaveLength(1),
   "escrow.hold": async (w) => expect(await t.database.db.select().from(escrowHolds).where(eq(escrowHolds.taskId, w.taskId))).toHaveLength(1),
+  "escrow.late_fee": async (w) => {
+    const fees = await t.database.db
+      .select()
+      .from(ledgerTransactions)
+      .where(and(eq(ledgerTransactions.taskId, w.taskId), eq(ledgerTransactions.kind, "late_fee")));
+    expect(fees).toHaveLength(1);
+  },
   "escrow.refund": async (w) => {
     const refunds = await t.database.db
       .select()
@@ -177,6 +185,30 @@ const SCENARIOS: Scenario[] = [
     run: async () => {
       const { task, poster, provider } = await taskAt(t, "paid");
       return walk("cancel", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "cancel", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
+    row: "cancel",
+    label: "a paid claimed task due within a day",
+    proves: ["escrow.late_fee", "escrow.refund"],
+    run: async () => {
+      const soon = new Date(t.clock.now().getTime() + 3 * 60 * 60 * 1000).toISOString();
+      const { task, poster, provider } = await taskAt(t, "paid", { body: { scheduledDate: soon } });
+      return walk("cancel", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "cancel", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
+    row: "resolve_dispute",
+    label: "a started task with a reported problem",
+    proves: ["announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "in_progress");
+      await reportProblem(t, poster, task);
+      const admin = await createUser(t, { role: "admin" });
+      return walk("resolve_dispute", { poster, provider, alerted: null }, task.id, async () => {
+        const payload = { refund: task.totalCents / 100, reason: "The provider never came." };
+        expect((await call(t, admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload })).statusCode).toBe(200);
+      });
     },
   },
   {

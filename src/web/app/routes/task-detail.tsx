@@ -8,6 +8,7 @@ import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import { TaskDisputePanel } from "@/features/payments/components/task-dispute";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
@@ -305,6 +306,7 @@ export default function TaskDetailPage() {
         )}
 
         <TaskEscrowActions task={t} />
+        <TaskDisputePanel task={t} />
         <TaskReviews task={t} />
         <TaskChatPanel task={t} />
       </div>

@@ -47,7 +47,7 @@ const SECTIONS: LegalSection[] = [
     title: "Cancellations and refunds",
     body: (
       <ul>
-        <li>A customer may cancel a task while it is open or claimed and before work has started; any payment held in escrow is refunded in full.</li>
+        <li>A customer may cancel a task while it is open or claimed and before work has started. {MONEY_WORDS.refund}</li>
         <li>If a claimed task is not paid before its payment deadline, it expires and may be reposted.</li>
       </ul>
     ),
@@ -74,9 +74,8 @@ const SECTIONS: LegalSection[] = [
     title: "Disputes",
     body: (
       <p>
-        If something goes wrong with a task, contact the other party through the task chat first. If you cannot resolve it, contact our
-        support team at {OFFICE.supportEmail}; for payouts in an approval window, raise the problem before the window ends so the funds
-        stay in escrow while we review. Our decision on releasing or refunding escrowed funds is final as between you and Errandly, without
+        If something goes wrong with a task, contact the other party through the task chat first. If you cannot resolve it, report a
+        problem on the task page or contact our support team at {OFFICE.supportEmail}. {MONEY_WORDS.disputes} Our decision on releasing or refunding escrowed funds is final as between you and Errandly, without
         limiting any rights you have against the other party.
       </p>
     ),

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { reportProblemBodySchema } from "@shared/payments";
+import { DISPUTE_REASON_LABELS, DISPUTE_REASONS, reportProblemBodySchema, type ReportProblemBody } from "@shared/disputes";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -10,23 +10,25 @@ import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
 import { useReportProblem } from "../api/report-problem";
 
-type ReportBody = { reason: string };
+const SELECT_CLASS =
+  "flex h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-base text-foreground focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background aria-invalid:border-destructive md:text-sm";
 
 /**
- * The poster's 'Report a Problem': the money stays held until an admin decides. Loaded at its
- * button's first press (task-escrow-actions.tsx), which opens it.
+ * Either party's 'Report a Problem' (docs/product.md, Money: disputes): `moneyNow` says where the
+ * money stays meanwhile. Loaded at its button's first press (task-dispute.tsx), which opens it.
  */
-export function ReportProblemDialog({ overlay, taskId }: { overlay: DeferredOverlay; taskId: string }) {
-  const form = useSchemaForm<ReportBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: { reason: "" }, mode: "onChange" });
+export function ReportProblemDialog({ overlay, taskId, moneyNote }: { overlay: DeferredOverlay; taskId: string; moneyNote: string }) {
+  const empty: ReportProblemBody = { reason: "" as ReportProblemBody["reason"], description: "" };
+  const form = useSchemaForm<ReportProblemBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: empty, mode: "onChange" });
   const report = useReportProblem(taskId);
   const { errors, isValid } = form.formState;
 
-  const submit = form.handleSubmit(({ reason }) =>
-    report.mutate(reason, {
+  const submit = form.handleSubmit((body) =>
+    report.mutate(body, {
       onSuccess: () => {
-        toast({ title: "Problem Reported", description: "The payment stays held while our team reviews it." });
+        toast({ title: "Problem Reported", description: "The other person has been told. An admin will decide." });
         overlay.setOpen(false);
-        form.reset({ reason: "" });
+        form.reset(empty);
       },
       onError: (error) => {
         const rest = form.showServerErrors(error, "Failed to report the problem.");
@@ -40,11 +42,23 @@ export function ReportProblemDialog({ overlay, taskId }: { overlay: DeferredOver
       <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>Report a Problem</DialogTitle>
-          <DialogDescription>Tell us what went wrong. The payment is held until an admin reviews your report.</DialogDescription>
+          <DialogDescription>{moneyNote}</DialogDescription>
         </DialogHeader>
         <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
-          <FormField label="What went wrong?" required error={errors.reason?.message}>
-            <Textarea rows={4} maxLength={maxLengthOf(reportProblemBodySchema.shape.reason)} {...form.register("reason")} />
+          <FormField label="What kind of problem?" required error={errors.reason?.message}>
+            <select className={SELECT_CLASS} {...form.register("reason")}>
+              <option value="" disabled>
+                Choose…
+              </option>
+              {DISPUTE_REASONS.map((reason) => (
+                <option key={reason} value={reason}>
+                  {DISPUTE_REASON_LABELS[reason]}
+                </option>
+              ))}
+            </select>
+          </FormField>
+          <FormField label="What happened?" required error={errors.description?.message} description="At least 10 characters. Both of you and our admins read it.">
+            <Textarea rows={4} maxLength={maxLengthOf(reportProblemBodySchema.shape.description)} {...form.register("description")} />
           </FormField>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => overlay.setOpen(false)}>

@@ -14,24 +14,15 @@ import { errorMessage } from "@/lib/api";
 import { useApproveRelease } from "../api/approve-release";
 import { useTaskEscrow } from "../api/get-task-escrow";
 
-// The tip and report forms (react-hook-form, zod, the Radix dialog, the card form) are their own
+// The tip form (react-hook-form, zod, the Radix dialog, the card form) are their own
 // chunks, fetched when the pointer or focus reaches their buttons and shown at the press (issue 17,
 // docs/decisions/041-forms-loaded-on-first-use.md).
 const tipDialog = deferredPart(() => import("./tip-dialog"), (m) => m.TipDialog);
-const reportDialog = deferredPart(() => import("./report-problem-dialog"), (m) => m.ReportProblemDialog);
 
 function TipButton({ taskId, providerName }: { taskId: string; providerName: string }) {
   return (
     <DeferredDialog part={tipDialog} trigger={<Button variant="secondary">Tip</Button>}>
       {(overlay) => <tipDialog.Component overlay={overlay} taskId={taskId} providerName={providerName} />}
-    </DeferredDialog>
-  );
-}
-
-function ReportProblemButton({ taskId }: { taskId: string }) {
-  return (
-    <DeferredDialog part={reportDialog} trigger={<Button variant="outline">Report a Problem</Button>}>
-      {(overlay) => <reportDialog.Component overlay={overlay} taskId={taskId} />}
     </DeferredDialog>
   );
 }
@@ -58,9 +49,7 @@ function describe(escrow: TaskEscrow, isPoster: boolean, providerName: string): 
         ? `You have until ${windowEnd(escrow.releaseAt)} to approve or report a problem. Approve releases ${money(escrow.providerShare)} to ${providerName} now; if you do nothing, it is released automatically then.`
         : `${money(escrow.providerShare)} is held in escrow and will be released to you on ${when(escrow.releaseAt)}.`;
     case "disputed":
-      return isPoster
-        ? "You reported a problem. The payment stays held while our team reviews it."
-        : `The customer reported a problem. ${money(escrow.providerShare)} stays held while our team reviews it.`;
+      return `A problem was reported. ${money(escrow.total)} stays held in escrow until an admin decides.`;
     case "released":
       return isPoster ? "The payment was released to the provider." : `${money(escrow.providerShare)} was released to you.`;
     case "refunded":
@@ -145,11 +134,6 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
             </div>
           )}
         </dl>
-        {data.status === "disputed" && data.disputeReason && (
-          <p className="text-sm">
-            <span className="text-muted-foreground">Reported problem:</span> {data.disputeReason}
-          </p>
-        )}
         {isPoster && (
           <div className="flex flex-wrap gap-2">
             {data.status === "holding" && (
@@ -157,11 +141,10 @@ export function TaskEscrowActions({ task }: { task: TaskDetail }) {
                 <ConfirmActionDialog
                   trigger={<Button disabled={approve.isPending}>{approve.isPending ? "Releasing..." : "Approve & Release Payment"}</Button>}
                   title="Release the payment now?"
-                  lines={[endSentence(`${money(data.providerShare)} will be released to ${providerName}`), "After this you can no longer report a problem with this task."]}
+                  lines={[endSentence(`${money(data.providerShare)} will be released to ${providerName}`), "You can still report a problem until 72 hours after completion."]}
                   confirmLabel="Yes, release payment"
                   onConfirm={approveNow}
                 />
-                <ReportProblemButton taskId={task.id} />
               </>
             )}
             <TipButton taskId={task.id} providerName={providerName} />

@@ -14,6 +14,7 @@ const base = {
   providerId: null,
   provider: null,
   status: "open" as const,
+  scheduledDate: null,
 };
 const provider = { id: "00000000-0000-4000-8000-000000000001", displayName: "Maria G.", profilePhotoUrl: null, rating: 4.8, reviewCount: 5, completedTasks: 12 };
 
@@ -28,6 +29,17 @@ describe("actionConfirmation", () => {
     expect(lines).toContain("$32.90 will be refunded to your card.");
     expect(lines).toContain("The provider will be told, and the chat will close.");
     expect(actionConfirmation("cancel", base)?.lines).not.toContain("$32.90 will be refunded to your card.");
+  });
+
+  it("states the late-cancellation fee and the rest refunded before a paid task due within a day is cancelled", () => {
+    const now = new Date("2026-11-24T10:00:00Z");
+    const paid = { ...base, status: "claimed" as const, paymentCapturedAt: "2026-11-24T09:00:00Z", providerId: provider.id, provider };
+    const soon = actionConfirmation("cancel", { ...paid, scheduledDate: "2026-11-24T20:00:00Z" }, now)?.lines;
+    // 15% of $30 is $4.50, below the $5 minimum.
+    expect(soon).toContain("The task is due in less than 24 hours, so $5.00 goes to Maria G. as a late-cancellation fee.");
+    expect(soon).toContain("$27.90 will be refunded to your card.");
+    const later = actionConfirmation("cancel", { ...paid, scheduledDate: "2026-11-26T20:00:00Z" }, now)?.lines;
+    expect(later).toContain("$32.90 will be refunded to your card.");
   });
 
   it("says when the provider's share is released on completion", () => {
@@ -62,14 +74,24 @@ describe("confirmations of the task table's money-moving rows", () => {
     userId: "00000000-0000-4000-8000-000000000002",
     providerId: provider.id,
     provider,
+    // Due within a day of `now`, so a row that takes a late-cancellation fee takes it.
+    scheduledDate: "2026-11-24T20:00:00Z",
   };
+  const now = new Date("2026-11-24T10:10:00Z");
   // What each money action must name on the paid $30 task above: the amount, and what happens to it.
-  const named: Record<EscrowAction, { amount: string; words: RegExp }> = {
-    "escrow.refund": { amount: "$32.90", words: /refunded to/ },
-    "escrow.hold": { amount: "$25.50", words: /released to/ },
+  // A row that pays the late fee ($5.00, the minimum) refunds the rest.
+  const named: Record<EscrowAction, (actions: readonly string[]) => { amount: string; words: RegExp }> = {
+    "escrow.late_fee": () => ({ amount: "$5.00", words: /late-cancellation fee/ }),
+    "escrow.refund": (actions) => ({ amount: actions.includes("escrow.late_fee") ? "$27.90" : "$32.90", words: /refunded/ }),
+    "escrow.hold": () => ({ amount: "$25.50", words: /released to/ }),
   };
+  // Admins confirm their rows on the admin's own screens, which state their refunds there.
   const moneyRows = TASK_TRANSITIONS.filter(
-    (row) => row.actor !== "timer" && row.actor !== "payment_system" && (row.actions as readonly string[]).some((a) => a.startsWith("escrow.")),
+    (row) =>
+      row.actor !== "timer" &&
+      row.actor !== "payment_system" &&
+      row.actor !== "admin" &&
+      (row.actions as readonly string[]).some((a) => a.startsWith("escrow.")),
   );
 
   it("finds the rows (cancel refunds, complete holds)", () => {
@@ -80,14 +102,14 @@ describe("confirmations of the task table's money-moving rows", () => {
     // The paid task in each state the row leaves where its conditions hold.
     const states = (row.from as readonly TaskStatus[])
       .map((status) => ({ ...paid, status }))
-      .filter((task) => row.requires.every(({ condition }) => TASK_CONDITIONS[condition](task, new Date("2026-11-24T10:10:00Z"))));
+      .filter((task) => row.requires.every(({ condition }) => TASK_CONDITIONS[condition](task, now)));
     expect(states, `${row.name} moves money but never from a paid task`).not.toEqual([]);
     for (const task of states) {
-      const confirmation = actionConfirmation(row.name as TaskAction, task);
+      const confirmation = actionConfirmation(row.name as TaskAction, task, now);
       expect(confirmation ?? null, `${row.name} from ${task.status} moves money without asking first`).not.toBeNull();
       const text = confirmation?.lines.join(" ") ?? "";
       for (const action of (row.actions as readonly string[]).filter((a) => a.startsWith("escrow."))) {
-        const expected = named[action as EscrowAction] as { amount: string; words: RegExp } | undefined;
+        const expected = (named[action as EscrowAction] as ((actions: readonly string[]) => { amount: string; words: RegExp }) | undefined)?.(row.actions);
         expect(expected, `say here what ${action} must name`).toBeDefined();
         expect(text, `${row.name} from ${task.status}: ${action}`).toContain(expected?.amount);
         expect(text, `${row.name} from ${task.status}: ${action}`).toMatch(expected?.words ?? /$^/);

@@ -1,5 +1,5 @@
 import { APPROVAL_WINDOW_HOURS } from "@shared/constants";
-import { dollarsToCents, formatDollarsExact, priceTask, youllEarnText, type TaskPrice } from "@shared/money";
+import { dollarsToCents, formatDollarsExact, isLateCancellation, lateCancellationFeeCents, priceTask, youllEarnText, type TaskPrice } from "@shared/money";
 import { DEFAULT_PAYMENT_WINDOW_MINUTES, findTransition, type TASK_ACTIONS } from "@shared/task-lifecycle";
 import type { TaskPublic } from "@shared/tasks";
 import type { TaskAction } from "../api/transition-task";
@@ -17,7 +17,7 @@ export interface ActionConfirmation {
   destructive: boolean;
 }
 
-type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status">;
+type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate">;
 
 const exact = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
@@ -26,16 +26,32 @@ export type EscrowAction = Extract<(typeof TASK_ACTIONS)[number], `escrow.${stri
 
 const isEscrowAction = (action: string): action is EscrowAction => action.startsWith("escrow.");
 
+/** What the money lines read: the task, its price, who confirms, and the late fee the row would take. */
+interface MoneyContext {
+  task: ConfirmTask;
+  price: TaskPrice;
+  /** The poster confirms; else the provider or an admin. */
+  byPoster: boolean;
+  /** The late-cancellation fee this row pays the provider before refunding (0 when it pays none). */
+  lateFeeCents: number;
+}
+
 /**
- * What each money action does to this task's money, told to the person confirming (`byPoster`: the
- * poster confirms, else the provider or an admin); null when it moves nothing on this task (an
- * unpaid task has nothing to refund). A new escrow action fails the type check here until it has
- * its words, and task-action-confirmations.test.ts checks every row that names one.
+ * What each money action does to this task's money, told to the person confirming; null when it
+ * moves nothing on this task (an unpaid task has nothing to refund). A new escrow action fails the
+ * type check here until it has its words, and task-action-confirmations.test.ts checks every row
+ * that names one.
  */
-const MONEY_CONSEQUENCES: Record<EscrowAction, (task: ConfirmTask, price: TaskPrice, byPoster: boolean) => string | null> = {
-  "escrow.refund": (task, _price, byPoster) =>
-    task.paymentCapturedAt === null ? null : `${exact(task.totalAmount)} will be refunded to ${byPoster ? "your" : "the poster's"} card.`,
-  "escrow.hold": (task, price, byPoster) => {
+const MONEY_CONSEQUENCES: Record<EscrowAction, (money: MoneyContext) => string | null> = {
+  "escrow.late_fee": ({ task, lateFeeCents }) =>
+    lateFeeCents === 0
+      ? null
+      : `The task is due in less than 24 hours, so ${formatDollarsExact(lateFeeCents)} goes to ${task.provider?.displayName ?? "the provider"} as a late-cancellation fee.`,
+  "escrow.refund": ({ task, byPoster, lateFeeCents }) =>
+    task.paymentCapturedAt === null
+      ? null
+      : `${formatDollarsExact(dollarsToCents(task.totalAmount) - lateFeeCents)} will be refunded to ${byPoster ? "your" : "the poster's"} card.`,
+  "escrow.hold": ({ task, price, byPoster }) => {
     const share = formatDollarsExact(price.providerShareCents);
     const provider = task.provider?.displayName ?? "the provider";
     return price.needsApprovalWindow
@@ -44,17 +60,27 @@ const MONEY_CONSEQUENCES: Record<EscrowAction, (task: ConfirmTask, price: TaskPr
   },
 };
 
+/** The late-cancellation fee, by the server's own rule (docs/product.md, Money: late cancellation). */
+function lateFee(task: ConfirmTask, price: TaskPrice, now: Date): number {
+  const late = task.paymentCapturedAt !== null && task.providerId !== null && isLateCancellation(task.scheduledDate, now);
+  return late ? lateCancellationFeeCents(price.budgetCents, dollarsToCents(task.totalAmount)) : 0;
+}
+
 /** The money consequences of `action` on this task, in the order of its row's actions. */
-function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskPrice): string[] {
+function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskPrice, now: Date): string[] {
   const transition = findTransition(action);
-  const byPoster = transition.actor === "poster";
-  return (transition.actions as readonly string[])
-    .filter(isEscrowAction)
-    .flatMap((moneyAction) => MONEY_CONSEQUENCES[moneyAction](task, price, byPoster) ?? []);
+  const actions = transition.actions as readonly string[];
+  const money: MoneyContext = {
+    task,
+    price,
+    byPoster: transition.actor === "poster",
+    lateFeeCents: actions.includes("escrow.late_fee") ? lateFee(task, price, now) : 0,
+  };
+  return actions.filter(isEscrowAction).flatMap((moneyAction) => MONEY_CONSEQUENCES[moneyAction](money) ?? []);
 }
 
 /** The confirmation shown before `action`, or null for an action that needs none (start, reactivate). */
-export function actionConfirmation(action: TaskAction, task: ConfirmTask): ActionConfirmation | null {
+export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = new Date()): ActionConfirmation | null {
   const price = priceTask(dollarsToCents(task.budget), task.urgency);
   const providerName = task.provider?.displayName ?? "the provider";
   switch (action) {
@@ -69,7 +95,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
         destructive: false,
       };
     case "cancel": {
-      const lines = moneyLines(action, task, price);
+      const lines = moneyLines(action, task, price, now);
       if (task.providerId !== null) lines.push("The provider will be told, and the chat will close.");
       else lines.push("The task leaves the job board.");
       lines.push("This cannot be undone.");
@@ -78,7 +104,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask): Actio
     case "complete":
       return {
         title: "Mark this task complete?",
-        lines: [...moneyLines(action, task, price), "Only confirm once the work is done: this cannot be undone."],
+        lines: [...moneyLines(action, task, price, now), "Only confirm once the work is done: this cannot be undone."],
         confirmLabel: "Yes, mark complete",
         cancelLabel: "Go back",
         destructive: false,

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+
+// Disputes at every paid stage and late cancellation (docs/product.md, Money; docs/decisions/057):
+// a poster reports a problem on a started task, the provider answers, an admin refunds 40%, and both
+// see the amounts; a late cancellation states its fee before anything happens. At 390 and 1366 px.
+
+const e2e = useServerAndBrowser();
+
+type Task = { id: string; title: string; status: string; totalAmount: number; budget: number };
+
+async function axeClean(page: Page): Promise<void> {
+  const violations = await seriousAxeViolations(page);
+  expect(violations, formatViolations(violations)).toEqual([]);
+}
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+/** A new task of the demo poster's, claimed by the demo provider and paid with the sandbox card. */
+async function paidTask(poster: Page, provider: Page, title: string, scheduledDate: string | null): Promise<Task> {
+  const task = await e2e.api<Task>(poster, "POST", "/api/tasks", {
+    title,
+    description: "Carry two boxes from the garage to the attic",
+    category: "errands",
+    budget: 50,
+    urgency: "standard",
+    location: "12 Main St, Annapolis, MD 21401",
+    city: "Annapolis",
+    state: "MD",
+    scheduledDate,
+  });
+  await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
+  const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+  await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+  return task;
+}
+
+const dollars = (n: number) => `$${n.toFixed(2)}`;
+
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+])("disputes at $width px", (viewport) => {
+  it("a poster reports a problem on a started task, the provider answers, an admin refunds 40%, both see the amounts", async () => {
+    const open = async () => newPage(await e2e.browser.newContext({ viewport }));
+    const [poster, provider, admin] = [await open(), await open(), await open()];
+    const pages = [poster, provider, admin];
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+    await signIn(admin, e2e.server.url, DEMO.admin, DEMO.password, "/");
+    const task = await paidTask(poster, provider, `Move boxes ${viewport.width}`, null);
+    await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/start`);
+
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    await provider.goto(`${e2e.server.url}/task/${task.id}`);
+    await poster.getByRole("button", { name: "Report a Problem" }).click();
+    const dialog = poster.getByRole("dialog", { name: "Report a Problem" });
+    await expect.poll(() => dialog.getByText(`${dollars(task.totalAmount)} stays held in escrow until an admin decides.`).isVisible(), { timeout: 15_000 }).toBe(true);
+    await axeClean(poster);
+    await dialog.getByLabel("What kind of problem?").selectOption("not_done");
+    await dialog.getByLabel("What happened?").fill("The provider left after an hour and one box is still in the garage.");
+    await dialog.getByRole("button", { name: "Report Problem" }).click();
+    const money = (page: Page) => page.getByTestId("dispute-money");
+    await expect.poll(() => money(poster).textContent(), { timeout: 15_000 }).toBe(`${dollars(task.totalAmount)} is held in escrow until an admin decides.`);
+
+    // The provider's page updates itself with the live frame, then they give their side.
+    await expect.poll(() => provider.getByText("The provider left after an hour").isVisible(), { timeout: 15_000 }).toBe(true);
+    await provider.getByLabel("Your side").fill("I carried one box; the second one was too heavy for the ladder.");
+    await provider.getByRole("button", { name: "Send", exact: true }).click();
+    await expect.poll(() => poster.getByText("the second one was too heavy").isVisible(), { timeout: 15_000 }).toBe(true);
+    await axeClean(provider);
+    await noSidewaysScroll(provider);
+
+    // The admin finds it on the finance page, opens the thread and refunds 40%.
+    await admin.goto(`${e2e.server.url}/admin/finance`);
+    await admin.getByRole("link", { name: task.title }).first().waitFor();
+    await axeClean(admin);
+    await admin.goto(`${e2e.server.url}/task/${task.id}`);
+    const refund = Math.round(task.totalAmount * 40) / 100;
+    await admin.getByLabel("Refund to the poster ($)").fill(refund.toFixed(2));
+    await admin.getByLabel("Reason shown to both").fill("One of the two boxes was moved.");
+    await admin.getByRole("button", { name: "Resolve dispute" }).click();
+    const confirm = admin.getByRole("alertdialog").or(admin.getByRole("dialog"));
+    await expect.poll(() => confirm.getByText(`${dollars(refund)} is refunded to the poster.`).isVisible(), { timeout: 15_000 }).toBe(true);
+    await axeClean(admin);
+    await confirm.getByRole("button", { name: "Yes, resolve" }).click();
+
+    for (const page of [poster, provider]) {
+      await expect.poll(() => money(page).textContent(), { timeout: 15_000 }).toContain(`the poster was refunded ${dollars(refund)} and the provider received $`);
+      await expect.poll(() => page.getByText("Admin's reason: One of the two boxes was moved.").isVisible()).toBe(true);
+      await noSidewaysScroll(page);
+    }
+    await axeClean(poster);
+    for (const page of pages) await page.context().close();
+  });
+
+  it("a late cancellation states its fee and the refund before anything happens", async () => {
+    const open = async () => newPage(await e2e.browser.newContext({ viewport }));
+    const [poster, provider] = [await open(), await open()];
+    const pages = [poster, provider];
+    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+    const soon = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const task = await paidTask(poster, provider, `Late cancel ${viewport.width}`, soon);
+
+    await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    await poster.getByRole("button", { name: /^Cancel/ }).first().click();
+    // 15% of the $50 budget is $7.50.
+    await expect.poll(() => poster.getByText("The task is due in less than 24 hours, so $7.50 goes to").isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => poster.getByText(`${dollars(task.totalAmount - 7.5)} will be refunded to your card.`).isVisible()).toBe(true);
+    await axeClean(poster);
+    await noSidewaysScroll(poster);
+    await poster.getByRole("button", { name: "Yes, cancel task" }).click();
+    await expect.poll(async () => (await e2e.api<{ status: string }>(poster, "GET", `/api/tasks/${task.id}`)).status, { timeout: 15_000 }).toBe("cancelled");
+    for (const page of pages) await page.context().close();
+  });
+});

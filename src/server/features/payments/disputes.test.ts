@@ -1,0 +1,166 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { TaskDisputeAnswer } from "../../../shared/disputes.js";
+import { priceTask } from "../../../shared/money.js";
+import { notifications } from "../../db/schema/chat.js";
+import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
+import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { ACCOUNTS, accountBalance } from "./repository.js";
+
+// Disputes at every paid stage (docs/product.md, Money: disputes; docs/decisions/057): either party
+// reports, the other is told and answers, an admin splits the escrow in cents or, once released, pays
+// the poster from the guarantee account; every ledger transaction sums to zero.
+
+const t = await useTestApp();
+const balance = (account: string) => accountBalance(t.app.ctx, account);
+const report = (who: TestUser, taskId: string, description = "The provider left halfway through the job") =>
+  call(t, who, { method: "POST", url: `/api/tasks/${taskId}/report-problem`, payload: { reason: "not_done", description } });
+const resolve = (who: TestUser, taskId: string, payload: object) => call(t, who, { method: "POST", url: `/api/admin/disputes/${taskId}/resolve`, payload });
+const disputeOf = async (who: TestUser, taskId: string) => (await call(t, who, { url: `/api/tasks/${taskId}/dispute` })).json<TaskDisputeAnswer>();
+
+async function noticesOf(userId: string, taskId: string) {
+  return t.database.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.taskId, taskId), eq(notifications.kind, "dispute")));
+}
+
+async function unbalanced(): Promise<number> {
+  const rows = await t.database.db.select({ id: ledgerTransactions.id, amount: ledgerEntries.amountCents }).from(ledgerTransactions).innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id));
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(row.id, (sums.get(row.id) ?? 0) + Number(row.amount));
+  return [...sums.values()].filter((sum) => sum !== 0).length;
+}
+
+describe("report a problem", () => {
+  it("lets the provider of a started task report; the poster is told where the money is and answers", async () => {
+    const { task, poster, provider } = await taskAt(t, "in_progress");
+    const res = await report(provider, task.id, "The poster was not there and does not answer");
+    expect(res.statusCode).toBe(200);
+    const [notice] = await noticesOf(poster.id, task.id);
+    expect(notice?.body).toContain(`$${(task.totalCents / 100).toFixed(2)} is held in escrow until an admin decides.`);
+    expect((await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/dispute/messages`, payload: { body: "I was there all afternoon." } })).statusCode).toBe(200);
+    expect(await noticesOf(provider.id, task.id)).toHaveLength(1);
+    const answer = await disputeOf(provider, task.id);
+    expect(answer.dispute).toMatchObject({ status: "open", openedByRole: "provider", moneyNow: expect.stringContaining("held in escrow") });
+    expect(answer.dispute?.messages.map((m) => [m.authorRole, m.body])).toEqual([
+      ["provider", "The poster was not there and does not answer"],
+      ["poster", "I was there all afternoon."],
+    ]);
+    expect(answer.canReport).toBe(false);
+  });
+
+  it("refuses strangers (403), an unpaid task, a second open dispute, and 72 hours after completion (409)", async () => {
+    const claimed = await taskAt(t, "claimed");
+    expect((await report(claimed.poster, claimed.task.id)).json()).toMatchObject({ message: expect.stringContaining("once the task is paid") });
+    const { task, poster, provider } = await taskAt(t, "completed");
+    const stranger = await createUser(t);
+    expect((await report(stranger, task.id)).statusCode).toBe(403);
+    expect((await call(t, stranger, { url: `/api/tasks/${task.id}/dispute` })).statusCode).toBe(403);
+    t.clock.advance(72 * 3_600_000);
+    expect((await report(poster, task.id)).statusCode).toBe(409);
+    const fresh = await taskAt(t, "completed", { poster, provider });
+    expect((await report(poster, fresh.task.id)).statusCode).toBe(200);
+    const again = await report(provider, fresh.task.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/already reported/);
+  });
+
+  it("holds a completed task's escrow past its release time until an admin decides", async () => {
+    const { task, poster, provider } = await taskAt(t, "in_progress", { budgetCents: 5000 });
+    expect((await report(poster, task.id)).statusCode).toBe(200);
+    // Under $100 the release is due at completion; an open dispute keeps the money held.
+    expect(await transition(t, "complete", task.id, provider)).not.toBeNull();
+    t.clock.advance(48 * 3_600_000);
+    await t.app.ctx.scheduler.runAll();
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(0);
+  });
+});
+
+describe("an admin's resolution", () => {
+  it("refunds 40% of a started task's escrow and releases the rest with the provider's share, ending the task", async () => {
+    const { task, poster, provider } = await taskAt(t, "in_progress", { budgetCents: 10000 });
+    await reportProblem(t, poster, task);
+    const admin = await createUser(t, { role: "admin" });
+    const refundCents = Math.round(task.totalCents * 0.4);
+    const tooMuch = await resolve(admin, task.id, { refund: (task.totalCents + 1) / 100, reason: "x" });
+    expect(tooMuch.statusCode).toBe(400);
+    expect(tooMuch.json().fieldErrors).toMatchObject({ refund: expect.stringContaining("the most the escrow holds") });
+    expect((await resolve(poster, task.id, { refund: refundCents / 100, reason: "x" })).statusCode).toBe(403);
+    expect((await resolve(provider, task.id, { refund: refundCents / 100, reason: "x" })).statusCode).toBe(403);
+
+    const res = await resolve(admin, task.id, { refund: refundCents / 100, reason: "Half the rooms were not cleaned." });
+    expect(res.statusCode).toBe(200);
+    const price = priceTask(task.budgetCents, task.urgency);
+    const released = task.totalCents - refundCents;
+    const share = Math.floor((price.providerShareCents * released) / task.totalCents);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(share);
+    expect((await taskRow(t, task.id)).status).toBe("cancelled");
+    const seen = await disputeOf(poster, task.id);
+    expect(seen.dispute?.resolution).toMatchObject({ refund: refundCents / 100, release: released / 100, providerShare: share / 100, fromGuarantee: 0 });
+    for (const who of [poster, provider]) {
+      const notices = await noticesOf(who.id, task.id);
+      expect(notices.at(-1)?.body).toContain(`refunded $${(refundCents / 100).toFixed(2)}`);
+    }
+    expect((await resolve(admin, task.id, { refund: 0, reason: "again" })).statusCode).toBe(409);
+    expect(await unbalanced()).toBe(0);
+  });
+
+  it("pays the poster from the guarantee account once released, and recovers it from the provider only when asked", async () => {
+    const admin = await createUser(t, { role: "admin" });
+    const guaranteeBefore = await balance(ACCOUNTS.guarantee);
+    const kept = await taskAt(t, "completed", { budgetCents: 5000 });
+    expect(await balance(ACCOUNTS.escrow(kept.task.id))).toBe(0);
+    await reportProblem(t, kept.poster, kept.task);
+    const providerBefore = await balance(ACCOUNTS.providerBalance(kept.provider.id));
+    expect((await resolve(admin, kept.task.id, { refund: 20, reason: "The vase was broken." })).statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.guarantee)).toBe(guaranteeBefore - 2000);
+    expect(await balance(ACCOUNTS.providerBalance(kept.provider.id))).toBe(providerBefore);
+
+    const recovered = await taskAt(t, "completed", { budgetCents: 5000 });
+    await reportProblem(t, recovered.poster, recovered.task);
+    const before = await balance(ACCOUNTS.providerBalance(recovered.provider.id));
+    expect((await resolve(admin, recovered.task.id, { refund: 20, reason: "Broken again.", recoverFromProvider: true })).statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.providerBalance(recovered.provider.id))).toBe(before - 2000);
+    expect(await balance(ACCOUNTS.guarantee)).toBe(guaranteeBefore - 2000);
+    const [told] = (await noticesOf(recovered.provider.id, recovered.task.id)).slice(-1);
+    expect(told?.body).toContain("will be taken from your next payouts");
+    const finance = (await call(t, admin, { url: "/api/admin/finance" })).json();
+    expect(finance.guaranteeBalance).toBe((guaranteeBefore - 2000) / 100);
+    expect(await unbalanced()).toBe(0);
+  });
+
+  it("lists open disputes by age and escalates those without admin action for 7 days", async () => {
+    const old = await taskAt(t, "disputed");
+    t.clock.advance(8 * 24 * 3_600_000);
+    // Signed in now: a session idle for 8 days has ended.
+    const admin = await createUser(t, { role: "admin" });
+    const recent = await taskAt(t, "disputed");
+    const res = await call(t, admin, { url: "/api/admin/finance" });
+    expect(res.statusCode, res.body).toBe(200);
+    const finance = res.json();
+    const row = (id: string) => finance.disputes.find((d: { taskId: string }) => d.taskId === id);
+    expect(row(old.task.id)).toMatchObject({ ageDays: 8, escalated: true });
+    expect(row(recent.task.id)).toMatchObject({ ageDays: 0, escalated: false });
+    const ids = finance.disputes.map((d: { taskId: string }) => d.taskId);
+    expect(ids.indexOf(old.task.id)).toBeLessThan(ids.indexOf(recent.task.id));
+  });
+});
+
+describe("late cancellation", () => {
+  it("pays the provider 15% of the budget (at least $5) when a paid task is cancelled within a day of its time", async () => {
+    const soon = new Date(t.clock.now().getTime() + 2 * 3_600_000).toISOString();
+    const { task, poster, provider } = await taskAt(t, "paid", { budgetCents: 4000, body: { scheduledDate: soon } });
+    const before = await balance(ACCOUNTS.providerBalance(provider.id));
+    expect(await transition(t, "cancel", task.id, poster)).not.toBeNull();
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(before + 600);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+
+    const later = new Date(t.clock.now().getTime() + 48 * 3_600_000).toISOString();
+    const early = await taskAt(t, "paid", { budgetCents: 2000, body: { scheduledDate: later } });
+    const earlyBefore = await balance(ACCOUNTS.providerBalance(early.provider.id));
+    expect(await transition(t, "cancel", early.task.id, early.poster)).not.toBeNull();
+    expect(await balance(ACCOUNTS.providerBalance(early.provider.id))).toBe(earlyBefore);
+    expect(await unbalanced()).toBe(0);
+  });
+});

@@ -1,0 +1,253 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import {
+  DISPUTE_REASON_LABELS,
+  disputeEscalated,
+  reportWindowRefusal,
+  type DisputeReason,
+  type ReportProblemBody,
+  type TaskDispute,
+  type TaskDisputeAnswer,
+} from "../../../shared/disputes.js";
+import { evaluateMoneyTransition, moneyActorRefusal, type MoneyRequester } from "../../../shared/money-lifecycle.js";
+import { centsToDollars, dollarsToCents, formatDollarsExact, priceTask, providerShareOfRelease } from "../../../shared/money.js";
+import type { AdminFinance } from "../../../shared/payments.js";
+import type { Db } from "../../db/client.js";
+import { disputeMessages, disputes, ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
+import { tasks } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
+import { notifyUser } from "../../notify.js";
+import { announceTaskUpdate } from "../../task-updates.js";
+import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { moneyWhereabouts, runMoneyRow } from "./money-actions.js";
+import { ACCOUNTS, accountBalance, findTask, openDisputeOf, type DisputeRow } from "./repository.js";
+import type { PaymentsContext } from "./service.js";
+
+// Reporting a problem on a paid task, the parties' thread, and an admin's resolution with any split
+// in cents (docs/product.md, Money: disputes; docs/decisions/057-disputes-guarantee-late-cancellation.md).
+// Opening and resolving are the money table's "dispute" rows; their consequences are its named actions.
+
+type Person = { id: string; role: string };
+type Admin = NonNullable<MoneyActionEvent["admin"]>;
+
+function partyOf(task: TaskRow, userId: string): Exclude<MoneyRequester, string> & { provider: boolean } {
+  return { poster: task.userId === userId, provider: task.providerId === userId, admin: false };
+}
+
+async function taskOf(ctx: PaymentsContext, taskId: string, tx?: Db, lock = false): Promise<TaskRow> {
+  if (lock && tx) {
+    const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for("update");
+    if (!row) throw notFound("Task not found");
+    return row;
+  }
+  const task = await findTask(ctx, taskId, tx);
+  if (!task) throw notFound("Task not found");
+  return task;
+}
+
+/** Either party reports a problem: the dispute, its first message, then the row's actions. */
+export async function reportProblem(ctx: PaymentsContext, taskId: string, userId: string, input: ReportProblemBody & { reason: DisputeReason }): Promise<void> {
+  const task = await taskOf(ctx, taskId);
+  const who = partyOf(task, userId);
+  const notActor = moneyActorRefusal("dispute", "open", who);
+  if (notActor !== null) throw forbidden(notActor);
+  await ctx.db.transaction(async (tx) => {
+    // Under the task's row lock, so a cancel or a completion waits for the dispute (or the other way round).
+    const locked = await taskOf(ctx, taskId, tx, true);
+    const now = ctx.now();
+    const closed = reportWindowRefusal(locked, now);
+    if (closed !== null) throw conflict(closed);
+    const [dispute] = await tx
+      .insert(disputes)
+      .values({ taskId, openedBy: userId, reason: input.reason, status: "open", createdAt: now })
+      .onConflictDoNothing()
+      .returning();
+    if (!dispute) {
+      const verdict = evaluateMoneyTransition("dispute", "open", { status: "open" }, who, now);
+      throw new HttpError(verdict.ok ? 409 : verdict.status, verdict.ok ? "A problem was already reported on this task." : verdict.message);
+    }
+    await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: userId, body: input.description, createdAt: now });
+    await runMoneyRow(ctx, "dispute", "open", { task: locked, dispute, actorId: userId, tx, now });
+  });
+}
+
+/** A party's side, or an admin's note (which counts as the admin acting on it); the others are told. */
+export async function addDisputeMessage(ctx: PaymentsContext, taskId: string, user: Person, body: string): Promise<void> {
+  const task = await taskOf(ctx, taskId);
+  const isAdmin = user.role === "admin";
+  const who = partyOf(task, user.id);
+  if (!isAdmin && !who.poster && !who.provider) throw forbidden("Only the task's poster, its provider and admins can write in its dispute");
+  await ctx.db.transaction(async (tx) => {
+    const dispute = await openDisputeOf(ctx, taskId, tx);
+    if (!dispute) throw conflict("There is no open dispute on this task. Report a problem to open one.");
+    const now = ctx.now();
+    await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: user.id, body, createdAt: now });
+    if (isAdmin) await tx.update(disputes).set({ lastAdminActionAt: now }).where(eq(disputes.id, dispute.id));
+    const side = isAdmin ? "An admin" : who.poster ? "The poster" : "The provider";
+    for (const userId of [task.userId, task.providerId]) {
+      if (!userId || userId === user.id) continue;
+      await notifyUser(ctx, tx, {
+        userId,
+        kind: "dispute",
+        title: "New message on a reported problem",
+        body: `${side} wrote about the problem with "${task.title}". Read it and answer on the task page.`,
+        taskId,
+      });
+    }
+    await announceTaskUpdate(tx, taskId, "dispute");
+  });
+}
+
+/**
+ * An admin's resolution: `refund` dollars to the poster. While the escrow holds money the rest of
+ * it is released (the provider's usual share of it); once released, the refund is paid by the
+ * guarantee account, recovered from the provider only when the admin says so.
+ */
+export async function resolveDispute(
+  ctx: PaymentsContext,
+  taskId: string,
+  admin: Admin,
+  input: { refund: number; reason: string; recoverFromProvider: boolean },
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const task = await taskOf(ctx, taskId, tx, true);
+    const open = await openDisputeOf(ctx, taskId, tx);
+    if (!open) throw conflict("There is no open dispute for this task");
+    const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
+    const refundCents = dollarsToCents(input.refund);
+    // Never more than the poster paid, less what was already given back (a cancel's refund, an earlier dispute).
+    const most = held > 0 ? held : Math.max(0, task.totalCents - (await refundedToPoster(ctx, taskId, tx)));
+    if (refundCents < 0 || refundCents > most) {
+      throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid and was not refunded yet"}`);
+    }
+    const releaseCents = held > 0 ? held - refundCents : 0;
+    const now = ctx.now();
+    const [dispute] = await tx
+      .update(disputes)
+      .set({
+        status: "resolved",
+        resolvedAt: now,
+        resolvedBy: admin.id,
+        lastAdminActionAt: now,
+        resolutionReason: input.reason,
+        refundCents: held > 0 ? refundCents : 0,
+        releaseCents,
+        providerShareCents: providerShareOfRelease(priceTask(task.budgetCents, task.urgency), releaseCents, held),
+        guaranteeCents: held > 0 ? 0 : refundCents,
+        recoverFromProvider: held === 0 && input.recoverFromProvider,
+      })
+      .where(and(eq(disputes.id, open.id), eq(disputes.status, "open")))
+      .returning();
+    if (!dispute) throw conflict("This dispute is already resolved. Open the task to see its outcome.");
+    await runMoneyRow(ctx, "dispute", "resolve", { task, dispute, admin, actorId: admin.id, tx, now });
+  });
+}
+
+/** What the ledger already gave back to the poster for this task, in cents. */
+async function refundedToPoster(ctx: PaymentsContext, taskId: string, tx: Db): Promise<number> {
+  const [row] = await tx
+    .select({ total: sql<string | null>`sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(and(eq(ledgerTransactions.taskId, taskId), eq(ledgerEntries.account, ACCOUNTS.refunds)));
+  return Number(row?.total ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads.
+
+function outcomeOf(dispute: DisputeRow): TaskDispute["resolution"] {
+  if (dispute.status !== "resolved" || !dispute.resolvedAt) return null;
+  return {
+    reason: dispute.resolutionReason ?? "",
+    refund: centsToDollars((dispute.refundCents ?? 0) + (dispute.guaranteeCents ?? 0)),
+    release: centsToDollars(dispute.releaseCents ?? 0),
+    providerShare: centsToDollars(dispute.providerShareCents ?? 0),
+    fromGuarantee: centsToDollars(dispute.guaranteeCents ?? 0),
+    recoveredFromProvider: dispute.recoverFromProvider === true,
+    resolvedAt: dispute.resolvedAt.toISOString(),
+  };
+}
+
+/** The task's latest dispute and its thread, for its parties and admins. */
+export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: Person): Promise<TaskDisputeAnswer> {
+  const task = await taskOf(ctx, taskId);
+  const who = partyOf(task, viewer.id);
+  if (viewer.role !== "admin" && !who.poster && !who.provider) throw forbidden("Only the task's poster, its provider and admins can see its dispute");
+  const [latest] = await ctx.db.select().from(disputes).where(eq(disputes.taskId, taskId)).orderBy(desc(disputes.createdAt)).limit(1);
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId));
+  const canReport = (who.poster || who.provider) && latest?.status !== "open" && reportWindowRefusal(task, ctx.now()) === null;
+  if (!latest) return { dispute: null, canReport, held: centsToDollars(held) };
+  const rows = await ctx.db
+    .select({ id: disputeMessages.id, authorId: disputeMessages.authorId, body: disputeMessages.body, createdAt: disputeMessages.createdAt, first: users.firstName, last: users.lastName })
+    .from(disputeMessages)
+    .innerJoin(users, eq(users.id, disputeMessages.authorId))
+    .where(eq(disputeMessages.disputeId, latest.id))
+    .orderBy(asc(disputeMessages.seq));
+  const roleOf = (authorId: string) => (authorId === task.userId ? "poster" : authorId === task.providerId ? "provider" : "admin");
+  const resolution = outcomeOf(latest);
+  return {
+    canReport,
+    held: centsToDollars(held),
+    dispute: {
+      id: latest.id,
+      status: latest.status,
+      reason: latest.reason as DisputeReason,
+      openedByRole: latest.openedBy === task.userId ? "poster" : "provider",
+      createdAt: latest.createdAt.toISOString(),
+      moneyNow: resolution
+        ? `Resolved: the poster was refunded ${formatDollarsExact(dollarsToCents(resolution.refund))}` +
+          (resolution.release > 0 ? ` and the provider received ${formatDollarsExact(dollarsToCents(resolution.providerShare))}.` : ".")
+        : await moneyWhereabouts(ctx, task, ctx.db),
+      messages: rows.map((m) => ({
+        id: m.id,
+        authorName: roleOf(m.authorId) === "admin" ? "Errandly support" : `${m.first} ${m.last.slice(0, 1)}.`,
+        authorRole: roleOf(m.authorId),
+        body: m.body,
+        createdAt: m.createdAt.toISOString(),
+      })),
+      resolution,
+    },
+  };
+}
+
+/** Open disputes, oldest first, each with what its escrow holds, its age, and whether it is escalated. */
+export async function openDisputes(ctx: PaymentsContext): Promise<AdminFinance["disputes"]> {
+  const poster = alias(users, "poster");
+  const provider = alias(users, "provider");
+  const rows = await ctx.db
+    .select({
+      taskId: tasks.id,
+      title: tasks.title,
+      totalCents: tasks.totalCents,
+      posterFirst: poster.firstName,
+      posterLast: poster.lastName,
+      providerFirst: provider.firstName,
+      providerLast: provider.lastName,
+      reason: disputes.reason,
+      createdAt: disputes.createdAt,
+      lastAdminActionAt: disputes.lastAdminActionAt,
+      held: sql<string | null>`(select sum(e.amount_cents) from ledger_entries e where e.account = 'escrow:task:' || ${tasks.id})`,
+    })
+    .from(disputes)
+    .innerJoin(tasks, eq(tasks.id, disputes.taskId))
+    .innerJoin(poster, eq(poster.id, tasks.userId))
+    .leftJoin(provider, eq(provider.id, tasks.providerId))
+    .where(eq(disputes.status, "open"))
+    .orderBy(asc(disputes.createdAt))
+    .limit(200);
+  const now = ctx.now();
+  return rows.map((d) => ({
+    taskId: d.taskId,
+    title: d.title,
+    posterName: `${d.posterFirst} ${d.posterLast}`,
+    providerName: d.providerFirst ? `${d.providerFirst} ${d.providerLast ?? ""}`.trim() : "",
+    total: centsToDollars(d.totalCents),
+    held: centsToDollars(Number(d.held ?? 0)),
+    reason: DISPUTE_REASON_LABELS[d.reason as DisputeReason],
+    reportedAt: d.createdAt.toISOString(),
+    ageDays: Math.floor((now.getTime() - d.createdAt.getTime()) / 86_400_000),
+    escalated: disputeEscalated(d.lastAdminActionAt ?? d.createdAt, now),
+  }));
+}

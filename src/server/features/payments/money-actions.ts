@@ -1,0 +1,264 @@
+import { and, eq } from "drizzle-orm";
+import { DISPUTE_REASON_LABELS, type DisputeReason } from "../../../shared/disputes.js";
+import { findMoneyTransition, type MoneyRecord, type MoneyTransitionName } from "../../../shared/money-lifecycle.js";
+import { formatDollarsExact, isLateCancellation, lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
+import type { Db } from "../../db/client.js";
+import { escrowHolds, payments } from "../../db/schema/payments.js";
+import { auditLog } from "../../db/schema/users.js";
+import { notifyUser } from "../../notify.js";
+import { announceTaskUpdate, type TaskOtherEvent } from "../../task-updates.js";
+import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { ACCOUNTS, accountBalance, findPayment, moveHold, paymentOfTask, recordMoneyAction } from "./repository.js";
+import type { PaymentsContext } from "./service.js";
+
+// The money table's named actions (src/shared/money-lifecycle.ts), one handler per name, and the
+// loop that runs a row's actions in order inside the transition's transaction
+// (docs/decisions/045-transitions-name-their-actions.md). Each `ledger.*` handler writes one
+// balanced ledger transaction keyed so that it happens at most once.
+
+/** Runs the row's actions, in its order, each by its one registered handler. */
+export async function runMoneyRow<R extends MoneyRecord>(
+  ctx: PaymentsContext,
+  record: R,
+  name: MoneyTransitionName<R>,
+  event: Omit<MoneyActionEvent, "transition">,
+): Promise<void> {
+  const row = findMoneyTransition(record, name);
+  for (const action of row.actions) await ctx.moneyActions.run(action, { ...event, transition: `${record}.${name}` });
+}
+
+function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T {
+  if (value === undefined) throw new Error(`${event.transition} ran without its ${what}`);
+  return value;
+}
+
+/** The live frame each record's changes send (docs/decisions/025-live-task-status.md). */
+const ANNOUNCED: Record<MoneyRecord, TaskOtherEvent> = {
+  payment: "refund",
+  tip: "tip",
+  escrow: "release",
+  payout: "release",
+  dispute: "dispute",
+};
+
+/** Where the task's money is now, in one sentence both parties read (docs/product.md, Money: disputes). */
+export async function moneyWhereabouts(ctx: PaymentsContext, task: TaskRow, tx: Db): Promise<string> {
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
+  if (held > 0) return `${formatDollarsExact(held)} is held in escrow until an admin decides.`;
+  return "The payment was already released to the provider; if an admin decides in the poster's favour, Errandly's guarantee pays the refund.";
+}
+
+/** "ledger.refund": everything the task's escrow holds goes back to the poster, at the gateway too. */
+async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx, actorId } = event;
+  const task = need(event.task, "task", event);
+  const payment = need(event.payment, "payment", event);
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
+  if (held <= 0) return;
+  const recorded = await recordMoneyAction(ctx, "refund", { paymentId: payment.id, taskId: task.id, heldCents: held, actorId }, tx);
+  if (!recorded) throw new Error(`Payment ${payment.id} was captured again after its refund`);
+  // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
+  // poster can retry; the key makes a retry after a rollback the same refund.
+  if (payment.gatewayRef) await ctx.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
+}
+
+/** "ledger.release": the escrow to the provider's balance (85% of budget + surcharge) and the platform; the provider is told. */
+async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx, actorId } = event;
+  const task = need(event.task, "task", event);
+  if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
+  if (held <= 0) return;
+  const { providerShareCents } = priceTask(task.budgetCents, task.urgency);
+  const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
+  if (!recorded) return;
+  await notifyUser(ctx, tx, {
+    userId: task.providerId,
+    kind: "payout_released",
+    title: "Payment released",
+    body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
+    taskId: task.id,
+  });
+}
+
+/**
+ * "ledger.split": an admin's resolution while the escrow holds money: the poster's part back (at the
+ * gateway too), the rest released with the provider's usual share of it (providerShareOfRelease).
+ * The hold, if the task was completed, settles with it.
+ */
+async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx } = event;
+  const task = need(event.task, "task", event);
+  const dispute = need(event.dispute, "dispute", event);
+  const refundCents = dispute.refundCents ?? 0;
+  const releaseCents = dispute.releaseCents ?? 0;
+  if (refundCents + releaseCents === 0 || (dispute.guaranteeCents ?? 0) > 0) return;
+  const payment = await findPayment(ctx, and(paymentOfTask(task.id), eq(payments.status, "captured")), tx);
+  if (!payment) throw new Error(`Task ${task.id} holds money in escrow without a captured payment`);
+  const providerShareCents = dispute.providerShareCents ?? 0;
+  await recordMoneyAction(
+    ctx,
+    "split",
+    { disputeId: dispute.id, taskId: task.id, providerId: task.providerId, heldCents: refundCents + releaseCents, refundCents, providerShareCents, actorId: dispute.resolvedBy ?? "" },
+    tx,
+  );
+  if (refundCents > 0 && payment.gatewayRef) {
+    await ctx.gateway.refund({ key: `re-dispute-${dispute.id}`, ref: payment.gatewayRef, amountCents: refundCents });
+  }
+  const settle = { settledAt: event.now, resolvedBy: dispute.resolvedBy, resolutionReason: dispute.resolutionReason };
+  await moveHold(ctx, releaseCents > 0 ? "resolve_release" : "resolve_refund", eq(escrowHolds.taskId, task.id), settle, tx);
+}
+
+/**
+ * "ledger.guarantee": the money was released before the resolution, so the poster's refund is paid
+ * from the platform guarantee account; recovered from the provider's balance (their next payouts)
+ * only when the admin chose so.
+ */
+async function payFromGuarantee(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx } = event;
+  const task = need(event.task, "task", event);
+  const dispute = need(event.dispute, "dispute", event);
+  const amountCents = dispute.guaranteeCents ?? 0;
+  if (amountCents <= 0) return;
+  const actorId = dispute.resolvedBy ?? "";
+  await recordMoneyAction(ctx, "guarantee", { disputeId: dispute.id, taskId: task.id, amountCents, actorId, recoverFrom: null }, tx);
+  if (dispute.recoverFromProvider && task.providerId) {
+    await recordMoneyAction(ctx, "guarantee", { disputeId: dispute.id, taskId: task.id, amountCents, actorId, recoverFrom: task.providerId }, tx);
+  }
+  const payment = await findPayment(ctx, and(eq(payments.taskId, task.id), eq(payments.status, "captured")), tx);
+  if (payment?.gatewayRef) await ctx.gateway.refund({ key: `re-guarantee-${dispute.id}`, ref: payment.gatewayRef, amountCents });
+}
+
+/** The other party of a dispute's opener; null when a task has no provider (cannot happen once paid). */
+function otherParty(task: TaskRow, userId: string | null): string | null {
+  return userId === task.userId ? task.providerId : task.userId;
+}
+
+async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx, actorId } = event;
+  const task = need(event.task, "task", event);
+  const dispute = need(event.dispute, "dispute", event);
+  const to = otherParty(task, actorId);
+  if (!to) return;
+  const who = actorId === task.userId ? "The poster" : "The provider";
+  const reason = DISPUTE_REASON_LABELS[dispute.reason as DisputeReason];
+  await notifyUser(ctx, tx, {
+    userId: to,
+    kind: "dispute",
+    title: "A problem was reported",
+    body: `${who} reported a problem with "${task.title}": ${reason}. ${await moneyWhereabouts(ctx, task, tx)} Give your side on the task page.`,
+    taskId: task.id,
+  });
+}
+
+async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+  const { tx } = event;
+  const task = need(event.task, "task", event);
+  const dispute = need(event.dispute, "dispute", event);
+  const refund = (dispute.refundCents ?? 0) + (dispute.guaranteeCents ?? 0);
+  const outcome =
+    `The poster is refunded ${formatDollarsExact(refund)}` +
+    ((dispute.releaseCents ?? 0) > 0 ? ` and the provider receives ${formatDollarsExact(dispute.providerShareCents ?? 0)}.` : ".") +
+    ((dispute.guaranteeCents ?? 0) > 0 ? " The refund is paid by Errandly's guarantee." : "");
+  const recovery =
+    dispute.recoverFromProvider && (dispute.guaranteeCents ?? 0) > 0
+      ? ` ${formatDollarsExact(dispute.guaranteeCents ?? 0)} will be taken from your next payouts.`
+      : "";
+  for (const userId of [task.userId, task.providerId]) {
+    if (!userId) continue;
+    await notifyUser(ctx, tx, {
+      userId,
+      kind: "dispute",
+      title: "The reported problem was resolved",
+      body: `An admin resolved the problem with "${task.title}". ${outcome}${userId === task.providerId ? recovery : ""} Reason: ${dispute.resolutionReason ?? ""}`,
+      taskId: task.id,
+    });
+  }
+}
+
+/**
+ * "escrow.late_fee" (the task table's cancel): a poster cancelling a paid task less than
+ * LATE_CANCEL_HOURS before its scheduled time pays the provider the late-cancellation fee from the
+ * escrow; "escrow.refund" then gives back what is left (docs/product.md, Money: late cancellation).
+ */
+async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
+  if (!task.paymentCapturedAt || !task.providerId || !isLateCancellation(task.scheduledDate, now)) return;
+  const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
+  const feeCents = lateCancellationFeeCents(task.budgetCents, held);
+  if (feeCents <= 0) return;
+  const payment = await findPayment(ctx, and(paymentOfTask(task.id), eq(payments.status, "captured")), tx);
+  if (!payment) throw new Error(`Task ${task.id} holds money in escrow without a captured payment`);
+  if (!(await recordMoneyAction(ctx, "late_fee", { paymentId: payment.id, taskId: task.id, providerId: task.providerId, feeCents, actorId }, tx))) return;
+  await notifyUser(ctx, tx, {
+    userId: task.providerId,
+    kind: "payout_released",
+    title: "Late-cancellation fee",
+    body: `The poster cancelled "${task.title}" less than a day before it was due. ${formatDollarsExact(feeCents)} was added to your balance.`,
+    taskId: task.id,
+  });
+}
+
+/** Registers the money table's handlers, and the task table's late-cancellation fee. */
+export function registerMoneyHandlers(ctx: PaymentsContext): void {
+  const m = ctx.moneyActions;
+  m.handle("ledger.capture", async (event) => {
+    const payment = need(event.payment, "payment", event);
+    const input = { paymentId: payment.id, taskId: payment.taskId, amountCents: payment.amountCents, posterId: payment.posterId };
+    await recordMoneyAction(ctx, "capture", event.memo ? { ...input, memo: event.memo } : input, event.tx);
+  });
+  m.handle("ledger.refund", (event) => refundHeld(ctx, event));
+  m.handle("ledger.release", (event) => releaseHeld(ctx, event));
+  m.handle("ledger.tip", async (event) => {
+    const tip = need(event.tip, "tip", event);
+    const input = { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents };
+    await recordMoneyAction(ctx, "tip", input, event.tx);
+    await notifyUser(ctx, event.tx, {
+      userId: tip.providerId,
+      kind: "payment_received",
+      title: "You received a tip",
+      body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
+      taskId: tip.taskId,
+    });
+  });
+  m.handle("ledger.payout", async (event) => {
+    const payout = need(event.payout, "payout", event);
+    await recordMoneyAction(ctx, "payout", { payoutId: payout.id, providerId: payout.providerId, amountCents: payout.amountCents }, event.tx);
+  });
+  m.handle("ledger.split", (event) => splitHeld(ctx, event));
+  m.handle("ledger.guarantee", (event) => payFromGuarantee(ctx, event));
+  m.handle("escrow.freeze", async (event) => {
+    const dispute = need(event.dispute, "dispute", event);
+    await moveHold(ctx, "freeze", eq(escrowHolds.taskId, need(event.task, "task", event).id), { disputeReason: dispute.reason, disputedAt: event.now }, event.tx);
+  });
+  m.handle("task.close_disputed", async (event) => {
+    const admin = need(event.admin, "admin", event);
+    const task = need(event.task, "task", event);
+    if (task.status !== "claimed" && task.status !== "in_progress") return;
+    const closed = await ctx.taskTransition("resolve_dispute", task.id, admin, { tx: event.tx, now: event.now });
+    if (!closed) throw new Error(`Task ${task.id} could not be closed with its dispute`);
+  });
+  m.handle("notify.dispute_opened", (event) => tellDisputeOpened(ctx, event));
+  m.handle("notify.dispute_resolved", (event) => tellDisputeResolved(ctx, event));
+  m.handle("audit.dispute_resolved", async (event) => {
+    const dispute = need(event.dispute, "dispute", event);
+    await event.tx.insert(auditLog).values({
+      actorId: dispute.resolvedBy,
+      action: "dispute.resolve",
+      targetType: "task",
+      targetId: need(event.task, "task", event).id,
+      reason: dispute.resolutionReason ?? "",
+      details: {
+        disputeId: dispute.id,
+        refundCents: dispute.refundCents,
+        releaseCents: dispute.releaseCents,
+        providerShareCents: dispute.providerShareCents,
+        guaranteeCents: dispute.guaranteeCents,
+        recoverFromProvider: dispute.recoverFromProvider,
+      },
+    });
+  });
+  m.handle("announce", (event) =>
+    announceTaskUpdate(event.tx, need(event.task, "task", event).id, ANNOUNCED[event.transition.split(".")[0] as MoneyRecord]),
+  );
+  ctx.taskActions.handle("escrow.late_fee", (event) => payLateFee(ctx, event));
+}

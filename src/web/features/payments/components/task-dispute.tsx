@@ -1,0 +1,189 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { DISPUTE_REASON_LABELS, disputeMessageBodySchema, type TaskDispute, type TaskDisputeAnswer } from "@shared/disputes";
+import { dollarsToCents, formatDollarsExact } from "@shared/money";
+import type { TaskDetail } from "@shared/tasks";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { ConfirmActionDialog } from "@/components/ui/confirm-action-dialog";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/api";
+import { useUser } from "@/lib/current-user";
+import { formatDate } from "@/lib/dates";
+import { maxLengthOf } from "@/lib/form";
+import { useSchemaForm } from "@/lib/schema-form";
+import { useAnswerDispute, useTaskDispute } from "../api/get-task-dispute";
+import { useResolveDispute } from "../api/resolve-dispute";
+
+// "Report a problem" on a paid task, its thread, and an admin's split (docs/product.md, Money:
+// disputes). The report form is its own chunk, fetched when the pointer or focus reaches its button
+// (docs/decisions/041-forms-loaded-on-first-use.md).
+const reportDialog = deferredPart(() => import("./report-problem-dialog"), (m) => m.ReportProblemDialog);
+
+const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
+
+/** What happens to the money while a new report waits for an admin. */
+function moneyNote(held: number): string {
+  return held > 0
+    ? `${money(held)} stays held in escrow until an admin decides.`
+    : "The payment was already released; if an admin decides in the poster's favour, Errandly's guarantee pays the refund.";
+}
+
+function AnswerForm({ taskId }: { taskId: string }) {
+  const form = useSchemaForm<{ body: string }>({ resolver: zodResolver(disputeMessageBodySchema), defaultValues: { body: "" }, mode: "onChange" });
+  const answer = useAnswerDispute(taskId);
+  const submit = form.handleSubmit(({ body }) =>
+    answer.mutate(body, {
+      onSuccess: () => form.reset({ body: "" }),
+      onError: (error) => {
+        const rest = form.showServerErrors(error, "Failed to send your answer.");
+        if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
+      },
+    }),
+  );
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-2">
+      <FormField label="Your side" error={form.formState.errors.body?.message}>
+        <Textarea rows={3} maxLength={maxLengthOf(disputeMessageBodySchema.shape.body)} {...form.register("body")} />
+      </FormField>
+      <div>
+        <Button type="submit" variant="secondary" disabled={!form.formState.isValid || answer.isPending}>
+          {answer.isPending ? "Sending..." : "Send"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** An admin's split: the poster's refund in dollars; the rest of the escrow is released. */
+function ResolveForm({ taskId, held }: { taskId: string; held: number }) {
+  const [refund, setRefund] = useState("");
+  const [reason, setReason] = useState("");
+  const [recover, setRecover] = useState(false);
+  const resolve = useResolveDispute();
+  const refundCents = Math.round(Number(refund) * 100);
+  const most = held > 0 ? dollarsToCents(held) : null;
+  const valid = refund.trim() !== "" && Number.isFinite(refundCents) && refundCents >= 0 && (most === null || refundCents <= most) && reason.trim().length > 0;
+  const lines =
+    most !== null
+      ? [`${formatDollarsExact(refundCents)} is refunded to the poster.`, `${formatDollarsExact(most - refundCents)} is released; the provider receives their usual share of it.`]
+      : [`${formatDollarsExact(refundCents)} is refunded to the poster from Errandly's guarantee.`, recover ? "The same amount is taken from the provider's next payouts; they are told." : "Nothing is taken from the provider."];
+  return (
+    <div className="grid gap-3 rounded-md border p-3">
+      <h3 className="font-semibold">Resolve as admin</h3>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <FormField label="Refund to the poster ($)" description={most !== null ? `The escrow holds ${formatDollarsExact(most)}.` : "The money was already released."}>
+          <Input inputMode="decimal" value={refund} onChange={(event) => setRefund(event.target.value)} />
+        </FormField>
+        <FormField label="Reason shown to both">
+          <Input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
+        </FormField>
+      </div>
+      {most === null && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={recover} onChange={(event) => setRecover(event.target.checked)} /> Recover it from the provider's next payouts
+        </label>
+      )}
+      <div>
+        <ConfirmActionDialog
+          trigger={<Button disabled={!valid || resolve.isPending}>{resolve.isPending ? "Resolving..." : "Resolve dispute"}</Button>}
+          title="Resolve this dispute?"
+          lines={[...lines, "Both people are told the amounts and your reason."]}
+          confirmLabel="Yes, resolve"
+          onConfirm={() =>
+            resolve.mutate(
+              { taskId, refund: refundCents / 100, reason, recoverFromProvider: recover },
+              {
+                onSuccess: () => toast({ title: "Dispute Resolved", description: lines[0] }),
+                onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to resolve the dispute."), variant: "destructive" }),
+              },
+            )
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+function Thread({ dispute }: { dispute: TaskDispute }) {
+  return (
+    <ol className="grid gap-2" aria-label="Dispute thread">
+      {dispute.messages.map((message) => (
+        <li key={message.id} className="rounded-md bg-muted p-3 text-sm">
+          <p className="font-medium">
+            {message.authorName} <span className="font-normal text-muted-foreground">({message.authorRole}) · {formatDate(new Date(message.createdAt), "MMM d, h:mm a")}</span>
+          </p>
+          <p className="whitespace-pre-wrap break-words">{message.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function DisputeCard({ task, answer, isAdmin }: { task: TaskDetail; answer: TaskDisputeAnswer & { dispute: TaskDispute }; isAdmin: boolean }) {
+  const { dispute } = answer;
+  const open = dispute.status === "open";
+  return (
+    <Card data-testid="dispute-card">
+      <CardHeader>
+        <CardTitle asChild className="flex flex-wrap items-center gap-2 text-xl">
+          <h2>
+            Reported problem <Badge variant={open ? "destructive" : "secondary"}>{open ? "Open" : "Resolved"}</Badge>
+          </h2>
+        </CardTitle>
+        <CardDescription>
+          Reported by the {dispute.openedByRole}: {DISPUTE_REASON_LABELS[dispute.reason]}.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <p className="font-medium" data-testid="dispute-money">
+          {dispute.moneyNow}
+        </p>
+        {dispute.resolution && <p className="text-sm">Admin's reason: {dispute.resolution.reason}</p>}
+        <Thread dispute={dispute} />
+        {open && <AnswerForm taskId={task.id} />}
+        {open && isAdmin && <ResolveForm taskId={task.id} held={answer.held} />}
+        {answer.canReport && <ReportButton taskId={task.id} held={answer.held} />}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ReportButton({ taskId, held }: { taskId: string; held: number }) {
+  return (
+    <DeferredDialog part={reportDialog} trigger={<Button variant="outline">Report a Problem</Button>}>
+      {(overlay) => <reportDialog.Component overlay={overlay} taskId={taskId} moneyNote={moneyNote(held)} />}
+    </DeferredDialog>
+  );
+}
+
+/** On a paid task, for its poster, its provider and admins: report a problem, or the dispute's thread. */
+export function TaskDisputePanel({ task }: { task: TaskDetail }) {
+  const { user } = useUser();
+  const party = user !== null && (user.id === task.userId || user.id === task.providerId);
+  const isAdmin = user?.isAdmin === true;
+  const visible = task.paymentCapturedAt !== null && (party || isAdmin);
+  const query = useTaskDispute(task.id, visible);
+  if (!visible || !query.data) return null;
+  const answer = query.data;
+  if (answer.dispute) return <DisputeCard task={task} answer={{ ...answer, dispute: answer.dispute }} isAdmin={isAdmin} />;
+  if (!answer.canReport) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild className="text-xl">
+          <h2>Something wrong?</h2>
+        </CardTitle>
+        <CardDescription>Either of you can report a problem until 72 hours after completion. {moneyNote(answer.held)}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ReportButton taskId={task.id} held={answer.held} />
+      </CardContent>
+    </Card>
+  );
+}
