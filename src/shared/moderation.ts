@@ -97,5 +97,11 @@ export const userIdParamSchema = z.object({ userId: z.uuid({ error: "userId must
 
 /** What a blocked pair is told when one tries to reach the other; it does not say who blocked whom. */
 export const BLOCKED_MESSAGE = "You cannot contact or work with this person because one of you has blocked the other. Unblock them in Settings, Blocked people, if it was you.";
+/** How to appeal a moderation decision, in every notice of one (docs/product.md, Moderation). */
+export const MODERATION_APPEAL = (contactUrl: string) =>
+  `If you think this is a mistake, you can appeal by writing to us through the contact form: ${contactUrl}`;
+
+/** The refusal's machine-readable reason, for the sign-in form. */
+export const ACCOUNT_SUSPENDED = "account_suspended";
 /** A suspended person's refused sign-in; the reason follows. */
 export const SUSPENDED_SIGN_IN_MESSAGE = "Your account is suspended, so you cannot sign in. To appeal, write to us through the contact form.";

@@ -13,6 +13,7 @@ export const NOTIFICATION_KINDS = [
   "task_declined",
   "task_cancelled",
   "task_alert",
+  "moderation",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -60,4 +61,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   task_declined: "A poster chooses another provider for a task I claimed",
   task_cancelled: "A task I work on is cancelled",
   task_alert: "A new task matches my job alerts (at most one e-mail every 15 minutes)",
+  moderation: "An administrator acts on my account, my tasks or my reviews",
 };

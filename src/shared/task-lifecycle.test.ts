@@ -87,6 +87,7 @@ const notAssigned = (verb: string) => refused(403, `Only the assigned provider c
 const notOwner = (verb: string) => refused(403, `Only the task owner can ${verb} this task`);
 const notTimer = refused(403, "A claim expires only when its payment window runs out");
 const notPaymentSystem = refused(403, "Payments are recorded only by the payment system");
+const notAdmin = (verb: string) => refused(403, `Only an administrator can ${verb} this task`);
 
 const CASES: { name: TaskTransitionName; on: keyof typeof TASKS; expected: Record<ActorKind, TransitionResult> }[] = [
   {
@@ -209,6 +210,17 @@ const CASES: { name: TaskTransitionName; on: keyof typeof TASKS; expected: Recor
       poster: refused(409, "Only a task whose payment expired can be reactivated"),
     }),
   },
+  { name: "remove", on: "open", expected: matrix("remove", notAdmin("remove"), { admin: OK }) },
+  { name: "remove", on: "claimedPaid", expected: matrix("remove", notAdmin("remove"), { admin: OK }) },
+  { name: "remove", on: "inProgress", expected: matrix("remove", notAdmin("remove"), { admin: OK }) },
+  { name: "remove", on: "paymentExpired", expected: matrix("remove", notAdmin("remove"), { admin: OK }) },
+  { name: "release", on: "claimedPaid", expected: matrix("release", notAdmin("release"), { admin: OK }) },
+  { name: "release", on: "inProgress", expected: matrix("release", notAdmin("release"), { admin: OK }) },
+  {
+    name: "release",
+    on: "open",
+    expected: matrix("release", notAdmin("release"), { admin: refused(409, "Only a claimed or started task's provider can be released") }),
+  },
 ];
 
 const ROWS = CASES.flatMap(({ name, on, expected }) =>
@@ -227,6 +239,7 @@ describe("evaluateTransition", () => {
       poster: ACTORS.poster,
       timer: ACTORS.timer,
       payment_system: ACTORS.paymentSystem,
+      admin: ACTORS.admin,
     } as const;
     for (const transition of TASK_TRANSITIONS) {
       for (const status of TASK_STATUSES) {
@@ -259,7 +272,8 @@ describe("availableTransitions", () => {
     { on: "open", kind: "poster", names: ["cancel"] },
     { on: "open", kind: "otherProvider", names: ["claim"] },
     { on: "open", kind: "unverifiedUser", names: [] },
-    { on: "open", kind: "admin", names: [] },
+    { on: "open", kind: "admin", names: ["remove"] },
+    { on: "claimedPaid", kind: "admin", names: ["remove", "release"] },
     { on: "open", kind: "signedOut", names: [] },
     { on: "claimedUnpaid", kind: "poster", names: ["cancel", "decline"] },
     { on: "claimedPaid", kind: "poster", names: ["cancel"] },

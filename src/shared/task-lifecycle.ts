@@ -19,7 +19,14 @@ import type { TaskStatus, UserRole } from "./constants.js";
 export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
 
 /** Who may perform a transition. The first three are people; the last two are the server itself. */
-export type TransitionActor = "verified_provider" | "assigned_provider" | "poster" | "timer" | "payment_system";
+export type TransitionActor =
+  | "verified_provider"
+  | "assigned_provider"
+  | "poster"
+  | "timer"
+  | "payment_system"
+  // An administrator moderating (docs/product.md, Moderation; docs/decisions/059-moderation.md).
+  | "admin";
 
 /** The server acting on its own: the payment-deadline job or the card processor's webhook. */
 export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
@@ -49,6 +56,8 @@ export const TASK_EFFECTS = {
   start_payment_window: { paymentDeadline: "window_end" },
   record_payment: { paymentCapturedAt: "now" },
   release_provider: { providerId: null, paymentDeadline: null },
+  // A released paid claim reopens unpaid: its payment was refunded, the next claim is paid anew (decision 059).
+  forget_payment: { paymentCapturedAt: null },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -62,7 +71,11 @@ export type TaskEffect = keyof typeof TASK_EFFECTS;
  *   because the UPDATE holds the task row: a claim racing the poster's decline waited for it and
  *   then sees the declined record (docs/decisions/024-declining-a-provider.md). Failing rolls back.
  */
-export type TaskGuard = "unpaid_claim_limit" | "not_declined";
+export type TaskGuard =
+  | "unpaid_claim_limit"
+  | "not_declined"
+  // - not_blocked (before the UPDATE): neither the poster nor the provider has blocked the other (docs/product.md, Moderation).
+  | "not_blocked";
 
 /**
  * Named consequences of a transition, run in the row's order in the transition's database
@@ -89,6 +102,8 @@ export const TASK_ACTIONS = [
   "announce",
   "board.add",
   "board.remove",
+  "notify.parties_removed",
+  "notify.poster_provider_released",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -128,7 +143,11 @@ export const TASK_TRANSITIONS = [
     to: "claimed",
     requires: [],
     effects: ["assign_provider", "start_payment_window"],
-    guards: [{ guard: "unpaid_claim_limit", at: "before_update" }, { guard: "not_declined", at: "after_update" }],
+    guards: [
+      { guard: "unpaid_claim_limit", at: "before_update" },
+      { guard: "not_declined", at: "after_update" },
+      { guard: "not_blocked", at: "before_update" },
+    ],
     actions: ["notify.poster_claimed", "announce", "board.remove"],
   },
   {
@@ -211,6 +230,30 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
   },
+  {
+    // An admin removes a task that breaks the rules, at any stage before it is completed: a paid
+    // one is refunded in full (docs/product.md, Moderation; docs/decisions/059-moderation.md).
+    name: "remove",
+    actor: "admin",
+    from: ["open", "claimed", "in_progress", "payment_expired"],
+    to: "cancelled",
+    requires: [],
+    effects: [],
+    guards: [],
+    actions: ["notify.parties_removed", "escrow.refund", "announce", "board.remove"],
+  },
+  {
+    // An admin takes a suspended provider off a task: it reopens for others, and a paid one is
+    // refunded to the poster, who pays the next provider anew (decision 059).
+    name: "release",
+    actor: "admin",
+    from: ["claimed", "in_progress"],
+    to: "open",
+    requires: [],
+    effects: ["release_provider", "forget_payment"],
+    guards: [],
+    actions: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -239,16 +282,17 @@ export interface TaskLifecycleState {
 }
 
 /**
- * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: admins have no task
- * actions (docs/product.md, Task states), and claiming depends on approved verification, not on the chosen role.
- */
-/**
  * What a provider the poster declined is told, by the claim's refusal and on the task page; the
  * task is gone from their job board. Not a condition of the table: it is about the actor and the
  * task together (docs/decisions/024-declining-a-provider.md).
  */
 export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
 
+/**
+ * The signed-in person. `role` grants nothing here on purpose: claiming depends on approved
+ * verification, not on the chosen role. `isAdmin` grants only the admin rows (remove, release),
+ * which the admin's moderation tools perform (docs/product.md, Moderation).
+ */
 export interface TaskViewer {
   id: string;
   role: UserRole;
@@ -301,6 +345,8 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
       return actor === "timer" ? null : "A claim expires only when its payment window runs out";
     case "payment_system":
       return actor === "payment_system" ? null : "Payments are recorded only by the payment system";
+    case "admin":
+      return !isSystem(actor) && actor.isAdmin ? null : `Only an administrator can ${verb} this task`;
   }
 }
 
@@ -326,6 +372,10 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a task whose payment expired can be reactivated";
     case "decline":
       return "Only a claimed task's provider can be declined";
+    case "remove":
+      return "Only a task that is not yet completed or cancelled can be removed";
+    case "release":
+      return "Only a claimed or started task's provider can be released";
   }
 }
 

@@ -95,6 +95,8 @@ function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL
       return sql`${tasks.providerId} = ${id}`;
     case "poster":
       return sql`${tasks.userId} = ${id}`;
+    case "admin":
+      return sql`exists (select 1 from users u where u.id = ${id} and u.role = 'admin')`;
     case "timer":
     case "payment_system":
       return sql`false`;
