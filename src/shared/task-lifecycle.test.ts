@@ -376,6 +376,9 @@ describe("random sequences of transitions", () => {
     name: fc.constantFrom(...TASK_TRANSITION_NAMES),
     kind: fc.constantFrom(...ACTOR_KINDS),
     advanceMinutes: fc.integer({ min: 0, max: 40 }),
+    // The admin's rows (remove, release) are open from almost every state: guided steps take them
+    // one time in ten, or the walk would rarely get past them to in_progress and completed.
+    moderate: fc.integer({ min: 0, max: 9 }),
   });
 
   it("follow only edges of the table, keep the row consistent, and availableTransitions agrees", () => {
@@ -384,7 +387,7 @@ describe("random sequences of transitions", () => {
       fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
         let current: TaskLifecycleState = task({});
         let now = NOW;
-        for (const { guided, pick, advanceMinutes, ...random } of steps) {
+        for (const { guided, pick, advanceMinutes, moderate, ...random } of steps) {
           now = new Date(now.getTime() + advanceMinutes * 60_000);
 
           const allowedMoves: { name: TaskTransitionName; kind: ActorKind }[] = [];
@@ -392,7 +395,7 @@ describe("random sequences of transitions", () => {
             const available = availableTransitions(current, ACTORS[k], now);
             const allowed = TASK_TRANSITION_NAMES.filter((n) => evaluateTransition(n, current, ACTORS[k], now).ok);
             expect(available).toEqual(allowed);
-            allowedMoves.push(...allowed.map((name) => ({ name, kind: k })));
+            if (k !== "admin" || moderate === 0) allowedMoves.push(...allowed.map((name) => ({ name, kind: k })));
           }
 
           const { name, kind } = (guided ? allowedMoves[pick % Math.max(allowedMoves.length, 1)] : undefined) ?? random;
@@ -412,6 +415,7 @@ describe("random sequences of transitions", () => {
 
           expect(TASK_STATUSES).toContain(current.status);
           if (current.status === "open" || current.status === "payment_expired") {
+            // release reopens a paid claim: its payment is refunded and forgotten.
             expect(current.providerId).toBeNull();
             expect(current.paymentCapturedAt).toBeNull();
           }
