@@ -65,6 +65,8 @@ export const adminReportSchema = z.object({
   taskId: z.uuid().nullable(),
   taskTitle: z.string().nullable(),
   taskStatus: z.string().nullable(),
+  /** What removing the task refunds to its poster: the captured payment, in cents; null when unpaid. */
+  taskPaidCents: z.number().int().nullable(),
   /** The reported words: the message, the review's comment and rating, the task's description. */
   excerpt: z.string().nullable(),
   reviewHidden: z.boolean().nullable(),
@@ -84,7 +86,6 @@ export const closeReportBodySchema = z.object({
 export const moderationReasonBodySchema = z.object({
   reason: text(5, MODERATION_REASON_MAX_LENGTH, "Reason"),
 });
-export type ModerationReasonBody = z.infer<typeof moderationReasonBodySchema>;
 
 export const blockedPersonSchema = z.object({
   userId: z.uuid(),

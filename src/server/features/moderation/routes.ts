@@ -126,22 +126,22 @@ const moderationRoutes: FastifyPluginAsyncZod<ModerationDeps> = async (app, deps
   );
 
   app.post(
-    "/api/admin/users/:userId/suspend",
+    "/api/admin/users/:id/suspend",
     {
       config: admin,
-      schema: { tags, operationId: "suspendUser", summary: "Suspends an account, ending its sessions and closing its tasks", params: userIdParamSchema, body: moderationReasonBodySchema, response: { 200: okResponseSchema, ...errors } },
+      schema: { tags, operationId: "suspendUser", summary: "Suspends an account, ending its sessions and closing its tasks", params: uuidParamSchema, body: moderationReasonBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await suspendUser(ctx, deps, requireUser(request), request.params.userId, request.body.reason);
+      await suspendUser(ctx, deps, requireUser(request), request.params.id, request.body.reason);
       return { ok: true as const };
     },
   );
 
   app.post(
-    "/api/admin/users/:userId/unsuspend",
-    { config: admin, schema: { tags, operationId: "liftSuspension", summary: "Lifts an account's suspension", params: userIdParamSchema, body: moderationReasonBodySchema, response: { 200: okResponseSchema, ...errors } } },
+    "/api/admin/users/:id/unsuspend",
+    { config: admin, schema: { tags, operationId: "liftSuspension", summary: "Lifts an account's suspension", params: uuidParamSchema, body: moderationReasonBodySchema, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
-      await liftSuspension(ctx, requireUser(request).id, request.params.userId, request.body.reason);
+      await liftSuspension(ctx, requireUser(request).id, request.params.id, request.body.reason);
       return { ok: true as const };
     },
   );

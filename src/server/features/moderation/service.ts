@@ -127,7 +127,10 @@ export async function listReports(ctx: AppContext, status: "open" | "closed"): P
     : [];
   const taskIds = [...ids("task"), ...messageRows.map((m) => m.taskId), ...reviewRows.map((r) => r.taskId)];
   const taskRows = taskIds.length
-    ? await ctx.db.select({ id: tasks.id, title: tasks.title, status: tasks.status, description: tasks.description }).from(tasks).where(inArray(tasks.id, taskIds))
+    ? await ctx.db
+        .select({ id: tasks.id, title: tasks.title, status: tasks.status, description: tasks.description, totalCents: tasks.totalCents, paidAt: tasks.paymentCapturedAt })
+        .from(tasks)
+        .where(inArray(tasks.id, taskIds))
     : [];
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
   return rows.map(({ report, reporter: who, subject: about }) => {
@@ -159,6 +162,7 @@ export async function listReports(ctx: AppContext, status: "open" | "closed"): P
       taskId: task ? taskId : null,
       taskTitle: task?.title ?? null,
       taskStatus: task?.status ?? null,
+      taskPaidCents: task?.paidAt ? task.totalCents : null,
       excerpt,
       reviewHidden: review ? review.hiddenAt !== null : null,
       createdAt: report.createdAt.toISOString(),
