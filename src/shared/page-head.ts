@@ -83,6 +83,7 @@ export const ROUTE_HEADS: readonly RouteHead[] = [
   privatePage("/admin/finance", "Finance"),
   privatePage("/admin/audit", "Audit Log"),
   privatePage("/admin/outbox", "E-mail Outbox"),
+  privatePage("/admin/reports", "Reports"),
   privatePage("/provider/profile", "My Provider Profile"),
   privatePage("/sign-in", "Sign In"),
   privatePage("/sign-in/second-step", "Confirm It Is You"),

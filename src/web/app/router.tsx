@@ -34,6 +34,7 @@ const AdminInbox = page(() => import("./routes/admin-inbox"));
 const AdminFinance = page(() => import("./routes/admin-finance"));
 const AdminAudit = page(() => import("./routes/admin-audit"));
 const AdminOutbox = page(() => import("./routes/admin-outbox"));
+const AdminReports = page(() => import("./routes/admin-reports"));
 const ProviderProfile = page(() => import("./routes/provider-profile"));
 const UserProfile = page(() => import("./routes/user-profile"));
 const ForgotPassword = page(() => import("./routes/forgot-password"));
@@ -102,6 +103,11 @@ export function Router() {
         <Route path="/admin/outbox">
           <ProtectedRoute role="admin">
             <AdminOutbox />
+          </ProtectedRoute>
+        </Route>
+        <Route path="/admin/reports">
+          <ProtectedRoute role="admin">
+            <AdminReports />
           </ProtectedRoute>
         </Route>
         <Route path="/provider/profile">

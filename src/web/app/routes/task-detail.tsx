@@ -30,6 +30,7 @@ import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
 import { TaskPhotosSection } from "../task-photos";
+import { ReportButton } from "@/features/moderation/components/report-button";
 
 function BackButton() {
   return <BackLink fallback="/job-board" />;
@@ -151,6 +152,7 @@ export default function TaskDetailPage() {
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
               <Clock className="size-4" aria-hidden="true" />
               <span>Posted {relativeTime(t.createdAt, now)}</span>
+              {viewer && !isOwner ? <ReportButton targetType="task" targetId={t.id} what="this task" /> : null}
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />

@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/admin/finance", label: "Finance" },
   { href: "/admin/audit", label: "Audit Log" },
   { href: "/admin/outbox", label: "E-mail Outbox" },
+  { href: "/admin/reports", label: "Reports" },
 ];
 
 /** Links between the admin pages. */
