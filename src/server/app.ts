@@ -26,6 +26,7 @@ import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
 import mapRoutes from "./features/map/routes.js";
+import moderationRoutes from "./features/moderation/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
 import profilesRoutes from "./features/profiles/routes.js";
@@ -169,6 +170,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { name: "job-alerts", description: "Providers' alerts for new tasks near them" },
         { name: "account", description: "Account settings, sessions, export and deletion" },
         { name: "push", description: "Web Push to people's devices: the server's key and each device's subscription" },
+        { name: "moderation", description: "Reports, blocks, and the admins' removals, hidden reviews and suspensions" },
       ],
     },
     transform: jsonSchemaTransform,
@@ -221,6 +223,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     storage,
     completeUpload: (ownerId, uploadUrl) => completeUpload(ctx, storage, ownerId, uploadUrl, "task_photo", "photoURL"),
     boardCardChanged: (task) => app.boardCardChanged(task),
+  });
+
+  // Moderation runs the admin's rows of the task table through the one transition function (decision 059).
+  await app.register(moderationRoutes, {
+    adminTransition: (name, taskId, admin, options) => transitionTask(ctx, name, taskId, { kind: "person", user: admin }, options),
   });
 
   await app.register(seoRoutes);

@@ -25,6 +25,8 @@ export interface TaskActionEvent {
    * and the notice still has to reach them. Null for transitions that keep the provider.
    */
   releasedProviderId: string | null;
+  /** Why an admin moved the task (remove, release), for the notices; absent for everyone else's transitions. */
+  reason?: string;
   tx: Db;
   now: Date;
 }

@@ -16,6 +16,7 @@ export const NOTIFICATION_KINDS = [
   "provider_withdrew",
   "receipt",
   "dispute",
+  "moderation",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -69,4 +70,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   provider_withdrew: "The provider of my task withdraws before starting",
   receipt: "A receipt for my payment, tip or refund",
   dispute: "A problem is reported, answered or resolved on my task",
+  moderation: "An administrator acts on my account, my tasks or my reviews",
 };

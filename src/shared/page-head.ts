@@ -92,6 +92,7 @@ export const ROUTE_HEADS: readonly PageRoute[] = [
   { pattern: "/admin/finance", page: "admin-finance", access: "admin", index: false, title: "Finance", description: DEFAULT_DESCRIPTION },
   { pattern: "/admin/audit", page: "admin-audit", access: "admin", index: false, title: "Audit Log", description: DEFAULT_DESCRIPTION },
   { pattern: "/admin/outbox", page: "admin-outbox", access: "admin", index: false, title: "E-mail Outbox", description: DEFAULT_DESCRIPTION },
+  { pattern: "/admin/reports", page: "admin-reports", access: "admin", index: false, title: "Reports", description: DEFAULT_DESCRIPTION },
   { pattern: "/provider/profile", page: "provider-profile", access: "signed-in", index: false, title: "My Provider Profile", description: DEFAULT_DESCRIPTION },
   { pattern: "/privacy", page: "privacy", access: "public", prerender: true, index: true, title: "Privacy Policy", description: "What Errandly keeps about you, why, for how long, and how to download or delete it." },
   { pattern: "/terms", page: "terms", access: "public", prerender: true, index: true, title: "Terms of Service", description: "The terms for posting, claiming and paying for tasks on Errandly, escrow and payouts included." },

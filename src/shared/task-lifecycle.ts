@@ -19,8 +19,13 @@ import type { TaskStatus, UserRole } from "./constants.js";
 export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
 
 /** Who may perform a transition. The first three are people; the last two are the server itself. */
-export type TransitionActor = "verified_provider" | "assigned_provider" | "poster" | "timer" | "payment_system"
-  // An admin resolving a dispute (docs/decisions/057-disputes-guarantee-late-cancellation.md).
+export type TransitionActor =
+  | "verified_provider"
+  | "assigned_provider"
+  | "poster"
+  | "timer"
+  | "payment_system"
+  // An admin resolving a dispute (docs/decisions/057) or moderating (docs/product.md, Moderation; decision 059).
   | "admin";
 
 /** The server acting on its own: the payment-deadline job or the card processor's webhook. */
@@ -51,7 +56,7 @@ export const TASK_EFFECTS = {
   start_payment_window: { paymentDeadline: "window_end" },
   record_payment: { paymentCapturedAt: "now" },
   release_provider: { providerId: null, paymentDeadline: null },
-  // A withdrawal refunds the payment, so the reopened task is unpaid for whoever claims it next.
+  // A withdrawal or an admin's release refunds the payment, so the reopened task is unpaid for whoever claims it next.
   clear_payment: { paymentCapturedAt: null },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
@@ -66,7 +71,11 @@ export type TaskEffect = keyof typeof TASK_EFFECTS;
  *   because the UPDATE holds the task row: a claim racing the poster's decline waited for it and
  *   then sees the declined record (docs/decisions/024-declining-a-provider.md). Failing rolls back.
  */
-export type TaskGuard = "unpaid_claim_limit" | "not_declined";
+export type TaskGuard =
+  | "unpaid_claim_limit"
+  | "not_declined"
+  // - not_blocked (before the UPDATE): neither the poster nor the provider has blocked the other (docs/product.md, Moderation).
+  | "not_blocked";
 
 /**
  * Named consequences of a transition, run in the row's order in the transition's database
@@ -99,6 +108,8 @@ export const TASK_ACTIONS = [
   "withdrawal.record",
   // A poster's late cancellation of a paid task pays the provider's fee from the escrow first (decision 057).
   "escrow.late_fee",
+  "notify.parties_removed",
+  "notify.poster_provider_released",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -138,7 +149,11 @@ export const TASK_TRANSITIONS = [
     to: "claimed",
     requires: [],
     effects: ["assign_provider", "start_payment_window"],
-    guards: [{ guard: "unpaid_claim_limit", at: "before_update" }, { guard: "not_declined", at: "after_update" }],
+    guards: [
+      { guard: "unpaid_claim_limit", at: "before_update" },
+      { guard: "not_declined", at: "after_update" },
+      { guard: "not_blocked", at: "before_update" },
+    ],
     actions: ["notify.poster_claimed", "announce", "board.remove"],
   },
   {
@@ -256,6 +271,30 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["announce"],
   },
+  {
+    // An admin removes a task that breaks the rules, at any stage before it is completed: a paid
+    // one is refunded in full (docs/product.md, Moderation; docs/decisions/059-moderation.md).
+    name: "remove",
+    actor: "admin",
+    from: ["open", "claimed", "in_progress", "payment_expired"],
+    to: "cancelled",
+    requires: [],
+    effects: [],
+    guards: [],
+    actions: ["notify.parties_removed", "escrow.refund", "announce", "board.remove"],
+  },
+  {
+    // An admin takes a suspended provider off a task: it reopens for others, and a paid one is
+    // refunded to the poster, who pays the next provider anew (decision 059).
+    name: "release",
+    actor: "admin",
+    from: ["claimed", "in_progress"],
+    to: "open",
+    requires: [],
+    effects: ["release_provider", "clear_payment"],
+    guards: [],
+    actions: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -284,16 +323,17 @@ export interface TaskLifecycleState {
 }
 
 /**
- * The signed-in person. `role` and `isAdmin` grant nothing here on purpose: admins have no task
- * actions (docs/product.md, Task states), and claiming depends on approved verification, not on the chosen role.
- */
-/**
  * What a provider the poster declined is told, by the claim's refusal and on the task page; the
  * task is gone from their job board. Not a condition of the table: it is about the actor and the
  * task together (docs/decisions/024-declining-a-provider.md).
  */
 export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
 
+/**
+ * The signed-in person. `role` grants nothing here on purpose: claiming depends on approved
+ * verification, not on the chosen role. `isAdmin` grants only the admin rows (remove, release),
+ * which the admin's moderation tools perform (docs/product.md, Moderation).
+ */
 export interface TaskViewer {
   id: string;
   role: UserRole;
@@ -329,7 +369,8 @@ function isSystem(actor: TaskViewer | SystemActor): actor is SystemActor {
 }
 
 /** The words of a refusal ("Only the assigned provider can <verb> this task"): the name, unless it does not read as a verb. */
-const verbOf = (name: TaskTransitionName): string => (name === "release_claim" ? "release the claim on" : name);
+const verbOf = (name: TaskTransitionName): string =>
+  name === "release_claim" ? "release the claim on" : name === "resolve_dispute" ? "resolve a dispute on" : name;
 
 /** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
 function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
@@ -350,7 +391,7 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
     case "payment_system":
       return actor === "payment_system" ? null : "Payments are recorded only by the payment system";
     case "admin":
-      return !isSystem(actor) && actor.isAdmin ? null : "Only an admin can resolve a dispute";
+      return !isSystem(actor) && actor.isAdmin ? null : `Only an admin can ${verb} this task`;
   }
 }
 
@@ -383,6 +424,10 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
         : "Only a claimed task can be given back, before work starts.";
     case "resolve_dispute":
       return "Only a claimed or started task ends with its dispute";
+    case "remove":
+      return "Only a task that is not yet completed or cancelled can be removed";
+    case "release":
+      return "Only a claimed or started task's provider can be released";
   }
 }
 

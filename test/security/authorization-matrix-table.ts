@@ -249,6 +249,21 @@ export const HTTP_MATRIX = {
   "GET /api/payments/statements/:year/pdf": [401, 404, 404, 200, 404, 404],
   "GET /api/admin/ledger": adminOnly(200),
   "GET /api/admin/ledger.csv": adminOnly(200),
+
+  // Moderation (docs/product.md, Moderation): anyone signed in reports and blocks; only admins
+  // read the queue and act. The people concerned (the reported, the blocked) are ordinary callers.
+  "POST /api/reports": signedIn(201),
+  "GET /api/blocks": signedIn(200),
+  "PUT /api/blocks/:userId": signedIn(200),
+  "DELETE /api/blocks/:userId": signedIn(200),
+  "GET /api/admin/reports": adminOnly(200),
+  "POST /api/admin/reports/:id/close": adminOnly(200),
+  "POST /api/admin/tasks/:id/remove": adminOnly(200),
+  "POST /api/admin/reviews/:id/hide": adminOnly(200),
+  "POST /api/admin/reviews/:id/unhide": adminOnly(200),
+  "POST /api/admin/users/:id/suspend": adminOnly(200),
+  "POST /api/admin/users/:id/unsuspend": adminOnly(200),
+  "POST /api/admin/providers/:userId/revoke": adminOnly(200),
 } as const satisfies Record<string, Statuses>;
 
 export type RouteKey = keyof typeof HTTP_MATRIX;

@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
+import { reports, userBlocks } from "../../src/server/db/schema/moderation.js";
 import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
@@ -383,6 +384,22 @@ async function posterReview(scene: Scene): Promise<void> {
     call(t, scene.poster, { method: "POST", url: "/api/reviews", payload: { taskId: scene.task.id, reviewedId: scene.assigned.id, rating: 4, comment: "Kind" } }),
     201,
   );
+}
+
+async function reviewOf(scene: Scene): Promise<string> {
+  const [row] = await t.database.db.select({ id: reviews.id }).from(reviews).where(eq(reviews.taskId, scene.task.id));
+  if (!row) throw new Error("the poster's review was not stored");
+  return row.id;
+}
+
+async function reviewHidden(id: string): Promise<boolean> {
+  const [row] = await t.database.db.select({ hiddenAt: reviews.hiddenAt }).from(reviews).where(eq(reviews.id, id));
+  return row?.hiddenAt != null;
+}
+
+async function suspended(userId: string): Promise<boolean> {
+  const [row] = await t.database.db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId));
+  return row?.suspendedAt != null;
 }
 
 async function posterNotificationId(w: World): Promise<string> {
@@ -1251,6 +1268,104 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   },
   "GET /api/admin/ledger": { readOnly: true, stage: "paid", request: (w) => get(`/api/admin/ledger?taskId=${w.task.id}`) },
   "GET /api/admin/ledger.csv": { readOnly: true, stage: "paid", request: (w) => get(`/api/admin/ledger.csv?taskId=${w.task.id}`) },
+  "POST /api/reports": {
+    // A person outside the scene is reported, so no actor reports themselves.
+    request: async (w) => {
+      w.subject = await createUser(t);
+      return post("/api/reports", { targetType: "user", targetId: w.subject.id, reason: "spam", details: "Sends advertising in every chat" });
+    },
+    check: async (w) => {
+      const stored = await t.database.db.select({ id: reports.id }).from(reports).where(eq(reports.reporterId, w.actor?.id ?? randomUUID()));
+      expect(stored.length, w.label).toBe(w.actor ? 1 : 0);
+    },
+  },
+  "GET /api/blocks": { readOnly: true, request: () => get("/api/blocks") },
+  "PUT /api/blocks/:userId": {
+    request: async (w) => {
+      w.subject = await createUser(t);
+      return { method: "PUT", url: `/api/blocks/${w.subject.id}` };
+    },
+    check: async (w) => {
+      const stored = await t.database.db.select().from(userBlocks).where(eq(userBlocks.blockedId, w.subject?.id ?? randomUUID()));
+      expect(stored.length, w.label).toBe(w.actor ? 1 : 0);
+    },
+  },
+  "DELETE /api/blocks/:userId": {
+    request: async (w) => {
+      w.subject = await createUser(t);
+      if (w.actor) await must(call(t, w.actor, { method: "PUT", url: `/api/blocks/${w.subject.id}` }), 200);
+      return { method: "DELETE", url: `/api/blocks/${w.subject.id}` };
+    },
+    check: async (w) => expect(await t.database.db.select().from(userBlocks).where(eq(userBlocks.blockedId, w.subject?.id ?? randomUUID())), w.label).toEqual([]),
+  },
+  "GET /api/admin/reports": {
+    readOnly: true,
+    stage: "open",
+    prepare: async (scene) => {
+      const reporter = await createUser(t);
+      await must(call(t, reporter, { method: "POST", url: "/api/reports", payload: { targetType: "task", targetId: scene.task.id, reason: "scam", details: "Asks for gift cards up front" } }), 201);
+    },
+    request: () => get("/api/admin/reports"),
+    check: (w, res) => expect(res.body.includes("gift cards"), w.label).toBe(w.actorKind === "admin"),
+  },
+  "POST /api/admin/reports/:id/close": {
+    stage: "open",
+    prepare: async (scene) => {
+      const reporter = await createUser(t);
+      const res = await must(call(t, reporter, { method: "POST", url: "/api/reports", payload: { targetType: "task", targetId: scene.task.id, reason: "scam", details: "Asks for gift cards up front" } }), 201);
+      scene.prepared = parse<{ id: string }>(res).id;
+    },
+    request: (w) => post(`/api/admin/reports/${w.prepared}/close`, { outcome: "no_action" }),
+    check: async (w) => {
+      const [row] = await t.database.db.select({ outcome: reports.outcome }).from(reports).where(eq(reports.id, w.prepared));
+      expect(row?.outcome ?? null, w.label).toBe(w.actorKind === "admin" ? "no_action" : null);
+    },
+  },
+  "POST /api/admin/tasks/:id/remove": {
+    stage: "paid",
+    request: (w) => post(`/api/admin/tasks/${w.task.id}/remove`, { reason: "Prohibited item" }),
+    check: async (w) => expect((await taskRow(w.task.id)).status, w.label).toBe(w.actorKind === "admin" ? "cancelled" : "claimed"),
+  },
+  "POST /api/admin/reviews/:id/hide": {
+    stage: "completed",
+    prepare: async (scene) => {
+      await posterReview(scene);
+      scene.prepared = await reviewOf(scene);
+    },
+    request: (w) => post(`/api/admin/reviews/${w.prepared}/hide`, { reason: "Threatening language" }),
+    check: async (w) => expect(await reviewHidden(w.prepared), w.label).toBe(w.actorKind === "admin"),
+  },
+  "POST /api/admin/reviews/:id/unhide": {
+    stage: "completed",
+    prepare: async (scene) => {
+      await posterReview(scene);
+      scene.prepared = await reviewOf(scene);
+      await t.database.db.update(reviews).set({ hiddenAt: t.clock.now() }).where(eq(reviews.id, scene.prepared));
+    },
+    request: (w) => post(`/api/admin/reviews/${w.prepared}/unhide`, { reason: "Appeal accepted" }),
+    check: async (w) => expect(await reviewHidden(w.prepared), w.label).toBe(w.actorKind !== "admin"),
+  },
+  "POST /api/admin/users/:id/suspend": {
+    stage: "open",
+    // The scene's poster is the one suspended: their open task is removed with it.
+    request: (w) => post(`/api/admin/users/${w.poster.id}/suspend`, { reason: "Fraudulent payments" }),
+    check: async (w) => {
+      expect(await suspended(w.poster.id), w.label).toBe(w.actorKind === "admin");
+      expect((await taskRow(w.task.id)).status, w.label).toBe(w.actorKind === "admin" ? "cancelled" : "open");
+    },
+  },
+  "POST /api/admin/users/:id/unsuspend": {
+    request: async (w) => {
+      w.subject = await createUser(t);
+      await t.database.db.update(users).set({ suspendedAt: t.clock.now(), suspensionReason: "Spam" }).where(eq(users.id, w.subject.id));
+      return post(`/api/admin/users/${w.subject.id}/unsuspend`, { reason: "Appeal accepted" });
+    },
+    check: async (w) => expect(await suspended(w.subject?.id ?? randomUUID()), w.label).toBe(w.actorKind !== "admin"),
+  },
+  "POST /api/admin/providers/:userId/revoke": {
+    request: (w) => post(`/api/admin/providers/${w.assigned.id}/revoke`, { reason: "Repeated no-shows" }),
+    check: async (w) => expect(await applicationStatus(w.assigned.id), w.label).toBe(w.actorKind === "admin" ? "rejected" : "approved"),
+  },
   "POST /api/stripe/webhook": {
     request: () => ({
       method: "POST",

@@ -432,6 +432,11 @@ pool.rowIds.push(...notices.map((n) => n.id));
  */
 async function refreshFixtures(op: Operation): Promise<{ providerUploadUrl: string }> {
   await db.execute(sql`delete from rate_limits`);
+  // The last route's moderation undone (docs/product.md, Moderation): a suspended caller could not
+  // sign in again, a revoked provider or a block could not claim the fixtures' tasks.
+  await db.execute(sql`update users set suspended_at = null, suspension_reason = null where suspended_at is not null`);
+  await db.execute(sql`delete from user_blocks`);
+  await db.execute(sql`update provider_profiles set verification_status = 'approved', rejection_reason = null where user_id = ${provider()}`);
   for (const name of ACTOR_NAMES) await keepSignedIn(name);
   const actsOnTask = op.path.startsWith("/api/tasks/{id}") || op.params.some((p) => p.name === "taskId") || JSON.stringify(op.body ?? {}).includes('"taskId"');
   if (actsOnTask) {
@@ -569,6 +574,8 @@ const flags = (keys: readonly string[]) => fc.dictionary(fc.constantFrom(...keys
 const named: NamedValues = {
   taskId: { string: fromPool(pool.taskIds, randomUUID()) },
   reviewedId: { string: fromPool(pool.userIds, randomUUID()) },
+  // What a report names: a person or a task that exists, so reports reach past "not found".
+  targetId: { string: fc.oneof(fromPool(pool.userIds, randomUUID()), fromPool(pool.taskIds, randomUUID())) },
   userId: { string: fromPool(pool.userIds, randomUUID()) },
   email: { string: fc.oneof(email, fromPool(pool.emails, "a@example.test")), object: flags(NOTIFICATION_KINDS) },
   ids: { array: fc.array(fromPool(pool.rowIds, randomUUID()), { maxLength: 3 }) },

@@ -25,6 +25,8 @@ export const reviews = pgTable(
      * completion. Null: still blind (docs/decisions/037-ratings-on-the-user-row.md).
      */
     revealedAt: timestamp({ withTimezone: true }),
+    /** Set while an admin hides the review: nobody sees it and it leaves the rating (docs/product.md, Moderation). */
+    hiddenAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     unique().on(t.taskId, t.reviewerId),

@@ -30,6 +30,10 @@ export const users = pgTable("users", {
    */
   ratingCount: integer().notNull().default(0),
   ratingSum: integer().notNull().default(0),
+  /** Set while an admin has suspended the account: no sign-in, no sessions, profile hidden (docs/product.md, Moderation). */
+  suspendedAt: timestamp({ withTimezone: true }),
+  /** What the suspended person is told when sign-in is refused. */
+  suspensionReason: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { and, eq, gt, isNotNull, lte } from "drizzle-orm";
+import { ACCOUNT_SUSPENDED, SUSPENDED_SIGN_IN_MESSAGE } from "../../../shared/moderation.js";
 import type { SecondFactorMethod } from "../../../shared/security-rules.js";
 import { isHttps } from "../../config/env.js";
 import type { Db } from "../../db/client.js";
 import { authChallenges, passkeys, totpFactors } from "../../db/schema/security.js";
+import { users } from "../../db/schema/users.js";
+import { forbidden } from "../../http-errors.js";
 import { clearSession, setSessionCookie } from "../../plugins/auth.js";
 import { recoveryCodesLeft } from "./recovery-codes.js";
 import { createSession, hashToken, sessionOrigin, type SessionProof } from "./sessions.js";
@@ -97,6 +100,9 @@ export function firstFactorOf(challenge: Challenge): SessionProof["firstFactor"]
 /** Every sign-in ends here: a fresh token (a planted one is dropped), and the session knows how it was proven. */
 export async function openSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, userId: string, proof: SessionProof): Promise<void> {
   const { ctx } = app;
+  // A suspended account is told so, with the admin's reason, whichever way it signs in (docs/product.md, Moderation).
+  const [account] = await ctx.db.select({ reason: users.suspensionReason, suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId));
+  if (account?.suspendedAt) throw forbidden(`${SUSPENDED_SIGN_IN_MESSAGE} The reason given: ${account.reason ?? "not stated"}.`, ACCOUNT_SUSPENDED);
   await clearSession(app, request, reply);
   const policy = { idleDays: ctx.env.SESSION_IDLE_DAYS, absoluteDays: ctx.env.SESSION_ABSOLUTE_DAYS };
   setSessionCookie(app, reply, await createSession(ctx.db, userId, policy, ctx.now(), sessionOrigin(request), proof));

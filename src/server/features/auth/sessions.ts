@@ -87,7 +87,7 @@ const sessionByToken = new RowStatement(
     provenAt: sessions.provenAt,
   },
   sql`from ${sessions} join ${users} on ${users.id} = ${sessions.userId}
-      where ${sessions.tokenHash} = ${sql.placeholder("tokenHash")}
+      where ${sessions.tokenHash} = ${sql.placeholder("tokenHash")} and ${users.suspendedAt} is null
         and ${sessions.idleExpiresAt} > ${sql.placeholder("now")}::timestamptz and ${sessions.absoluteExpiresAt} > ${sql.placeholder("now")}::timestamptz
       limit 1`,
 );

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Message } from "../../../shared/chat.js";
+import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
 import { messages } from "../../db/schema/chat.js";
@@ -140,6 +141,16 @@ export async function chatClosed(db: Db, taskId: string): Promise<boolean> {
   return task?.status === "cancelled";
 }
 
+/** Whether the task's two people have blocked each other, either way: no chat between them (docs/product.md, Moderation). */
+export async function chatBlocked(db: Db, taskId: string): Promise<boolean> {
+  const [task] = await db
+    .select({ blocked: blockedBetweenSql(tasks.userId, tasks.providerId) })
+    .from(tasks)
+    .where(and(eq(tasks.id, taskId), isNotNull(tasks.providerId)))
+    .limit(1);
+  return task?.blocked === true;
+}
+
 const insertMessageStatement = new SqlStatement<InsertedRow>(
   "chat_insert_message",
   sql`with ins as (
@@ -150,6 +161,7 @@ const insertMessageStatement = new SqlStatement<InsertedRow>(
         from tasks t
         where t.id = ${sql.placeholder("taskId")}::uuid and t.provider_id is not null and t.status <> 'cancelled'
           and (t.user_id = ${sql.placeholder("senderId")}::uuid or t.provider_id = ${sql.placeholder("senderId")}::uuid)
+          and not ${blockedBetweenSql(sql`t.user_id`, sql`t.provider_id`)}
         returning id, task_id, sender_id, recipient_id, content, read, created_at
       )
       select ins.*, pg_notify(${CHAT_CHANNEL},

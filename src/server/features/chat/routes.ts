@@ -8,6 +8,7 @@ import {
   sendMessageBodySchema,
 } from "../../../shared/chat.js";
 import { errorResponseSchema } from "../../../shared/common.js";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { conflict, forbidden } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
@@ -16,6 +17,7 @@ import {
   ADMIN_READ_ONLY_MESSAGE,
   CHAT_CLOSED_MESSAGE,
   chatAccess,
+  chatBlocked,
   chatClosed,
   insertMessage,
   markRead,
@@ -75,7 +77,8 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       if (message) return reply.code(201).send(message);
       // Not a participant (404 for no task, 403 saying why), or the task was cancelled.
       await chatAccess(ctx.db, request.body.taskId, user);
-      throw (await chatClosed(ctx.db, request.body.taskId)) ? conflict(CHAT_CLOSED_MESSAGE) : forbidden(NO_PERMISSION_MESSAGE);
+      if (await chatClosed(ctx.db, request.body.taskId)) throw conflict(CHAT_CLOSED_MESSAGE);
+      throw forbidden((await chatBlocked(ctx.db, request.body.taskId)) ? BLOCKED_MESSAGE : NO_PERMISSION_MESSAGE);
     },
   );
 

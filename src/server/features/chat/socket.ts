@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RawData, WebSocket } from "ws";
 import { CHAT_RATE_LIMIT_PER_MINUTE, clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { HttpError } from "../../http-errors.js";
 import { unreadNotificationCount } from "../../notify.js";
 import { hit } from "../../plugins/rate-limit.js";
 import { MAX_SOCKETS_PER_USER, send, type ChatHub, type Connection } from "./hub.js";
-import { ADMIN_READ_ONLY_MESSAGE, CHAT_CLOSED_MESSAGE, chatAccess, chatClosed, insertMessage, NO_PERMISSION_MESSAGE } from "./repository.js";
+import { ADMIN_READ_ONLY_MESSAGE, CHAT_CLOSED_MESSAGE, chatAccess, chatBlocked, chatClosed, insertMessage, NO_PERMISSION_MESSAGE } from "./repository.js";
 
 // The realtime socket (/ws). The upgrade is refused unless it comes from our own origin (a socket
 // is not covered by CORS, so this is the CSRF check) with a valid session cookie; every frame is
@@ -88,6 +89,7 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
   const stored = await insertMessage(ctx.db, { taskId: conn.taskId, senderId: conn.userId, content: frame.content, now: ctx.now() });
   if (!stored) {
     if (await chatClosed(ctx.db, conn.taskId)) throw new HttpError(409, CHAT_CLOSED_MESSAGE);
+    if (await chatBlocked(ctx.db, conn.taskId)) throw new HttpError(403, BLOCKED_MESSAGE);
     // The provider was released (or the task changed hands): the room is closed to them now.
     hub.leaveRoom(conn);
     throw new HttpError(403, NO_PERMISSION_MESSAGE);

@@ -1,4 +1,5 @@
 import { formatDollarsExact } from "../../../shared/money.js";
+import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { displayName } from "../../../shared/names.js";
 import type { AppContext } from "../../context.js";
 import { notifyUser } from "../../notify.js";
@@ -82,6 +83,38 @@ export function registerTaskNotices(ctx: AppContext): void {
       kind: "work_started",
       title: "Work has started on your task",
       body: `Your provider started working on "${task.title}".`,
+      taskId: task.id,
+    });
+  });
+  // An admin removed the task (docs/product.md, Moderation): both parties hear why and how to appeal.
+  ctx.taskActions.handle("notify.parties_removed", async ({ task, tx, reason, releasedProviderId }) => {
+    const why = reason ? ` because: ${reason}` : "";
+    const appeal = MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`);
+    const paid = task.paymentCapturedAt !== null;
+    await notifyUser(ctx, tx, {
+      userId: task.userId,
+      kind: "moderation",
+      title: "Your task was removed",
+      body: `An Errandly administrator removed "${task.title}"${why}.${paid ? " Your payment was refunded in full to your card." : ""} ${appeal}`,
+      taskId: task.id,
+    });
+    const provider = task.providerId ?? releasedProviderId;
+    if (provider === null) return;
+    await notifyUser(ctx, tx, {
+      userId: provider,
+      kind: "moderation",
+      title: "A task you claimed was removed",
+      body: `An Errandly administrator removed "${task.title}". Please do not start or continue the work: it will not be paid. ${appeal}`,
+      taskId: task.id,
+    });
+  });
+  // An admin took the suspended provider off the task: it is open again, and a paid one was refunded.
+  ctx.taskActions.handle("notify.poster_provider_released", async ({ task, tx }) => {
+    await notifyUser(ctx, tx, {
+      userId: task.userId,
+      kind: "moderation",
+      title: "Your task is open again",
+      body: `The provider of "${task.title}" can no longer work on Errandly, so the task is back on the job board for other providers. Any payment you made was refunded in full; you pay again when a new provider claims it.`,
       taskId: task.id,
     });
   });

@@ -58,7 +58,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
             ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count
           from users u
           left join provider_profiles pp on pp.user_id = u.id
-          where u.id = ${userId}::uuid and u.deleted_at is null`,
+          where u.id = ${userId}::uuid and u.deleted_at is null and u.suspended_at is null`,
     ),
     queryRows<ReviewRow>(
       ctx.db,
@@ -67,7 +67,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
           from reviews r
           join tasks t on t.id = r.task_id
           join users ru on ru.id = r.reviewer_id
-          where r.reviewed_id = ${userId}::uuid and r.revealed_at is not null
+          where r.reviewed_id = ${userId}::uuid and r.revealed_at is not null and r.hidden_at is null
           order by r.created_at desc, r.id desc
           limit ${PROFILE_REVIEWS_LIMIT}`,
     ),

@@ -9,6 +9,7 @@ import {
   providerProfileSchema,
   rejectBodySchema,
 } from "../../../shared/providers.js";
+import { moderationReasonBodySchema } from "../../../shared/moderation.js";
 import { requireUser } from "../../plugins/auth.js";
 import { listActiveProviders, listApplications, listAudit, listOutbox } from "./repository.js";
 import { decide } from "./service.js";
@@ -65,6 +66,19 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: admin, schema: { tags: ["admin"], operationId: "reviewApplication", summary: "Marks a provider application as under review", params: userParams, response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
       await decide(ctx, requireUser(request).id, request.params.userId, "review", null);
+      return { ok: true as const };
+    },
+  );
+
+  // Moderation (docs/product.md, Moderation): an approved provider loses the approval; applying again goes through the review above.
+  app.post(
+    "/api/admin/providers/:userId/revoke",
+    {
+      config: admin,
+      schema: { tags: ["moderation"], operationId: "revokeProviderApproval", summary: "Revokes an approved provider's approval", params: userParams, body: moderationReasonBodySchema, response: { 200: okResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await decide(ctx, requireUser(request).id, request.params.userId, "revoke", request.body.reason);
       return { ok: true as const };
     },
   );

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
@@ -191,7 +191,8 @@ export async function listPublicProviders(db: Db, query: ProvidersInput = { sort
     .where(eq(tasks.status, "completed"))
     .groupBy(tasks.providerId)
     .as("completed");
-  const conditions: SQL[] = [eq(providerProfiles.verificationStatus, "approved")];
+  // A suspended person's profile is hidden (docs/product.md, Moderation).
+  const conditions: SQL[] = [eq(providerProfiles.verificationStatus, "approved"), isNull(users.suspendedAt)];
   if (query.serviceType) conditions.push(sql`${query.serviceType} = any(${providerProfiles.serviceTypes})`);
   if (query.minRating !== undefined) conditions.push(sql`${average} >= ${query.minRating}::numeric`);
   const byName = [asc(users.firstName), asc(users.lastName), asc(providerProfiles.id)];

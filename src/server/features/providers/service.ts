@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type VerificationStatus } from "../../../shared/constants.js";
+import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { dollarsToCents } from "../../../shared/money.js";
 import { type ApplicationBody, type ProfilePatch, type ProviderProfile } from "../../../shared/providers.js";
 import { stateName } from "../../../shared/us-states.js";
@@ -112,14 +113,17 @@ export async function updateProfile(ctx: AppContext, userId: string, patch: Prof
 // Admin review: pending → under_review; pending or under_review → approved or rejected. Each move
 // is one conditional UPDATE; the audit row and the applicant's notice commit with it.
 
-type Decision = "review" | "approve" | "reject";
+// "revoke" takes an approved provider's approval away (docs/product.md, Moderation): they can no
+// longer claim, and may apply again, which this same flow approves.
+type Decision = "review" | "approve" | "reject" | "revoke";
 
 const FROM: Record<Decision, VerificationStatus[]> = {
   review: ["pending"],
   approve: ["pending", "under_review"],
   reject: ["pending", "under_review"],
+  revoke: ["approved"],
 };
-const TO: Record<Decision, VerificationStatus> = { review: "under_review", approve: "approved", reject: "rejected" };
+const TO: Record<Decision, VerificationStatus> = { review: "under_review", approve: "approved", reject: "rejected", revoke: "rejected" };
 
 export async function decide(ctx: AppContext, adminId: string, userId: string, decision: Decision, reason: string | null): Promise<void> {
   await ctx.db.transaction(async (tx) => {
@@ -131,7 +135,7 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
         reviewedBy: adminId,
         reviewedAt: now,
         updatedAt: now,
-        ...(decision === "reject" ? { rejectionReason: reason } : {}),
+        ...(decision === "reject" || decision === "revoke" ? { rejectionReason: reason } : {}),
         ...(decision === "approve" ? { rejectionReason: null } : {}),
       })
       .where(and(eq(providerProfiles.userId, userId), inArray(providerProfiles.verificationStatus, FROM[decision])))
@@ -142,6 +146,7 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
         .from(providerProfiles)
         .where(eq(providerProfiles.userId, userId));
       if (!existing) throw notFound("No application for this user");
+      if (decision === "revoke") throw conflict(`Only an approved provider's approval can be revoked; this application is ${existing.status.replace("_", " ")}.`);
       throw conflict(`Cannot ${decision === "review" ? "mark under review" : decision} an application that is ${existing.status.replace("_", " ")}`);
     }
     if (decision === "approve") {
@@ -177,6 +182,13 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
         kind: "application_decided",
         title: "Your provider application was approved",
         body: "Congratulations! You are now a verified Errandly provider and can claim tasks on the job board.",
+      });
+    } else if (decision === "revoke") {
+      await notifyUser(ctx, tx, {
+        userId,
+        kind: "moderation",
+        title: "Your provider approval was revoked",
+        body: `An Errandly administrator revoked your approval as a provider because: ${reason ?? ""}. You can no longer claim tasks; you may apply again at ${ctx.env.PUBLIC_URL}/become-provider. ${MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`)}`,
       });
     } else if (decision === "reject") {
       await notifyUser(ctx, tx, {

@@ -162,15 +162,16 @@ export async function reviewsForTask(db: Db, taskId: string, viewer: { id: strin
   if (!admin && viewer.id !== task.user_id && viewer.id !== task.provider_id) {
     throw forbidden("Only the customer and the provider of this task can see its reviews");
   }
-  const rows = await queryRows<ReviewRow & { revealed: boolean }>(
+  const rows = await queryRows<ReviewRow & { revealed: boolean; hidden: boolean }>(
     db,
-    sql`select ${reviewColumns}, r.revealed_at is not null as revealed
+    sql`select ${reviewColumns}, r.revealed_at is not null as revealed, r.hidden_at is not null as hidden
         from reviews r join users u on u.id = r.reviewer_id
         where r.task_id = ${taskId}::uuid
         order by r.created_at`,
   );
   // Admins moderate, so they see everything; a participant sees their own and revealed ones.
-  const visible = rows.filter((r) => admin || r.reviewer_id === viewer.id || r.revealed);
+  // A review an admin hid is gone for everyone else (docs/product.md, Moderation).
+  const visible = rows.filter((r) => admin || (!r.hidden && (r.reviewer_id === viewer.id || r.revealed)));
   const hidden = rows.length > visible.length;
   const completedAt = task.completed_at ? new Date(task.completed_at) : null;
   return {
@@ -192,7 +193,7 @@ export async function reviewsOfUser(db: Db, userId: string): Promise<UserReviews
       db,
       sql`select ${reviewColumns}
           from reviews r join users u on u.id = r.reviewer_id
-          where r.reviewed_id = ${userId}::uuid and r.revealed_at is not null
+          where r.reviewed_id = ${userId}::uuid and r.revealed_at is not null and r.hidden_at is null
           order by r.created_at desc, r.id desc
           limit 50`,
     ),

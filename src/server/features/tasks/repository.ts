@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { SystemActor, TaskViewer } from "../../../shared/task-lifecycle.js";
 import type { createTaskBodySchema, openTasksQuerySchema } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
+import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, taskWithdrawals } from "../../db/schema/tasks.js";
@@ -92,6 +93,15 @@ export async function declinedOpenTasks(db: Db, providerId: string): Promise<str
     .orderBy(desc(taskDeclinedProviders.declinedAt))
     .limit(DECLINED_TASKS_LISTED);
   return rows.map((row) => row.taskId);
+}
+
+/** Whether the task's poster and this person have blocked each other, either way (src/server/db/blocks.ts). */
+export async function blockedWithPoster(taskId: string, userId: string, tx: Db): Promise<boolean> {
+  const [row] = await tx
+    .select({ blocked: blockedBetweenSql(tasks.userId, sql`${userId}::uuid`) })
+    .from(tasks)
+    .where(eq(tasks.id, taskId));
+  return row?.blocked === true;
 }
 
 export async function wasDeclined(taskId: string, providerId: string, tx: Db): Promise<boolean> {

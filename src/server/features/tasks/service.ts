@@ -10,11 +10,12 @@ import {
   type TaskProcessStep,
   type TaskTransitionName,
 } from "../../../shared/task-lifecycle.js";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { scheduleProblem, type TaskPrivate } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
-import { HttpError, conflict, namedFieldError, notFound } from "../../http-errors.js";
+import { HttpError, conflict, forbidden, namedFieldError, notFound } from "../../http-errors.js";
 import type { TaskActionEvent, TaskRow } from "../../transition-actions.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import {
@@ -23,6 +24,7 @@ import {
   lockAndCountUnpaidClaims,
   lockProviderOf,
   wasDeclined,
+  blockedWithPoster,
   taskViewer,
   type CreateTaskInput,
   type SessionUser,
@@ -64,6 +66,10 @@ const GUARDS: Record<TaskGuard, (ctx: AppContext, input: GuardInput) => Promise<
   not_declined: async (_ctx, { taskId, actor, tx }) => {
     if (actor.kind === "person" && (await wasDeclined(taskId, actor.user.id, tx))) throw conflict(DECLINED_PROVIDER_MESSAGE);
   },
+  // A block between the poster and the provider keeps them from working together (docs/product.md, Moderation).
+  not_blocked: async (_ctx, { taskId, actor, tx }) => {
+    if (actor.kind === "person" && (await blockedWithPoster(taskId, actor.user.id, tx))) throw forbidden(BLOCKED_MESSAGE);
+  },
 };
 
 async function runGuards(ctx: AppContext, step: TaskProcessStep, at: "before_update" | "after_update", input: GuardInput): Promise<void> {
@@ -80,6 +86,8 @@ export interface TransitionOptions {
   tx?: Db;
   /** The instant of the transition; the app clock otherwise. */
   now?: Date;
+  /** Why an admin moved the task, handed to the row's actions (docs/decisions/059-moderation.md). */
+  reason?: string;
 }
 
 /** Moves the task, or returns null when the table's WHERE did not match. */
@@ -102,7 +110,7 @@ export async function transitionTask(
     if (!row) return null;
     await runGuards(ctx, transition, "after_update", { taskId, actor, tx });
     const actorId = actor.kind === "person" ? actor.user.id : null;
-    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, tx, now });
+    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
     return row;
   };
   return options.tx ? run(options.tx) : ctx.db.transaction(run);

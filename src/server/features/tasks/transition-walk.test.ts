@@ -63,6 +63,8 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   "notify.provider_cancelled": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_cancelled")).toHaveLength(1),
   "notify.poster_work_started": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_started")).toHaveLength(1),
   "notify.poster_work_completed": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "work_completed")).toHaveLength(1),
+  "notify.parties_removed": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "moderation")).toHaveLength(1),
+  "notify.poster_provider_released": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "moderation")).toHaveLength(1),
   "escrow.hold": async (w) => expect(await t.database.db.select().from(escrowHolds).where(eq(escrowHolds.taskId, w.taskId))).toHaveLength(1),
   "escrow.late_fee": async (w) => {
     const fees = await t.database.db
@@ -258,6 +260,45 @@ const SCENARIOS: Scenario[] = [
       const { task, poster, provider } = await taskAt(t, "claimed");
       return walk("release_claim", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/release-claim` });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "remove",
+    label: "an open task",
+    proves: ["notify.parties_removed", "announce", "board.remove"],
+    run: async () => {
+      const { task, poster } = await taskAt(t, "open");
+      const admin = await createUser(t, { role: "admin" });
+      return walk("remove", { poster, provider: null, alerted: null }, task.id, async () => {
+        const res = await call(t, admin, { method: "POST", url: `/api/admin/tasks/${task.id}/remove`, payload: { reason: "Selling prohibited items" } });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "remove",
+    label: "a paid claimed task",
+    proves: ["escrow.refund"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid");
+      const admin = await createUser(t, { role: "admin" });
+      return walk("remove", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, admin, { method: "POST", url: `/api/admin/tasks/${task.id}/remove`, payload: { reason: "Selling prohibited items" } });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "release",
+    label: "a paid task whose provider is suspended",
+    proves: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid");
+      const admin = await createUser(t, { role: "admin" });
+      return walk("release", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, admin, { method: "POST", url: `/api/admin/users/${provider.id}/suspend`, payload: { reason: "Fraudulent reviews" } });
         expect(res.statusCode).toBe(200);
       });
     },

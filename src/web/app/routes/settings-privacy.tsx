@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
 import { DeleteAccountCard } from "@/features/account/components/delete-account-card";
 import { ExportDataCard } from "@/features/account/components/export-data-card";
+import { BlockedPeopleCard } from "@/features/moderation/components/blocked-people-card";
 
 /** /settings/privacy: download one's data, delete one's account (see /privacy for what each covers). */
 export default function SettingsPrivacyPage() {
@@ -16,6 +17,7 @@ export default function SettingsPrivacyPage() {
         </Link>
         .
       </p>
+      <BlockedPeopleCard />
       <ExportDataCard />
       <DeleteAccountCard
         onDeleted={() => {

@@ -32,6 +32,7 @@ import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
 import { TaskPhotosSection } from "../task-photos";
+import { ReportButton } from "@/features/moderation/components/report-button";
 
 function BackButton() {
   return <BackLink fallback="/job-board" />;
@@ -154,6 +155,7 @@ export default function TaskDetailPage() {
               <Clock className="size-4" aria-hidden="true" />
               <span>Posted {relativeTime(t.createdAt, now)}</span>
               {t.editedAt && <span>· Edited {relativeTime(t.editedAt, now)}</span>}
+              {viewer && !isOwner ? <ReportButton targetType="task" targetId={t.id} what="this task" /> : null}
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />

@@ -2,6 +2,8 @@ import { Link, useParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { LoadingRegion } from "@/components/ui/skeleton";
 import { useUserProfile } from "@/features/profiles/api/get-user-profile";
+import { BlockButton } from "@/features/moderation/components/block-button";
+import { ReportButton } from "@/features/moderation/components/report-button";
 import { ProfileReviews } from "@/features/profiles/components/profile-reviews";
 import { ProfileSummary, ProfileSummarySkeleton } from "@/features/profiles/components/profile-summary";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
@@ -64,6 +66,12 @@ export default function UserProfilePage() {
         </p>
       ) : null}
       <ProfileSummary profile={profile.data} />
+      {user && !isMe ? (
+        <div className="flex flex-wrap gap-2">
+          <ReportButton targetType="user" targetId={profile.data.id} what={profile.data.displayName} />
+          <BlockButton userId={profile.data.id} name={profile.data.displayName} />
+        </div>
+      ) : null}
       <ProfileReviews reviews={profile.data.reviews} total={profile.data.rating.count} />
     </div>
   );

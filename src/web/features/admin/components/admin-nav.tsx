@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/admin/audit", label: "Audit Log" },
   { href: "/admin/outbox", label: "E-mail Outbox" },
   { href: "/admin/ledger", label: "Ledger" },
+  { href: "/admin/reports", label: "Reports" },
 ];
 
 /** Links between the admin pages. */

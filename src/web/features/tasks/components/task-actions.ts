@@ -35,10 +35,11 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
 
-const SYSTEM_ACTORS: readonly TaskTransition["actor"][] = ["timer", "payment_system"] satisfies SystemActor[];
+// Admins act on their own screens (the reports queue, the dispute panel), not through task buttons.
+const NO_BUTTON_ACTORS: readonly TaskTransition["actor"][] = ["timer", "payment_system", "admin"] satisfies (SystemActor | "admin")[];
 
 function isPersonTransition(transition: TaskTransition): transition is PersonTransition {
-  return !SYSTEM_ACTORS.includes(transition.actor);
+  return !NO_BUTTON_ACTORS.includes(transition.actor);
 }
 
 export interface TaskActionButton extends TaskActionCopy {
