@@ -24,6 +24,7 @@ import { createStorage } from "./adapters/storage/create-storage.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
+import offersRoutes from "./features/offers/routes.js";
 import mapRoutes from "./features/map/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
 import paymentsRoutes from "./features/payments/routes.js";
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { name: "profiles", description: "Public profiles" },
         { name: "job-alerts", description: "Providers' alerts for new tasks near them" },
         { name: "account", description: "Account settings, sessions, export and deletion" },
+        { name: "offers", description: "Offers on tasks that take them, and accepting one" },
       ],
     },
     transform: jsonSchemaTransform,
@@ -197,6 +199,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(paymentsRoutes);
   await app.register(profilesRoutes);
   await app.register(jobAlertsRoutes);
+  await app.register(offersRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
   const storage = await createStorage(env);

@@ -22,6 +22,8 @@ export interface TaskActionEvent {
    * and the notice still has to reach them. Null for transitions that keep the provider.
    */
   releasedProviderId: string | null;
+  /** The offer the transition names (accept_offer); null for the others. */
+  offerId: string | null;
   tx: Db;
   now: Date;
 }

@@ -13,6 +13,8 @@ export const NOTIFICATION_KINDS = [
   "task_declined",
   "task_cancelled",
   "task_alert",
+  "offer_received",
+  "offer_decided",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -60,4 +62,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   task_declined: "A poster chooses another provider for a task I claimed",
   task_cancelled: "A task I work on is cancelled",
   task_alert: "A new task matches my job alerts (at most one e-mail every 15 minutes)",
+  offer_received: "A provider makes or changes an offer on my task",
+  offer_decided: "The poster accepts my offer or chooses another",
 };

@@ -1,4 +1,4 @@
-import type { TaskStatus, UserRole } from "./constants.js";
+import type { HiringMode, TaskStatus, UserRole } from "./constants.js";
 
 // The task state machine (docs/product.md, Task states) as one declarative table
 // (docs/decisions/005-task-lifecycle-table.md).
@@ -31,13 +31,21 @@ export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
  * - unpaid: payment_captured_at IS NULL
  * - deadline_passed: payment_deadline IS NOT NULL AND payment_deadline <= now
  * - deadline_not_passed: payment_deadline IS NULL OR payment_deadline > now
+ * - takes_claims / takes_offers: hiring_mode is first_to_claim / offers (docs/product.md, Offers).
+ *   They say whether a row exists for the task at all, so the web shows no button for the other way.
  */
-export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed";
+export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed" | "takes_claims" | "takes_offers";
+
+/** The conditions that pick the way a task finds its provider: a row they refuse has no button. */
+export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers"];
 
 /** The fields of a task an effect writes, and what it writes there. */
 export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
-/** "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window; null: cleared. */
-export type EffectValue = "actor" | "now" | "window_end" | null;
+/**
+ * "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window;
+ * "offer_provider": the provider of the open offer the transition names (accept_offer); null: cleared.
+ */
+export type EffectValue = "actor" | "now" | "window_end" | "offer_provider" | null;
 
 /**
  * Named writes a transition makes besides the status, as data: the server generates the UPDATE's
@@ -49,6 +57,7 @@ export const TASK_EFFECTS = {
   start_payment_window: { paymentDeadline: "window_end" },
   record_payment: { paymentCapturedAt: "now" },
   release_provider: { providerId: null, paymentDeadline: null },
+  assign_offer_provider: { providerId: "offer_provider" },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -75,6 +84,9 @@ export type TaskGuard = "unpaid_claim_limit" | "not_declined";
  * - announce: the live task status, one pg_notify (decision 025)
  * - board.add / board.remove: the job board's cache drops what the task joined or left (decision 035);
  *   `announce` tells the other instances the same from these names
+ * - offers.accept: the offers feature marks the named offer accepted (refusing one no longer open),
+ *   closes the others and prices the task at the offer with the one fee function (decision 061)
+ * - notify.offers_decided: the offers feature tells the chosen provider and every other offerer
  */
 export const TASK_ACTIONS = [
   "notify.poster_claimed",
@@ -89,6 +101,8 @@ export const TASK_ACTIONS = [
   "announce",
   "board.add",
   "board.remove",
+  "offers.accept",
+  "notify.offers_decided",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -126,7 +140,7 @@ export const TASK_TRANSITIONS = [
     actor: "verified_provider",
     from: ["open"],
     to: "claimed",
-    requires: [],
+    requires: [{ condition: "takes_claims", message: "This task takes offers, not claims. Make an offer on it instead." }],
     effects: ["assign_provider", "start_payment_window"],
     guards: [{ guard: "unpaid_claim_limit", at: "before_update" }, { guard: "not_declined", at: "after_update" }],
     actions: ["notify.poster_claimed", "announce", "board.remove"],
@@ -211,6 +225,18 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
   },
+  {
+    // The poster of a task that takes offers picks one: the task is claimed by that provider at the
+    // offered price, and the payment window starts as after a claim (docs/decisions/061-offers.md).
+    name: "accept_offer",
+    actor: "poster",
+    from: ["open"],
+    to: "claimed",
+    requires: [{ condition: "takes_offers", message: "This task takes claims, not offers." }],
+    effects: ["assign_offer_provider", "start_payment_window"],
+    guards: [],
+    actions: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -236,6 +262,7 @@ export interface TaskLifecycleState {
   providerId: string | null;
   paymentCapturedAt: Date | string | null;
   paymentDeadline: Date | string | null;
+  hiringMode: HiringMode;
 }
 
 /**
@@ -271,6 +298,8 @@ export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, n
   unpaid: (task) => task.paymentCapturedAt === null,
   deadline_passed: deadlinePassed,
   deadline_not_passed: (task, now) => !deadlinePassed(task, now),
+  takes_claims: (task) => task.hiringMode === "first_to_claim",
+  takes_offers: (task) => task.hiringMode === "offers",
 };
 
 export function findTransition(name: TaskTransitionName): TaskTransition {
@@ -296,7 +325,8 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
         ? null
         : `Only the assigned provider can ${verb} this task`;
     case "poster":
-      return !isSystem(actor) && actor.id === task.userId ? null : `Only the task owner can ${verb} this task`;
+      if (!isSystem(actor) && actor.id === task.userId) return null;
+      return verb === "accept_offer" ? "Only the task's poster can accept an offer." : `Only the task owner can ${verb} this task`;
     case "timer":
       return actor === "timer" ? null : "A claim expires only when its payment window runs out";
     case "payment_system":
@@ -326,6 +356,8 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a task whose payment expired can be reactivated";
     case "decline":
       return "Only a claimed task's provider can be declined";
+    case "accept_offer":
+      return "This task is no longer open, so its offers are closed.";
   }
 }
 
@@ -378,6 +410,9 @@ export function applyEffects<T extends TaskLifecycleState>(
       if (value === "actor") {
         if (isSystem(actor)) throw new Error("Only a person can be assigned as provider");
         fields[field] = actor.id;
+      } else if (value === "offer_provider") {
+        // Which provider offered is a row of the offers table: only the server's UPDATE can read it.
+        throw new Error("The provider of an accepted offer is set by the server");
       } else if (value === "now") fields[field] = now;
       else if (value === "window_end") fields[field] = new Date(now.getTime() + paymentWindowMinutes * 60_000);
       else fields[field] = null;

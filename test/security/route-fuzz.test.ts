@@ -13,7 +13,7 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { expire, GOOD_CARD, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { expire, GOOD_CARD, makeOffer, postOffersTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -209,6 +209,7 @@ const pool = {
   clientSecrets: [] as string[],
   amounts: [] as number[],
   rowIds: [] as string[],
+  offerIds: [] as string[],
 };
 
 for (const name of ACTOR_NAMES) {
@@ -361,6 +362,10 @@ await completedTask(15_000);
 // The payment-deadline sweeper releases it once the window has run out (the clock moves to the deadline).
 const expiredTask = await claimedTask(3000);
 await expire(t, { id: expiredTask });
+// A task that takes offers, with the provider's offer on it (docs/product.md, Offers).
+const offersTask = await postOffersTask(t, login("poster"));
+pool.taskIds.push(offersTask.id);
+pool.offerIds.push(await makeOffer(t, login("provider"), offersTask.id));
 
 for (const [from, to] of [
   ["poster", "provider"],
@@ -583,6 +588,7 @@ const named: NamedValues = {
 /** Values for path parameters: rows that exist first, by what the parameter names. */
 function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
+  if (name === "offerId") return fromPool(pool.offerIds, randomUUID());
   if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   return fromPool(pool.taskIds, randomUUID());

@@ -14,7 +14,10 @@ import { tasksBaseKey } from "./get-task";
  * /api/tasks/{id}/{name}; the timer and the payment system act on the server alone. Derived from
  * the table, so a new person-driven row is a type error wherever its button copy is missing.
  */
-export type TaskAction = Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor> }>["name"];
+export type TaskAction = Exclude<Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor> }>["name"], OwnButtonTransition>;
+
+/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
+export type OwnButtonTransition = "accept_offer";
 
 /** The route of each action: its name, except where the API spells it out (decline → decline-provider). */
 export const TASK_ACTION_PATH: Record<TaskAction, string> = {
