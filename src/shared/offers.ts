@@ -10,7 +10,6 @@ import { taskProviderCardSchema } from "./tasks.js";
 // the one fee function (priceTask), so what the poster is asked to confirm is what they are charged.
 
 export const OFFER_STATUSES = ["open", "withdrawn", "accepted", "closed"] as const;
-export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
 /** Open offers one provider may hold at once (on tasks still open), so nobody floods every task. */
 export const MAX_OPEN_OFFERS = 10;
