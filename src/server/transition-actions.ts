@@ -27,6 +27,8 @@ export interface TaskActionEvent {
   releasedProviderId: string | null;
   /** Why an admin moved the task (remove, release), for the notices; absent for everyone else's transitions. */
   reason?: string;
+  /** The offer the transition names (accept_offer); null for the others. */
+  offerId: string | null;
   tx: Db;
   now: Date;
 }

@@ -25,6 +25,13 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const URGENCIES = ["standard", "urgent"] as const;
 export type Urgency = (typeof URGENCIES)[number];
 
+/**
+ * How a task finds its provider, chosen when posting (docs/product.md, Offers): the first verified
+ * provider to claim it, or the poster picks among offers.
+ */
+export const HIRING_MODES = ["first_to_claim", "offers"] as const;
+export type HiringMode = (typeof HIRING_MODES)[number];
+
 export const USER_ROLES = ["user", "provider", "both", "admin"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

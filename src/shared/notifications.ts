@@ -17,6 +17,8 @@ export const NOTIFICATION_KINDS = [
   "receipt",
   "dispute",
   "moderation",
+  "offer_received",
+  "offer_decided",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -71,4 +73,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   receipt: "A receipt for my payment, tip or refund",
   dispute: "A problem is reported, answered or resolved on my task",
   moderation: "An administrator acts on my account, my tasks or my reviews",
+  offer_received: "A provider makes or changes an offer on my task",
+  offer_decided: "The poster accepts my offer or chooses another",
 };

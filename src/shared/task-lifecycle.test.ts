@@ -44,6 +44,7 @@ const task = (overrides: Partial<TaskLifecycleState>): TaskLifecycleState => ({
   providerId: null,
   paymentCapturedAt: null,
   paymentDeadline: null,
+  hiringMode: "first_to_claim",
   ...overrides,
 });
 

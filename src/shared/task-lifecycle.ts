@@ -1,4 +1,4 @@
-import type { TaskStatus, UserRole } from "./constants.js";
+import type { HiringMode, TaskStatus, UserRole } from "./constants.js";
 
 // The task state machine (docs/product.md, Task states) as one declarative table
 // (docs/decisions/005-task-lifecycle-table.md).
@@ -38,13 +38,21 @@ export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
  * - unpaid: payment_captured_at IS NULL
  * - deadline_passed: payment_deadline IS NOT NULL AND payment_deadline <= now
  * - deadline_not_passed: payment_deadline IS NULL OR payment_deadline > now
+ * - takes_claims / takes_offers: hiring_mode is first_to_claim / offers (docs/product.md, Offers).
+ *   They say whether a row exists for the task at all, so the web shows no button for the other way.
  */
-export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed";
+export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed" | "takes_claims" | "takes_offers";
+
+/** The conditions that pick the way a task finds its provider: a row they refuse has no button. */
+export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers"];
 
 /** The fields of a task an effect writes, and what it writes there. */
 export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
-/** "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window; null: cleared. */
-export type EffectValue = "actor" | "now" | "window_end" | null;
+/**
+ * "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window;
+ * "offer_provider": the provider of the open offer the transition names (accept_offer); null: cleared.
+ */
+export type EffectValue = "actor" | "now" | "window_end" | "offer_provider" | null;
 
 /**
  * Named writes a transition makes besides the status, as data: the server generates the UPDATE's
@@ -58,6 +66,7 @@ export const TASK_EFFECTS = {
   release_provider: { providerId: null, paymentDeadline: null },
   // A withdrawal or an admin's release refunds the payment, so the reopened task is unpaid for whoever claims it next.
   clear_payment: { paymentCapturedAt: null },
+  assign_offer_provider: { providerId: "offer_provider" },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -90,6 +99,9 @@ export type TaskGuard =
  *   `announce` tells the other instances the same from these names
  * - notify.poster_provider_withdrew / withdrawal.record: the poster hears of a withdrawal, and the
  *   tasks feature counts it for the provider's reliability line (decision 058)
+ * - offers.accept: the offers feature marks the named offer accepted (refusing one no longer open),
+ *   closes the others and prices the task at the offer with the one fee function (decision 061)
+ * - notify.offers_decided: the offers feature tells the chosen provider and every other offerer
  */
 export const TASK_ACTIONS = [
   "notify.poster_claimed",
@@ -110,6 +122,8 @@ export const TASK_ACTIONS = [
   "escrow.late_fee",
   "notify.parties_removed",
   "notify.poster_provider_released",
+  "offers.accept",
+  "notify.offers_decided",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -147,7 +161,7 @@ export const TASK_TRANSITIONS = [
     actor: "verified_provider",
     from: ["open"],
     to: "claimed",
-    requires: [],
+    requires: [{ condition: "takes_claims", message: "This task takes offers, not claims. Make an offer on it instead." }],
     effects: ["assign_provider", "start_payment_window"],
     guards: [
       { guard: "unpaid_claim_limit", at: "before_update" },
@@ -295,6 +309,18 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
   },
+  {
+    // The poster of a task that takes offers picks one: the task is claimed by that provider at the
+    // offered price, and the payment window starts as after a claim (docs/decisions/061-offers.md).
+    name: "accept_offer",
+    actor: "poster",
+    from: ["open"],
+    to: "claimed",
+    requires: [{ condition: "takes_offers", message: "This task takes claims, not offers." }],
+    effects: ["assign_offer_provider", "start_payment_window"],
+    guards: [],
+    actions: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -320,6 +346,7 @@ export interface TaskLifecycleState {
   providerId: string | null;
   paymentCapturedAt: Date | string | null;
   paymentDeadline: Date | string | null;
+  hiringMode: HiringMode;
 }
 
 /**
@@ -356,6 +383,8 @@ export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, n
   unpaid: (task) => task.paymentCapturedAt === null,
   deadline_passed: deadlinePassed,
   deadline_not_passed: (task, now) => !deadlinePassed(task, now),
+  takes_claims: (task) => task.hiringMode === "first_to_claim",
+  takes_offers: (task) => task.hiringMode === "offers",
 };
 
 export function findTransition(name: TaskTransitionName): TaskTransition {
@@ -385,7 +414,8 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
         ? null
         : `Only the assigned provider can ${verb} this task`;
     case "poster":
-      return !isSystem(actor) && actor.id === task.userId ? null : `Only the task owner can ${verb} this task`;
+      if (!isSystem(actor) && actor.id === task.userId) return null;
+      return verb === "accept_offer" ? "Only the task's poster can accept an offer." : `Only the task owner can ${verb} this task`;
     case "timer":
       return actor === "timer" ? null : "A claim expires only when its payment window runs out";
     case "payment_system":
@@ -428,6 +458,8 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a task that is not yet completed or cancelled can be removed";
     case "release":
       return "Only a claimed or started task's provider can be released";
+    case "accept_offer":
+      return "This task is no longer open, so its offers are closed.";
   }
 }
 
@@ -480,6 +512,9 @@ export function applyEffects<T extends TaskLifecycleState>(
       if (value === "actor") {
         if (isSystem(actor)) throw new Error("Only a person can be assigned as provider");
         fields[field] = actor.id;
+      } else if (value === "offer_provider") {
+        // Which provider offered is a row of the offers table: only the server's UPDATE can read it.
+        throw new Error("The provider of an accepted offer is set by the server");
       } else if (value === "now") fields[field] = now;
       else if (value === "window_end") fields[field] = new Date(now.getTime() + paymentWindowMinutes * 60_000);
       else fields[field] = null;

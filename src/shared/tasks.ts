@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CATEGORY_VALUES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
+import { CATEGORY_VALUES, HIRING_MODES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
 import { budgetDollarsSchema } from "./money-schemas.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
@@ -79,6 +79,8 @@ export const createTaskBodySchema = z
     category: z.enum(CATEGORY_VALUES, { error: "Category must be one of the listed categories" }),
     budget: budgetDollarsSchema,
     urgency: z.enum(URGENCIES, { error: "Urgency must be standard or urgent" }).default("standard"),
+    /** docs/product.md, Offers: first to claim (the default) or review offers. */
+    hiringMode: z.enum(HIRING_MODES, { error: "Choose first to claim or review offers" }).default("first_to_claim"),
     scheduledDate: isoDateTimeSchema.nullable().optional(),
     location: optionalText(300, "Location"),
     city: optionalText(100, "City"),
@@ -213,6 +215,7 @@ export const taskPublicSchema = z.object({
   /** Miles from the point given in the query, when one was given and the task has a position. */
   distanceMiles: z.number().nullable(),
   status: z.enum(TASK_STATUSES),
+  hiringMode: z.enum(HIRING_MODES),
   createdAt: z.string(),
   userId: z.uuid(),
   providerId: z.uuid().nullable(),

@@ -30,6 +30,7 @@ const task: Omit<TaskDetail, "visibility" | "photos"> = {
   approxLon: null,
   distanceMiles: null,
   status: "open",
+  hiringMode: "first_to_claim",
   createdAt: "2026-11-20T15:00:00.000Z",
   userId: poster.id,
   providerId: null,

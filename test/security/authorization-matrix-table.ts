@@ -143,6 +143,12 @@ export const HTTP_MATRIX = {
   "POST /api/tasks/:id/photos": posterOnly(200),
   "DELETE /api/tasks/:id/photos/:photoId": posterOnly(200),
   "GET /api/task-photos/:photoId/:size": everyone(200),
+  // Offers (docs/product.md, Offers): the poster reads all, anyone signed in their own; any verified
+  // provider but the poster offers (the assigned provider here is the one who offered); the poster accepts.
+  "GET /api/tasks/:id/offers": signedIn(200),
+  "PUT /api/tasks/:id/offer": providersOnly(200),
+  "DELETE /api/tasks/:id/offer": providersOnly(200),
+  "POST /api/tasks/:id/offers/:offerId/accept": posterOnly(200),
   "GET /api/geocode": everyone(200),
 
   // Provider applications and profiles: one's own only. Approved providers have applied already.

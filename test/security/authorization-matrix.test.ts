@@ -9,6 +9,7 @@ import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
 import { reports, userBlocks } from "../../src/server/db/schema/moderation.js";
+import { taskOffers } from "../../src/server/db/schema/offers.js";
 import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
@@ -23,7 +24,7 @@ import { createSession, hashToken } from "../../src/server/features/auth/session
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
+import { BASE_OFFER, makeOffer, postOffersTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
 import {
   ACTORS,
@@ -431,6 +432,25 @@ async function releaseEarly(scene: Scene): Promise<void> {
 const isParty = (w: World) => w.actorKind === "poster" || w.actorKind === "assignedProvider";
 const isInsider = (w: World) => isParty(w) || w.actorKind === "admin";
 
+/** An open task of the scene's poster that takes offers, with the scene's provider's offer on it (scene.prepared: "taskId offerId"). */
+async function offeredTask(scene: Scene): Promise<void> {
+  const task = await postOffersTask(t, scene.poster);
+  scene.prepared = `${task.id} ${await makeOffer(t, scene.assigned, task.id)}`;
+}
+
+function offered(w: World): { taskId: string; offerId: string } {
+  const [taskId = "", offerId = ""] = w.prepared.split(" ");
+  return { taskId, offerId };
+}
+
+async function offerStatus(taskId: string, providerId: string): Promise<string | undefined> {
+  const [row] = await t.database.db
+    .select({ status: taskOffers.status })
+    .from(taskOffers)
+    .where(and(eq(taskOffers.taskId, taskId), eq(taskOffers.providerId, providerId)));
+  return row?.status;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sockets: the upgrade and the frames.
 
@@ -814,6 +834,42 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     prepare: posterTaskPhoto,
     request: (w) => get(`/api/task-photos/${w.prepared}/small`),
     check: (w, res) => expect(res.headers["content-type"], w.label).toBe("image/webp"),
+  },
+  "GET /api/tasks/:id/offers": {
+    readOnly: true,
+    prepare: offeredTask,
+    request: (w) => get(`/api/tasks/${offered(w).taskId}/offers`),
+    // The poster reads every offer; anyone else only their own.
+    check: (w, res) => {
+      if (!w.actor) return;
+      const providers = parse<{ offers: { provider: { id: string } }[] }>(res).offers.map((o) => o.provider.id);
+      expect(providers, w.label).toEqual(w.actorKind === "poster" || w.actorKind === "assignedProvider" ? [w.assigned.id] : []);
+    },
+  },
+  "PUT /api/tasks/:id/offer": {
+    prepare: offeredTask,
+    request: (w) => ({ method: "PUT", url: `/api/tasks/${offered(w).taskId}/offer`, payload: { ...BASE_OFFER, price: 33 } }),
+    check: async (w, res) => {
+      const mine = w.actor ? await offerStatus(offered(w).taskId, w.actor.id) : undefined;
+      expect(mine, w.label).toBe(res.statusCode === 200 || w.actorKind === "assignedProvider" ? "open" : undefined);
+    },
+  },
+  "DELETE /api/tasks/:id/offer": {
+    prepare: offeredTask,
+    request: async (w) => {
+      // Another provider withdraws an offer of their own.
+      if (w.actorKind === "otherProvider" && w.actor) await makeOffer(t, w.actor, offered(w).taskId);
+      return { method: "DELETE", url: `/api/tasks/${offered(w).taskId}/offer` };
+    },
+    check: async (w) => expect(await offerStatus(offered(w).taskId, w.assigned.id), w.label).toBe(w.actorKind === "assignedProvider" ? "withdrawn" : "open"),
+  },
+  "POST /api/tasks/:id/offers/:offerId/accept": {
+    prepare: offeredTask,
+    request: (w) => post(`/api/tasks/${offered(w).taskId}/offers/${offered(w).offerId}/accept`),
+    check: async (w, res) => {
+      if (res.statusCode < 300) return;
+      expect((await taskRow(offered(w).taskId)).status, w.label).toBe("open");
+    },
   },
   "GET /api/geocode": { readOnly: true, request: () => get("/api/geocode?q=Annapolis") },
 

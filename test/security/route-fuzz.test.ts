@@ -13,7 +13,7 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { expire, GOOD_CARD, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { expire, GOOD_CARD, makeOffer, postOffersTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -211,6 +211,7 @@ const pool = {
   rowIds: [] as string[],
   /** Ledger transactions the poster has a receipt of (docs/decisions/060-receipts-from-the-ledger.md). */
   receiptIds: [] as string[],
+  offerIds: [] as string[],
 };
 
 for (const name of ACTOR_NAMES) {
@@ -363,6 +364,10 @@ await completedTask(15_000);
 // The payment-deadline sweeper releases it once the window has run out (the clock moves to the deadline).
 const expiredTask = await claimedTask(3000);
 await expire(t, { id: expiredTask });
+// A task that takes offers, with the provider's offer on it (docs/product.md, Offers).
+const offersTask = await postOffersTask(t, login("poster"));
+pool.taskIds.push(offersTask.id);
+pool.offerIds.push(await makeOffer(t, login("provider"), offersTask.id));
 
 for (const [from, to] of [
   ["poster", "provider"],
@@ -445,7 +450,7 @@ async function refreshFixtures(op: Operation): Promise<{ providerUploadUrl: stri
       db,
       sql`select id from tasks where provider_id = ${idOf("provider")} and status = 'claimed' and payment_captured_at is null`,
     );
-    // One run of the sweeper expires every claim due by then: a claim made at the same instant is already gone.
+    // One sweep expires every claim due by then: a later one in the list may already be gone.
     for (const task of unpaid) if ((await taskRow(t, task.id)).status === "claimed") await expire(t, task);
     await insertTask(2500);
     await claimedTask(3500);
@@ -609,6 +614,7 @@ const named: NamedValues = {
 /** Values for path parameters: rows that exist first, by what the parameter names. */
 function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
+  if (name === "offerId") return fromPool(pool.offerIds, randomUUID());
   if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   if (op.path.startsWith("/api/receipts/")) return fromPool(pool.receiptIds, randomUUID());

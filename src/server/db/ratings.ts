@@ -13,3 +13,8 @@ export function averageRatingSql(sum: SQLWrapper, count: SQLWrapper): SQL<string
 
 /** The average as the API answers it: a number with one decimal, or null. */
 export const toRating = (average: string | null): number | null => (average === null ? null : Number(average));
+
+/** A provider card's record: the tasks they completed as provider (docs/product.md, "People you can see"). */
+export function completedTasksSql(providerId: SQL): SQL<number> {
+  return sql<number>`(select count(*)::int from tasks c where c.provider_id = ${providerId} and c.status = 'completed')`;
+}

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
+import { HIRING_MODES, TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
 import { users } from "./users.js";
 
 export const taskStatus = pgEnum("task_status", TASK_STATUSES);
 export const taskUrgency = pgEnum("task_urgency", URGENCIES);
+export const taskHiringMode = pgEnum("task_hiring_mode", HIRING_MODES);
 
 export interface StoredStop {
   address: string;
@@ -62,6 +63,8 @@ export const tasks = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** When the poster last edited the task while it was open (docs/decisions/058-withdrawing-and-editing.md); null if never. */
     editedAt: timestamp({ withTimezone: true }),
+    /** First to claim, or offers the poster chooses among (docs/product.md, Offers). */
+    hiringMode: taskHiringMode().notNull().default("first_to_claim"),
   },
   (t) => [
     // id is the tie-breaker of the job board's order (created_at desc, id desc): without it in the

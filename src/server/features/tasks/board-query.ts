@@ -240,6 +240,7 @@ function boardColumns(distance: SQL<number | null>) {
     approxLat: tasks.approxLat,
     approxLon: tasks.approxLon,
     status: tasks.status,
+    hiringMode: tasks.hiringMode,
     createdAt: tasks.createdAt,
     userId: tasks.userId,
     providerId: tasks.providerId,

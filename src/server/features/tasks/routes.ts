@@ -2,6 +2,7 @@ import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
+import { offerParamsSchema } from "../../../shared/offers.js";
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import {
   createTaskBodySchema,
@@ -324,6 +325,32 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  // accept_offer names the offer, so it has a route of its own (docs/decisions/061-offers.md).
+  app.post(
+    "/api/tasks/:id/offers/:offerId/accept",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["offers"],
+        operationId: "acceptTaskOffer",
+        summary: "Accepts an offer: the task is claimed by its provider at the offered price",
+        params: offerParamsSchema,
+        response: {
+          200: taskPrivateSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { id, offerId } = request.params;
+      return privateView(ctx, await performTransition(ctx, "accept_offer", id, requireUser(request), offerId));
+    },
+  );
 
   await app.register(geocodeRoutes);
 };

@@ -88,6 +88,8 @@ export interface TransitionOptions {
   now?: Date;
   /** Why an admin moved the task, handed to the row's actions (docs/decisions/059-moderation.md). */
   reason?: string;
+  /** The offer the transition names (accept_offer). */
+  offerId?: string;
 }
 
 /** Moves the task, or returns null when the table's WHERE did not match. */
@@ -106,20 +108,21 @@ export async function transitionTask(
     // (the notice, the declined record) name the provider the UPDATE really released.
     const releases = (transition.effects as readonly string[]).includes("release_provider");
     const releasedProviderId = releases ? await lockProviderOf(taskId, tx) : null;
-    const row = await updateByTransition(ctx, name, taskId, actor, now, tx);
+    const offerId = options.offerId ?? null;
+    const row = await updateByTransition(ctx, name, taskId, actor, now, tx, offerId);
     if (!row) return null;
     await runGuards(ctx, transition, "after_update", { taskId, actor, tx });
     const actorId = actor.kind === "person" ? actor.user.id : null;
-    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, offerId, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
     return row;
   };
   return options.tx ? run(options.tx) : ctx.db.transaction(run);
 }
 
 /** A person's transition: the moved task, or the precise refusal (404, 403, 409). */
-export async function performTransition(ctx: AppContext, name: TaskTransitionName, taskId: string, user: SessionUser): Promise<TaskRow> {
+export async function performTransition(ctx: AppContext, name: TaskTransitionName, taskId: string, user: SessionUser, offerId?: string): Promise<TaskRow> {
   const now = ctx.now();
-  const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now });
+  const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now, ...(offerId ? { offerId } : {}) });
   if (moved) return moved;
   const task = await findTask(ctx, taskId);
   if (!task) throw notFound("Task not found");
@@ -196,6 +199,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
     const inserted = await insertTask(tx, {
       userId: user.id,
       title: body.title,
+      hiringMode: body.hiringMode,
       description: body.description,
       category: body.category,
       urgency: body.urgency,
@@ -211,7 +215,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       approxLon: approx(position?.lon),
       now: now.toISOString(),
     });
-    await runActions(ctx, TASK_POSTING, { transition: "post", task: inserted, actorId: user.id, releasedProviderId: null, tx, now });
+    await runActions(ctx, TASK_POSTING, { transition: "post", task: inserted, actorId: user.id, releasedProviderId: null, offerId: null, tx, now });
     return inserted;
   });
   return privateView(ctx, row);

@@ -1,4 +1,4 @@
-import { desc, eq, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
@@ -9,7 +9,7 @@ import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
 import { preparedOnce, RowStatement } from "../../db/prepared.js";
 import { toTaskPhotos, type TaskPhotoRow } from "../../db/task-photo-list.js";
-import { averageRatingSql, toRating } from "../../db/ratings.js";
+import { averageRatingSql, completedTasksSql, toRating } from "../../db/ratings.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { notFound } from "../../http-errors.js";
@@ -47,6 +47,7 @@ export type PublicTaskRow = Pick<
   | "approxLat"
   | "approxLon"
   | "status"
+  | "hiringMode"
   | "createdAt"
   | "userId"
   | "providerId"
@@ -65,11 +66,6 @@ export async function listPostedBy(ctx: AppContext, userId: string): Promise<Tas
 export async function listAssignedTo(ctx: AppContext, providerId: string): Promise<TaskPrivate[]> {
   const rows = await ctx.db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
   return privateViews(ctx.db, rows);
-}
-
-/** A provider card's record: the tasks they completed (docs/product.md, "People you can see"). */
-function completedTasksSql(providerId: SQL): SQL<number> {
-  return sql<number>`(select count(*)::int from tasks c where c.provider_id = ${providerId} and c.status = 'completed')`;
 }
 
 const poster = alias(users, "poster");
@@ -290,6 +286,7 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     approxLon: row.approxLon,
     distanceMiles: distanceMiles === null ? null : Math.round(distanceMiles * 10) / 10,
     status: row.status,
+    hiringMode: row.hiringMode,
     createdAt: row.createdAt.toISOString(),
     userId: row.userId,
     providerId: row.providerId,

@@ -29,7 +29,7 @@ export const TASK_PLACE_COLUMNS = [
  */
 const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
-  const columns = ["userId", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
+  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
   return sql`with promoted as (
       update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
     )
@@ -51,16 +51,23 @@ const p = sql.placeholder;
 /** SQL meaning of each named condition, with the instant as the "now" placeholder; the Record makes a new condition fail type checking here. */
 const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
   paid: isNotNull(tasks.paymentCapturedAt),
+  takes_claims: sql`${tasks.hiringMode} = 'first_to_claim'`,
+  takes_offers: sql`${tasks.hiringMode} = 'offers'`,
   unpaid: isNull(tasks.paymentCapturedAt),
   deadline_passed: and(isNotNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} <= ${p("now")}::timestamptz`),
   deadline_not_passed: or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${p("now")}::timestamptz`),
 };
 
-/** What each value of the table's effects is in SQL: placeholders actorId (the person), now, and deadline (the payment window's end). */
+/**
+ * What each value of the table's effects is in SQL: placeholders actorId (the person), now, deadline
+ * (the payment window's end) and offerId (the offer a transition names; null when it names none).
+ */
 const EFFECT_VALUE_SQL: Record<NonNullable<EffectValue>, SQL> = {
   actor: sql`${p("actorId")}::uuid`,
   now: sql`${p("now")}::timestamptz`,
   window_end: sql`${p("deadline")}::timestamptz`,
+  // Null when the offer is no longer open: the offers.accept action then refuses and rolls back.
+  offer_provider: sql`(select o.provider_id from task_offers o where o.id = ${p("offerId")}::uuid and o.task_id = ${tasks.id} and o.status = 'open')`,
 };
 
 /** The SET values of the table's effects (TASK_EFFECTS), the same record applyEffects reads. */
@@ -76,6 +83,7 @@ function effectValues(effect: TaskEffect, actor: TransitionActorInput): SetValue
 /** When each transition happened, for the dashboard and audits. */
 const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   claim: "claimedAt",
+  accept_offer: "claimedAt",
   start: "startedAt",
   complete: "completedAt",
   cancel: "cancelledAt",
@@ -147,11 +155,13 @@ export async function updateByTransition(
   actor: TransitionActorInput,
   now: Date,
   tx: Db = ctx.db,
+  offerId: string | null = null,
 ): Promise<TaskRow | null> {
   const [row] = await transitionStatement(name, actor).rows(tx, {
     taskId,
     now: now.toISOString(),
     actorId: actor.kind === "person" ? actor.user.id : null,
+    offerId,
     deadline: new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000).toISOString(),
   });
   return row ?? null;

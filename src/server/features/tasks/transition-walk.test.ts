@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import { TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
+import { taskOffers } from "../../db/schema/offers.js";
 import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
-import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { BASE_BODY, createProvider, expire, pay, postTask, reportProblem, taskAt, transition } from "../../../../test/fixtures/factory.js";
-import { createUser } from "../../../../test/create-test-app.js";
+import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { BASE_BODY, createProvider, expire, makeOffer, pay, postOffersTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Walks every row of the task table (src/shared/task-lifecycle.ts) through the real API and checks
 // that each action the row names left its mark: a notice, a money record, a declined record, a live
@@ -102,6 +102,12 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
     const rows = await t.database.db.select().from(taskWithdrawals).where(eq(taskWithdrawals.taskId, w.taskId));
     expect(rows.map((r) => ({ providerId: r.providerId, paid: r.paid }))).toEqual([{ providerId: party(w.provider, "provider").id, paid: w.name === "withdraw" }]);
   },
+  "offers.accept": async (w) => {
+    const [offer] = await t.database.db.select().from(taskOffers).where(and(eq(taskOffers.taskId, w.taskId), eq(taskOffers.status, "accepted")));
+    expect(offer?.providerId).toBe(party(w.provider, "provider").id);
+    expect((await taskRow(t, w.taskId)).budgetCents).toBe(offer?.priceCents);
+  },
+  "notify.offers_decided": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "offer_decided")).toHaveLength(1),
 };
 
 interface Scenario {
@@ -299,6 +305,21 @@ const SCENARIOS: Scenario[] = [
       const admin = await createUser(t, { role: "admin" });
       return walk("release", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, admin, { method: "POST", url: `/api/admin/users/${provider.id}/suspend`, payload: { reason: "Fraudulent reviews" } });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "accept_offer",
+    label: "an open task that takes offers",
+    proves: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
+    run: async () => {
+      const { poster } = await taskAt(t, "open");
+      const task = await postOffersTask(t, poster);
+      const provider = await createProvider(t);
+      const offerId = await makeOffer(t, provider, task.id, { price: 42 });
+      return walk("accept_offer", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept` });
         expect(res.statusCode).toBe(200);
       });
     },

@@ -1,4 +1,5 @@
 import { Clock, CreditCard, RotateCcw } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { Link, useParams } from "wouter";
 import { DECLINED_PROVIDER_MESSAGE } from "@shared/task-lifecycle";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -31,6 +32,9 @@ import { userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
+
+// Only tasks that take offers show them; the form and its schema load with that section.
+const TaskOffers = lazy(() => import("@/features/offers/components/task-offers").then((m) => ({ default: m.TaskOffers })));
 import { TaskPhotosSection } from "../task-photos";
 import { ReportButton } from "@/features/moderation/components/report-button";
 
@@ -224,6 +228,18 @@ export default function TaskDetailPage() {
             </section>
           </CardContent>
         </Card>
+
+        {t.hiringMode === "offers" && t.status === "open" && viewer && (
+          <Suspense fallback={null}>
+            <TaskOffers
+              task={t}
+              isPoster={isOwner}
+              canOffer={!isOwner && viewer.providerVerified && !declinedYou}
+              providerCard={(provider, title, actions) => <ClaimedByCard provider={provider} title={title} actions={actions} />}
+              felix={(offer) => <AskFelixButton mode="evaluate" context={{ ...taskFelixContext(t), offeredBudget: offer.price }} />}
+            />
+          </Suspense>
+        )}
 
         {/* The claimer's card is the poster's (and admins') decision aid: pay or decline (docs/product.md). */}
         {t.provider && (isOwner || viewer?.role === "admin") && (

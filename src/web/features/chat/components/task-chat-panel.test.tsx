@@ -106,6 +106,7 @@ function task(): TaskDetail {
     approxLon: null,
     distanceMiles: null,
     status: "claimed",
+    hiringMode: "first_to_claim",
     createdAt: "2026-03-01T11:00:00.000Z",
     userId: POSTER,
     providerId: PROVIDER,

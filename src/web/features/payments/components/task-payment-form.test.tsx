@@ -39,6 +39,7 @@ function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
     approxLon: null,
     distanceMiles: null,
     status: "claimed",
+    hiringMode: "first_to_claim",
     createdAt: new Date().toISOString(),
     userId: party.id,
     providerId: "00000000-0000-4000-8000-000000000002",

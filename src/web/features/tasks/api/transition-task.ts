@@ -15,7 +15,10 @@ import { tasksBaseKey } from "./get-task";
  * through the admin's own screens (resolving a dispute). Derived from the table, so a new
  * person-driven row is a type error wherever its button copy is missing.
  */
-export type TaskAction = Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor | "admin"> }>["name"];
+export type TaskAction = Exclude<Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor | "admin"> }>["name"], OwnButtonTransition>;
+
+/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
+export type OwnButtonTransition = "accept_offer";
 
 /** The route of each action: its name, except where the API spells it out (decline → decline-provider). */
 export const TASK_ACTION_PATH: Record<TaskAction, string> = {

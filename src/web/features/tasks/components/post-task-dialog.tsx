@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Controller, useFieldArray, useWatch, type FieldErrors, type Path, type Resolver, type UseFormReturn } from "react-hook-form";
-import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type Urgency } from "@shared/constants";
+import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type HiringMode, type Urgency } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
 import { formatPlace } from "@shared/places";
@@ -451,6 +451,27 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
         />
       </fieldset>
 
+      <fieldset className="grid gap-2">
+        <legend className="mb-2 text-sm font-medium">How to find a provider</legend>
+        <Controller
+          control={form.control}
+          name="hiringMode"
+          render={({ field }) => (
+            <RadioGroup value={field.value} onValueChange={(value) => field.onChange(value as HiringMode)} className="grid gap-3">
+              {HIRING_MODE_CHOICES.map((choice) => (
+                <div key={choice.value} className="flex items-start gap-2">
+                  <RadioGroupItem id={`hiring-${choice.value}`} value={choice.value} aria-describedby={`hiring-${choice.value}-hint`} className="mt-0.5" />
+                  <div className="grid gap-0.5">
+                    <Label htmlFor={`hiring-${choice.value}`}>{choice.label}</Label>
+                    <p id={`hiring-${choice.value}-hint`} className="text-xs text-muted-foreground">{choice.hint}</p>
+                  </div>
+                </div>
+              ))}
+            </RadioGroup>
+          )}
+        />
+      </fieldset>
+
       <div className="grid gap-3 sm:grid-cols-2">
         <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
           <Input type="date" min={todayInputValue(new Date())} {...form.register("date")} />
@@ -464,6 +485,12 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
     </div>
   );
 }
+
+/** docs/product.md, Offers: first to claim stays the default. */
+const HIRING_MODE_CHOICES: readonly { value: HiringMode; label: string; hint: string }[] = [
+  { value: "first_to_claim", label: "First to claim", hint: "The first verified provider to claim it gets it, at your budget." },
+  { value: "offers", label: "Review offers", hint: "Providers offer a price and a time; you compare them and accept one." },
+];
 
 /** Display only: the server prices the task again from the budget and urgency. */
 function PriceLines({ form }: { form: PostTaskForm }) {
@@ -509,7 +536,11 @@ function ReviewStep({ form }: { form: PostTaskForm }) {
     form.stops.forEach((stop, index) => rows.push([`Stop ${index + 1}`, place(stop)]));
     rows.push(["End", place(form.end)]);
   }
-  rows.push(["Urgency", form.urgency === "urgent" ? "Urgent (+15% fee)" : "Standard"], ["Date needed", when]);
+  rows.push(
+    ["Urgency", form.urgency === "urgent" ? "Urgent (+15% fee)" : "Standard"],
+    ["Provider", HIRING_MODE_CHOICES.find((c) => c.value === form.hiringMode)?.label ?? "First to claim"],
+    ["Date needed", when],
+  );
   return (
     <div className="grid gap-4">
       <dl className="grid gap-2 text-sm">

@@ -1,4 +1,4 @@
-import { CATEGORY_VALUES, URGENCIES } from "@shared/constants";
+import { CATEGORY_VALUES, HIRING_MODES, URGENCIES } from "@shared/constants";
 import { emptyAddress, emptyPostTaskForm, type AddressValue, type PostTaskForm } from "./post-task-form";
 
 // The Post a Task draft (docs/product.md#post-a-task-draft): what was typed survives a reload, a
@@ -37,6 +37,7 @@ export function parsePostTaskDraft(raw: string | null): PostTaskDraft | null {
   const empty = emptyPostTaskForm();
   const category = CATEGORY_VALUES.find((c) => c === f.category) ?? "";
   const urgency = URGENCIES.find((u) => u === f.urgency) ?? empty.urgency;
+  const hiringMode = HIRING_MODES.find((m) => m === f.hiringMode) ?? empty.hiringMode;
   return {
     step: step === 2 || step === 3 ? step : 1,
     form: {
@@ -50,6 +51,7 @@ export function parsePostTaskDraft(raw: string | null): PostTaskDraft | null {
       end: address(f.end),
       budget: text(f.budget),
       urgency,
+      hiringMode,
       date: text(f.date),
       time: text(f.time),
     },

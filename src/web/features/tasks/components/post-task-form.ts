@@ -1,5 +1,5 @@
 import { formatDate } from "@/lib/dates";
-import { MIN_BUDGET_CENTS, type Category, type Urgency } from "@shared/constants";
+import { MIN_BUDGET_CENTS, type Category, type HiringMode, type Urgency } from "@shared/constants";
 import { felixContextOfTask, type FelixContext } from "@shared/felix";
 import { dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
 import { budgetDollarsSchema } from "@shared/money-schemas";
@@ -32,6 +32,7 @@ export interface PostTaskForm {
   end: AddressValue;
   budget: string;
   urgency: Urgency;
+  hiringMode: HiringMode;
   date: string;
   time: string;
 }
@@ -50,6 +51,7 @@ export function emptyPostTaskForm(): PostTaskForm {
     end: emptyAddress,
     budget: "",
     urgency: "standard",
+    hiringMode: "first_to_claim",
     date: "",
     time: "",
   };
@@ -127,6 +129,7 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
     category: form.category,
     budget: budgetNumber(form.budget),
     urgency: form.urgency,
+    hiringMode: form.hiringMode,
     scheduledDate: scheduledDateIso(form.date, form.time),
   };
   if (form.mode === "single") {
@@ -166,7 +169,7 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
 /** The wizard's steps before the review, and the form fields each one asks for. */
 export const STEP_FIELDS = {
   1: ["title", "description", "category"],
-  2: ["mode", "location", "start", "stops", "end", "budget", "urgency", "date", "time"],
+  2: ["mode", "location", "start", "stops", "end", "budget", "urgency", "hiringMode", "date", "time"],
 } as const satisfies Record<1 | 2, readonly (keyof PostTaskForm)[]>;
 
 /** Which form field a path of the request body was typed in. */
@@ -176,6 +179,7 @@ const FIELD_OF_BODY: Record<string, string> = {
   category: "category",
   budget: "budget",
   urgency: "urgency",
+  hiringMode: "hiringMode",
   scheduledDate: "date",
   location: "location.address",
   city: "location.city",

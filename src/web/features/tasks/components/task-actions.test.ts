@@ -17,6 +17,7 @@ const task = (overrides: Partial<TaskLifecycleState> = {}): TaskLifecycleState =
   providerId: null,
   paymentCapturedAt: null,
   paymentDeadline: null,
+  hiringMode: "first_to_claim",
   ...overrides,
 });
 const claimed = (paid: boolean) =>

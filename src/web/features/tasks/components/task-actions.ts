@@ -1,6 +1,7 @@
 import {
   evaluateTransition,
   findTransition,
+  HIRING_MODE_CONDITIONS,
   TASK_CONDITIONS,
   TASK_TRANSITIONS,
   type SystemActor,
@@ -9,7 +10,7 @@ import {
   type TaskTransition,
   type TaskViewer,
 } from "@shared/task-lifecycle";
-import type { TaskAction } from "../api/transition-task";
+import type { OwnButtonTransition, TaskAction } from "../api/transition-task";
 
 // Which task buttons a viewer sees, and why one is disabled, read from the shared transition table
 // (docs/decisions/005-task-lifecycle-table.md) instead of a hand-written list: the server enforces
@@ -38,8 +39,16 @@ type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
 // Admins act on their own screens (the reports queue, the dispute panel), not through task buttons.
 const NO_BUTTON_ACTORS: readonly TaskTransition["actor"][] = ["timer", "payment_system", "admin"] satisfies (SystemActor | "admin")[];
 
+const OWN_BUTTONS: readonly TaskTransition["name"][] = ["accept_offer"] satisfies OwnButtonTransition[];
+
 function isPersonTransition(transition: TaskTransition): transition is PersonTransition {
-  return !NO_BUTTON_ACTORS.includes(transition.actor);
+  return !NO_BUTTON_ACTORS.includes(transition.actor) && !OWN_BUTTONS.includes(transition.name);
+}
+
+/** A row for the other way of finding a provider (Claim on a task that takes offers) is no button at all. */
+function otherHiringMode(transition: TaskTransition, task: TaskLifecycleState, now: Date): boolean {
+  const requires = transition.requires as readonly { condition: TaskCondition }[];
+  return requires.some(({ condition }) => HIRING_MODE_CONDITIONS.includes(condition) && !TASK_CONDITIONS[condition](task, now));
 }
 
 export interface TaskActionButton extends TaskActionCopy {
@@ -67,7 +76,7 @@ export interface TaskActionButton extends TaskActionCopy {
 export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer | null, now: Date): TaskActionButton[] {
   const buttons: TaskActionButton[] = [];
   for (const transition of TASK_TRANSITIONS) {
-    if (!isPersonTransition(transition)) continue;
+    if (!isPersonTransition(transition) || otherHiringMode(transition, task, now)) continue;
     const base = { ...TASK_ACTION_COPY[transition.name], name: transition.name, actor: transition.actor };
     const result = evaluateTransition(transition.name, task, viewer, now);
     if (result.ok) {

@@ -102,6 +102,7 @@ describe("taskFelixContext", () => {
     approxLon: null,
     distanceMiles: null,
     status: "open",
+    hiringMode: "first_to_claim",
     createdAt: "2026-01-01T00:00:00.000Z",
     userId: party.id,
     providerId: null,

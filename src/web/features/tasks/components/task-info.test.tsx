@@ -46,6 +46,7 @@ const task: TaskDetail = {
   approxLon: -76.52,
   distanceMiles: null,
   status: "open",
+  hiringMode: "first_to_claim",
   createdAt: "2026-01-01T00:00:00.000Z",
   userId: party.id,
   providerId: null,
