@@ -26,9 +26,9 @@ export interface NotifyInput {
 /**
  * The notice, its e-mail (unless turned off) and the bell's NOTIFY in one statement: they were four
  * round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
- * `mailed_to` is the address written to the outbox, null when no mail was.
+ * `mailedTo` is the address written to the outbox, null when no mail was.
  */
-const notifyStatement = new SqlStatement<{ mailed_to: string | null }>(
+export const notifyStatement = new SqlStatement<{ mailedTo: string | null }>(
   "notify_user",
   sql`with notice as (
       insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
@@ -66,7 +66,7 @@ export async function notifyUser(
     status: ctx.mailer.outboxStatus,
     payload: JSON.stringify({ userId: input.userId }),
   });
-  if (row?.mailed_to) ctx.mailer.queued({ to: row.mailed_to, subject: input.title, text, kind: input.kind });
+  if (row?.mailedTo) ctx.mailer.queued({ to: row.mailedTo, subject: input.title, text, kind: input.kind });
 }
 
 /** Unread in-app notifications of a user: the number on the bell. */

@@ -106,7 +106,7 @@ async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: numbe
     budgetCents: task.budgetCents,
     posterId: task.userId,
   });
-  return rows.map((r) => ({ userId: r.user_id, lat: r.lat, lon: r.lon, radiusMiles: r.radius_miles, emailOff: r.email_off }));
+  return rows;
 }
 
 /**
@@ -116,7 +116,7 @@ async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: numbe
  */
 const candidateStatement = (lonBox: boolean) => {
   const p = sql.placeholder;
-  return new SqlStatement<{ user_id: string; lat: number; lon: number; radius_miles: number; email_off: boolean }>(
+  return new SqlStatement<{ userId: string; lat: number; lon: number; radiusMiles: number; emailOff: boolean }>(
     `job_alert_candidates_${lonBox ? "box" : "band"}`,
     sql`select ${jobAlerts.userId}, ${jobAlerts.lat}, ${jobAlerts.lon}, ${jobAlerts.radiusMiles},
         exists (select 1 from ${emailOptOuts} o where o.user_id = ${jobAlerts.userId} and o.kind = 'task_alert') as email_off
@@ -129,7 +129,7 @@ const candidateStatement = (lonBox: boolean) => {
         and ${jobAlerts.userId} <> ${p("posterId")}::uuid`,
   );
 };
-const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidateStatement(false) };
+export const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidateStatement(false) };
 
 /**
  * On posting, in the posting transaction: each matching provider gets one `task_alert` in the bell

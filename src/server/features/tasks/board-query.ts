@@ -268,11 +268,16 @@ function boardStatementFor(db: Db, request: BoardRequest) {
   return preparedOnce(db, `tasks_open_${shapeName(shape)}_${paging ? page : "any"}`, () => boardStatement(shape, paging));
 }
 
+/** A board query's statement (made once per shape and page) and the values of its placeholders. */
+export function boardStatementWithValues(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput) {
+  const request = boardRequest(query);
+  return { statement: boardStatementFor(ctx.db, request), values: boardValues(request, ctx.now()) };
+}
+
 /** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
 export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput): { sql: string; params: unknown[] } {
-  const request = boardRequest(query);
-  const statement = boardStatementFor(ctx.db, request);
-  return { sql: statement.sql, params: statement.values(boardValues(request, ctx.now())) };
+  const { statement, values } = boardStatementWithValues(ctx, query);
+  return { sql: statement.sql, params: statement.values(values) };
 }
 
 /**
@@ -280,8 +285,8 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
  * snapshot the statement read (null for an empty page).
  */
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<{ cards: BoardTask[]; snapshot: string | null }> {
-  const request = boardRequest(query);
-  const rows = await boardStatementFor(ctx.db, request).rows(ctx.db, boardValues(request, ctx.now()));
+  const { statement, values } = boardStatementWithValues(ctx, query);
+  const rows = await statement.rows(ctx.db, values);
   const cards = rows.map((r): BoardTask => {
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
     const poster: PartyRow = {

@@ -79,7 +79,7 @@ const provider = alias(users, "provider");
  * poster's and provider's cards (docs/product.md, "People you can see"), without drizzle's row
  * mapping. It was three round trips (task, photos, parties), then two; the page is 15% of bench:load.
  */
-const taskDetailStatement = new RowStatement(
+export const taskDetailStatement = new RowStatement(
   "task_detail",
   {
     ...TASK_COLUMNS,
