@@ -3,9 +3,7 @@ import type { NotificationKind } from "../shared/notifications.js";
 import type { AppContext } from "./context.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
-import { emailOptOuts, notifications } from "./db/schema/chat.js";
-import { emailOutbox } from "./db/schema/site.js";
-import { users } from "./db/schema/users.js";
+import { notifications } from "./db/schema/chat.js";
 
 // One way to tell a user something: an in-app notification row, an e-mail through the outbox
 // unless they turned that kind off, and a NOTIFY so every instance can push the bell count.
@@ -24,36 +22,27 @@ export interface NotifyInput {
 }
 
 /**
- * The notice, its e-mail (unless turned off) and the bell's NOTIFY in one statement: they were four
- * round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
- * `mailedTo` is the address written to the outbox, null when no mail was.
+ * The notice and the bell's NOTIFY, and its e-mail (unless turned off) through the mailer, in one
+ * statement: they were four round trips inside every transition's transaction (docs/benchmarks.md,
+ * "Profiles of issue 16").
  */
-export const notifyStatement = new SqlStatement<{ mailedTo: string | null }>(
-  "notify_user",
-  sql`with notice as (
-      insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
-      values (${sql.placeholder("userId")}::uuid, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")},
-        ${sql.placeholder("taskId")}::uuid, coalesce(${sql.placeholder("createdAt")}::timestamptz, now()))
-    ), mail as (
-      insert into ${emailOutbox} ("to", subject, text, kind, status)
-      select u.email, ${sql.placeholder("title")}, ${sql.placeholder("text")}, ${sql.placeholder("kind")}, ${sql.placeholder("status")}
-      from ${users} u
-      where ${sql.placeholder("email")}::boolean and u.id = ${sql.placeholder("userId")}::uuid
-        and not exists (select 1 from ${emailOptOuts} o where o.user_id = u.id and o.kind = ${sql.placeholder("kind")})
-      returning "to"
-    )
-    -- pg_notify inside the transaction is delivered only if it commits.
-    select pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}), (select "to" from mail) as mailed_to`,
-);
+const noticeCtes = sql`notice as (
+    insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
+    values (${sql.placeholder("userId")}::uuid, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")},
+      ${sql.placeholder("taskId")}::uuid, coalesce(${sql.placeholder("createdAt")}::timestamptz, now()))
+  )`;
+// pg_notify inside the transaction is delivered only if it commits.
+const bellSelect = sql`pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")})`;
+
+/** The same without a mail: a notice that never e-mails. */
+export const quietNoticeStatement = new SqlStatement("notify_user_quiet", sql`with ${noticeCtes} select ${bellSelect}`);
 
 export async function notifyUser(
   ctx: Pick<AppContext, "mailer" | "env"> & Partial<Pick<AppContext, "now">>,
   tx: Db,
   input: NotifyInput,
 ): Promise<void> {
-  const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
-  const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
-  const [row] = await notifyStatement.rows(tx, {
+  const values = {
     userId: input.userId,
     kind: input.kind,
     title: input.title,
@@ -61,12 +50,19 @@ export async function notifyUser(
     taskId: input.taskId ?? null,
     // The app clock, so throttles that compare notice times hold under the tests' clock too.
     createdAt: ctx.now ? ctx.now().toISOString() : null,
-    email: input.email !== false,
-    text,
-    status: ctx.mailer.outboxStatus,
     payload: JSON.stringify({ userId: input.userId }),
-  });
-  if (row?.mailedTo) ctx.mailer.queued({ to: row.mailedTo, subject: input.title, text, kind: input.kind });
+  };
+  if (input.email === false) {
+    await quietNoticeStatement.rows(tx, values);
+    return;
+  }
+  const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
+  const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
+  await ctx.mailer.queueForUser(
+    tx,
+    { userId: input.userId, subject: input.title, text, kind: input.kind },
+    { name: "notify_user", ctes: noticeCtes, select: bellSelect, values },
+  );
 }
 
 /** Unread in-app notifications of a user: the number on the bell. */

@@ -11,7 +11,8 @@ import { boardStatementWithValues } from "../features/tasks/board-query.js";
 import { openTasksQuerySchema } from "../../shared/tasks.js";
 import { taskDetailStatement } from "../features/tasks/task-views.js";
 import { insertTaskStatement, updateByTransition } from "../features/tasks/transition-statements.js";
-import { notifyStatement } from "../notify.js";
+import { insertUserMail } from "../adapters/mail/outbox.js";
+import { quietNoticeStatement } from "../notify.js";
 import { hitStatement } from "../plugins/rate-limit.js";
 import { announceStatement } from "../task-updates.js";
 import { emailOptOuts, messages } from "./schema/chat.js";
@@ -171,12 +172,15 @@ describe("prepared statements answer as drizzle does", () => {
     expect(await recordTransactionStatement.rows(db, values)).toEqual([]);
   });
 
-  it("notify_user and announce_task_update", async () => {
+  it("notify_user, notify_user_quiet and announce_task_update", async () => {
     const poster = await createPoster(t);
-    const values = { userId: poster.id, kind: "task_claimed", title: "Claimed", body: "Someone claimed it", taskId: null, createdAt: null, email: true, text: "Someone claimed it", status: "stored", payload: "{}" };
-    const mine = await notifyStatement.rows(db, values);
-    const drizzles = await db.select({ pgNotify: sql<string>`''`, mailedTo: emailOutbox.to }).from(emailOutbox).where(eq(emailOutbox.to, poster.email));
-    expect(mine).toEqual(drizzles);
+    const values = { userId: poster.id, kind: "task_claimed", title: "Claimed", body: "Someone claimed it", taskId: null, createdAt: null, payload: "{}" };
+    const mail = { userId: poster.id, subject: "Claimed", text: "Someone claimed it", kind: "task_claimed" };
+    const alongside = { name: "prepared_test_mail", ctes: sql`nothing as (select 1)`, select: sql`1 as one`, values: {} };
+    const mailedTo = await insertUserMail(db, mail, "stored", alongside);
+    expect([{ mailedTo }]).toEqual(await db.select({ mailedTo: emailOutbox.to }).from(emailOutbox).where(eq(emailOutbox.to, poster.email)));
+    const quiet = await quietNoticeStatement.rows(db, values);
+    expect(quiet).toEqual(await db.select({ pgNotify: sql<string>`''` }).from(users).where(eq(users.id, poster.id)));
     const task = await postTask(t, poster);
     const announced = await announceStatement.rows(db, { taskId: task.id, event: "claim", board: null, also: null });
     expect(announced).toEqual(await db.select({ pgNotify: sql<string>`''` }).from(tasks).where(eq(tasks.id, task.id)));
