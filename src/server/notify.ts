@@ -3,10 +3,8 @@ import type { NotificationKind } from "../shared/notifications.js";
 import type { AppContext } from "./context.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
-import { emailOptOuts, notifications } from "./db/schema/chat.js";
+import { notifications } from "./db/schema/chat.js";
 import { pushOptIns, pushOutbox, pushSubscriptions } from "./db/schema/push.js";
-import { emailOutbox } from "./db/schema/site.js";
-import { users } from "./db/schema/users.js";
 
 // One way to tell a user something: an in-app notification row, an e-mail through the outbox
 // unless they turned that kind off, a Web Push to each of their devices for kinds they opted in to,
@@ -28,45 +26,36 @@ export interface NotifyInput {
 }
 
 /**
- * The notice, its e-mail (unless turned off), its pushes and the bell's NOTIFY in one statement: they
- * were four round trips inside every transition's transaction (docs/benchmarks.md, "Profiles of issue 16").
- * `mailed_to` is the address written to the outbox, null when no mail was.
+ * The notice, its pushes and the bell's NOTIFY, and its e-mail (unless turned off) through the
+ * mailer, in one statement: they were four round trips inside every transition's transaction
+ * (docs/benchmarks.md, "Profiles of issue 16").
  */
-const notifyStatement = new SqlStatement<{ mailed_to: string | null }>(
-  "notify_user",
-  sql`with notice as (
-      insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
-      values (${sql.placeholder("userId")}::uuid, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")},
-        ${sql.placeholder("taskId")}::uuid, coalesce(${sql.placeholder("createdAt")}::timestamptz, now()))
-    ), mail as (
-      insert into ${emailOutbox} ("to", subject, text, kind, status)
-      select u.email, ${sql.placeholder("title")}, ${sql.placeholder("text")}, ${sql.placeholder("kind")}, ${sql.placeholder("status")}
-      from ${users} u
-      where ${sql.placeholder("email")}::boolean and u.id = ${sql.placeholder("userId")}::uuid
-        and not exists (select 1 from ${emailOptOuts} o where o.user_id = u.id and o.kind = ${sql.placeholder("kind")})
-      returning "to"
-    ), push as (
-      -- One push per device of the user, for kinds they opted in to (docs/decisions/062-web-push-and-installable-app.md).
-      insert into ${pushOutbox} (subscription_id, kind, title, body, url)
-      select s.id, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")}, ${sql.placeholder("url")}
-      from ${pushSubscriptions} s
-      where s.user_id = ${sql.placeholder("userId")}::uuid
-        and exists (select 1 from ${pushOptIns} p where p.user_id = s.user_id and p.kind = ${sql.placeholder("kind")})
-      returning 1
-    )
-    -- pg_notify inside the transaction is delivered only if it commits.
-    select pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}), (select "to" from mail) as mailed_to,
-      case when exists (select 1 from push) then pg_notify(${PUSH_OUTBOX_CHANNEL}, '') end as pushed`,
-);
+const noticeCtes = sql`notice as (
+    insert into ${notifications} (user_id, kind, title, body, task_id, created_at)
+    values (${sql.placeholder("userId")}::uuid, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")},
+      ${sql.placeholder("taskId")}::uuid, coalesce(${sql.placeholder("createdAt")}::timestamptz, now()))
+  ), push as (
+    -- One push per device of the user, for kinds they opted in to (docs/decisions/062-web-push-and-installable-app.md).
+    insert into ${pushOutbox} (subscription_id, kind, title, body, url)
+    select s.id, ${sql.placeholder("kind")}, ${sql.placeholder("title")}, ${sql.placeholder("body")}, ${sql.placeholder("url")}
+    from ${pushSubscriptions} s
+    where s.user_id = ${sql.placeholder("userId")}::uuid
+      and exists (select 1 from ${pushOptIns} p where p.user_id = s.user_id and p.kind = ${sql.placeholder("kind")})
+    returning 1
+  )`;
+// pg_notify inside the transaction is delivered only if it commits.
+const bellSelect = sql`pg_notify(${NOTIFICATIONS_CHANNEL}, ${sql.placeholder("payload")}),
+  case when exists (select 1 from push) then pg_notify(${PUSH_OUTBOX_CHANNEL}, '') end as pushed`;
+
+/** The same without a mail: a notice that never e-mails. */
+export const quietNoticeStatement = new SqlStatement("notify_user_quiet", sql`with ${noticeCtes} select ${bellSelect}`);
 
 export async function notifyUser(
   ctx: Pick<AppContext, "mailer" | "env"> & Partial<Pick<AppContext, "now">>,
   tx: Db,
   input: NotifyInput,
 ): Promise<void> {
-  const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
-  const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
-  const [row] = await notifyStatement.rows(tx, {
+  const values = {
     userId: input.userId,
     kind: input.kind,
     title: input.title,
@@ -74,14 +63,21 @@ export async function notifyUser(
     taskId: input.taskId ?? null,
     // The app clock, so throttles that compare notice times hold under the tests' clock too.
     createdAt: ctx.now ? ctx.now().toISOString() : null,
-    email: input.email !== false,
-    text,
-    status: ctx.mailer.outboxStatus,
     payload: JSON.stringify({ userId: input.userId }),
     // A notice about a task opens the task; any other opens the dashboard.
     url: input.taskId ? `/task/${input.taskId}` : "/dashboard",
-  });
-  if (row?.mailed_to) ctx.mailer.queued({ to: row.mailed_to, subject: input.title, text, kind: input.kind });
+  };
+  if (input.email === false) {
+    await quietNoticeStatement.rows(tx, values);
+    return;
+  }
+  const link = input.taskId ? `\n\nOpen the task: ${ctx.env.PUBLIC_URL}/task/${input.taskId}` : "";
+  const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
+  await ctx.mailer.queueForUser(
+    tx,
+    { userId: input.userId, subject: input.title, text, kind: input.kind },
+    { name: "notify_user", ctes: noticeCtes, select: bellSelect, values },
+  );
 }
 
 /** Unread in-app notifications of a user: the number on the bell. */

@@ -73,7 +73,7 @@ export async function announceTaskUpdate(
 }
 
 /** Written once and only executed: every change of a task runs it (docs/benchmarks.md, "Profiles of issue 16"). */
-const announceStatement = new SqlStatement(
+export const announceStatement = new SqlStatement(
   "announce_task_update",
   sql`select pg_notify(${TASK_UPDATES_CHANNEL}, json_build_object(
       'taskId', t.id, 'status', t.status, 'category', t.category, 'event', ${sql.placeholder("event")}::text,

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { queryRows } from "../../src/server/db/client.js";
+import { openTestSocket, type TestSocket } from "../test-socket.js";
 import { emailOutbox } from "../../src/server/db/schema/site.js";
 import { tasks } from "../../src/server/db/schema/tasks.js";
 import { sessions } from "../../src/server/db/schema/users.js";
@@ -101,30 +101,12 @@ beforeAll(async () => {
   wsUrl = `${(await t.app.listen({ port: 0, host: "127.0.0.1" })).replace("http://", "ws://")}/ws`;
 });
 
-type Upgrade = { status: number; socket: WebSocket | null };
+type Upgrade = { status: number; socket: TestSocket | null };
 
-/** Opens /ws with these headers: the HTTP status of a refused upgrade, or the open socket (101). */
-function upgrade(headers: Record<string, string>): Promise<Upgrade> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, { headers });
-    socket.once("open", () => resolve({ status: 101, socket }));
-    socket.once("unexpected-response", (_req, res) => {
-      resolve({ status: res.statusCode ?? 0, socket: null });
-      res.resume();
-      socket.terminate();
-    });
-    socket.once("error", (err) => {
-      if (socket.readyState !== WebSocket.CLOSED) reject(err);
-    });
-  });
-}
-
-function nextFrame(socket: WebSocket): Promise<{ type: string } & Record<string, unknown>> {
-  return new Promise((resolve) => socket.once("message", (data: WebSocket.RawData) => resolve(JSON.parse(String(data)))));
-}
-
-function closedWith(socket: WebSocket): Promise<number> {
-  return new Promise((resolve) => socket.once("close", (code) => resolve(code)));
+/** Opens /ws with these headers (test/test-socket.ts): the HTTP status of a refused upgrade, or the open socket (101). */
+async function upgrade(headers: Record<string, string>): Promise<Upgrade> {
+  const opened = await openTestSocket(wsUrl, headers);
+  return "refused" in opened ? { status: opened.refused, socket: null } : { status: 101, socket: opened };
 }
 
 /** A task `poster` posted and `provider` claimed, so both may chat about it. */
@@ -249,11 +231,11 @@ describe("logout", () => {
     const bell = await upgrade({ origin: TEST_ORIGIN, cookie: provider.cookie });
     if (!chat.socket || !bell.socket) throw new Error("sockets did not open");
     chat.socket.send(JSON.stringify({ type: "auth", taskId }));
-    expect((await nextFrame(chat.socket)).type).toBe("auth_success");
+    expect((await chat.socket.next()).type).toBe("auth_success");
     bell.socket.send(JSON.stringify({ type: "subscribe_notifications" }));
-    expect((await nextFrame(bell.socket)).type).toBe("notification");
+    expect((await bell.socket.next()).type).toBe("notification");
 
-    const closed = [closedWith(chat.socket), closedWith(bell.socket)];
+    const closed = [chat.socket.closed(), bell.socket.closed()];
     expect((await call(t, provider, { method: "POST", url: "/api/auth/logout" })).statusCode).toBe(200);
     await t.app.ctx.scheduler.runAll();
     expect(await Promise.all(closed)).toEqual([1008, 1008]);
@@ -310,8 +292,8 @@ describe("expiry", () => {
     const open = await upgrade({ origin: TEST_ORIGIN, cookie: user.cookie });
     if (!open.socket) throw new Error("socket did not open");
     open.socket.send(JSON.stringify({ type: "subscribe_notifications" }));
-    await nextFrame(open.socket);
-    const closed = closedWith(open.socket);
+    await open.socket.next();
+    const closed = open.socket.closed();
     t.clock.advance(7 * DAY + 1000);
     // One round: the sweep closes sockets whose session is past its expiry, deleted or not.
     await t.app.ctx.scheduler.runAll();
@@ -505,9 +487,9 @@ describe("the realtime socket (/ws, shared by chat and notifications)", () => {
     const bell = await upgrade({ origin: TEST_ORIGIN, cookie: poster.cookie });
     if (!chat.socket || !bell.socket) throw new Error("sockets did not open");
     chat.socket.send(JSON.stringify({ type: "auth", taskId }));
-    expect((await nextFrame(chat.socket)).type).toBe("auth_success");
+    expect((await chat.socket.next()).type).toBe("auth_success");
     bell.socket.send(JSON.stringify({ type: "subscribe_notifications" }));
-    expect(await nextFrame(bell.socket)).toEqual({ type: "notification", unreadCount: expect.any(Number) });
+    expect(await bell.socket.next()).toEqual({ type: "notification", unreadCount: expect.any(Number) });
     chat.socket.close();
     bell.socket.close();
   });

@@ -60,8 +60,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 /**
  * A client that sends every statement unnamed. A named prepared statement lives in one server
  * session; behind PgBouncer 1.18 in transaction mode the next query may run on another session
- * that lacks it, or on one where another client already made it: 368 of 1,200 requests failed
- * with `prepared statement "session_by_token" already exists` (issue 32). Both the statements of
+ * that lacks it, or on one where another client already made it, and requests failed with
+ * `prepared statement "session_by_token" already exists` (docs/decisions/051-pooler-and-topology.md). Both the statements of
  * db/prepared.ts and drizzle's `.prepare(name)` pass their name here, so this is the one place
  * that drops it. A query object of its own (a Submittable) carries no name and goes as it is.
  */

@@ -7,8 +7,8 @@ import { RowStatement, SqlStatement } from "./prepared.js";
 import { users } from "./schema/users.js";
 
 // Behind PgBouncer in transaction mode a statement prepared under a name on one server session is
-// missing (or already there) on the next: issue 32 measured 368 of 1,200 requests failing with
-// `prepared statement "session_by_token" already exists`. In transaction mode nothing is prepared
+// missing (or already there) on the next: requests failed with
+// `prepared statement "session_by_token" already exists` (docs/benchmarks.md, "Figures once in code comments"). In transaction mode nothing is prepared
 // under a name, whoever asks: db/prepared.ts or drizzle's `.prepare(name)`
 // (docs/decisions/051-pooler-and-topology.md).
 

@@ -1,4 +1,5 @@
 import { fillPlaceholders, sql, type Column, type GetColumnData, type SQL } from "drizzle-orm";
+import { toCamelCase } from "drizzle-orm/casing";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Db } from "./client.js";
@@ -75,7 +76,8 @@ export class RowStatement<C extends RowColumns> extends WrittenOnce {
 
   constructor(
     name: string,
-    columns: C,
+    /** The selected columns, by the keys of its rows (prepared.test.ts selects them through drizzle too). */
+    readonly columns: C,
     /** What follows `select <columns>`; or the whole statement around the column list (an insert's RETURNING). */
     rest: SQL | ((columns: SQL) => SQL),
   ) {
@@ -88,29 +90,51 @@ export class RowStatement<C extends RowColumns> extends WrittenOnce {
   }
 
   async rows(db: Db, placeholders: Record<string, unknown>): Promise<RowOf<C>[]> {
-    const query: pg.QueryArrayConfig = { ...this.config(placeholders), rowMode: "array" };
-    const result = await clientOf(db).query(query);
-    const keys = this.keys;
-    return result.rows.map((values) => {
-      const row: Record<keyof C, unknown> = {} as Record<keyof C, unknown>;
-      for (let i = 0; i < keys.length; i++) row[keys[i] as keyof C] = values[i];
-      return row as RowOf<C>;
-    });
+    const result = await clientOf(db).query({ ...this.config(placeholders), rowMode: "array" });
+    return zipRows<RowOf<C>>(this.keys as string[], result.rows);
   }
 }
+
+/** R when its keys are camelCase; a row type spelt in snake_case gives rows no caller can read a field of. */
+type CamelRow<R> = [Extract<keyof R, `${string}_${string}`>] extends [never] ? R : "SqlStatement rows are keyed in camelCase";
 
 /**
  * A statement of the write paths written once with `sql.placeholder` values: drizzle built each
  * insert, update and raw statement again on every call, the largest part of a post's server CPU
  * (docs/benchmarks.md, "Profiles of issue 16"). It runs on a database handle or inside a
- * transaction; rows come as node-postgres parses them, by column name (timestamptz: Date, int8
- * and numeric: string).
+ * transaction; rows come as node-postgres parses them (timestamptz: Date, int8 and numeric:
+ * string), keyed in camelCase like every row drizzle gives (`user_id` is `userId`), so a caller
+ * never meets the database's spelling.
  */
-export class SqlStatement<R> extends WrittenOnce {
-  async rows(db: Db, placeholders: Record<string, unknown>): Promise<R[]> {
-    const result = await clientOf(db).query<R & pg.QueryResultRow>(this.config(placeholders));
-    return result.rows;
+export class SqlStatement<R extends object = Record<string, unknown>> extends WrittenOnce {
+  async rows(db: Db, placeholders: Record<string, unknown>): Promise<CamelRow<R>[]> {
+    const result = await clientOf(db).query({ ...this.config(placeholders), rowMode: "array" });
+    return zipRows<CamelRow<R>>(
+      result.fields.map((f) => camelName(f.name)),
+      result.rows,
+    );
   }
+}
+
+/** Rows that came as arrays, zipped with their keys: the one loop behind both kinds of statement. */
+function zipRows<R>(keys: string[], rows: unknown[][]): R[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) row[keys[i] as string] = values[i];
+    return row as R;
+  });
+}
+
+const camelNames = new Map<string, string>();
+
+/** A result column's name in camelCase, worked out once per name (a statement's fields repeat on every run). */
+function camelName(column: string): string {
+  let name = camelNames.get(column);
+  if (name === undefined) {
+    name = toCamelCase(column);
+    camelNames.set(column, name);
+  }
+  return name;
 }
 
 /**

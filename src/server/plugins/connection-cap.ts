@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 
 // Open connections per client address are capped (docs/decisions/043-slow-requests-bounded.md): each
 // open connection can hold a request's body in memory, and one address opening a thousand of them
-// took the server from 608 to 1,539 MB (issue 27). A connection past the cap is closed as it opens,
+// more than doubled the server's memory (docs/benchmarks.md, "Figures once in code comments"). A connection past the cap is closed as it opens,
 // before a byte of it is read. Behind a proxy (TRUST_PROXY) every connection comes from the proxy,
 // so the cap is the proxy's to apply and this plugin is not registered.
 

@@ -21,7 +21,7 @@ export interface LimitRule {
 }
 
 /** One upsert, written once and only executed: posting and chatting run it on every request. */
-const hitStatement = new SqlStatement<{ count: number; window_started_at: Date }>(
+export const hitStatement = new SqlStatement<{ count: number; windowStartedAt: Date }>(
   "rate_limit_hit",
   sql`insert into rate_limits (key, count, window_started_at) values (${sql.placeholder("key")}, 1, ${sql.placeholder("at")}::timestamptz)
       on conflict (key) do update set
@@ -34,7 +34,7 @@ const hitStatement = new SqlStatement<{ count: number; window_started_at: Date }
 export async function hit(db: Db, key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }> {
   const [row] = await hitStatement.rows(db, { key, at: now.toISOString(), windowStart: new Date(now.getTime() - windowMs).toISOString() });
   if (!row) throw new Error("rate limit upsert returned no row");
-  return { count: Number(row.count), resetAt: new Date(new Date(row.window_started_at).getTime() + windowMs) };
+  return { count: Number(row.count), resetAt: new Date(row.windowStartedAt.getTime() + windowMs) };
 }
 
 export function rateLimit(db: Db, now: () => Date, ...rules: LimitRule[]): preHandlerAsyncHookHandler {

@@ -26,7 +26,7 @@ export function findNul(value: unknown, path: string, depth = 0): string | null 
 /**
  * The headers helmet writes for `options`, worked out once. @fastify/helmet ran helmet(options) on
  * every request, which parses the whole configuration (the CSP's directives included) each time:
- * about 3% of the server's CPU under bench:load (docs/benchmarks.md, "Profiles of issue 16"). With
+ * a visible share of the server's CPU under bench:load (docs/benchmarks.md, "Profiles of issue 16"). With
  * no per-request values (no nonces), every answer gets the same headers.
  */
 export function helmetHeaders(options: HelmetOptions): Record<string, string> {

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 
 // Every e-mail is first written to the outbox table, inside the caller's transaction when it has
@@ -14,14 +15,35 @@ export interface OutgoingMail {
   kind: string;
 }
 
+/** A mail to a user, addressed by id: the outbox finds their address and honours their opt-out of `kind`. */
+export interface UserMail extends Omit<OutgoingMail, "to"> {
+  userId: string;
+}
+
+/**
+ * The caller's own writes that share a mail's statement, so both take one round trip: `ctes` (named
+ * common table expressions), `select` (its select list) and the values of their placeholders. The
+ * statement is written once under `name`; the mail's placeholders all start with "mail".
+ */
+export interface Alongside {
+  name: string;
+  ctes: SQL;
+  select: SQL;
+  values: Record<string, unknown>;
+}
+
 export interface Mailer {
   readonly transport: "outbox" | "smtp";
-  /** The status a mail is stored with in the outbox: "stored" (kept, never sent) or "queued" (for delivery). */
-  readonly outboxStatus: "stored" | "queued";
   /** Queues the mail in the outbox using `db` (pass a transaction to make it atomic). */
   queue(db: Db, mail: OutgoingMail): Promise<void>;
-  /** Says that `mail` was written to the outbox by a statement of its own (notify.ts): the log line queue() writes. */
-  queued(mail: OutgoingMail): void;
+  /**
+   * Queues a mail to a user unless they turned its kind off, in ONE statement with the caller's
+   * `alongside` writes (notify.ts: the notice, its mail and the bell's NOTIFY inside every
+   * transition's transaction). Returns whether a mail was queued.
+   */
+  queueForUser(tx: Db, mail: UserMail, alongside: Alongside): Promise<boolean>;
+  /** Withdraws the mail to `to` that was not sent yet (the account behind it was deleted). */
+  withdrawUnsent(tx: Db, to: string): Promise<void>;
   /** Sends what is queued; a no-op for the outbox-only transport. */
   deliverQueued(): Promise<number>;
   close(): void;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
-import { emailOutbox } from "../../db/schema/site.js";
 import type { Mailer, OutgoingMail } from "./mailer.js";
+import { deleteUnsentMail, insertMail, insertUserMail } from "./outbox.js";
 
 /** The addresses in a mail's text: what a person running the product locally needs to follow. */
 export function linksIn(text: string): string[] {
@@ -23,12 +23,16 @@ export function createOutboxMailer(options: { log: FastifyBaseLogger; logLinks?:
   };
   return {
     transport: "outbox",
-    outboxStatus: "stored",
     async queue(tx, mail) {
-      await tx.insert(emailOutbox).values({ ...mail, status: "stored" });
+      await insertMail(tx, mail, "stored");
       queued(mail);
     },
-    queued,
+    async queueForUser(tx, mail, alongside) {
+      const to = await insertUserMail(tx, mail, "stored", alongside);
+      if (to) queued({ to, subject: mail.subject, text: mail.text, kind: mail.kind });
+      return to !== null;
+    },
+    withdrawUnsent: deleteUnsentMail,
     async deliverQueued() {
       return 0;
     },

@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import type { Db } from "../../db/client.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import type { Mailer } from "./mailer.js";
+import { deleteUnsentMail, insertMail, insertUserMail } from "./outbox.js";
 
 // With SMTP_URL: queued mail is sent by a delivery pass that claims its rows, so two instances
 // never send the same mail twice, and retries with a growing delay (docs/decisions/011-email-outbox.md).
@@ -33,12 +34,14 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const transporter = nodemailer.createTransport(options.smtpUrl);
   return {
     transport: "smtp",
-    outboxStatus: "queued",
+    // The delivery pass finds what is queued; nothing to say meanwhile.
     async queue(tx, mail) {
-      await tx.insert(emailOutbox).values({ ...mail, status: "queued" });
+      await insertMail(tx, mail, "queued");
     },
-    // The delivery pass finds it; nothing to say meanwhile.
-    queued() {},
+    async queueForUser(tx, mail, alongside) {
+      return (await insertUserMail(tx, mail, "queued", alongside)) !== null;
+    },
+    withdrawUnsent: deleteUnsentMail,
     async deliverQueued() {
       // A claim older than STUCK_SENDING_MS belongs to an instance that died mid-send: requeue it.
       await db

@@ -85,7 +85,7 @@ export const tasks = pgTable(
       .where(sql`${t.status} = 'claimed' and ${t.paymentCapturedAt} is null`),
     // The board's radius filter (docs/decisions/027-job-board-distance-and-dates.md): a range on the
     // coarse latitude, the longitude checked in the index, so a place with no task near it does not
-    // read every open task (EXPLAIN at 100k open tasks: a parallel seq scan of 2,500 pages before).
+    // read every open task (before it, EXPLAIN showed a parallel seq scan: docs/benchmarks.md, "Figures once in code comments").
     // status first and not a partial index, so a generic plan of the prepared statement can use it too.
     index("tasks_status_approx_position_idx").on(t.status, t.approxLat, t.approxLon),
     // Case-insensitive substring search over title and description stays fast at 100k rows.

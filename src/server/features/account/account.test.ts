@@ -11,6 +11,7 @@ import { messages, notifications } from "../../db/schema/chat.js";
 import { payouts } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { reviews } from "../../db/schema/reviews.js";
+import { openSocketOrThrow } from "../../../../test/test-socket.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
 import { publicPhotoKey } from "../../public-images.js";
 import { hashPassword } from "../auth/passwords.js";
@@ -61,14 +62,8 @@ async function uploadedPhoto(user: TestUser): Promise<string> {
   return (done.json() as { objectPath: string }).objectPath;
 }
 
-function openSocket(user: TestUser): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(wsUrl, { headers: { origin: TEST_ORIGIN, cookie: user.cookie } });
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-const closedWith = (socket: WebSocket) => new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+/** A socket of `user` on /ws (test/test-socket.ts). */
+const openSocket = (user: TestUser) => openSocketOrThrow(wsUrl, { origin: TEST_ORIGIN, cookie: user.cookie });
 
 describe("profile", () => {
   it("PATCH /api/account/profile changes the name everyone sees; a blank name is refused with the field named", async () => {
@@ -192,13 +187,13 @@ describe("password", () => {
     const bystander = await withPassword(await createUser(t));
     const socket = await openSocket(there);
     const bystanderSocket = await openSocket(bystander);
-    const closed = closedWith(socket);
+    const closed = socket.closed();
 
     const res = await call(t, here, { method: "POST", url: "/api/account/password", payload: { currentPassword: PASSWORD, newPassword: "brand new secret 1" } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ signedOut: 1 });
     expect(await closed).toBe(1008);
-    expect(bystanderSocket.readyState).toBe(WebSocket.OPEN);
+    expect(bystanderSocket.socket.readyState).toBe(WebSocket.OPEN);
     bystanderSocket.close();
     expect(await whoIs(here)).toBe(200);
     expect(await whoIs(there)).toBe(401);
@@ -408,7 +403,7 @@ describe("deleting the account", () => {
     expect(await storage.get(image)).not.toBeNull();
     const other = await signIn(poster, FIREFOX_WIN);
     const socket = await openSocket(other);
-    const closed = closedWith(socket);
+    const closed = socket.closed();
     const ledgerBefore = await queryRows(t.database.db, sql`select count(*)::int as n, sum(amount_cents)::bigint as total from ledger_entries`);
     const balanceBefore = await queryRows(t.database.db, sql`select sum(amount_cents)::bigint as total from ledger_entries where account = ${`provider:${provider.id}:balance`}`);
 

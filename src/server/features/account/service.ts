@@ -14,7 +14,6 @@ import { escrowHolds, ledgerEntries, payments, payouts } from "../../db/schema/p
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { reviews } from "../../db/schema/reviews.js";
-import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict, fieldError, notFound, namedFieldError } from "../../http-errors.js";
@@ -383,7 +382,7 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     await tx.delete(jobAlerts).where(eq(jobAlerts.userId, user.id));
     await tx.delete(jobAlertMatches).where(eq(jobAlertMatches.userId, user.id));
     await tx.delete(jobAlertDigests).where(eq(jobAlertDigests.userId, user.id));
-    if (before) await tx.delete(emailOutbox).where(and(eq(emailOutbox.to, before.email), inArray(emailOutbox.status, ["stored", "queued", "failed"])));
+    if (before) await ctx.mailer.withdrawUnsent(tx, before.email);
     // Their task photos go with their other files, the images made from them too (decisions 030 and 009).
     const photos = await tx
       .delete(taskPhotos)

@@ -76,7 +76,7 @@ export async function createSession(
 const { passwordHash: _passwordHash, oidcSubject: _oidcSubject, ...sessionUserColumns } = getTableColumns(users);
 
 /** Every signed-in request asks this first: the user without their secrets, and the session's touch time. */
-const sessionByToken = new RowStatement(
+export const sessionByToken = new RowStatement(
   "session_by_token",
   {
     ...sessionUserColumns,

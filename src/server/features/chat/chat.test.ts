@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import WebSocket from "ws";
+import { openSocketOrThrow } from "../../../../test/test-socket.js";
 import { messages, notifications } from "../../db/schema/chat.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -16,47 +16,9 @@ beforeAll(async () => {
   baseUrl = (await t.app.listen({ port: 0, host: "127.0.0.1" })).replace("http://", "ws://");
 });
 
-type Frame = Record<string, unknown> & { type: string };
-
-/** A test socket that buffers frames so a test can wait for the next one of a type. */
-async function openSocket(user: TestUser | null, origin = TEST_ORIGIN) {
-  const headers: Record<string, string> = { origin };
-  if (user) headers.cookie = user.cookie;
-  const socket = new WebSocket(`${baseUrl}/ws`, { headers });
-  const frames: Frame[] = [];
-  const waiters: (() => void)[] = [];
-  socket.on("message", (data: WebSocket.RawData) => {
-    frames.push(JSON.parse(String(data)) as Frame);
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("unexpected-response", (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
-    socket.once("error", reject);
-  });
-  const next = async (type: string, timeoutMs = 3000): Promise<Frame> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = frames.findIndex((f) => f.type === type);
-      if (index >= 0) return frames.splice(index, 1)[0] as Frame;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${type} frame within ${timeoutMs} ms; got ${JSON.stringify(frames)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  };
-  return {
-    socket,
-    frames,
-    next,
-    send: (frame: unknown) => socket.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
-    close: () => socket.close(),
-  };
+/** A socket of `user` on /ws (test/test-socket.ts buffers its frames); a refused upgrade throws "refused <status>". */
+function openSocket(user: TestUser | null, origin = TEST_ORIGIN) {
+  return openSocketOrThrow(`${baseUrl}/ws`, { origin, ...(user ? { cookie: user.cookie } : {}) });
 }
 
 describe("chat permissions on REST", () => {
@@ -277,7 +239,7 @@ describe("chat socket", () => {
     const s = await openSocket(provider);
     s.send({ type: "auth", taskId: task.id });
     await s.next("auth_success");
-    const closed = new Promise<number>((resolve) => s.socket.once("close", (code) => resolve(code)));
+    const closed = s.closed();
     expect((await call(t, provider, { method: "POST", url: "/api/auth/logout" })).statusCode).toBe(200);
     // A scheduled job re-checks the sessions of open sockets; run it now.
     await t.app.ctx.scheduler.runAll();

@@ -82,15 +82,15 @@ export async function listMessages(db: Db, taskId: string, viewer: { id: string;
  * the messages the viewer sent or received, instead of one round trip for each (docs/benchmarks.md,
  * "Profiles of issue 16"). Admins read through chatAccess and listMessages.
  */
-const participantChatStatement = new SqlStatement<{
-  user_id: string;
-  provider_id: string | null;
+export const participantChatStatement = new SqlStatement<{
+  userId: string;
+  providerId: string | null;
   id: string | null;
-  sender_id: string;
-  recipient_id: string;
+  senderId: string;
+  recipientId: string;
   content: string;
   read: boolean;
-  created_at: Date;
+  createdAt: Date;
 }>(
   "chat_for_participant",
   sql`select t.user_id, t.provider_id, m.id, m.sender_id, m.recipient_id, m.content, m.read, m.created_at
@@ -106,11 +106,11 @@ export async function participantChat(db: Db, taskId: string, viewer: { id: stri
   const rows = await participantChatStatement.rows(db, { taskId, viewerId: viewer.id });
   const task = rows[0];
   if (!task) throw notFound("Task not found");
-  assertParticipant({ userId: task.user_id, providerId: task.provider_id }, viewer.id);
+  assertParticipant(task, viewer.id);
   return rows.flatMap((r) =>
     r.id === null
       ? []
-      : [{ id: r.id, taskId, senderId: r.sender_id, recipientId: r.recipient_id, content: r.content, read: r.read, createdAt: r.created_at.toISOString() }],
+      : [{ id: r.id, taskId, senderId: r.senderId, recipientId: r.recipientId, content: r.content, read: r.read, createdAt: r.createdAt.toISOString() }],
   );
 }
 
@@ -121,12 +121,12 @@ export async function messageById(db: Db, id: string): Promise<Message | null> {
 
 interface InsertedRow {
   id: string;
-  task_id: string;
-  sender_id: string;
-  recipient_id: string;
+  taskId: string;
+  senderId: string;
+  recipientId: string;
   content: string;
   read: boolean;
-  created_at: string | Date;
+  createdAt: Date;
 }
 
 /**
@@ -151,7 +151,7 @@ export async function chatBlocked(db: Db, taskId: string): Promise<boolean> {
   return task?.blocked === true;
 }
 
-const insertMessageStatement = new SqlStatement<InsertedRow>(
+export const insertMessageStatement = new SqlStatement<InsertedRow>(
   "chat_insert_message",
   sql`with ins as (
         insert into messages (task_id, sender_id, recipient_id, content, created_at)
@@ -179,12 +179,12 @@ export async function insertMessage(db: Db, input: { taskId: string; senderId: s
   if (!row) return null;
   return {
     id: row.id,
-    taskId: row.task_id,
-    senderId: row.sender_id,
-    recipientId: row.recipient_id,
+    taskId: row.taskId,
+    senderId: row.senderId,
+    recipientId: row.recipientId,
     content: row.content,
     read: row.read,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: row.createdAt.toISOString(),
   };
 }
 

@@ -6,7 +6,7 @@ import { call, createUser, useTestApp, type TestUser } from "../../../../test/cr
 import { notifications } from "../../db/schema/chat.js";
 import { jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { emailOutbox } from "../../db/schema/site.js";
-import { sendAlertDigests } from "./repository.js";
+import { sendAlertDigests } from "./service.js";
 
 // Job alerts (docs/product.md#job-alerts, docs/decisions/032-job-alerts.md): saving and reading the
 // list, who is told when a task is posted, and the 15-minute digest e-mail.

@@ -1,11 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { categoryLabel, type Category } from "../../../shared/constants.js";
-import { haversineMiles } from "../../../shared/geo.js";
-import { ALERT_EMAIL_INTERVAL_MS, ALERTS_FOR_PROVIDERS_MESSAGE, alertNoticeTitle, type JobAlert, type JobAlertList, type SaveJobAlertsBody } from "../../../shared/job-alerts.js";
-import { centsToDollars, dollarsToCents, formatDollars } from "../../../shared/money.js";
-import { boundingBox, parseNear, RADIUS_MILES, roundMiles, unknownZipMessage } from "../../../shared/task-filters.js";
+import type { Category } from "../../../shared/constants.js";
+import { ALERTS_FOR_PROVIDERS_MESSAGE, type JobAlert, type JobAlertList, type SaveJobAlertsBody } from "../../../shared/job-alerts.js";
+import { centsToDollars, dollarsToCents } from "../../../shared/money.js";
+import { boundingBox, parseNear, RADIUS_MILES, unknownZipMessage } from "../../../shared/task-filters.js";
 import { nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
-import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
 import { emailOptOuts } from "../../db/schema/chat.js";
@@ -13,12 +11,11 @@ import { jobAlertDigests, jobAlertMatches, jobAlerts } from "../../db/schema/job
 import { providerProfiles } from "../../db/schema/providers.js";
 import { users } from "../../db/schema/users.js";
 import { fieldError, forbidden } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
 import type { TaskActionEvent } from "../../transition-actions.js";
 
-// Job alerts (docs/product.md#job-alerts, docs/decisions/032-job-alerts.md): the provider's saved
-// searches, the match when a task is posted (bell at once, in the posting transaction), and the
-// digest e-mail the scheduler sends at most once per ALERT_EMAIL_INTERVAL_MS per provider.
+// Job alerts' queries (docs/product.md#job-alerts, docs/decisions/032-job-alerts.md): the provider's
+// saved searches, the candidates of a posted task, the matches waiting for a digest, and the digests
+// due. What is told to whom is service.ts's.
 
 const WIDEST_RADIUS = Math.max(...RADIUS_MILES);
 
@@ -45,15 +42,14 @@ async function listAlerts(db: Db, userId: string): Promise<JobAlertList> {
   return { alerts: rows.map(toAlert) };
 }
 
-export async function getAlerts(ctx: AppContext, userId: string): Promise<JobAlertList> {
-  await assertVerifiedProvider(ctx.db, userId);
-  return listAlerts(ctx.db, userId);
+export async function getAlerts(db: Db, userId: string): Promise<JobAlertList> {
+  await assertVerifiedProvider(db, userId);
+  return listAlerts(db, userId);
 }
 
 /** Replaces the provider's whole list in one transaction; a ZIP code the table does not know is a 400 under its field. */
-export async function saveAlerts(ctx: AppContext, userId: string, body: SaveJobAlertsBody): Promise<JobAlertList> {
-  await assertVerifiedProvider(ctx.db, userId);
-  const now = ctx.now();
+export async function saveAlerts(db: Db, userId: string, body: SaveJobAlertsBody, now: Date): Promise<JobAlertList> {
+  await assertVerifiedProvider(db, userId);
   const rows = body.alerts.map((alert, i) => {
     const place = parseNear(alert.near);
     const point = typeof place === "string" ? null : nearPoint(place);
@@ -70,7 +66,7 @@ export async function saveAlerts(ctx: AppContext, userId: string, body: SaveJobA
       createdAt: new Date(now.getTime() + i),
     };
   });
-  return ctx.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // Two saves at once queue here, so the list is one or the other, never both (and never over the limit).
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
     await tx.delete(jobAlerts).where(eq(jobAlerts.userId, userId));
@@ -95,7 +91,7 @@ interface Candidate {
  * centre lies in the box of the widest radius around the task: one indexed query
  * (job_alerts_position_idx). The exact distance is then judged here, alert by alert.
  */
-async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: number, lon: number): Promise<Candidate[]> {
+export async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: number, lon: number): Promise<Candidate[]> {
   const box = boundingBox(lat, lon, WIDEST_RADIUS);
   const rows = await candidateStatements[box.lon ? "lonBox" : "anyLon"].rows(tx, {
     minLat: box.minLat,
@@ -106,7 +102,7 @@ async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: numbe
     budgetCents: task.budgetCents,
     posterId: task.userId,
   });
-  return rows.map((r) => ({ userId: r.user_id, lat: r.lat, lon: r.lon, radiusMiles: r.radius_miles, emailOff: r.email_off }));
+  return rows;
 }
 
 /**
@@ -116,7 +112,7 @@ async function candidateAlerts(tx: Db, task: TaskActionEvent["task"], lat: numbe
  */
 const candidateStatement = (lonBox: boolean) => {
   const p = sql.placeholder;
-  return new SqlStatement<{ user_id: string; lat: number; lon: number; radius_miles: number; email_off: boolean }>(
+  return new SqlStatement<{ userId: string; lat: number; lon: number; radiusMiles: number; emailOff: boolean }>(
     `job_alert_candidates_${lonBox ? "box" : "band"}`,
     sql`select ${jobAlerts.userId}, ${jobAlerts.lat}, ${jobAlerts.lon}, ${jobAlerts.radiusMiles},
         exists (select 1 from ${emailOptOuts} o where o.user_id = ${jobAlerts.userId} and o.kind = 'task_alert') as email_off
@@ -129,56 +125,28 @@ const candidateStatement = (lonBox: boolean) => {
         and ${jobAlerts.userId} <> ${p("posterId")}::uuid`,
   );
 };
-const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidateStatement(false) };
+export const candidateStatements = { lonBox: candidateStatement(true), anyLon: candidateStatement(false) };
 
-/**
- * On posting, in the posting transaction: each matching provider gets one `task_alert` in the bell
- * (its NOTIFY is heard on commit, like every notice) and, unless they turned that e-mail off, the
- * match waits for their next digest. A task without a position matches no alert.
- */
-export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }: Pick<TaskActionEvent, "task" | "tx" | "now">): Promise<number> {
-  if (task.approxLat === null || task.approxLon === null) return 0;
-  const position = { lat: task.approxLat, lon: task.approxLon };
-  const nearest = new Map<string, { miles: number; emailOff: boolean }>();
-  for (const alert of await candidateAlerts(tx, task, position.lat, position.lon)) {
-    const miles = haversineMiles(alert, position);
-    if (miles > alert.radiusMiles) continue;
-    const seen = nearest.get(alert.userId);
-    if (!seen || miles < seen.miles) nearest.set(alert.userId, { miles, emailOff: alert.emailOff });
-  }
-  const place = [task.city ?? task.startCity, task.state ?? task.startState].filter(Boolean).join(", ");
-  const digest: { userId: string; miles: number }[] = [];
-  for (const [userId, { miles, emailOff }] of nearest) {
-    await notifyUser(ctx, tx, {
-      userId,
-      kind: "task_alert",
-      title: alertNoticeTitle({ title: task.title, budget: formatDollars(task.budgetCents), miles: roundMiles(miles) }),
-      body: place ? `${categoryLabel(task.category)} in ${place}` : categoryLabel(task.category),
-      taskId: task.id,
-      // The e-mail is the digest below, never one per task.
-      email: false,
-    });
-    if (!emailOff) digest.push({ userId, miles });
-  }
-  if (digest.length > 0) {
-    // In one order, so two postings that match the same providers never lock each other's rows crosswise.
-    digest.sort((a, b) => (a.userId < b.userId ? -1 : 1));
-    await tx
-      .insert(jobAlertMatches)
-      .values(digest.map(({ userId, miles }) => ({ userId, taskId: task.id, miles, createdAt: now })))
-      .onConflictDoNothing();
-    await tx
-      .insert(jobAlertDigests)
-      .values(digest.map(({ userId }) => ({ userId, pendingSince: now })))
-      .onConflictDoUpdate({ target: jobAlertDigests.userId, set: { pendingSince: sql`coalesce(${jobAlertDigests.pendingSince}, excluded.pending_since)` } });
-  }
-  return nearest.size;
+
+/** The matches of a posted task that wait for each provider's next digest, in `tx`. */
+export async function recordMatches(tx: Db, taskId: string, digest: { userId: string; miles: number }[], now: Date): Promise<void> {
+  if (digest.length === 0) return;
+  // In one order, so two postings that match the same providers never lock each other's rows crosswise.
+  const ordered = [...digest].sort((a, b) => (a.userId < b.userId ? -1 : 1));
+  await tx
+    .insert(jobAlertMatches)
+    .values(ordered.map(({ userId, miles }) => ({ userId, taskId, miles, createdAt: now })))
+    .onConflictDoNothing();
+  await tx
+    .insert(jobAlertDigests)
+    .values(ordered.map(({ userId }) => ({ userId, pendingSince: now })))
+    .onConflictDoUpdate({ target: jobAlertDigests.userId, set: { pendingSince: sql`coalesce(${jobAlertDigests.pendingSince}, excluded.pending_since)` } });
 }
 
 // ---------------------------------------------------------------------------------------------
 // The digest e-mail.
 
-interface DigestRow {
+export interface DigestRow {
   user_id: string;
   task_id: string;
   miles: number;
@@ -189,58 +157,34 @@ interface DigestRow {
 }
 
 /**
- * One e-mail per provider listing every match since their last one, at most one per
- * ALERT_EMAIL_INTERVAL_MS. Safe on many instances: the digest rows are claimed by one conditional
- * UPDATE (due and not sent within the interval; rows another instance holds are skipped), and the
- * matches are taken by the DELETE of the same transaction. Tasks no longer open are left out.
+ * The digests due (sendAlertDigests says when), claimed and their matches taken, in `tx`: the
+ * matches of tasks still open, by provider then in the order they matched.
  */
-export async function sendAlertDigests(ctx: AppContext, batch = 200): Promise<number> {
-  const now = ctx.now();
-  const sentBefore = new Date(now.getTime() - ALERT_EMAIL_INTERVAL_MS);
-  return ctx.db.transaction(async (tx) => {
-    const claimed = await queryRows<{ user_id: string }>(
-      tx,
-      sql`update job_alert_digests d set pending_since = null, last_sent_at = ${now.toISOString()}::timestamptz
-          where d.user_id in (
-            select user_id from job_alert_digests
-            where pending_since is not null and (last_sent_at is null or last_sent_at <= ${sentBefore.toISOString()}::timestamptz)
-            order by pending_since limit ${batch}
-            for update skip locked)
-          and d.pending_since is not null
-          and (d.last_sent_at is null or d.last_sent_at <= ${sentBefore.toISOString()}::timestamptz)
-          returning d.user_id`,
-    );
-    if (claimed.length === 0) return 0;
-    const ids = claimed.map((r) => r.user_id);
-    const rows = await queryRows<DigestRow>(
-      tx,
-      sql`with taken as (
-            delete from job_alert_matches where user_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
-            returning user_id, task_id, miles, created_at)
-          select taken.user_id, taken.task_id, taken.miles, t.title, t.budget_cents, u.email,
-            exists (select 1 from email_opt_outs o where o.user_id = taken.user_id and o.kind = 'task_alert') as email_off
-          from taken
-          join tasks t on t.id = taken.task_id and t.status = 'open'
-          join users u on u.id = taken.user_id
-          order by taken.user_id, taken.created_at, taken.task_id`,
-    );
-    const byUser = new Map<string, DigestRow[]>();
-    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row]);
-    let sent = 0;
-    for (const matches of byUser.values()) {
-      const first = matches[0];
-      if (!first || first.email_off) continue;
-      const lines = matches.map(
-        (m) => `${m.title} · ${formatDollars(m.budget_cents)} · ${roundMiles(m.miles)} mi\n${ctx.env.PUBLIC_URL}/task/${m.task_id}`,
-      );
-      await ctx.mailer.queue(tx, {
-        to: first.email,
-        subject: matches.length === 1 ? `New task near you: ${first.title}` : `${matches.length} new tasks match your job alerts`,
-        text: `${lines.join("\n\n")}\n\nChange your alerts: ${ctx.env.PUBLIC_URL}/settings/alerts\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`,
-        kind: "task_alert",
-      });
-      sent += 1;
-    }
-    return sent;
-  });
+export async function takeDueDigests(tx: Db, now: Date, sentBefore: Date, batch: number): Promise<DigestRow[]> {
+  const claimed = await queryRows<{ user_id: string }>(
+    tx,
+    sql`update job_alert_digests d set pending_since = null, last_sent_at = ${now.toISOString()}::timestamptz
+        where d.user_id in (
+          select user_id from job_alert_digests
+          where pending_since is not null and (last_sent_at is null or last_sent_at <= ${sentBefore.toISOString()}::timestamptz)
+          order by pending_since limit ${batch}
+          for update skip locked)
+        and d.pending_since is not null
+        and (d.last_sent_at is null or d.last_sent_at <= ${sentBefore.toISOString()}::timestamptz)
+        returning d.user_id`,
+  );
+  if (claimed.length === 0) return [];
+  const ids = claimed.map((r) => r.user_id);
+  return queryRows<DigestRow>(
+    tx,
+    sql`with taken as (
+          delete from job_alert_matches where user_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
+          returning user_id, task_id, miles, created_at)
+        select taken.user_id, taken.task_id, taken.miles, t.title, t.budget_cents, u.email,
+          exists (select 1 from email_opt_outs o where o.user_id = taken.user_id and o.kind = 'task_alert') as email_off
+        from taken
+        join tasks t on t.id = taken.task_id and t.status = 'open'
+        join users u on u.id = taken.user_id
+        order by taken.user_id, taken.created_at, taken.task_id`,
+  );
 }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { jobAlertListSchema, saveJobAlertsBodySchema } from "../../../shared/job-alerts.js";
 import { requireUser } from "../../plugins/auth.js";
-import { alertMatchingProviders, getAlerts, saveAlerts, sendAlertDigests } from "./repository.js";
+import { getAlerts, saveAlerts } from "./repository.js";
+import { alertMatchingProviders, sendAlertDigests } from "./service.js";
 
 // Job alerts: a verified provider's saved searches (docs/product.md#job-alerts,
 // docs/decisions/032-job-alerts.md). Matching runs on posting: the
@@ -20,7 +21,7 @@ const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/alerts",
     { config: { auth: "user" }, schema: { tags: ["job-alerts"], operationId: "getJobAlert", summary: "Returns the signed-in provider's job alert", response: { 200: jobAlertListSchema, ...errors } } },
-    async (request) => getAlerts(ctx, requireUser(request).id),
+    async (request) => getAlerts(ctx.db, requireUser(request).id),
   );
 
   app.put(
@@ -29,7 +30,7 @@ const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["job-alerts"], operationId: "setJobAlert", summary: "Sets the signed-in provider's job alert", body: saveJobAlertsBodySchema, response: { 200: jobAlertListSchema, ...errors } },
     },
-    async (request) => saveAlerts(ctx, requireUser(request).id, request.body),
+    async (request) => saveAlerts(ctx.db, requireUser(request).id, request.body, ctx.now()),
   );
 };
 

@@ -423,7 +423,7 @@ export async function recordMoneyAction<A extends LedgerKind>(ctx: AppContext, a
 // A money action's transaction and its postings in one statement: one round trip inside the
 // caller's transaction instead of two (docs/decisions/039-hot-statements-written-once.md). No row
 // back: the action was recorded before (its kind and key are unique), and no posting is written.
-const recordTransactionStatement = new SqlStatement<{ transaction_id: string }>(
+export const recordTransactionStatement = new SqlStatement<{ transactionId: string }>(
   "ledger_record_transaction",
   sql`with created as (
         insert into ledger_transactions (kind, idempotency_key, task_id, created_by, memo, created_at)
@@ -454,7 +454,7 @@ async function recordTransaction(ctx: AppContext, input: LedgerTransactionInput,
     accounts: postings.map((p) => p.account),
     amounts: postings.map((p) => p.amountCents),
   });
-  return created?.transaction_id ?? null;
+  return created?.transactionId ?? null;
 }
 
 export async function accountBalance(ctx: AppContext, account: string, tx: Db = ctx.db): Promise<number> {

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { displayName } from "../../../shared/names.js";
 import { PROFILE_REVIEWS_LIMIT, type ProfileReview, type UserProfile } from "../../../shared/profiles.js";
-import type { AppContext } from "../../context.js";
-import { queryRows } from "../../db/client.js";
+import { queryRows, type Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { notFound } from "../../http-errors.js";
@@ -42,11 +41,11 @@ interface ReviewRow {
   by_poster: boolean;
 }
 
-export async function getUserProfile(ctx: AppContext, userId: string): Promise<UserProfile> {
+export async function getUserProfile(db: Db, userId: string): Promise<UserProfile> {
   // Both statements only read: run them side by side.
   const [people, reviews] = await Promise.all([
     queryRows<PersonRow>(
-      ctx.db,
+      db,
       sql`select u.id, u.first_name, u.last_name, u.created_at,
             ${publicPhotoSql(sql`u.id`, sql`u.profile_image_url`)} as photo_url,
             coalesce(pp.verification_status = 'approved', false) as verified,
@@ -61,7 +60,7 @@ export async function getUserProfile(ctx: AppContext, userId: string): Promise<U
           where u.id = ${userId}::uuid and u.deleted_at is null and u.suspended_at is null`,
     ),
     queryRows<ReviewRow>(
-      ctx.db,
+      db,
       sql`select r.id, r.rating, r.comment, r.reviewer_id, ru.first_name as reviewer_first, ru.last_name as reviewer_last,
             r.created_at, (r.reviewer_id = t.user_id) as by_poster
           from reviews r

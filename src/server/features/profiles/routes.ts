@@ -21,7 +21,7 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userProfileSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => getUserProfile(ctx, request.params.id),
+    async (request) => getUserProfile(ctx.db, request.params.id),
   );
 };
 

@@ -2,7 +2,6 @@ import { sql, type SQL } from "drizzle-orm";
 import { BLIND_REVIEW_DAYS } from "../../../shared/constants.js";
 import { displayName } from "../../../shared/names.js";
 import type { Review, TaskReviews, UserReviews } from "../../../shared/reviews.js";
-import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http-errors.js";
@@ -145,10 +144,9 @@ export async function createReview(
  * each task's poster, provider and admins hear it live like a submitted review. Safe on every
  * instance at once (see `reveal`). Returns how many reviews it revealed.
  */
-export async function revealDueReviews(ctx: Pick<AppContext, "db" | "now">, batch = 500): Promise<number> {
-  const now = ctx.now();
+export async function revealDueReviews(db: Db, now: Date, batch = 500): Promise<number> {
   const cutoff = new Date(now.getTime() - BLIND_MS);
-  return ctx.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const due = sql`(t.completed_at <= ${cutoff.toISOString()}::timestamptz or ${otherReviewed})`;
     const revealed = await reveal(tx, due, now, batch);
     for (const taskId of new Set(revealed)) await announceTaskUpdate(tx, taskId, "review");

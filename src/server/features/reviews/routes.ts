@@ -10,7 +10,7 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorR
 const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   // Blind reviews whose window has passed become visible within one run of the jobs (docs/product.md#reviews).
-  ctx.scheduler.register("reviews:reveal", () => revealDueReviews(ctx));
+  ctx.scheduler.register("reviews:reveal", () => revealDueReviews(ctx.db, ctx.now()));
 
   app.post(
     "/api/reviews",

@@ -200,7 +200,7 @@ function boardStatement(shape: BoardShape, paging: { pageSize: number; page: num
   const distance = shape.point ? distanceSql(p("lat"), p("lon")) : sql<number | null>`null::float8`;
   // The first pages at the web app's size are literals in the text, so PostgreSQL can keep one plan
   // for the statement: with LIMIT and OFFSET as parameters its generic plan looked dearer than any
-  // custom one, and it planned every run again (0.40 ms of planning per page: bench:routes).
+  // custom one, and it planned every run again (docs/benchmarks.md, "Figures once in code comments").
   const limits = paging ? sql.raw(`limit ${paging.pageSize} offset ${(paging.page - 1) * paging.pageSize}`) : sql`limit ${p("limit")} offset ${p("offset")}`;
   const rest = sql`from ${tasks}
     join ${users} on ${users.id} = ${tasks.userId}
@@ -210,8 +210,8 @@ function boardStatement(shape: BoardShape, paging: { pageSize: number; page: num
     ${limits}`;
   // A place filter's best plan depends on where the circle lies (dense: walk the newest-first
   // index; empty: range over the position index). After five runs PostgreSQL switched the named
-  // statement to one generic plan and the place filter served 0.40 of the unfiltered board's req/s
-  // (1,479 against 3,706; 4,105 with custom plans forced; docs/benchmarks.md, "Job board filters").
+  // statement to one generic plan and the place filter served far fewer requests than the
+  // unfiltered board, and more with custom plans forced (docs/benchmarks.md, "Job board filters").
   // An unnamed statement ("") is planned for its values on every run, as are pages past the first few.
   const name = shape.point || !paging ? "" : `tasks_open_${shapeName(shape)}_${paging.page}`;
   return new RowStatement(name, boardColumns(distance), rest);
@@ -270,11 +270,16 @@ function boardStatementFor(db: Db, request: BoardRequest) {
   return preparedOnce(db, `tasks_open_${shapeName(shape)}_${paging ? page : "any"}`, () => boardStatement(shape, paging));
 }
 
+/** A board query's statement (made once per shape and page) and the values of its placeholders. */
+export function boardStatementWithValues(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput) {
+  const request = boardRequest(query);
+  return { statement: boardStatementFor(ctx.db, request), values: boardValues(request, ctx.now()) };
+}
+
 /** The board's SQL with its values, as the app runs it (bench:load hands it to pgbench, with no app around it). */
 export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTasksInput): { sql: string; params: unknown[] } {
-  const request = boardRequest(query);
-  const statement = boardStatementFor(ctx.db, request);
-  return { sql: statement.sql, params: statement.values(boardValues(request, ctx.now())) };
+  const { statement, values } = boardStatementWithValues(ctx, query);
+  return { sql: statement.sql, params: statement.values(values) };
 }
 
 /**
@@ -282,8 +287,8 @@ export function openTasksSql(ctx: Pick<AppContext, "db" | "now">, query: OpenTas
  * snapshot the statement read (null for an empty page).
  */
 export async function listOpenTasks(ctx: AppContext, query: OpenTasksInput): Promise<{ cards: BoardTask[]; snapshot: string | null }> {
-  const request = boardRequest(query);
-  const rows = await boardStatementFor(ctx.db, request).rows(ctx.db, boardValues(request, ctx.now()));
+  const { statement, values } = boardStatementWithValues(ctx, query);
+  const rows = await statement.rows(ctx.db, values);
   const cards = rows.map((r): BoardTask => {
     // Open tasks have no provider yet, and a poster's card has no completed-task count.
     const poster: PartyRow = {

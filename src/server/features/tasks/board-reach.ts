@@ -3,8 +3,8 @@ import type { OpenTasksInput } from "./repository.js";
 
 // Which changes a kept job-board answer may show (docs/decisions/038-board-answers-dropped-by-reach.md).
 // Dropping every answer of a category on every change kept few of them under load: at bench:load's
-// mix a post arrived every 20 ms and took the searches, the budget orders and every other
-// category-wide page with it, so about half the board's requests ran the query. A change now
+// mix posts arrive often and each took the searches, the budget orders and every other
+// category-wide page with it, so many of the board's requests ran the query (docs/benchmarks.md, "Figures once in code comments"). A change now
 // drops an answer only when the changed task may be on it, or may move its cards: the task is on
 // the page, or may match its filters and sorts before its last card (a task joining) or before its
 // first (a task leaving a later page). Whatever is not known is assumed to match, so a doubt

@@ -74,9 +74,10 @@ const provider = alias(users, "provider");
 /**
  * The task page in one statement: the task, its photos' ids and descriptions in seq order, and its
  * poster's and provider's cards (docs/product.md, "People you can see"), without drizzle's row
- * mapping. It was three round trips (task, photos, parties), then two; the page is 15% of bench:load.
+ * mapping. It was three round trips (task, photos, parties), then two; the page is a large share of
+ * bench:load's mix (docs/benchmarks.md, "Figures once in code comments").
  */
-const taskDetailStatement = new RowStatement(
+export const taskDetailStatement = new RowStatement(
   "task_detail",
   {
     ...TASK_COLUMNS,
@@ -177,7 +178,7 @@ const partyColumns = {
  * A task's poster and provider (the same id twice when there is no provider): the task page and
  * every transition's answer. Built once per database and prepared once per connection by name, and
  * with exactly two values PostgreSQL settles on one generic plan after five runs and stops planning
- * it (0.01 ms instead of 0.15 ms a run at 100k tasks); with the array below it keeps planning each
+ * it (docs/benchmarks.md, "Figures once in code comments"); with the array below it keeps planning each
  * run for its length.
  */
 const partyPairStatement = (db: Db) =>

@@ -27,7 +27,7 @@ export const TASK_PLACE_COLUMNS = [
  * this insert again on every post, the largest part of a post's server CPU (docs/benchmarks.md,
  * "Profiles of issue 16").
  */
-const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
+export const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
   const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
   return sql`with promoted as (
