@@ -1,11 +1,12 @@
 import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { TASK_STATUSES } from "../../../shared/constants.js";
-import { applyTransition, TASK_TRANSITIONS, type SystemActor, type TaskViewer } from "../../../shared/task-lifecycle.js";
+import { applyEffects, applyTransition, evaluateTransition, TASK_TRANSITIONS, type SystemActor, type TaskViewer } from "../../../shared/task-lifecycle.js";
+import { taskOffers } from "../../db/schema/offers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import type { TaskRow } from "../../transition-actions.js";
-import { useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { createPoster, createProvider, postTask } from "../../../../test/fixtures/factory.js";
 import type { TransitionActorInput } from "./repository.js";
 import { updateByTransition } from "./transition-statements.js";
@@ -25,6 +26,7 @@ const poster = await createPoster(t);
 const assigned = await createProvider(t);
 const stranger = await createProvider(t);
 const unverified = await createPoster(t);
+const admin = await createUser(t, { role: "admin" });
 const template = await postTask(t, poster);
 
 async function sessionUserOf(user: TestUser) {
@@ -39,10 +41,10 @@ interface Actor {
   js: TaskViewer | SystemActor;
 }
 
-const person = async (label: string, user: TestUser, verified: boolean): Promise<Actor> => ({
+const person = async (label: string, user: TestUser, verified: boolean, isAdmin = false): Promise<Actor> => ({
   label,
   sql: { kind: "person", user: await sessionUserOf(user) },
-  js: { id: user.id, role: verified ? "provider" : "user", isAdmin: false, providerVerified: verified },
+  js: { id: user.id, role: isAdmin ? "admin" : verified ? "provider" : "user", isAdmin, providerVerified: verified },
 });
 const system = (actor: SystemActor): Actor => ({ label: actor, sql: { kind: "system", actor }, js: actor });
 
@@ -51,22 +53,53 @@ const ACTORS: Actor[] = [
   await person("assigned provider", assigned, true),
   await person("another verified provider", stranger, true),
   await person("an unverified person", unverified, false),
+  await person("an admin", admin, false, true),
   system("timer"),
   system("payment_system"),
 ];
 
-type State = Pick<TaskRow, "status" | "providerId" | "paymentCapturedAt" | "paymentDeadline">;
+type State = Pick<TaskRow, "status" | "hiringMode" | "providerId" | "paymentCapturedAt" | "paymentDeadline">;
 
-/** Every status, with and without a provider, paid or not, and a payment deadline absent, passed, just reached or ahead. */
+/**
+ * Every status, either way of finding a provider, with and without a provider, paid or not, and a
+ * payment deadline absent, passed, just reached or ahead.
+ */
 const STATES: State[] = TASK_STATUSES.flatMap((status) =>
-  [null, assigned.id].flatMap((providerId) =>
-    [null, new Date(now.getTime() - 5 * MINUTE)].flatMap((paymentCapturedAt) =>
-      [null, new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)].map((paymentDeadline) => ({ status, providerId, paymentCapturedAt, paymentDeadline })),
+  (["first_to_claim", "offers"] as const).flatMap((hiringMode) =>
+    [null, assigned.id].flatMap((providerId) =>
+      [null, new Date(now.getTime() - 5 * MINUTE)].flatMap((paymentCapturedAt) =>
+        [null, new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)].map((paymentDeadline) => ({
+          status,
+          hiringMode,
+          providerId,
+          paymentCapturedAt,
+          paymentDeadline,
+        })),
+      ),
     ),
   ),
 );
 
-const pick = ({ status, providerId, paymentCapturedAt, paymentDeadline }: State): State => ({ status, providerId, paymentCapturedAt, paymentDeadline });
+const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline }: State): State => ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline });
+
+/**
+ * The JS side of a row. The provider of an accepted offer is a row of the offers table, which only
+ * the server's UPDATE reads (applyEffects refuses it): there the JS decides who may act, and the
+ * offer made on each case's task by `stranger` is who the task must be assigned to.
+ */
+function jsOutcome(row: (typeof TASK_TRANSITIONS)[number], state: State, actor: Actor): State | null {
+  const task = { ...template, ...state };
+  if (!takesOffer(row)) {
+    const js = applyTransition(row.name, task, actor.js, now, t.env.PAYMENT_WINDOW_MINUTES);
+    return js.ok ? pick(js.task) : null;
+  }
+  if (!evaluateTransition(row.name, task, actor.js, now).ok) return null;
+  const rest = row.effects.filter((effect) => effect !== "assign_offer_provider");
+  const moved = applyEffects(task, rest, actor.js, now, t.env.PAYMENT_WINDOW_MINUTES);
+  return pick({ ...moved, status: row.to, providerId: stranger.id });
+}
+
+const takesOffer = (row: (typeof TASK_TRANSITIONS)[number]) => (row.effects as readonly string[]).includes("assign_offer_provider");
 
 describe("the task table's SQL and JS agree", () => {
   it.each(TASK_TRANSITIONS.map((row) => [row.name, row] as const))("%s: for every actor and state, who may act and what follows", async (_name, row) => {
@@ -76,23 +109,30 @@ describe("the task table's SQL and JS agree", () => {
       .insert(tasks)
       .values(cases.map(({ state }) => ({ ...copy, ...state })))
       .returning({ id: tasks.id });
+    // An open offer on every case's task, for the row that accepts one.
+    const offers = takesOffer(row)
+      ? await t.database.db
+          .insert(taskOffers)
+          .values(inserted.map(({ id }) => ({ taskId: id, providerId: stranger.id, priceCents: 4200, message: "I can do it", availability: "Tomorrow", createdAt: now, updatedAt: now })))
+          .returning({ id: taskOffers.id })
+      : [];
     let allowed = 0;
     const outcomes = await Promise.all(
       cases.map(async ({ state, actor }, i) => {
         const taskId = inserted[i]?.id;
         if (!taskId) throw new Error("a case's task was not inserted");
-        const js = applyTransition(row.name, { ...template, ...state }, actor.js, now, t.env.PAYMENT_WINDOW_MINUTES);
+        const js = jsOutcome(row, state, actor);
         let moved: TaskRow | null;
         try {
-          moved = await updateByTransition(t.app.ctx, row.name, taskId, actor.sql, now);
+          moved = await updateByTransition(t.app.ctx, row.name, taskId, actor.sql, now, t.app.ctx.db, offers[i]?.id ?? null);
         } catch (error) {
           // A row whose effect assigns the actor cannot be written for a system actor at all.
           if (!(error instanceof Error && error.message === "Only a person can be assigned as provider")) throw error;
           moved = null;
         }
-        if (js.ok) allowed += 1;
+        if (js) allowed += 1;
         const where = `${actor.label} on ${JSON.stringify(state)}`;
-        return { where, js: js.ok ? pick(js.task) : null, sql: moved ? pick(moved) : null };
+        return { where, js, sql: moved ? pick(moved) : null };
       }),
     );
     for (const outcome of outcomes) expect(outcome.sql, outcome.where).toEqual(outcome.js);
