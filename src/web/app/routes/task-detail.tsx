@@ -9,14 +9,12 @@ import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
-import { TaskDisputePanel } from "@/features/payments/components/task-dispute";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
-import { EditTaskButton } from "@/features/tasks/components/edit-task-button";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
@@ -35,8 +33,12 @@ import { BackLink } from "../layout/back-link";
 
 // Only tasks that take offers show them; the form and its schema load with that section.
 const TaskOffers = lazy(() => import("@/features/offers/components/task-offers").then((m) => ({ default: m.TaskOffers })));
+// Shown only to the task's people and only in some states, each with its own form code: loaded
+// when shown, so the task page's first load stays within its budget (docs/benchmarks.md).
+const TaskDisputePanel = lazy(() => import("@/features/payments/components/task-dispute").then((m) => ({ default: m.TaskDisputePanel })));
+const EditTaskButton = lazy(() => import("@/features/tasks/components/edit-task-button").then((m) => ({ default: m.EditTaskButton })));
+const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
 import { TaskPhotosSection } from "../task-photos";
-import { ReportButton } from "@/features/moderation/components/report-button";
 
 function BackButton() {
   return <BackLink fallback="/job-board" />;
@@ -159,7 +161,11 @@ export default function TaskDetailPage() {
               <Clock className="size-4" aria-hidden="true" />
               <span>Posted {relativeTime(t.createdAt, now)}</span>
               {t.editedAt && <span>· Edited {relativeTime(t.editedAt, now)}</span>}
-              {viewer && !isOwner ? <ReportButton targetType="task" targetId={t.id} what="this task" /> : null}
+              {viewer && !isOwner ? (
+                <Suspense fallback={null}>
+                  <ReportButton targetType="task" targetId={t.id} what="this task" />
+                </Suspense>
+              ) : null}
             </p>
             <div className="flex items-center gap-3 text-sm">
               <PersonAvatar name={t.poster.displayName} photoUrl={t.poster.photoUrl} className="size-10" />
@@ -214,7 +220,11 @@ export default function TaskDetailPage() {
                   disabled={!button.enabled || pending !== null}
                 />
               ))}
-              {isOwner && t.status === "open" && t.visibility === "private" && <EditTaskButton task={t} />}
+              {isOwner && t.status === "open" && t.visibility === "private" && (
+                <Suspense fallback={null}>
+                  <EditTaskButton task={t} />
+                </Suspense>
+              )}
               {isProvider && !isOwner && t.status === "open" && !declinedYou && (
                 <AskFelixButton mode="evaluate" context={taskFelixContext(t)} />
               )}
@@ -324,7 +334,11 @@ export default function TaskDetailPage() {
         )}
 
         <TaskEscrowActions task={t} />
-        <TaskDisputePanel task={t} />
+        {t.paymentCapturedAt !== null && viewer && (
+          <Suspense fallback={null}>
+            <TaskDisputePanel task={t} />
+          </Suspense>
+        )}
         <TaskReviews task={t} />
         <TaskChatPanel task={t} />
       </div>
