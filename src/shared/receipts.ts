@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MONEY_ACTIONS, PAYOUT_STATUSES } from "./money-lifecycle.js";
+import { LEDGER_KINDS, PAYOUT_STATUSES } from "./money-lifecycle.js";
 import { dollarsToCents, formatDollarsExact } from "./money.js";
 
 // Contracts of the poster's receipts, the provider's statements and the admin's ledger search
@@ -157,7 +157,7 @@ export type LedgerSearchQuery = z.infer<typeof ledgerSearchQuerySchema>;
 export const ledgerEntrySchema = z.object({
   id: z.number().int(),
   transactionId: z.uuid(),
-  kind: z.enum(MONEY_ACTIONS),
+  kind: z.enum(LEDGER_KINDS),
   account: z.string(),
   amount: z.number(),
   taskId: z.uuid().nullable(),

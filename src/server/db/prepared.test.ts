@@ -70,7 +70,7 @@ describe("prepared statements answer as drizzle does", () => {
     const provider = await createProvider(t);
     const now = t.clock.now();
     const [inserted] = await insertTaskStatement.rows(db, {
-      userId: poster.id, title: "Carry a sofa", description: "Up two floors", category: "moving", urgency: "standard",
+      userId: poster.id, hiringMode: "first_to_claim", title: "Carry a sofa", description: "Up two floors", category: "moving", urgency: "standard",
       budgetCents: 6000, urgentFeeCents: 0, serviceFeeCents: 600, totalCents: 6600, scheduledDate: null,
       location: "1 Main St", city: "Annapolis", state: "MD", lat: 38.97, lon: -76.49,
       startLocation: null, startCity: null, startState: null, startLat: null, startLon: null,
@@ -174,13 +174,14 @@ describe("prepared statements answer as drizzle does", () => {
 
   it("notify_user, notify_user_quiet and announce_task_update", async () => {
     const poster = await createPoster(t);
-    const values = { userId: poster.id, kind: "task_claimed", title: "Claimed", body: "Someone claimed it", taskId: null, createdAt: null, payload: "{}" };
+    const values = { userId: poster.id, kind: "task_claimed", title: "Claimed", body: "Someone claimed it", taskId: null, createdAt: null, payload: "{}", url: "/dashboard" };
     const mail = { userId: poster.id, subject: "Claimed", text: "Someone claimed it", kind: "task_claimed" };
     const alongside = { name: "prepared_test_mail", ctes: sql`nothing as (select 1)`, select: sql`1 as one`, values: {} };
     const mailedTo = await insertUserMail(db, mail, "stored", alongside);
     expect([{ mailedTo }]).toEqual(await db.select({ mailedTo: emailOutbox.to }).from(emailOutbox).where(eq(emailOutbox.to, poster.email)));
     const quiet = await quietNoticeStatement.rows(db, values);
-    expect(quiet).toEqual(await db.select({ pgNotify: sql<string>`''` }).from(users).where(eq(users.id, poster.id)));
+    // No device of the poster's is subscribed: no push, so no push NOTIFY either.
+    expect(quiet).toEqual(await db.select({ pgNotify: sql<string>`''`, pushed: sql<string | null>`null` }).from(users).where(eq(users.id, poster.id)));
     const task = await postTask(t, poster);
     const announced = await announceStatement.rows(db, { taskId: task.id, event: "claim", board: null, also: null });
     expect(announced).toEqual(await db.select({ pgNotify: sql<string>`''` }).from(tasks).where(eq(tasks.id, task.id)));

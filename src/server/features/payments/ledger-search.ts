@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { MoneyAction } from "../../../shared/money-lifecycle.js";
+import type { LedgerKind } from "../../../shared/money-lifecycle.js";
 import { centsToDollars } from "../../../shared/money.js";
 import type { LedgerPage, LedgerSearchQuery } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
@@ -15,7 +15,7 @@ import type { Field } from "./csv.js";
 interface EntryRow {
   id: string;
   transaction_id: string;
-  kind: MoneyAction;
+  kind: LedgerKind;
   account: string;
   amount_cents: string;
   task_id: string | null;
