@@ -250,10 +250,10 @@ describe("chat socket", () => {
     const { poster, provider, task } = await taskAt(t, "paid");
     const s = await openSocket(poster);
     s.send({ type: "subscribe_notifications" });
-    // The claim's notice is waiting already.
-    expect((await s.next("notification")).unreadCount).toBe(1);
-    expect(await transition(t, "start", task.id, provider)).not.toBeNull();
+    // The claim's notice and the payment's receipt are waiting already.
     expect((await s.next("notification")).unreadCount).toBe(2);
+    expect(await transition(t, "start", task.id, provider)).not.toBeNull();
+    expect((await s.next("notification")).unreadCount).toBe(3);
     s.close();
   });
 });
