@@ -100,6 +100,10 @@ const PLAN: Record<string, Visit[]> = {
     { as: null, h1: SIGN_IN },
     { as: "admin", h1: "E-mail Outbox" },
   ],
+  "/admin/reports": [
+    { as: null, h1: SIGN_IN },
+    { as: "admin", h1: "Reports" },
+  ],
   "/provider/profile": [
     { as: null, h1: SIGN_IN },
     { as: "poster", h1: "My Provider Profile" },
