@@ -144,8 +144,14 @@ const PLAN: Record<string, Visit[]> = {
     { as: null, h1: SIGN_IN },
     { as: "poster", h1: "Receipts" },
   ],
-  "/receipts/:id": [{ as: "poster", h1: "Receipt not found", url: "/receipts/00000000-0000-4000-8000-000000000000" }],
-  "/earnings/statement/:year": [{ as: "provider", h1: "Yearly statement 2001", url: "/earnings/statement/2001" }],
+  "/receipts/:id": [
+    { as: null, h1: SIGN_IN, url: "/receipts/00000000-0000-4000-8000-000000000000" },
+    { as: "poster", h1: "Receipt not found", url: "/receipts/00000000-0000-4000-8000-000000000000" },
+  ],
+  "/earnings/statement/:year": [
+    { as: null, h1: SIGN_IN, url: "/earnings/statement/2001" },
+    { as: "provider", h1: "Yearly statement 2001", url: "/earnings/statement/2001" },
+  ],
   "/admin/ledger": [
     { as: null, h1: SIGN_IN },
     { as: "admin", h1: "Ledger" },

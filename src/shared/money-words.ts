@@ -1,12 +1,8 @@
 import {
   APPROVAL_WINDOW_HOURS,
   APPROVAL_WINDOW_THRESHOLD_CENTS,
-  LATE_CANCEL_FEE_MIN_CENTS,
-  LATE_CANCEL_FEE_PERCENT,
-  LATE_CANCEL_HOURS,
   MIN_BUDGET_CENTS,
   PROVIDER_SHARE_PERCENT,
-  REPORT_PROBLEM_HOURS_AFTER_COMPLETION,
   SERVICE_FEE_FIXED_CENTS,
   SERVICE_FEE_PERCENT,
   URGENT_SURCHARGE_PERCENT,
@@ -36,16 +32,6 @@ export const MONEY_WORDS = {
     `When a task with a budget under ${threshold} is marked complete, the provider's share is released at once. ` +
     `For a budget of ${threshold} or more, the customer has ${APPROVAL_WINDOW_HOURS} hours after completion to approve ` +
     "the release early or report a problem; if they do neither, it is released automatically.",
-  /** Cancelling a paid task before work starts (docs/product.md, Money: late cancellation). */
-  refund:
-    `If you cancel a paid task before work starts, everything held in escrow is refunded to your card, except within ${LATE_CANCEL_HOURS} hours ` +
-    `of its scheduled time: then the provider keeps a late-cancellation fee of ${LATE_CANCEL_FEE_PERCENT}% of the budget (at least ` +
-    `${formatDollarsExact(LATE_CANCEL_FEE_MIN_CENTS)}, never more than you paid) and you are refunded the rest. Once work has started, report a problem instead.`,
-  /** Either party's recourse (docs/product.md, Money: disputes). */
-  disputes:
-    `Either of you can report a problem on a paid task from payment until ${REPORT_PROBLEM_HOURS_AFTER_COMPLETION} hours after completion. ` +
-    "Money still in escrow stays there until an admin decides, and the admin may split it in any proportion. If the money was already " +
-    "released, a refund decided in the customer's favour is paid by Errandly's guarantee.",
 } as const;
 
 /** The toast after a payment, true to what happens to this amount when the provider marks it complete. */

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
 import { MONEY_WORDS } from "@shared/money-words";
+import { RECOURSE_WORDS } from "@shared/recourse-words";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
@@ -12,8 +13,8 @@ const GROUPS: { title: string; items: { q: string; a: string }[] }[] = [
       { q: "How do I post a task?", a: `Sign in, choose Post a Task, describe the job, pick a category, set your budget (at least ${MONEY_WORDS.minimumBudget}) and add the location or route. Felix can suggest a fair budget.` },
       { q: "When do I pay?", a: `After a provider claims your task you pay the budget plus the service fee. The money is held in escrow and released to the provider only after the task is completed. ${MONEY_WORDS.release}` },
       { q: "What does it cost?", a: `The service fee is ${MONEY_WORDS.serviceFee}. Urgent tasks carry a ${MONEY_WORDS.urgentSurcharge} surcharge. See the pricing page for examples.` },
-      { q: "Can I cancel a task?", a: `Yes, while it is open or claimed and before work has started. ${MONEY_WORDS.refund}` },
-      { q: "What if something goes wrong?", a: `Report a problem on the task page, or contact support: we are available 24/7 and reply within 24 hours. ${MONEY_WORDS.disputes}` },
+      { q: "Can I cancel a task?", a: `Yes, while it is open or claimed and before work has started. ${RECOURSE_WORDS.refund}` },
+      { q: "What if something goes wrong?", a: `Report a problem on the task page, or contact support: we are available 24/7 and reply within 24 hours. ${RECOURSE_WORDS.disputes}` },
       { q: "How are providers checked?", a: "Every provider submits a government-issued ID and a profile photo, and our team verifies each application before the provider can claim tasks. Ratings and reviews from past tasks are visible too." },
     ],
   },

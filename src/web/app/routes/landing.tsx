@@ -62,7 +62,7 @@ const TRUST = [
 
 const TRUST_POINTS = [
   { icon: ShieldCheck, title: "Identity checked", text: "Our team reviews every provider's government-issued ID and photo before they can take a task." },
-  { icon: Wallet, title: "Payment held in escrow", text: `Your payment is held until the task is marked complete. ${MONEY_WORDS.refund}` },
+  { icon: Wallet, title: "Payment held in escrow", text: "Your payment is held until the task is marked complete. If something goes wrong, report a problem and the money stays held until it is sorted out." },
   { icon: Star, title: "Ratings and reviews", text: "Both sides review each other after every task, so quality stays visible." },
 ];
 

@@ -1,6 +1,7 @@
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact, priceTask } from "@shared/money";
 import { MONEY_WORDS } from "@shared/money-words";
+import { RECOURSE_WORDS } from "@shared/recourse-words";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CallToAction, PageSection, StaticPage } from "@/features/site/components/static-page";
@@ -59,7 +60,7 @@ export default function PricingPage() {
             </CardContent>
           </Card>
         </div>
-        <p className="mt-4 text-sm text-muted-foreground">{MONEY_WORDS.refund}</p>
+        <p className="mt-4 text-sm text-muted-foreground">{RECOURSE_WORDS.refund}</p>
       </PageSection>
       <PageSection title="For providers">
         <ul className="list-disc space-y-2 pl-6">

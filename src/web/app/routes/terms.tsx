@@ -1,5 +1,6 @@
 import { OFFICE } from "@shared/constants";
 import { MONEY_WORDS } from "@shared/money-words";
+import { RECOURSE_WORDS } from "@shared/recourse-words";
 import { LegalPage, type LegalSection } from "@/features/site/components/legal-page";
 
 const SECTIONS: LegalSection[] = [
@@ -47,7 +48,7 @@ const SECTIONS: LegalSection[] = [
     title: "Cancellations and refunds",
     body: (
       <ul>
-        <li>A customer may cancel a task while it is open or claimed and before work has started. {MONEY_WORDS.refund}</li>
+        <li>A customer may cancel a task while it is open or claimed and before work has started. {RECOURSE_WORDS.refund}</li>
         <li>If a claimed task is not paid before its payment deadline, it expires and may be reposted.</li>
       </ul>
     ),
@@ -75,7 +76,7 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         If something goes wrong with a task, contact the other party through the task chat first. If you cannot resolve it, report a
-        problem on the task page or contact our support team at {OFFICE.supportEmail}. {MONEY_WORDS.disputes} Our decision on releasing or refunding escrowed funds is final as between you and Errandly, without
+        problem on the task page or contact our support team at {OFFICE.supportEmail}. {RECOURSE_WORDS.disputes} Our decision on releasing or refunding escrowed funds is final as between you and Errandly, without
         limiting any rights you have against the other party.
       </p>
     ),
