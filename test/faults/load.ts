@@ -52,6 +52,8 @@ export class Traffic {
   noAnswerWhileDown = 0;
   /** "METHOD path" of each request waiting for its answer. */
   readonly inFlight = new Map<number, string>();
+  /** Each request that got no answer or a 5xx other than 503: its id, when it started, what it was. */
+  readonly failures: { id: number; startedAt: number; answered: boolean; what: string }[] = [];
   private nextId = 0;
 
   async call(baseUrl: string, actor: Actor | null, method: string, path: string, body?: unknown): Promise<Answer> {
@@ -59,6 +61,7 @@ export class Traffic {
     if (actor) headers.cookie = actor.cookie;
     if (body !== undefined) headers["content-type"] = "application/json";
     const id = this.nextId++;
+    const startedAt = Date.now();
     this.inFlight.set(id, `${method} ${path}`);
     try {
       const res = await fetch(`${baseUrl}${path}`, {
@@ -70,13 +73,19 @@ export class Traffic {
       });
       const text = await res.text();
       this.statuses.set(res.status, (this.statuses.get(res.status) ?? 0) + 1);
-      if (res.status >= 500 && res.status !== 503) this.serverErrors.push(`${method} ${path}: ${res.status} ${text}`);
+      if (res.status >= 500 && res.status !== 503) {
+        this.serverErrors.push(`${method} ${path}: ${res.status} ${text}`);
+        this.failures.push({ id, startedAt, answered: true, what: `${method} ${path}: ${res.status}` });
+      }
       if (res.status === 503) this.unavailable.push(`${method} ${path}: ${text.slice(0, 120)}`);
       return { status: res.status, body: parseBody(text) };
     } catch (err) {
       const message = describe(err);
       if (this.serverDown) this.noAnswerWhileDown += 1;
-      else this.noAnswer.push(`${method} ${path}: ${message}`);
+      else {
+        this.noAnswer.push(`${method} ${path}: ${message}`);
+        this.failures.push({ id, startedAt, answered: false, what: `${method} ${path}: ${message}` });
+      }
       return { status: 0, body: {}, error: message };
     } finally {
       this.inFlight.delete(id);

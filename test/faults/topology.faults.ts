@@ -257,25 +257,34 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       paymentsPerPoster: 2,
     });
     await sleep(2_000);
-    const inFlight = traffic.inFlight.size;
-    const failedBefore = traffic.serverErrors.length + traffic.noAnswer.length;
-    expect(failedBefore).toBe(0);
+    expect(traffic.failures).toEqual([]);
+    // The requests in flight at the kill, whichever instance held them: the most that may fail
+    // besides those HAProxy sends to the victim before it notices (below).
+    const inFlight = new Set(traffic.inFlight.keys());
+    const killedAt = Date.now();
     await need(instances.get(victim) ?? null, victim).kill();
     const takenOutMs = await waitForStates(`HAProxy to take ${victim} out`, (s) => (s.get(victim) ?? "").startsWith("DOWN"), 10_000);
+    const takenOutAt = Date.now();
     await sleep(2_000);
     await talk.stop();
     await load.stop();
-    const failed = [...traffic.serverErrors, ...traffic.noAnswer];
+    // A request HAProxy sent on a kept-alive connection to the victim in the moment before it saw
+    // that connection close gets its client connection closed unanswered, so that the browser sends
+    // it again (HAProxy's default `http-reuse safe`; Chromium resends on a reused connection). That
+    // can only happen between the kill and HAProxy taking the victim out.
+    const cutInFlight = traffic.failures.filter((f) => inFlight.has(f.id));
+    const resendable = traffic.failures.filter((f) => !inFlight.has(f.id) && !f.answered && f.startedAt >= killedAt && f.startedAt <= takenOutAt);
+    const otherFailures = traffic.failures.filter((f) => !cutInFlight.includes(f) && !resendable.includes(f));
     // A confirm cut off on the killed instance is handed back by the sweep and paid on retry.
     const recovery = await recoverCutOffPayments(db, traffic, lb.url, posters);
 
     console.info(
       [
-        `[faults] topology kill: ${victim} SIGKILLed with ${inFlight} requests in flight through HAProxy; ${failed.length} failed (${failed.map((f) => f.split(": ")[1]?.slice(0, 3)).join(" ")}); taken out ${takenOutMs} ms after the kill (bound ${TAKE_OUT_MS} ms + one check)`,
+        `[faults] topology kill: ${victim} SIGKILLed with ${inFlight.size} requests in flight through HAProxy; ${cutInFlight.length} of them failed, ${resendable.length} sent to ${victim} before it was taken out were closed unanswered for the client to resend; taken out ${takenOutMs} ms after the kill (bound ${TAKE_OUT_MS} ms + one check)`,
         `[faults]   requests ${traffic.count(() => true)} (${traffic.summary()}); ${recovery.cutOff} payments cut off, ${recovery.repaid} repaid; ${onVictim.length} of ${pairs.length} sockets were on ${victim} and reconnected to ${onVictim.map((p) => p.client.instance).join(", ")}`,
       ].join("\n"),
     );
-    expect(failed.length).toBeLessThanOrEqual(inFlight);
+    expect(otherFailures.map((f) => f.what)).toEqual([]);
     // A request its instance died holding gets 502 from HAProxy, or its connection is cut when the
     // answer had begun; no other 5xx, and nothing else the load did went wrong.
     expect(traffic.serverErrors.filter((f) => !/: 502 /.test(f))).toEqual([]);
