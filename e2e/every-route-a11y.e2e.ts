@@ -17,6 +17,8 @@ interface Visit {
   h1: string;
   /** Another URL for the route pattern (a real task id, a claimed task). */
   url?: string;
+  /** The page shows the API's 404 for what it asks (an unknown receipt): the browser logs that answer. */
+  shows404?: true;
 }
 
 const SIGN_IN = "Welcome to Errandly";
@@ -146,11 +148,11 @@ const PLAN: Record<string, Visit[]> = {
   ],
   "/receipts/:id": [
     { as: null, h1: SIGN_IN, url: "/receipts/00000000-0000-4000-8000-000000000000" },
-    { as: "poster", h1: "Receipt not found", url: "/receipts/00000000-0000-4000-8000-000000000000" },
+    { as: "poster", h1: "Receipt not found", url: "/receipts/00000000-0000-4000-8000-000000000000", shows404: true },
   ],
   "/earnings/statement/:year": [
     { as: null, h1: SIGN_IN, url: "/earnings/statement/2001" },
-    { as: "provider", h1: "Yearly statement 2001", url: "/earnings/statement/2001" },
+    { as: "provider", h1: "Yearly statement 2001", url: "/earnings/statement/2001", shows404: true },
   ],
   "/admin/ledger": [
     { as: null, h1: SIGN_IN },
@@ -225,11 +227,17 @@ async function sweep(role: Role | null): Promise<string[]> {
   for (const [path, plan] of Object.entries(PLAN)) {
     for (const visit of plan.filter((v) => v.as === role)) {
       const url = fill(visit.url ?? path);
+      const logged = page.problems.length;
       await page.goto(`${server.url}${url}`);
       try {
         await page.getByRole("heading", { level: 1, name: heading(visit.h1), exact: true }).waitFor({ state: "visible", timeout: POLL.timeout });
         // Loaded: no spinner or skeleton left, so axe sees the page a person reads.
         await expect.poll(() => page.locator(".animate-spin, .animate-pulse").count(), POLL).toBe(0);
+        if (visit.shows404) {
+          const own = page.problems.splice(logged);
+          expect(own.filter((p) => /404 \(Not Found\)/.test(p)), `${url}: the API's 404 the page shows`).toHaveLength(1);
+          page.problems.push(...own.filter((p) => !/404 \(Not Found\)/.test(p)));
+        }
       } catch (error) {
         const seen = await page.locator("h1").allInnerTexts();
         failures.push(`${url} (${who}): expected h1 "${heading(visit.h1)}", saw ${JSON.stringify(seen)} at ${page.url()}: ${String(error)}`);
