@@ -101,7 +101,7 @@ describe("task chat and reviews", () => {
 
     // E-mail preferences: a switch per kind, saved at once.
     await poster.goto(`${e2e.server.url}/settings/notifications`);
-    const chatSwitch = poster.getByRole("switch", { name: "A new chat message while I am away" });
+    const chatSwitch = poster.getByRole("switch", { name: "A new chat message while I am away (by e-mail)" });
     await expect.poll(() => chatSwitch.getAttribute("aria-checked"), { timeout: 10_000 }).toBe("true");
     await chatSwitch.click();
     await expect.poll(() => chatSwitch.getAttribute("aria-checked")).toBe("false");

@@ -93,7 +93,7 @@ describe("notifications on a device", () => {
       await turnOn.click();
       await eventually(() => provider.getByText("Notifications are on for this device.").isVisible()).toBe(true);
       // The first device turns on the kinds people act on, a new task for one's alerts among them.
-      await eventually(() => provider.getByRole("switch", { name: /A new task matches my job alerts/ }).first().getAttribute("aria-checked")).toBe("true");
+      await eventually(() => provider.getByRole("switch", { name: /A new task matches my job alerts.*\(by push\)$/ }).getAttribute("aria-checked")).toBe("true");
       expect(devices.size).toBe(1);
       await expectAxeClean(provider, `settings, push on, ${width}px`);
       expect(await scrollsSideways(provider)).toBe(false);

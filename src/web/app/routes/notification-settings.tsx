@@ -27,6 +27,8 @@ export default function NotificationSettingsPage() {
         <div key={kind} className="flex items-center justify-between gap-4">
           <Label htmlFor={id} className="font-normal">
             {channel === "push" ? pushKindLabel(kind) : NOTIFICATION_KIND_LABELS[kind]}
+            {/* Each kind has a switch per channel: a screen reader names which one. */}
+            <span className="sr-only">{channel === "push" ? " (by push)" : " (by e-mail)"}</span>
           </Label>
           {prefs.data ? (
             <Switch

@@ -165,10 +165,10 @@ function ReportButton({ taskId, held }: { taskId: string; held: number }) {
 /** On a paid task, for its poster, its provider and admins: report a problem, or the dispute's thread. */
 export function TaskDisputePanel({ task }: { task: TaskDetail }) {
   const { user } = useUser();
-  const party = user !== null && (user.id === task.userId || user.id === task.providerId);
   const isAdmin = user?.isAdmin === true;
-  const visible = task.paymentCapturedAt !== null && (party || isAdmin);
-  const query = useTaskDispute(task.id, visible);
+  const mayAsk = (t: TaskDetail) => t.paymentCapturedAt !== null && (isAdmin || (user !== null && (user.id === t.userId || user.id === t.providerId)));
+  const visible = mayAsk(task);
+  const query = useTaskDispute(task.id, visible, mayAsk);
   if (!visible || !query.data) return null;
   const answer = query.data;
   if (answer.dispute) return <DisputeCard task={task} answer={{ ...answer, dispute: answer.dispute }} isAdmin={isAdmin} />;
