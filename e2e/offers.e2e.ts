@@ -50,6 +50,12 @@ describe.each([
     await provider.setViewportSize(viewport);
     const taskId = await offersTask(`Parcel pickup by offer at ${viewport.width}`);
 
+    // The poster's page is open before any offer: it lists each one as it arrives, without a reload.
+    await poster.goto(`${e2e.server.url}/task/${taskId}`);
+    const card = poster.getByTestId("offer-card");
+    await expect.poll(() => poster.getByRole("heading", { name: `Parcel pickup by offer at ${viewport.width}` }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await card.count()).toBe(0);
+
     // The provider sees no Claim, only the offer form.
     await provider.goto(`${e2e.server.url}/task/${taskId}`);
     await expect.poll(() => provider.getByRole("heading", { name: "Make an offer" }).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -63,8 +69,6 @@ describe.each([
     expect(await noSidewaysScroll(provider)).toBe(true);
 
     // The poster sees the offer with the provider's card and asks Felix about its price.
-    await poster.goto(`${e2e.server.url}/task/${taskId}`);
-    const card = poster.getByTestId("offer-card");
     await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
     expect(await card.innerText()).toContain("I pass the post office on my way.");
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");

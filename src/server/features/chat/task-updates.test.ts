@@ -5,7 +5,7 @@ import { buildApp } from "../../app.js";
 import { parseEnv } from "../../config/env.js";
 import { openDatabase } from "../../db/client.js";
 import { call, createUser, openTestDatabase, TEST_ORIGIN, TestClock, type TestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { expire, pay, postTask, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { expire, makeOffer, pay, postOffersTask, postTask, taskAt, transition } from "../../../../test/fixtures/factory.js";
 
 // The live task status (docs/decisions/025-live-task-status.md): who hears {type:"task_updated"}
 // and {type:"job_board_changed"}, for transitions and for money and review events, and across two
@@ -144,6 +144,23 @@ describe("task_updated", () => {
     expect(await posterB.update(task.id, "review")).toMatchObject({ status: "completed" });
     posterB.close();
     providerA.close();
+  });
+});
+
+describe("offers", () => {
+  it("refresh the poster's task page when an offer is made, changed or withdrawn", async () => {
+    const poster = await createUser(t);
+    const provider = await createUser(t, { verifiedProvider: true });
+    const posterB = await subscribed(poster, "B");
+    const task = await postOffersTask(t, poster);
+    await posterB.update(task.id, "posted");
+    await makeOffer(t, provider, task.id);
+    expect(await posterB.update(task.id, "offer")).toMatchObject({ status: "open" });
+    await makeOffer(t, provider, task.id, { price: 45 });
+    await posterB.update(task.id, "offer");
+    expect((await call(t, provider, { method: "DELETE", url: `/api/tasks/${task.id}/offer` })).statusCode).toBe(200);
+    await posterB.update(task.id, "offer");
+    posterB.close();
   });
 });
 

@@ -5,6 +5,7 @@ import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerListSchema, offe
 import type { AppContext } from "../../context.js";
 import { conflict, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { announceTaskUpdate } from "../../task-updates.js";
 import { requireUser } from "../../plugins/auth.js";
 import {
   acceptOffer,
@@ -134,6 +135,8 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           body: `A provider ${written.created ? "offered" : "now offers"} ${formatDollars(written.offer.priceCents)} for "${found.task.title}". Compare the offers on the task page and accept the one you want.`,
           taskId,
         });
+        // The poster's open task page lists the offers under the task: its frame refreshes them.
+        await announceTaskUpdate(tx, taskId, "offer");
       });
       const [offer] = await listOffers(ctx.db, taskId, user.id);
       if (!offer) throw notFound("Offer not found");
@@ -166,7 +169,10 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await offerContext(ctx.db, taskId, user.id);
       const refusal = offerRefusal(found, user.id);
       if (refusal) throw refusal;
-      if (!(await withdrawOffer(ctx.db, taskId, user.id, ctx.now()))) throw conflict(OFFER_MESSAGES.noOffer);
+      await ctx.db.transaction(async (tx) => {
+        if (!(await withdrawOffer(tx, taskId, user.id, ctx.now()))) throw conflict(OFFER_MESSAGES.noOffer);
+        await announceTaskUpdate(tx, taskId, "offer");
+      });
       const [offer] = await listOffers(ctx.db, taskId, user.id);
       if (!offer) throw notFound("Offer not found");
       return offer;
