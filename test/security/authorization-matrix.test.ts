@@ -4,7 +4,6 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { generateSync } from "otplib";
 import type { FastifyInstance, InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import type { TaskStatus } from "../../src/shared/constants.js";
 import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
@@ -26,6 +25,7 @@ import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../cre
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
 import { BASE_OFFER, makeOffer, postOffersTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
+import { openTestSocket, type TestSocket } from "../test-socket.js";
 import {
   ACTORS,
   HTTP_MATRIX,
@@ -454,57 +454,11 @@ async function offerStatus(taskId: string, providerId: string): Promise<string |
 // ---------------------------------------------------------------------------------------------
 // Sockets: the upgrade and the frames.
 
-type Frame = { type: string } & Record<string, unknown>;
-
-interface TestSocket {
-  send(frame: object): void;
-  next(timeoutMs?: number): Promise<Frame>;
-  close(): void;
-}
-
-/** Opens /ws as `user`: the socket, or the HTTP status the upgrade was refused with. */
-async function openSocket(user: TestUser | null): Promise<TestSocket | { refused: number }> {
+/** Opens /ws as `user` with the suites' one socket helper: the socket, or the HTTP status the upgrade was refused with. */
+function openSocket(user: TestUser | null): Promise<TestSocket | { refused: number }> {
   const headers: Record<string, string> = { origin: TEST_ORIGIN };
   if (user) headers.cookie = user.cookie;
-  const socket = new WebSocket(`${wsUrl}/ws`, { headers });
-  const frames: Frame[] = [];
-  let wake: (() => void) | null = null;
-  socket.on("message", (data: WebSocket.RawData) => {
-    frames.push(JSON.parse(String(data)) as Frame);
-    wake?.();
-  });
-  const opened = await new Promise<true | number>((resolve, reject) => {
-    socket.once("open", () => resolve(true));
-    socket.once("unexpected-response", (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      response.resume();
-      socket.terminate();
-    });
-    // "on", not "once": terminating a refused handshake reports an error too, after the answer.
-    socket.on("error", reject);
-  });
-  if (opened !== true) return { refused: opened };
-  return {
-    send: (frame) => socket.send(JSON.stringify(frame)),
-    async next(timeoutMs = 3000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const frame = frames.shift();
-        if (frame) return frame;
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error("no frame from the server in time");
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = null;
-      }
-    },
-    close: () => socket.close(),
-  };
+  return openTestSocket(`${wsUrl}/ws`, headers);
 }
 
 // ---------------------------------------------------------------------------------------------
