@@ -10,6 +10,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
+import { tinyPng } from "../test/fixtures/test-files.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
 // E2E_WEB_DIST) on a free port with a fresh data directory and a fresh database on the run's
@@ -288,6 +289,53 @@ export async function signInThroughApi(api: APIRequestContext, email: string, pa
     if ((await api.post("/api/auth/second-factor", { data: { code: totpCode(DEMO_ADMIN_TOTP_SECRET, steps) } })).ok()) return;
   }
   throw new Error(`sign-in ${email}: the second step was refused`);
+}
+
+/** `api`'s answer to a JSON request as T; an error naming the request when it is not 2xx. */
+export async function apiCall<T>(api: APIRequestContext, method: "GET" | "POST" | "PATCH" | "PUT", path: string, data?: unknown): Promise<T> {
+  const res = await api.fetch(path, { method, data });
+  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * Registers `person` through the API and opens the e-mailed verification link, as a new user does
+ * (posting, applying and paying need a verified address); `api` is then signed in as them.
+ */
+export async function registerThroughApi(
+  server: Pick<RunningServer, "databaseUrl">,
+  api: APIRequestContext,
+  person: { email: string; firstName: string; lastName: string; password: string },
+): Promise<{ id: string; firstName: string; lastName: string }> {
+  await apiCall(api, "POST", "/api/auth/register", person);
+  const token = new URL(await latestMailLink(server, person.email, "/verify-email")).searchParams.get("token");
+  return apiCall(api, "POST", "/api/auth/verify-email", { token });
+}
+
+/** Sends `api`'s provider application with an ID document and a profile photo, as the form does. */
+export async function applyThroughApi(api: APIRequestContext, email: string, fields: { address: string; city: string; bio: string; phone: string }): Promise<void> {
+  const upload = async (kind: "id_document" | "profile_photo") => {
+    const { uploadURL } = await apiCall<{ uploadURL: string }>(api, "POST", "/api/objects/upload", { kind });
+    const put = await api.put(uploadURL, { data: tinyPng(), headers: { "content-type": "image/png" } });
+    if (!put.ok()) throw new Error(`upload of the ${kind}: ${put.status()}`);
+    const [path, body] = kind === "id_document" ? ["set-id-document", { idDocumentURL: uploadURL }] : ["set-profile-photo", { profilePhotoURL: uploadURL }];
+    return (await apiCall<{ objectPath: string }>(api, "PUT", `/api/provider/${path}`, body)).objectPath;
+  };
+  await apiCall(api, "POST", "/api/provider/apply", {
+    fullName: "Applicant Name",
+    email,
+    phone: fields.phone,
+    address: fields.address,
+    city: fields.city,
+    state: "MD",
+    zipCode: "21401",
+    serviceTypes: ["errands", "delivery"],
+    idDocumentUrl: await upload("id_document"),
+    profilePhotoUrl: await upload("profile_photo"),
+    availability: { monday: true },
+    bio: fields.bio,
+    agreeTerms: true,
+  });
 }
 
 export const DEMO = {

@@ -1,10 +1,22 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request, type APIRequestContext, type BrowserContext } from "playwright-core";
+import {
+  apiCall,
+  applyThroughApi,
+  DEMO,
+  formatViolations,
+  newPage,
+  registerThroughApi,
+  seriousAxeViolations,
+  signIn,
+  signInThroughApi,
+  useServerAndBrowser,
+} from "./harness.js";
 
 // Offers (docs/product.md, Offers): on a task that takes offers the provider makes an offer from the
-// task page, the poster reads it with Felix, accepts it after a confirmation that states the total
-// first, and pays exactly that total. At a phone's width and a desktop's.
+// task page, a second provider offers less, the poster reads Felix's view of the cheaper offer,
+// accepts the other after a confirmation that states the total first, and pays exactly that total.
+// At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
@@ -12,7 +24,19 @@ let providerContext: BrowserContext;
 let poster: Awaited<ReturnType<typeof newPage>>;
 let provider: Awaited<ReturnType<typeof newPage>>;
 
+/** A second verified provider, signed in through the API: registered, applied and approved by the admin. */
+let secondProvider: APIRequestContext;
+let admin: APIRequestContext;
+
 beforeAll(async () => {
+  const api = () => request.newContext({ baseURL: e2e.server.url, extraHTTPHeaders: { origin: e2e.server.url } });
+  secondProvider = await api();
+  const sam = await registerThroughApi(e2e.server, secondProvider, { email: "sam@example.test", firstName: "Sam", lastName: "Second", password: "amber falcon ribbon 9" });
+  await applyThroughApi(secondProvider, "sam@example.test", { address: "5 State Circle", city: "Annapolis", bio: "Evenings and weekends, with a car.", phone: "410-555-0142" });
+  admin = await api();
+  await signInThroughApi(admin, DEMO.admin, DEMO.password);
+  await apiCall(admin, "POST", `/api/admin/applications/${sam.id}/approve`);
+
   posterContext = await e2e.browser.newContext();
   providerContext = await e2e.browser.newContext();
   poster = await newPage(posterContext);
@@ -21,6 +45,10 @@ beforeAll(async () => {
   await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
   poster.problems.length = 0;
   provider.problems.length = 0;
+});
+afterAll(async () => {
+  await secondProvider.dispose();
+  await admin.dispose();
 });
 
 async function offersTask(title: string): Promise<string> {
@@ -68,19 +96,26 @@ describe.each([
     expect(formatViolations(await seriousAxeViolations(provider))).toBe("");
     expect(await noSidewaysScroll(provider)).toBe(true);
 
-    // The poster sees the offer with the provider's card and asks Felix about its price.
+    // The poster sees the offer with the provider's card as it arrives, then the second provider's.
     await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
-    expect(await card.innerText()).toContain("I pass the post office on my way.");
+    await apiCall(secondProvider, "PUT", `/api/tasks/${taskId}/offer`, { price: 40, message: "I can do it tonight after work.", availability: "Tonight" });
+    await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(2);
+    const devons = card.filter({ hasText: "I pass the post office on my way." });
+    const sams = card.filter({ hasText: "I can do it tonight after work." });
+    expect(await devons.count()).toBe(1);
+    expect(await sams.count()).toBe(1);
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     expect(await noSidewaysScroll(poster)).toBe(true);
-    await card.getByRole("button", { name: "Ask Felix" }).click();
+
+    // Felix's view of the cheaper offer; the poster then takes the other one.
+    await sams.getByRole("button", { name: "Ask Felix" }).click();
     const felix = poster.getByRole("dialog");
     await expect.poll(() => felix.isVisible(), { timeout: 15_000 }).toBe(true);
     await poster.keyboard.press("Escape");
     await expect.poll(() => felix.count()).toBe(0);
 
     // $45 + the service fee ceil(8% of $45) + $0.50 = $49.10, stated first, then charged.
-    await card.getByRole("button", { name: "Accept $45 offer" }).click();
+    await devons.getByRole("button", { name: "Accept $45 offer" }).click();
     const confirm = poster.getByRole("alertdialog");
     await expect.poll(() => confirm.isVisible()).toBe(true);
     expect(await confirm.innerText()).toContain("You will pay $49.10 in total");
@@ -95,6 +130,9 @@ describe.each([
     const task = await e2e.api<{ totalAmount: number; paymentCapturedAt: string | null; providerId: string }>(poster, "GET", `/api/tasks/${taskId}`);
     expect(task.totalAmount).toBe(49.1);
     expect(task.paymentCapturedAt).not.toBeNull();
+    // The other offerer is told their offer was not chosen.
+    const notices = await apiCall<{ notifications: { kind: string; body: string }[] }>(secondProvider, "GET", "/api/notifications");
+    expect(notices.notifications.some((n) => n.kind === "offer_decided")).toBe(true);
     poster.assertClean();
     provider.assertClean();
   });

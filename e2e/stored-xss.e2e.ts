@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { displayName } from "../src/shared/names.js";
-import { tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, latestMailLink, launchBrowser, newPage, signInThroughApi, startServer, type RunningServer } from "./harness.js";
+import { apiCall, applyThroughApi, DEMO, launchBrowser, newPage, registerThroughApi, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // Stored XSS (issue #8): hostile text goes into every user-written field through the API, then the
 // real pages that show it are opened in Chromium. Each page must show the text literally and run
@@ -95,19 +94,9 @@ async function apiContext(): Promise<APIRequestContext> {
   return api;
 }
 
-async function call<T>(api: APIRequestContext, method: "GET" | "POST" | "PATCH" | "PUT", path: string, data?: unknown): Promise<T> {
-  const res = await api.fetch(path, { method, data });
-  if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function register(person: { email: string; firstName: string; lastName: string }): Promise<Actor> {
   const api = await apiContext();
-  await call<{ message: string }>(api, "POST", "/api/auth/register", { ...person, password: "amber falcon ribbon 9" });
-  // Registering signs nobody in: the e-mailed link verifies the address and signs in (posting,
-  // applying and paying need a verified address).
-  const token = new URL(await latestMailLink(server, person.email, "/verify-email")).searchParams.get("token");
-  const user = await call<{ id: string; firstName: string; lastName: string }>(api, "POST", "/api/auth/verify-email", { token });
+  const user = await registerThroughApi(server, api, { ...person, password: "amber falcon ribbon 9" });
   // Stored as typed: nothing is stripped or encoded on the way in.
   expect(user).toMatchObject({ firstName: person.firstName, lastName: person.lastName });
   return { api, id: user.id, email: person.email };
@@ -116,34 +105,11 @@ async function register(person: { email: string; firstName: string; lastName: st
 async function signInApi(email: string): Promise<Actor> {
   const api = await apiContext();
   await signInThroughApi(api, email, DEMO.password);
-  const user = await call<{ id: string }>(api, "GET", "/api/auth/user");
+  const user = await apiCall<{ id: string }>(api, "GET", "/api/auth/user");
   return { api, id: user.id, email };
 }
 
-async function apply(actor: Actor, fields: { address: string; city: string; bio: string; phone: string }) {
-  const upload = async (kind: "id_document" | "profile_photo") => {
-    const { uploadURL } = await call<{ uploadURL: string }>(actor.api, "POST", "/api/objects/upload", { kind });
-    const put = await actor.api.put(uploadURL, { data: tinyPng(), headers: { "content-type": "image/png" } });
-    expect(put.ok()).toBe(true);
-    const [path, body] = kind === "id_document" ? ["set-id-document", { idDocumentURL: uploadURL }] : ["set-profile-photo", { profilePhotoURL: uploadURL }];
-    return (await call<{ objectPath: string }>(actor.api, "PUT", `/api/provider/${path}`, body)).objectPath;
-  };
-  await call(actor.api, "POST", "/api/provider/apply", {
-    fullName: "Applicant Name",
-    email: actor.email,
-    phone: fields.phone,
-    address: fields.address,
-    city: fields.city,
-    state: "MD",
-    zipCode: "21401",
-    serviceTypes: ["errands", "delivery"],
-    idDocumentUrl: await upload("id_document"),
-    profilePhotoUrl: await upload("profile_photo"),
-    availability: { monday: true },
-    bio: fields.bio,
-    agreeTerms: true,
-  });
-}
+const apply = (actor: Actor, fields: { address: string; city: string; bio: string; phone: string }) => applyThroughApi(actor.api, actor.email, fields);
 
 /** Opens a page as `actor` (signed out with null): one browser context, the session cookie swapped. */
 async function visit(actor: Actor | null, path: string): Promise<void> {
@@ -258,9 +224,9 @@ describe("stored XSS", () => {
       await expect.poll(() => details.isVisible(), POLL).toBe(false);
     }
 
-    await call(admin.api, "POST", `/api/admin/applications/${trudy.id}/approve`);
-    await call(admin.api, "POST", `/api/admin/applications/${rex.id}/reject`, { reason: TEXT.rejection });
-    await call(trudy.api, "PATCH", "/api/provider/profile", { bio: TEXT.trudyProfileBio });
+    await apiCall(admin.api, "POST", `/api/admin/applications/${trudy.id}/approve`);
+    await apiCall(admin.api, "POST", `/api/admin/applications/${rex.id}/reject`, { reason: TEXT.rejection });
+    await apiCall(trudy.api, "PATCH", "/api/provider/profile", { bio: TEXT.trudyProfileBio });
 
     // The applicant: the dashboard alert, the notification quoting the reason, the form's banner.
     await visit(rex, "/dashboard");
@@ -301,7 +267,7 @@ describe("stored XSS", () => {
 
   it("tasks: title, description, places and poster names on the job board, the task page, the dashboard, Felix and the bell", async () => {
     mallory = await register(MALLORY);
-    const post = async (body: Record<string, unknown>) => (await call<{ id: string }>(mallory.api, "POST", "/api/tasks", body)).id;
+    const post = async (body: Record<string, unknown>) => (await apiCall<{ id: string }>(mallory.api, "POST", "/api/tasks", body)).id;
     t1 = await post({
       title: TEXT.t1Title,
       description: TEXT.t1Description,
@@ -363,7 +329,7 @@ describe("stored XSS", () => {
     await expectInert();
     await page.keyboard.press("Escape");
 
-    await call(trudy.api, "PATCH", `/api/tasks/${t1}/claim`);
+    await apiCall(trudy.api, "PATCH", `/api/tasks/${t1}/claim`);
 
     // The poster: the dashboard, the private task page with every address, the bell quoting the title.
     await visit(mallory, "/dashboard");
@@ -390,16 +356,16 @@ describe("stored XSS", () => {
   });
 
   it("chat, reviews and a dispute: the task page for both sides, earnings, admin finance and the audit log", async () => {
-    await call(mallory.api, "POST", "/api/messages", { taskId: t1, content: TEXT.posterChat });
-    await call(trudy.api, "POST", "/api/messages", { taskId: t1, content: TEXT.providerChat });
-    const task = await call<{ totalAmount: number }>(mallory.api, "GET", `/api/tasks/${t1}`);
-    const { clientSecret } = await call<{ clientSecret: string }>(mallory.api, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: t1 });
-    await call(mallory.api, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
-    await call(trudy.api, "PATCH", `/api/tasks/${t1}/start`);
-    await call(trudy.api, "PATCH", `/api/tasks/${t1}/complete`);
-    await call(mallory.api, "POST", "/api/reviews", { taskId: t1, reviewedId: trudy.id, rating: 2, comment: TEXT.posterReview });
-    await call(trudy.api, "POST", "/api/reviews", { taskId: t1, reviewedId: mallory.id, rating: 3, comment: TEXT.providerReview });
-    await call(mallory.api, "POST", `/api/tasks/${t1}/report-problem`, { reason: "not_done", description: TEXT.problem });
+    await apiCall(mallory.api, "POST", "/api/messages", { taskId: t1, content: TEXT.posterChat });
+    await apiCall(trudy.api, "POST", "/api/messages", { taskId: t1, content: TEXT.providerChat });
+    const task = await apiCall<{ totalAmount: number }>(mallory.api, "GET", `/api/tasks/${t1}`);
+    const { clientSecret } = await apiCall<{ clientSecret: string }>(mallory.api, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: t1 });
+    await apiCall(mallory.api, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await apiCall(trudy.api, "PATCH", `/api/tasks/${t1}/start`);
+    await apiCall(trudy.api, "PATCH", `/api/tasks/${t1}/complete`);
+    await apiCall(mallory.api, "POST", "/api/reviews", { taskId: t1, reviewedId: trudy.id, rating: 2, comment: TEXT.posterReview });
+    await apiCall(trudy.api, "POST", "/api/reviews", { taskId: t1, reviewedId: mallory.id, rating: 3, comment: TEXT.providerReview });
+    await apiCall(mallory.api, "POST", `/api/tasks/${t1}/report-problem`, { reason: "not_done", description: TEXT.problem });
 
     for (const actor of [mallory, trudy]) {
       await visit(actor, `/task/${t1}`);
@@ -420,7 +386,7 @@ describe("stored XSS", () => {
     await visit(admin, "/admin/finance");
     for (const text of [TEXT.t1Title, MALLORY.firstName, TRUDY.firstName]) await shows(page, text);
     await expectInert();
-    await call(admin.api, "POST", `/api/admin/disputes/${t1}/resolve`, { refund: 0, reason: TEXT.resolution });
+    await apiCall(admin.api, "POST", `/api/admin/disputes/${t1}/resolve`, { refund: 0, reason: TEXT.resolution });
     await visit(admin, "/admin/audit");
     await shows(page.getByRole("table"), TEXT.resolution);
     await expectInert();
@@ -428,8 +394,8 @@ describe("stored XSS", () => {
 
   it("contact messages and appointment requests in the admin inbox", async () => {
     const visitor = await apiContext();
-    await call(visitor, "POST", "/api/contact", { name: TEXT.contactName, email: "visitor@example.test", subject: TEXT.contactSubject, message: TEXT.contactMessage });
-    await call(visitor, "POST", "/api/appointments", {
+    await apiCall(visitor, "POST", "/api/contact", { name: TEXT.contactName, email: "visitor@example.test", subject: TEXT.contactSubject, message: TEXT.contactMessage });
+    await apiCall(visitor, "POST", "/api/appointments", {
       name: TEXT.appointmentName,
       email: "visitor@example.test",
       phone: TEXT.phone,
