@@ -23,7 +23,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { forbidden } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import type { TaskRow } from "../../transition-actions.js";
-import { receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
+import { receiptKind, receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
 
 // The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
 // each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one
@@ -415,9 +415,19 @@ export class UnbalancedTransactionError extends Error {}
  * already recorded (the money moved before, so it must not move again).
  */
 export async function recordMoneyAction<A extends LedgerKind>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
-  const id = await recordTransaction(ctx, LEDGER_OF[action](input), tx);
-  if (id) await mailReceipt(ctx, id, tx);
+  const transaction = LEDGER_OF[action](input);
+  const id = await recordTransaction(ctx, transaction, tx);
+  // Whether a receipt is due is read from the postings in hand by the receipt's own rule
+  // (receiptKind); the receipt is read back only for the transactions that touch the card.
+  if (id && receiptKind({ kind: transaction.kind, ...cardMovement(transaction.postings) })) await mailReceipt(ctx, id, tx);
   return id;
+}
+
+/** What postings take from the poster's card and give back to it, summed as receiptRows sums them in SQL. */
+export function cardMovement(postings: readonly Posting[]): { paidCents: number; refundedCents: number } {
+  const sum = (account: string, sign: 1 | -1) =>
+    postings.filter((p) => p.account === account && Math.sign(p.amountCents) === sign).reduce((total, p) => total + p.amountCents, 0);
+  return { paidCents: -sum(ACCOUNTS.posterPayments, -1), refundedCents: sum(ACCOUNTS.refunds, 1) };
 }
 
 // A money action's transaction and its postings in one statement: one round trip inside the
