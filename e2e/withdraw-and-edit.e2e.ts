@@ -59,7 +59,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
 
     await withdraw.click();
     const dialog = provider.getByRole("alertdialog").or(provider.getByRole("dialog"));
-    await expect.poll(() => dialog.getByText(`The poster is refunded ${refund} in full`, { exact: false }).isVisible(), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => dialog.getByText(`${refund} will be refunded to the poster's card.`, { exact: false }).isVisible(), { timeout: 5_000 }).toBe(true);
     await expectClean(provider, "withdraw confirmation");
     await dialog.getByRole("button", { name: "Yes, withdraw" }).click();
     await expect.poll(() => provider.getByRole("button", { name: "Claim Task" }).isVisible(), { timeout: 10_000 }).toBe(true);

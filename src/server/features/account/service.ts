@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: every use case here is one of "Your account" in docs/product.md and
+// they share its row, photo and session helpers; splitting would scatter one settings page.
 import type { FastifyRequest } from "fastify";
 import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
@@ -20,8 +22,6 @@ import { badRequest, conflict, fieldError, notFound, namedFieldError } from "../
 import { notifyUser } from "../../notify.js";
 import { publicPhotoKey } from "../../public-images.js";
 
-// Over 400 lines (412) on purpose: every use case here is one of "Your account" in docs/product.md
-// and they share its row, photo and session helpers; splitting would scatter one settings page.
 // The account's own settings (docs/product.md, "Your account"; docs/decisions/021-account-settings-deletion-and-export.md).
 
 /**

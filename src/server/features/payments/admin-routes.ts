@@ -8,7 +8,7 @@ import { requireUser } from "../../plugins/auth.js";
 import { csvStream } from "./csv.js";
 import { openDisputes, resolveDispute } from "./disputes.js";
 import { LEDGER_CSV_HEADER, ledgerCsvRows, searchLedger } from "./ledger-search.js";
-import { adminFinance } from "./repository.js";
+import { adminFinance } from "./read-models.js";
 import type { PaymentsContext } from "./service.js";
 
 // The admin's finance view (totals, the guarantee account, open disputes by age) and dispute

@@ -16,7 +16,7 @@ import {
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { addDisputeMessage, reportProblem, taskDispute } from "./disputes.js";
-import { earnings } from "./repository.js";
+import { earnings } from "./read-models.js";
 import { approveRelease, confirmSandboxPayment, createPaymentIntent, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
 
 // The poster's side: pay a claimed task, approve the release, tip; either party's "report a problem"

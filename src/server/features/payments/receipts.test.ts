@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { createProvider, taskAt, transition } from "../../../../test/fixtures/factory.js";
 import { pdfText } from "../../../../test/pdf-text.js";
+import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { priceTask } from "../../../shared/money.js";
 import type { LedgerPage, PayoutHistory, Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { csvField } from "./csv.js";
-import { ACCOUNTS } from "./repository.js";
-import { receiptOf, type ReceiptRow } from "./receipts.js";
+import { ACCOUNTS, cardMovement, findReceipt } from "./repository.js";
+import { receiptKind, receiptOf, type ReceiptRow } from "./receipts.js";
 
 // Receipts, statements and the admin's ledger search (docs/decisions/060-receipts-from-the-ledger.md).
 
@@ -130,6 +131,22 @@ describe("receipts", () => {
     expect(text).toContain("Refunded to card ending 4242");
     const mails = await mailsTo(cancelled.poster);
     expect(mails.map((m) => m.subject.split(" ER-")[0]).sort()).toEqual(["Payment receipt", "Refund receipt"]);
+  });
+
+  it("decides on the ledger write path, from the postings in hand, the receipts the ledger read finds", async () => {
+    const { task, poster } = await taskAt(t, "completed", { budgetCents: 5000 });
+    await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/approve-release` });
+    await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/tip`, payload: { amount: 4, idempotencyKey: randomUUID() } });
+    const cancelled = await taskAt(t, "paid", { budgetCents: 5000 });
+    await transition(t, "cancel", cancelled.task.id, cancelled.poster);
+    const transactions = await t.database.db.select().from(ledgerTransactions).where(inArray(ledgerTransactions.taskId, [task.id, cancelled.task.id]));
+    // A capture, a release and a tip on the first task; a capture and a refund on the second.
+    expect(transactions.map((lt) => lt.kind).sort()).toEqual(["capture", "capture", "refund", "release", "tip"]);
+    for (const lt of transactions) {
+      const postings = await t.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.transactionId, lt.id));
+      const due = receiptKind({ kind: lt.kind, ...cardMovement(postings) });
+      expect(due !== null, `${lt.kind}: due on write, found on read`).toBe((await findReceipt(t.app.ctx, lt.id)) !== null);
+    }
   });
 
   it("turns any ledger transaction that pays back to the card into a refund receipt, whatever its kind", () => {

@@ -1,7 +1,9 @@
-// Over 400 lines on purpose, for now: it follows the money table's records (payment, tip, escrow,
-// payout) in one place until that table names its actions like the task table's and each record's
-// consequences move to their handlers (docs/decisions/045-transitions-name-their-actions.md, Consequences).
-import { and, desc, eq, gt, inArray, isNotNull, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+// Over 400 lines on purpose, for now: the money records' conditional UPDATEs, the ledger that
+// every money action writes, and the receipts read from that ledger share the ledger's accounts
+// and the write path (a ledger write mails its receipt in the same transaction). The read models
+// are in read-models.ts; the records' consequences move to their handlers once the money table
+// names its actions like the task table's (docs/decisions/045-transitions-name-their-actions.md).
+import { and, eq, gt, inArray, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
   STUCK_PROCESSING_MS,
   findMoneyTransition,
@@ -11,24 +13,21 @@ import {
   type MoneyTransition,
   type MoneyTransitionDefinition,
 } from "../../../shared/money-lifecycle.js";
-import { centsToDollars, priceTask } from "../../../shared/money.js";
-import type { AdminFinance, EarningStatus, Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { Receipt } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
-import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, tips } from "../../db/schema/payments.js";
+import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, payments, payouts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
-import { forbidden } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import type { TaskRow } from "../../transition-actions.js";
-import { receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
+import { receiptKind, receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
 
 // The payments feature's tables (docs/decisions/008-payments-and-ledger.md): the money records,
 // each changed only by a row of the money table (src/shared/money-lifecycle.ts) turned into one
 // conditional UPDATE; the double-entry ledger, written only through the table's money actions; and
-// the read models of the task page, the provider's earnings and the admin's finance view.
+// the receipts read from it.
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type TipRow = typeof tips.$inferSelect;
@@ -415,9 +414,19 @@ export class UnbalancedTransactionError extends Error {}
  * already recorded (the money moved before, so it must not move again).
  */
 export async function recordMoneyAction<A extends LedgerKind>(ctx: AppContext, action: A, input: ActionInputs[A], tx: Db): Promise<string | null> {
-  const id = await recordTransaction(ctx, LEDGER_OF[action](input), tx);
-  if (id) await mailReceipt(ctx, id, tx);
+  const transaction = LEDGER_OF[action](input);
+  const id = await recordTransaction(ctx, transaction, tx);
+  // Whether a receipt is due is read from the postings in hand by the receipt's own rule
+  // (receiptKind); the receipt is read back only for the transactions that touch the card.
+  if (id && receiptKind({ kind: transaction.kind, ...cardMovement(transaction.postings) })) await mailReceipt(ctx, id, tx);
   return id;
+}
+
+/** What postings take from the poster's card and give back to it, summed as receiptRows sums them in SQL. */
+export function cardMovement(postings: readonly Posting[]): { paidCents: number; refundedCents: number } {
+  const sum = (account: string, sign: 1 | -1) =>
+    postings.filter((p) => p.account === account && Math.sign(p.amountCents) === sign).reduce((total, p) => total + p.amountCents, 0);
+  return { paidCents: -sum(ACCOUNTS.posterPayments, -1), refundedCents: sum(ACCOUNTS.refunds, 1) };
 }
 
 // A money action's transaction and its postings in one statement: one round trip inside the
@@ -476,143 +485,6 @@ export async function accountBalances(ctx: AppContext, accounts: string[]): Prom
     .groupBy(ledgerEntries.account);
   for (const row of rows) result.set(row.account, Number(row.total));
   return result;
-}
-
-/** Sum of all accounts whose name starts with the prefix (e.g. every escrow). */
-async function prefixBalance(ctx: AppContext, prefix: string): Promise<number> {
-  const [row] = await queryRows<{ total: string | null }>(
-    ctx.db,
-    sql`select sum(amount_cents) as total from ledger_entries where account like ${`${prefix}%`}`,
-  );
-  return Number(row?.total ?? 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Read models for the task page, the provider's earnings and the admin's finance view. Balances
-// come from the ledger; the money records only say which state each task's money is in.
-
-/** The ledger kinds that give a poster money back: a refund, a dispute's split, the guarantee. */
-const REFUNDING_KINDS = ["refund", "split", "guarantee"] as const;
-
-function escrowStatus(value: HoldRow["status"] | null): TaskEscrow["status"] {
-  return value ?? "none";
-}
-
-export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id: string; role: string }): Promise<TaskEscrow> {
-  if (viewer.id !== task.userId && viewer.id !== task.providerId && viewer.role !== "admin") {
-    throw forbidden("Only the poster and the assigned provider can see this task's payment");
-  }
-  const hold = await findHold(ctx, task.id);
-  const [tipRow] = await ctx.db
-    .select({ total: sql<string | null>`sum(${tips.amountCents})` })
-    .from(tips)
-    .where(and(eq(tips.taskId, task.id), eq(tips.status, "captured")));
-  // What the ledger moved from this task's escrow to the refunds account, and when it last did.
-  const [refundRow] = await ctx.db
-    .select({
-      total: sql<string | null>`sum(${ledgerEntries.amountCents})`,
-      at: sql<Date | string | null>`max(${ledgerTransactions.createdAt})`,
-    })
-    .from(ledgerTransactions)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.transactionId, ledgerTransactions.id))
-    .where(and(eq(ledgerTransactions.taskId, task.id), inArray(ledgerTransactions.kind, REFUNDING_KINDS), eq(ledgerEntries.account, ACCOUNTS.refunds)));
-  const refundedCents = Number(refundRow?.total ?? 0);
-  return {
-    refund:
-      refundedCents > 0 && refundRow?.at
-        ? { amount: centsToDollars(refundedCents), refundedAt: new Date(refundRow.at).toISOString() }
-        : null,
-    paid: task.paymentCapturedAt !== null,
-    status: escrowStatus(hold?.status ?? null),
-    releaseAt: hold ? hold.releaseAt.toISOString() : null,
-    total: centsToDollars(task.totalCents),
-    providerShare: centsToDollars(priceTask(task.budgetCents, task.urgency).providerShareCents),
-    tips: centsToDollars(Number(tipRow?.total ?? 0)),
-    disputeReason: hold?.disputeReason ?? null,
-  };
-}
-
-/** A paid task's money as its provider sees it (shared/payments.ts, EARNING_STATUSES). */
-function earningStatus(hold: HoldRow["status"] | null, paymentStands: boolean): EarningStatus {
-  if (hold === "holding") return "held";
-  if (hold === "disputed") return "under_review";
-  if (hold === "released") return "released";
-  // A refunded escrow (a dispute resolved with a refund), or no escrow and no captured payment
-  // left: a paid task cancelled before completion, whose payment was refunded in full.
-  if (hold === "refunded" || !paymentStands) return "refunded";
-  return "in_progress";
-}
-
-export async function earnings(ctx: AppContext, providerId: string): Promise<Earnings> {
-  const account = ACCOUNTS.providerBalance(providerId);
-  // The release and the refund as the ledger wrote them: the amount this provider received and
-  // when, and when the money went back to the poster (docs/decisions/008-payments-and-ledger.md).
-  const released = sql`(select lt.id, lt.created_at, e.amount_cents from ledger_transactions lt
-    join ledger_entries e on e.transaction_id = lt.id
-    where lt.task_id = ${tasks.id} and lt.kind in ('release', 'split', 'late_fee') and e.account = ${account})`;
-  const rows = await ctx.db
-    .select({
-      taskId: tasks.id,
-      title: tasks.title,
-      budgetCents: tasks.budgetCents,
-      urgency: tasks.urgency,
-      completedAt: tasks.completedAt,
-      holdStatus: escrowHolds.status,
-      releaseAt: escrowHolds.releaseAt,
-      tips: sql<string>`(select coalesce(sum(t.amount_cents), 0) from tips t where t.task_id = ${tasks.id} and t.status = 'captured')`,
-      paymentStands: sql<boolean>`exists (select 1 from payments p where p.task_id = ${tasks.id} and p.status = 'captured')`,
-      releasedCents: sql<string | null>`(select sum(r.amount_cents) from ${released} r)`,
-      releasedAt: sql<Date | string | null>`(select max(r.created_at) from ${released} r)`,
-      refundedAt: sql<Date | string | null>`(select max(lt.created_at) from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind in ('refund', 'split'))`,
-    })
-    .from(tasks)
-    .leftJoin(escrowHolds, eq(escrowHolds.taskId, tasks.id))
-    .where(and(eq(tasks.providerId, providerId), isNotNull(tasks.paymentCapturedAt)))
-    .orderBy(desc(tasks.createdAt))
-    .limit(200);
-  const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-  let held = 0;
-  const list = rows.map((r) => {
-    const share = priceTask(r.budgetCents, r.urgency).providerShareCents;
-    const status = earningStatus(r.holdStatus, r.paymentStands);
-    if (status === "held" || status === "under_review") held += share;
-    const earnedCents = status === "refunded" ? 0 : status === "released" ? Number(r.releasedCents ?? 0) : share;
-    return {
-      taskId: r.taskId,
-      title: r.title,
-      status,
-      earned: centsToDollars(earnedCents),
-      tips: centsToDollars(Number(r.tips)),
-      releaseAt: status === "held" && r.releaseAt ? r.releaseAt.toISOString() : null,
-      releasedAt: status === "released" ? iso(r.releasedAt) : null,
-      refundedAt: status === "refunded" ? iso(r.refundedAt) : null,
-      completedAt: r.completedAt ? r.completedAt.toISOString() : null,
-    };
-  });
-  const [paid] = await ctx.db
-    .select({ total: sql<string | null>`sum(${payouts.amountCents})` })
-    .from(payouts)
-    .where(eq(payouts.providerId, providerId));
-  const profile = await findProviderProfile(ctx, providerId);
-  return {
-    held: centsToDollars(held),
-    available: centsToDollars(await accountBalance(ctx, ACCOUNTS.providerBalance(providerId))),
-    paidOut: centsToDollars(Number(paid?.total ?? 0)),
-    payoutsEnabled: profile?.payoutsEnabled ?? false,
-    tasks: list,
-  };
-}
-
-/** The platform's money totals; the admin route adds the open disputes (disputes.ts). */
-export async function adminFinance(ctx: AppContext): Promise<Omit<AdminFinance, "disputes">> {
-  return {
-    escrowHeld: centsToDollars(await prefixBalance(ctx, "escrow:task:")),
-    platformRevenue: centsToDollars(await accountBalance(ctx, ACCOUNTS.revenue)),
-    providerBalances: centsToDollars(await prefixBalance(ctx, "provider:")),
-    paidOut: centsToDollars(await accountBalance(ctx, ACCOUNTS.payouts)),
-    refunded: centsToDollars(await accountBalance(ctx, ACCOUNTS.refunds)),
-    guaranteeBalance: centsToDollars(await accountBalance(ctx, ACCOUNTS.guarantee)),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,7 @@
+// Over 400 lines on purpose: each money use case here (paying, tips, escrow, payouts) runs one row
+// of the money table and its ledger action in one database transaction through the same gateway
+// and task helpers (taskOf, the money table's refusals); the SQL they call is in repository.ts and
+// the read models in read-models.ts.
 import type { FastifyInstance } from "fastify";
 import { and, eq, sql } from "drizzle-orm";
 import {
@@ -25,7 +29,6 @@ import { runMoneyRow } from "./money-actions.js";
 import {
   ACCOUNTS,
   accountBalance,
-  escrowOfTask,
   fillPaymentIntent,
   fillTipIntent,
   findHold,
@@ -51,6 +54,7 @@ import {
   type ProfileRow,
   type TipRow,
 } from "./repository.js";
+import { escrowOfTask } from "./read-models.js";
 
 // The payments feature's use cases (docs/decisions/008-payments-and-ledger.md): taking the poster's
 // money (the payment intent, the sandbox card form or Stripe's webhook, tips), holding it in escrow

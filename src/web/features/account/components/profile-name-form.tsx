@@ -1,15 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import type { Account } from "@shared/account";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { useAccount } from "../api/get-account";
-import { useUpdateProfile } from "../api/update-profile";
-
-type Errors = Partial<Record<"firstName" | "lastName", string>>;
+import { NameCard, type NameFieldName } from "./profile-name-card";
+import type { NameForm, NameHandOver } from "./profile-name-fields";
 
 /**
  * First and last name, checked with the server's own schema before it is sent. While the account
@@ -18,95 +12,63 @@ type Errors = Partial<Record<"firstName" | "lastName", string>>;
  */
 export function ProfileNameForm() {
   const account = useAccount();
-  return account.data ? <NameForm account={account.data} /> : <NameCard loading />;
+  return account.data ? <NameUntilUsed account={account.data} /> : <NameCard loading />;
 }
 
-// The name's rules are the server's zod schema (src/shared/account.ts), loaded at the form's first
-// focus and read at its submit: the settings page's first load leaves zod out (issue 17,
-// docs/decisions/041-forms-loaded-on-first-use.md).
-const loadRules = () => import("@shared/account");
+// The form (react-hook-form) loads when someone first reaches for the card, not with the settings
+// page, which keeps its first load within budget (docs/decisions/041-forms-loaded-on-first-use.md,
+// like the chat's composer). Until then the card, drawn the same, takes the typing; the form takes
+// over with what was typed, the focus, and a save already pressed.
+const loadForm = () => import("./profile-name-fields");
 
-function NameForm({ account }: { account: Account }) {
-  const update = useUpdateProfile();
-  const [firstName, setFirstName] = useState(account.firstName);
-  const [lastName, setLastName] = useState(account.lastName);
-  const [errors, setErrors] = useState<Errors>({});
+function NameUntilUsed({ account }: { account: Account }) {
+  const [loaded, setLoaded] = useState<{ Form: typeof NameForm; start: NameHandOver } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const submitAsked = useRef(false);
+  const loading = useRef(false);
 
-  async function submit(event: FormEvent) {
+  const load = () => {
+    if (loading.current) return;
+    loading.current = true;
+    loadForm().then(
+      ({ NameForm: Form }) => setLoaded({ Form, start: handOver(formRef.current, account, submitAsked.current) }),
+      () => {
+        // Offline or a new deploy: the next focus or save tries again, and the names stay in the card.
+        loading.current = false;
+        if (!submitAsked.current) return;
+        submitAsked.current = false;
+        toast({ title: "Could not save your name", description: "The form could not load. Check your connection and press Save name again.", variant: "destructive" });
+      },
+    );
+  };
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const { profileBodySchema } = await loadRules();
-    const parsed = profileBodySchema.safeParse({ firstName, lastName });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0];
-        if (field === "firstName" || field === "lastName") next[field] ??= issue.message;
-      }
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    update.mutate(parsed.data, {
-      onSuccess: () => toast({ title: "Name saved", description: "Your new name is shown across Errandly." }),
-      onError: (error) => toast({ title: "Could not save your name", description: errorMessage(error, "Please try again."), variant: "destructive" }),
-    });
-  }
+    submitAsked.current = true;
+    load();
+  };
 
+  if (loaded) return <loaded.Form start={loaded.start} />;
   return (
     <NameCard
-      onSubmit={(event) => void submit(event)}
-      first={{ value: firstName, onChange: setFirstName, error: errors.firstName }}
-      last={{ value: lastName, onChange: setLastName, error: errors.lastName }}
-      saving={update.isPending}
+      formRef={formRef}
+      onFirstUse={load}
+      onSubmit={onSubmit}
+      first={{ defaultValue: account.firstName }}
+      last={{ defaultValue: account.lastName }}
     />
   );
 }
 
-interface NameField {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}
-
-const EMPTY: NameField = { value: "", onChange: () => undefined };
-
-/** The card of the name form, the same box loading and loaded. */
-function NameCard({
-  loading = false,
-  onSubmit,
-  first = EMPTY,
-  last = EMPTY,
-  saving = false,
-}: {
-  loading?: boolean;
-  onSubmit?: (event: FormEvent) => void;
-  first?: NameField;
-  last?: NameField;
-  saving?: boolean;
-}) {
-  return (
-    <Card aria-busy={loading || undefined}>
-      <CardHeader>
-        <CardTitle asChild className="text-xl">
-          <h2>Your name</h2>
-        </CardTitle>
-        <CardDescription>How other people on Errandly see you.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <form onSubmit={onSubmit} onFocus={() => void loadRules()} noValidate className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First name" required error={first.error}>
-            <Input value={first.value} disabled={loading} maxLength={60} autoComplete="given-name" onChange={(e) => first.onChange(e.target.value)} />
-          </FormField>
-          <FormField label="Last name" required error={last.error}>
-            <Input value={last.value} disabled={loading} maxLength={60} autoComplete="family-name" onChange={(e) => last.onChange(e.target.value)} />
-          </FormField>
-          <div className="sm:col-span-2">
-            <Button type="submit" disabled={loading || saving}>
-              {saving ? "Saving..." : "Save name"}
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
-  );
+/** What the card holds now, read from its inputs. */
+function handOver(form: HTMLFormElement | null, account: Account, submit: boolean): NameHandOver {
+  const value = (name: NameFieldName) => {
+    const input = form?.elements.namedItem(name);
+    return input instanceof HTMLInputElement ? input.value : account[name];
+  };
+  const focused = document.activeElement instanceof HTMLInputElement && form?.contains(document.activeElement) ? document.activeElement.name : null;
+  return {
+    values: { firstName: value("firstName"), lastName: value("lastName") },
+    focus: focused === "firstName" || focused === "lastName" ? focused : null,
+    submit,
+  };
 }

@@ -10,12 +10,20 @@ import { myTasksQueryKey } from "./get-my-tasks";
 import { tasksBaseKey } from "./get-task";
 
 /**
- * The transitions of src/shared/task-lifecycle.ts that a person performs, each a PATCH
- * /api/tasks/{id}/{name}; the timer and the payment system act on the server alone, and an admin
- * through the admin's own screens (resolving a dispute). Derived from the table, so a new
- * person-driven row is a type error wherever its button copy is missing.
+ * The actors with no task buttons: the timer and the payment system act on the server alone, and an
+ * admin through the admin's own screens (the reports queue, the dispute panel).
  */
-export type TaskAction = Exclude<Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], SystemActor | "admin"> }>["name"], OwnButtonTransition>;
+export const NO_BUTTON_ACTORS = ["timer", "payment_system", "admin"] as const satisfies readonly (SystemActor | "admin")[];
+
+/**
+ * The transitions of src/shared/task-lifecycle.ts that a person performs, each a PATCH
+ * /api/tasks/{id}/{name}. Derived from the table, so a new person-driven row is a type error
+ * wherever its button copy is missing.
+ */
+export type TaskAction = Exclude<
+  Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], (typeof NO_BUTTON_ACTORS)[number]> }>["name"],
+  OwnButtonTransition
+>;
 
 /** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
 export type OwnButtonTransition = "accept_offer";

@@ -49,6 +49,11 @@ describe("actionConfirmation", () => {
     );
   });
 
+  it("tells a provider who withdraws from a paid task the refund in the table's words", () => {
+    const paid = { ...base, status: "claimed" as const, paymentCapturedAt: "2026-11-24T10:00:00Z", providerId: provider.id, provider };
+    expect(actionConfirmation("withdraw", paid)?.lines[0]).toBe("$32.90 will be refunded to the poster's card.");
+  });
+
   it("names the declined provider", () => {
     const confirmation = actionConfirmation("decline", { ...base, status: "claimed", providerId: provider.id, provider });
     expect(confirmation?.title).toBe("Decline Maria G.?");

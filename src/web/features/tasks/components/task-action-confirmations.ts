@@ -19,8 +19,6 @@ export interface ActionConfirmation {
 
 type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate">;
 
-const exact = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
-
 /** The task table's actions that move money (src/shared/task-lifecycle.ts, TASK_ACTIONS). */
 export type EscrowAction = Extract<(typeof TASK_ACTIONS)[number], `escrow.${string}`>;
 
@@ -125,7 +123,8 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = 
       return {
         title: "Withdraw from this task?",
         lines: [
-          `The poster is refunded ${exact(task.totalAmount)} in full and told at once. The task goes back on the job board for other providers.`,
+          ...moneyLines(action, task, price, now),
+          "The poster is told at once, and the task goes back on the job board for other providers.",
           "Your profile will count this withdrawal (for example \"Withdrew from 1 of 14 claimed tasks\").",
         ],
         confirmLabel: "Yes, withdraw",

@@ -4,13 +4,12 @@ import {
   HIRING_MODE_CONDITIONS,
   TASK_CONDITIONS,
   TASK_TRANSITIONS,
-  type SystemActor,
   type TaskCondition,
   type TaskLifecycleState,
   type TaskTransition,
   type TaskViewer,
 } from "@shared/task-lifecycle";
-import type { OwnButtonTransition, TaskAction } from "../api/transition-task";
+import { NO_BUTTON_ACTORS, type OwnButtonTransition, type TaskAction } from "../api/transition-task";
 
 // Which task buttons a viewer sees, and why one is disabled, read from the shared transition table
 // (docs/decisions/005-task-lifecycle-table.md) instead of a hand-written list: the server enforces
@@ -36,13 +35,10 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
 
-// Admins act on their own screens (the reports queue, the dispute panel), not through task buttons.
-const NO_BUTTON_ACTORS: readonly TaskTransition["actor"][] = ["timer", "payment_system", "admin"] satisfies (SystemActor | "admin")[];
-
 const OWN_BUTTONS: readonly TaskTransition["name"][] = ["accept_offer"] satisfies OwnButtonTransition[];
 
 function isPersonTransition(transition: TaskTransition): transition is PersonTransition {
-  return !NO_BUTTON_ACTORS.includes(transition.actor) && !OWN_BUTTONS.includes(transition.name);
+  return !(NO_BUTTON_ACTORS as readonly TaskTransition["actor"][]).includes(transition.actor) && !OWN_BUTTONS.includes(transition.name);
 }
 
 /** A row for the other way of finding a provider (Claim on a task that takes offers) is no button at all. */
