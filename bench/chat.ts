@@ -14,7 +14,7 @@ import { createSession } from "../src/server/features/auth/sessions.js";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { benchArgs } from "./args.js";
-import { instanceCounts, loadAverage, startStack } from "./balancer.js";
+import { CpuMeter, instanceCounts, loadAverage, postgresPids, startStack } from "./balancer.js";
 import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPostgres } from "./databases.js";
 
 // Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
@@ -209,6 +209,8 @@ interface Result {
   p99: number;
   max: number;
   throughput: number;
+  /** CPU ms each part of the stack used from the first send to the end of the drain (--topology=haproxy). */
+  cpu?: Map<string, number>;
 }
 
 /** A fresh database per scenario: the embedded cluster in a new DATA_DIR, or a new database on the external server. */
@@ -238,7 +240,7 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
  * Room i's poster connects to posterPorts[i % length], its provider to providerPorts[i % length];
  * RATE messages a second for DURATION_S.
  */
-async function deliver(setup: string, posterPorts: number[], providerPorts: number[], rooms: Room[]): Promise<Result> {
+async function deliver(setup: string, posterPorts: number[], providerPorts: number[], rooms: Room[], meter?: CpuMeter): Promise<Result> {
   const port = (ports: number[], i: number) => ports[i % ports.length] ?? NaN;
   const sentAt = new Map<string, number>();
   const arrived = new Set<string>();
@@ -277,6 +279,8 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
   const tickMs = 10;
   const perTick = RATE / (1000 / tickMs);
   let sent = 0;
+  meter?.start();
+  const benchCpu = process.cpuUsage();
   firstSend = performance.now();
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
@@ -298,6 +302,9 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
   });
   const drainUntil = performance.now() + DRAIN_S * 1000;
   while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+  const cpu = meter?.stop();
+  const client = process.cpuUsage(benchCpu);
+  cpu?.set("bench client", (client.user + client.system) / 1000);
   for (const s of sockets) {
     s.poster.close();
     s.provider.close();
@@ -313,6 +320,7 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
     p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN,
     throughput: latencies.length / ((lastDelivery - firstSend) / 1000),
+    ...(cpu ? { cpu } : {}),
   };
 }
 
@@ -343,7 +351,13 @@ async function balanced(): Promise<Result[]> {
           for (const via of VIA) {
             const route = via === "direct" ? routes.direct : routes.haproxy;
             const before = loadAverage();
-            const result = await deliver(route.setup, route.posters, route.providers, rooms);
+            const meter = new CpuMeter(() => ({
+              instances: stack.servers.map((s) => s.pid),
+              PostgreSQL: postgresPids(handle.port),
+              PgBouncer: [bouncer.pid() ?? 0],
+              HAProxy: [stack.balancer.pid() ?? 0],
+            }));
+            const result = await deliver(route.setup, route.posters, route.providers, rooms, meter);
             console.log(`${result.setup}: load average ${before} before, ${loadAverage()} after`);
             results.push(result);
           }
@@ -389,6 +403,18 @@ function report(results: Result[]): void {
     console.log(
       `| ${r.setup} | ${r.sent} | ${r.delivered} | ${r.duplicates} | ${r.missing} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.throughput.toFixed(0)} |`,
     );
+  }
+  // What a message costs in CPU, part by part: the rate the machine's cores could deliver with nothing else running.
+  const metered = results.filter((r) => r.cpu);
+  if (metered.length === 0) return;
+  const parts = [...(metered[0]?.cpu?.keys() ?? [])];
+  console.log(`\nCPU ms per delivered message (first send to end of drain)\n`);
+  console.log(`| Setup | ${parts.join(" | ")} | all | messages/s on 2 idle cores |`);
+  console.log(`|---|${parts.map(() => "---|").join("")}---|---|`);
+  for (const r of metered) {
+    const per = parts.map((p) => (r.cpu?.get(p) ?? 0) / Math.max(1, r.delivered));
+    const all = per.reduce((a, b) => a + b, 0);
+    console.log(`| ${r.setup} | ${per.map((v) => v.toFixed(2)).join(" | ")} | ${all.toFixed(2)} | ${(2000 / all).toFixed(0)} |`);
   }
 }
 
