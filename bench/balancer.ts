@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../src/server/free-port.js";
@@ -25,6 +25,7 @@ export interface Stack {
   url: string;
   port: number;
   servers: ServerProcess[];
+  balancer: Balancer;
   stop(): Promise<void>;
 }
 
@@ -64,5 +65,55 @@ export async function startStack(options: { poolerUrl: string; listenUrl: string
     await stop();
     throw err;
   }
-  return { instances: options.instances, url: balancer.url, port: balancer.port, servers, stop };
+  return { instances: options.instances, url: balancer.url, port: balancer.port, servers, balancer, stop };
+}
+
+/** utime + stime of a process from /proc (Linux), in ms; 0 once it is gone. */
+function processCpuMs(pid: number): number {
+  try {
+    // The fields after the command name, which sits in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL server listening on `port` (its postmaster names the port on its command line) and its backends. */
+export function postgresPids(port: number): number[] {
+  const pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number);
+  const read = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const postmaster = pids.find((pid) => read(pid, "cmdline").includes(`port=${port}\0`) || read(pid, "cmdline").includes(`port=${port} `));
+  if (postmaster === undefined) return [];
+  const parent = (pid: number) => Number(read(pid, "stat").slice(read(pid, "stat").lastIndexOf(")") + 2).split(" ")[1]);
+  return [postmaster, ...pids.filter((pid) => parent(pid) === postmaster)];
+}
+
+/**
+ * CPU used by groups of processes between `start` and `stop` (ms), so a run can say what each part
+ * of the stack costs per message whatever else the machine is doing.
+ */
+export class CpuMeter {
+  private readonly before = new Map<number, number>();
+  private readonly used = new Map<string, number>();
+  constructor(private readonly groups: () => Record<string, number[]>) {}
+
+  start(): void {
+    for (const pids of Object.values(this.groups())) for (const pid of pids) this.before.set(pid, processCpuMs(pid));
+  }
+
+  stop(): Map<string, number> {
+    for (const [group, pids] of Object.entries(this.groups())) {
+      this.used.set(group, pids.reduce((sum, pid) => sum + processCpuMs(pid) - (this.before.get(pid) ?? 0), 0));
+    }
+    return this.used;
+  }
 }

@@ -14,7 +14,7 @@ import { createSession } from "../src/server/features/auth/sessions.js";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { benchArgs } from "./args.js";
-import { instanceCounts, loadAverage, startStack } from "./balancer.js";
+import { CpuMeter, instanceCounts, loadAverage, postgresPids, startStack } from "./balancer.js";
 import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPostgres } from "./databases.js";
 
 // Chat benchmark (docs/benchmarks.md, "Chat (bench:chat)"): 2,000 WebSocket clients in 1,000
@@ -32,6 +32,9 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //                                            a throwaway PostgreSQL behind PgBouncer, HAProxy in front
 //                                            of 3 built instances (bench/balancer.ts); every socket
 //                                            connects to HAProxy, which spreads them round robin
+//   ... --topology=haproxy --via=haproxy,direct  the same stack measured twice in one run: through
+//                                            HAProxy, then with the sockets spread round robin over
+//                                            the instances' own ports (what HAProxy itself costs)
 // Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
 // (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
 
@@ -43,6 +46,9 @@ const DATABASES = databasesOption(args.get("databases"));
 const TOPOLOGY = args.get("topology") ?? "direct";
 /** How long after the last send a message may still arrive; later than that it counts as missing. */
 const DRAIN_S = Number(args.get("drain") ?? 5);
+/** --topology=haproxy only: how the sockets reach the instances, each measured in turn on the same stack. */
+const VIA = (args.get("via") ?? "haproxy").split(",");
+if (VIA.some((v) => v !== "haproxy" && v !== "direct")) throw new Error(`--via=${args.get("via")}: give haproxy, direct or both, such as --via=haproxy,direct`);
 
 interface Room {
   taskId: string;
@@ -170,6 +176,12 @@ async function connect(port: number, cookie: string, taskId: string, onMessage: 
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin } });
   await new Promise<void>((resolve, reject) => {
     socket.once("error", reject);
+    // A refused upgrade: say who refused it and why (HAProxy's own 503 has no X-Served-By).
+    socket.once("unexpected-response", (_request, response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => reject(new Error(`upgrade refused: ${response.statusCode} from ${String(response.headers["x-served-by"] ?? "HAProxy")}: ${body.slice(0, 300)}`)));
+    });
     socket.once("open", () => socket.send(JSON.stringify({ type: "auth", taskId })));
     socket.on("message", (data: WebSocket.RawData) => {
       const frame = JSON.parse(String(data)) as { type: string; content?: string; message?: string };
@@ -197,6 +209,8 @@ interface Result {
   p99: number;
   max: number;
   throughput: number;
+  /** CPU ms each part of the stack used from the first send to the end of the drain (--topology=haproxy). */
+  cpu?: Map<string, number>;
 }
 
 /** A fresh database per scenario: the embedded cluster in a new DATA_DIR, or a new database on the external server. */
@@ -217,13 +231,17 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
   const a = await startServer(target, true);
   // A second instance on the embedded directory joins the server instance A started.
   const b = instances === 2 ? await startServer(target, false) : a;
-  const result = await deliver(setup, a.ready.port, b.ready.port, a.ready.rooms);
+  const result = await deliver(setup, [a.ready.port], [b.ready.port], a.ready.rooms);
   await stopServers();
   return result;
 }
 
-/** Posters connect to `posterPort`, providers to `providerPort`; RATE messages a second for DURATION_S. */
-async function deliver(setup: string, posterPort: number, providerPort: number, rooms: Room[]): Promise<Result> {
+/**
+ * Room i's poster connects to posterPorts[i % length], its provider to providerPorts[i % length];
+ * RATE messages a second for DURATION_S.
+ */
+async function deliver(setup: string, posterPorts: number[], providerPorts: number[], rooms: Room[], meter?: CpuMeter): Promise<Result> {
+  const port = (ports: number[], i: number) => ports[i % ports.length] ?? NaN;
   const sentAt = new Map<string, number>();
   const arrived = new Set<string>();
   const latencies: number[] = [];
@@ -250,9 +268,9 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
     const batch = rooms.slice(i, i + 100);
     sockets.push(
       ...(await Promise.all(
-        batch.map(async (room) => ({
-          poster: await connect(posterPort, room.posterCookie, room.taskId, receiver("c")),
-          provider: await connect(providerPort, room.providerCookie, room.taskId, receiver("p")),
+        batch.map(async (room, j) => ({
+          poster: await connect(port(posterPorts, i + j), room.posterCookie, room.taskId, receiver("c")),
+          provider: await connect(port(providerPorts, i + j), room.providerCookie, room.taskId, receiver("p")),
         })),
       )),
     );
@@ -261,6 +279,8 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
   const tickMs = 10;
   const perTick = RATE / (1000 / tickMs);
   let sent = 0;
+  meter?.start();
+  const benchCpu = process.cpuUsage();
   firstSend = performance.now();
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
@@ -282,6 +302,9 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
   });
   const drainUntil = performance.now() + DRAIN_S * 1000;
   while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+  const cpu = meter?.stop();
+  const client = process.cpuUsage(benchCpu);
+  cpu?.set("bench client", (client.user + client.system) / 1000);
   for (const s of sockets) {
     s.poster.close();
     s.provider.close();
@@ -297,6 +320,7 @@ async function deliver(setup: string, posterPort: number, providerPort: number, 
     p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN,
     throughput: latencies.length / ((lastDelivery - firstSend) / 1000),
+    ...(cpu ? { cpu } : {}),
   };
 }
 
@@ -316,11 +340,27 @@ async function balanced(): Promise<Result[]> {
     try {
       for (const instances of instanceCounts(args.get("instances"), [3])) {
         const stack = await startStack({ poolerUrl: bouncer.url, listenUrl: handle.url, instances });
+        // Direct: room i's poster on instance i, its provider on the next one, as HAProxy's round
+        // robin spreads them, so the share of deliveries that cross instances is the same.
+        const ports = stack.servers.map((s) => s.port);
+        const routes = {
+          haproxy: { setup: `${instances} instance(s) behind HAProxy and PgBouncer`, posters: [stack.port], providers: [stack.port] },
+          direct: { setup: `${instances} instance(s) on PgBouncer, sockets straight to the instances`, posters: ports, providers: [...ports.slice(1), ...ports.slice(0, 1)] },
+        };
         try {
-          const before = loadAverage();
-          const result = await deliver(`${instances} instance(s) behind HAProxy and PgBouncer`, stack.port, stack.port, rooms);
-          console.log(`${result.setup}: load average ${before} before, ${loadAverage()} after`);
-          results.push(result);
+          for (const via of VIA) {
+            const route = via === "direct" ? routes.direct : routes.haproxy;
+            const before = loadAverage();
+            const meter = new CpuMeter(() => ({
+              instances: stack.servers.map((s) => s.pid),
+              PostgreSQL: postgresPids(handle.port),
+              PgBouncer: [bouncer.pid() ?? 0],
+              HAProxy: [stack.balancer.pid() ?? 0],
+            }));
+            const result = await deliver(route.setup, route.posters, route.providers, rooms, meter);
+            console.log(`${result.setup}: load average ${before} before, ${loadAverage()} after`);
+            results.push(result);
+          }
         } finally {
           await stack.stop();
         }
@@ -363,6 +403,18 @@ function report(results: Result[]): void {
     console.log(
       `| ${r.setup} | ${r.sent} | ${r.delivered} | ${r.duplicates} | ${r.missing} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.max.toFixed(1)} | ${r.throughput.toFixed(0)} |`,
     );
+  }
+  // What a message costs in CPU, part by part: the rate the machine's cores could deliver with nothing else running.
+  const metered = results.filter((r) => r.cpu);
+  if (metered.length === 0) return;
+  const parts = [...(metered[0]?.cpu?.keys() ?? [])];
+  console.log(`\nCPU ms per delivered message (first send to end of drain)\n`);
+  console.log(`| Setup | ${parts.join(" | ")} | all | messages/s on 2 idle cores |`);
+  console.log(`|---|${parts.map(() => "---|").join("")}---|---|`);
+  for (const r of metered) {
+    const per = parts.map((p) => (r.cpu?.get(p) ?? 0) / Math.max(1, r.delivered));
+    const all = per.reduce((a, b) => a + b, 0);
+    console.log(`| ${r.setup} | ${per.map((v) => v.toFixed(2)).join(" | ")} | ${all.toFixed(2)} | ${(2000 / all).toFixed(0)} |`);
   }
 }
 

@@ -48,6 +48,8 @@ export function checkTiming(): { inter: number; fastinter: number; fall: number;
 
 export interface Daemon {
   port: number;
+  /** The running process, for bench:chat's CPU accounting; undefined when stopped. */
+  pid(): number | undefined;
   output(): string;
   /** SIGKILL (nothing flushed, every connection cut) or SIGTERM and wait. */
   stop(signal: "SIGKILL" | "SIGTERM"): Promise<void>;
@@ -73,6 +75,7 @@ function daemon(command: string, args: string[], port: number, dir: string): Dae
   };
   const result: Daemon = {
     port,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     output: () => output,
     async start() {
       child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });

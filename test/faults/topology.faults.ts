@@ -2,13 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { CDPSession } from "playwright-core";
 import WebSocket from "ws";
+import { launchBrowser } from "../../e2e/harness.js";
 import { openDatabase, type Database } from "../../src/server/db/client.js";
 import { freePort } from "../../src/server/free-port.js";
 import { SERVICE_RESTART_CLOSE } from "../../src/shared/server-frames.js";
 import { testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
 import { checkInvariants, installTransitionLog, transitionCounts } from "./invariants.js";
-import { Traffic, claimedTask, createActors, need, rowCounts, sleep, taskBody, waitFor, type Actor } from "./load.js";
+import { SANDBOX_CARD, Traffic, claimedTask, createActors, need, rowCounts, sleep, taskBody, waitFor, type Actor } from "./load.js";
 import { startServer, type ServerProcess } from "./server-process.js";
 import { checkTiming, startHaproxy, startPgBouncer, type Balancer, type Daemon } from "./topology-processes.js";
 import { recoverCutOffPayments, startWorkload } from "./workload.js";
@@ -238,6 +240,35 @@ async function expectEveryMessageOnce(pairs: { taskId: string; client: ChatClien
   }
 }
 
+/** A page's WebSockets as Chromium's network layer sees them: which instance answered each, and when. */
+interface PageSocket {
+  servedBy: string;
+  createdAt: number;
+  /** The server answered the bell's subscription: the app refetches what it shows from here. */
+  subscribedAt: number | null;
+  closedAt: number | null;
+}
+
+async function watchSockets(cdp: CDPSession): Promise<Map<string, PageSocket>> {
+  const sockets = new Map<string, PageSocket>();
+  cdp.on("Network.webSocketCreated", ({ requestId }) => sockets.set(requestId, { servedBy: "", createdAt: Date.now(), subscribedAt: null, closedAt: null }));
+  cdp.on("Network.webSocketHandshakeResponseReceived", ({ requestId, response }) => {
+    const header = Object.entries(response.headers).find(([name]) => name.toLowerCase() === "x-served-by");
+    const socket = sockets.get(requestId);
+    if (socket) socket.servedBy = header?.[1] ?? "";
+  });
+  cdp.on("Network.webSocketFrameReceived", ({ requestId, response }) => {
+    const socket = sockets.get(requestId);
+    if (socket && socket.subscribedAt === null && response.payloadData.includes('"type":"notification"')) socket.subscribedAt = Date.now();
+  });
+  cdp.on("Network.webSocketClosed", ({ requestId }) => {
+    const socket = sockets.get(requestId);
+    if (socket) socket.closedAt = Date.now();
+  });
+  await cdp.send("Network.enable");
+  return sockets;
+}
+
 describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQL", () => {
   it("keeps serving when one instance is killed: only its in-flight requests fail, HAProxy takes it out, its sockets catch up elsewhere", async () => {
     const db = need(database, "the database").db;
@@ -299,6 +330,71 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     const dataDir = need(instances.get(victim) ?? null, victim).dataDir;
     await startInstance(victim, dataDir);
     await waitForStates("every instance up again", allUp, 15_000);
+  });
+
+  it("shows a browser what changed on its task while its socket's instance was dead, once it reconnects, without a reload", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const traffic = new Traffic();
+    const poster = need((await createActors(db, 1, "poster"))[0] ?? null, "a poster");
+    const provider = need((await createActors(db, 1, "provider"))[0] ?? null, "a provider");
+    const posted = await traffic.call(lb.url, poster, "POST", "/api/tasks", taskBody("Topology watched task"));
+    expect(posted.status).toBe(201);
+    const taskId = String(posted.body.id);
+    const browser = await launchBrowser();
+    let victim: string | null = null;
+    try {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addCookies([{ name: "errandly_session", value: poster.cookie.slice(poster.cookie.indexOf("=") + 1), url: lb.url }]);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const sockets = await watchSockets(cdp);
+      let loads = 0;
+      page.on("load", () => (loads += 1));
+      await page.goto(`${lb.url}/task/${taskId}`);
+      await page.getByRole("heading", { name: "Topology watched task" }).waitFor();
+      await waitFor("the page's socket to subscribe", async () => [...sockets.values()].some((s) => s.subscribedAt !== null && s.closedAt === null), 15_000, 25);
+      const first = need([...sockets.values()].find((s) => s.subscribedAt !== null && s.closedAt === null) ?? null, "the page's socket");
+      victim = first.servedBy;
+      const unreadBefore = await page.getByRole("button", { name: /^Notifications, \d+ unread$/ }).getAttribute("aria-label");
+
+      // The page's scripts are held from before the kill until the task has changed, so its
+      // reconnect cannot come before the change and hear it pushed: what it shows after can only
+      // come from the catch-up on reconnecting (a laptop waking up does the same).
+      await cdp.send("Debugger.enable");
+      await cdp.send("Debugger.pause");
+      await need(instances.get(victim) ?? null, victim).kill();
+      await waitFor("the page's socket to be cut", async () => first.closedAt !== null, 10_000, 25);
+      const claim = await traffic.call(lb.url, provider, "PATCH", `/api/tasks/${taskId}/claim`);
+      const intent = await traffic.call(lb.url, poster, "POST", "/api/create-payment-intent", { taskId, amount: Number(posted.body.totalAmount) });
+      const paid = await traffic.call(lb.url, poster, "POST", "/api/sandbox/payments/confirm", { clientSecret: intent.body.clientSecret, ...SANDBOX_CARD });
+      const notices = await traffic.call(lb.url, poster, "GET", "/api/notifications");
+      const changedAt = Date.now();
+      await cdp.send("Debugger.resume");
+      await cdp.send("Debugger.disable");
+      expect([claim.status, intent.status, paid.status, notices.status]).toEqual([200, 200, 200, 200]);
+
+      const badge = page.getByText("Paid · held in escrow");
+      await badge.waitFor({ timeout: 20_000 });
+      const bell = page.getByRole("button", { name: `Notifications, ${String(notices.body.unreadCount)} unread` });
+      await bell.waitFor({ timeout: 10_000 });
+      const again = [...sockets.values()].filter((s) => s.subscribedAt !== null && s.createdAt >= changedAt);
+      console.info(
+        `[faults] topology catch-up: the page's socket was on ${victim}, killed; claimed and paid meanwhile; reconnected to ${again.map((s) => s.servedBy).join(", ")} ${again.map((s) => (s.subscribedAt ?? 0) - changedAt).join(", ")} ms after; bell ${unreadBefore} → ${String(notices.body.unreadCount)} unread`,
+      );
+      expect(Number(notices.body.unreadCount)).toBeGreaterThan(0);
+      expect(await page.getByText("Claimed", { exact: true }).first().isVisible()).toBe(true);
+      // Caught up by a socket opened after the change, on another instance, in the same page load.
+      expect(again.length).toBeGreaterThan(0);
+      expect(again.every((s) => s.servedBy !== victim && s.servedBy !== "")).toBe(true);
+      expect(loads).toBe(1);
+    } finally {
+      await browser.close();
+      // Back for the next fault.
+      const killed = victim ? instances.get(victim) : undefined;
+      if (victim && killed?.exited()) await startInstance(victim, killed.dataDir);
+      await waitForStates("every instance up again", allUp, 15_000);
+    }
   });
 
   it("loses no request and no message in a rolling restart (SIGTERM each instance in turn)", async () => {

@@ -4,7 +4,7 @@ import { notificationCountPushed, refreshNotifications } from "@/features/notifi
 import { receiptsQueryKey } from "@/features/payments/api/get-receipts";
 import { payoutHistoryQueryKey } from "@/features/payments/api/get-statements";
 import { taskEscrowQueryKey } from "@/features/payments/api/get-task-escrow";
-import { taskReviewsQueryKey } from "@/features/reviews/api/get-task-reviews";
+import { taskReviewsBaseKey, taskReviewsQueryKey } from "@/features/reviews/api/get-task-reviews";
 import { jobBoardChanged, refreshTasks, taskUpdated } from "@/features/tasks/api/live-task-updates";
 import { userQueryKey } from "@/lib/current-user";
 import { connectRealtime } from "@/lib/realtime";
@@ -13,6 +13,15 @@ import { connectRealtime } from "@/lib/realtime";
 // bell's count and hears every change of their tasks and of the job board, and turns each frame
 // into refetches of what is on screen. Here, where features meet, because one frame concerns
 // several features' caches (docs/decisions/025-live-task-status.md).
+
+/**
+ * Caches outside the tasks feature (those are taskUpdated's and refreshTasks') that a change of a
+ * task may leave stale: its reviews, and the receipts and statements a payment, tip or refund wrote.
+ * The escrow is under the task's own key. With no task named: every task's.
+ */
+function otherTaskCaches(taskId: string | null) {
+  return [taskId === null ? taskReviewsBaseKey : taskReviewsQueryKey(taskId), receiptsQueryKey, payoutHistoryQueryKey];
+}
 
 function LiveUpdates() {
   const queryClient = useQueryClient();
@@ -32,17 +41,23 @@ function LiveUpdates() {
           // socket opens, and a reconnect missed the gap), so what was fetched before refetches.
           if (awaitingSubscription) {
             awaitingSubscription = false;
-            refreshTasks(queryClient, Date.now());
-            if (reconnect) refreshNotifications(queryClient);
+            const subscribedAt = Date.now();
+            refreshTasks(queryClient, subscribedAt);
+            if (reconnect) {
+              // The socket was down (its instance died or restarted, docs/deploy.md): which tasks
+              // changed meanwhile is unknown, so whatever a task_updated frame refreshes is
+              // refreshed for every task, as the bell is.
+              for (const queryKey of [...otherTaskCaches(null), userQueryKey]) {
+                void queryClient.invalidateQueries({ queryKey, predicate: (query) => query.state.dataUpdatedAt < subscribedAt });
+              }
+              refreshNotifications(queryClient);
+            }
             reconnect = true;
           }
         } else if (frame.type === "task_updated") {
           taskUpdated(queryClient, frame.taskId);
           void queryClient.invalidateQueries({ queryKey: taskEscrowQueryKey(frame.taskId) });
-          void queryClient.invalidateQueries({ queryKey: taskReviewsQueryKey(frame.taskId) });
-          // A payment, tip or refund of the task may have written a receipt or a statement line.
-          void queryClient.invalidateQueries({ queryKey: receiptsQueryKey });
-          void queryClient.invalidateQueries({ queryKey: payoutHistoryQueryKey });
+          for (const queryKey of otherTaskCaches(frame.taskId)) void queryClient.invalidateQueries({ queryKey });
         } else if (frame.type === "job_board_changed") jobBoardChanged(queryClient, frame);
       },
       // Signed out here or elsewhere: the header learns it and this connection goes with it.
