@@ -341,8 +341,22 @@ export default function TaskDetailPage() {
             <TaskDisputePanel task={t} />
           </Suspense>
         )}
-        <TaskReviews task={t} />
-        <TaskChatPanel task={t} />
+        <TaskReviews
+          task={t}
+          report={(review) => (
+            <Suspense fallback={null}>
+              <ReportButton compact targetType="review" targetId={review.id} what={`the review by ${review.reviewerName}`} />
+            </Suspense>
+          )}
+        />
+        <TaskChatPanel
+          task={t}
+          reportMessage={(message) => (
+            <Suspense fallback={null}>
+              <ReportButton compact targetType="message" targetId={message.id} what="this message" />
+            </Suspense>
+          )}
+        />
       </div>
     </div>
   );
