@@ -84,7 +84,10 @@ export type TaskGuard =
   | "unpaid_claim_limit"
   | "not_declined"
   // - not_blocked (before the UPDATE): neither the poster nor the provider has blocked the other (docs/product.md, Moderation).
-  | "not_blocked";
+  | "not_blocked"
+  // - no_open_dispute (after the UPDATE): nobody reported a problem on the task that an admin has not resolved yet;
+  //   after, as not_declined: reporting takes the task's row lock, so a report racing a cancel is seen (docs/product.md, Disputes).
+  | "no_open_dispute";
 
 /**
  * Named consequences of a transition, run in the row's order in the transition's database
@@ -211,7 +214,7 @@ export const TASK_TRANSITIONS = [
     to: "cancelled",
     requires: [],
     effects: [],
-    guards: [],
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
     actions: ["notify.provider_cancelled", "escrow.late_fee", "escrow.refund", "announce", "board.remove"],
   },
   {
@@ -259,7 +262,7 @@ export const TASK_TRANSITIONS = [
     to: "open",
     requires: [{ condition: "paid", message: "The poster has not paid yet; release the claim instead" }],
     effects: ["release_provider", "clear_payment"],
-    guards: [],
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
     actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "announce", "board.add"],
   },
   {
@@ -270,7 +273,7 @@ export const TASK_TRANSITIONS = [
     to: "open",
     requires: [{ condition: "unpaid", message: "The poster has paid; withdraw from the task instead, and they are refunded in full" }],
     effects: ["release_provider"],
-    guards: [],
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
     actions: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
   },
   {
@@ -354,6 +357,14 @@ export interface TaskLifecycleState {
  * task is gone from their job board. Not a condition of the table: it is about the actor and the
  * task together (docs/decisions/024-declining-a-provider.md).
  */
+/**
+ * Why a party may not cancel, withdraw from or give back a task while a problem reported on it is
+ * open: the admin's resolution decides where the money goes (docs/product.md, Disputes). The server's
+ * `no_open_dispute` guard answers it with 409 and the task page shows it beside the hidden buttons.
+ */
+export const OPEN_DISPUTE_MESSAGE =
+  "A problem reported on this task is still open, so it cannot be cancelled or given back until an admin resolves it. Follow the dispute and add your side on the task page.";
+
 export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
 
 /**

@@ -10,7 +10,7 @@ import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "../auth/passwords.js";
 import { createSession } from "../auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { createProvider, postTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_OFFER, createProvider, postOffersTask, postTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Moderation (docs/product.md, Moderation): reports and the admin's queue, blocks, removing a
 // task, hiding a review, suspending an account and revoking an approval.
@@ -126,6 +126,36 @@ describe("blocking", () => {
     socket.send(JSON.stringify({ type: "auth", taskId: task.id }));
     expect((await errorFrame).message).toBe(BLOCKED_MESSAGE);
     socket.close();
+  });
+
+  it("keeps a blocked provider from making an offer on the poster's task, either way round", async () => {
+    const poster = await createUser(t);
+    const task = await postOffersTask(t, poster);
+    const provider = await createProvider(t);
+    expect((await call(t, provider, { method: "PUT", url: `/api/blocks/${poster.id}` })).statusCode).toBe(200);
+    const refused = await call(t, provider, { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: BASE_OFFER });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(BLOCKED_MESSAGE);
+    expect((await call(t, poster, { url: `/api/tasks/${task.id}/offers` })).json()).toEqual({ offers: [] });
+    expect((await call(t, provider, { method: "DELETE", url: `/api/blocks/${poster.id}` })).statusCode).toBe(200);
+    expect((await call(t, provider, { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: BASE_OFFER })).statusCode).toBe(200);
+  });
+
+  it("hides a blocked pair's cards from each other in the provider directory, and from nobody else", async () => {
+    const provider = await createProvider(t);
+    const blocker = await createUser(t);
+    const bystander = await createUser(t);
+    const listed = async (who: TestUser | null) =>
+      (await call(t, who, { url: "/api/providers" })).json<{ userId: string }[]>().some((card) => card.userId === provider.id);
+    expect(await listed(blocker)).toBe(true);
+    expect((await call(t, blocker, { method: "PUT", url: `/api/blocks/${provider.id}` })).statusCode).toBe(200);
+    expect(await listed(blocker)).toBe(false);
+    expect(await listed(bystander)).toBe(true);
+    expect(await listed(null)).toBe(true);
+    const other = await createProvider(t);
+    expect((await call(t, other, { method: "PUT", url: `/api/blocks/${blocker.id}` })).statusCode).toBe(200);
+    const cards = (await call(t, blocker, { url: "/api/providers" })).json<{ userId: string }[]>();
+    expect(cards.some((card) => card.userId === other.id)).toBe(false);
   });
 
   it("refuses blocking oneself and someone who does not exist", async () => {

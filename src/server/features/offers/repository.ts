@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import type { Offer } from "../../../shared/offers.js";
+import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
 import { averageRatingSql, completedTasksSql, toRating } from "../../db/ratings.js";
@@ -20,6 +21,8 @@ export interface OfferContext {
   task: Pick<typeof tasks.$inferSelect, "id" | "userId" | "title" | "status" | "hiringMode">;
   verified: boolean;
   declined: boolean;
+  /** The poster and this provider have blocked each other, either way (docs/product.md, Moderation). */
+  blocked: boolean;
 }
 
 export async function offerContext(db: Db, taskId: string, providerId: string): Promise<OfferContext | null> {
@@ -32,13 +35,14 @@ export async function offerContext(db: Db, taskId: string, providerId: string): 
       hiringMode: tasks.hiringMode,
       verified: sql<boolean>`exists (select 1 from ${providerProfiles} pp where pp.user_id = ${providerId} and pp.verification_status = 'approved')`,
       declined: sql<boolean>`exists (select 1 from ${taskDeclinedProviders} d where d.task_id = ${tasks.id} and d.provider_id = ${providerId})`,
+      blocked: blockedBetweenSql(tasks.userId, sql`${providerId}::uuid`),
     })
     .from(tasks)
     .where(eq(tasks.id, taskId))
     .limit(1);
   if (!row) return null;
-  const { verified, declined, ...task } = row;
-  return { task, verified, declined };
+  const { verified, declined, blocked, ...task } = row;
+  return { task, verified, declined, blocked };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import { dollarsToCents, formatDollars } from "../../../shared/money.js";
 import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import type { AppContext } from "../../context.js";
 import { conflict, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
@@ -125,6 +126,8 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         const found = await offerContext(tx, taskId, user.id);
         const refusal = offerRefusal(found, user.id);
         if (refusal || !found) throw refusal ?? notFound("Task not found");
+        // A blocked pair cannot work together: no offer either way (the claim row's not_blocked guard says the same).
+        if (found.blocked) throw forbidden(BLOCKED_MESSAGE);
         if ((await lockAndCountOpenOffers(tx, user.id, taskId)) >= MAX_OPEN_OFFERS) throw conflict(OFFER_MESSAGES.tooMany);
         const written = await upsertOffer(tx, { taskId, providerId: user.id, priceCents: dollarsToCents(body.price), message: body.message, availability: body.availability, now });
         if (!written) throw conflict(OFFER_MESSAGES.notOpen);

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TaskDisputeAnswer } from "../../../shared/disputes.js";
 import { priceTask } from "../../../shared/money.js";
+import { OPEN_DISPUTE_MESSAGE } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -162,5 +163,32 @@ describe("late cancellation", () => {
     expect(await transition(t, "cancel", early.task.id, early.poster)).not.toBeNull();
     expect(await balance(ACCOUNTS.providerBalance(early.provider.id))).toBe(earlyBefore);
     expect(await unbalanced()).toBe(0);
+  });
+});
+
+describe("while a dispute is open", () => {
+  it("refuses the poster's cancel and the provider's withdrawal with 409 until an admin resolves it", async () => {
+    const { task, poster, provider } = await taskAt(t, "paid", { budgetCents: 4000 });
+    await reportProblem(t, provider, task);
+    for (const [who, url] of [
+      [poster, `/api/tasks/${task.id}/cancel`],
+      [provider, `/api/tasks/${task.id}/withdraw`],
+    ] as const) {
+      const res = await call(t, who, { method: "PATCH", url });
+      expect(res.statusCode, url).toBe(409);
+      expect(res.json().message).toBe(OPEN_DISPUTE_MESSAGE);
+    }
+    expect(await taskRow(t, task.id)).toMatchObject({ status: "claimed", providerId: provider.id });
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(task.totalCents);
+
+    const admin = await createUser(t, { role: "admin" });
+    expect((await resolve(admin, task.id, { refund: task.totalCents / 100, reason: "The provider could not come." })).statusCode).toBe(200);
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    expect(await unbalanced()).toBe(0);
+  });
+
+  it("still lets the poster cancel once no dispute is open", async () => {
+    const { task, poster } = await taskAt(t, "paid");
+    expect(await transition(t, "cancel", task.id, poster)).toMatchObject({ status: "cancelled" });
   });
 });

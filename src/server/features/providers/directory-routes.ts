@@ -11,7 +11,7 @@ const directoryRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "public" },
       schema: { tags: ["providers"], operationId: "listProviders", summary: "Lists the providers of the public directory", querystring: providersQuerySchema, response: { 200: z.array(publicProviderSchema), 400: errorResponseSchema } },
     },
-    async (request) => listPublicProviders(app.ctx.db, request.query),
+    async (request) => listPublicProviders(app.ctx.db, request.query, request.user?.id ?? null),
   );
 };
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, not, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
@@ -7,6 +7,7 @@ import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicPr
 import { haversineMiles } from "../../../shared/geo.js";
 import { roundMiles, unknownZipMessage } from "../../../shared/task-filters.js";
 import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
+import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { averageRatingSql } from "../../db/ratings.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -177,7 +178,7 @@ export async function listOutbox(db: Db): Promise<OutboxEntry[]> {
  */
 export type ProvidersInput = Pick<z.output<typeof providersQuerySchema>, "sort"> & Partial<z.output<typeof providersQuerySchema>>;
 
-export async function listPublicProviders(db: Db, query: ProvidersInput = { sort: "name" }): Promise<PublicProvider[]> {
+export async function listPublicProviders(db: Db, query: ProvidersInput = { sort: "name" }, viewerId: string | null = null): Promise<PublicProvider[]> {
   let origin: { lat: number; lon: number } | null = null;
   if (query.near) {
     origin = nearPoint(query.near);
@@ -193,6 +194,8 @@ export async function listPublicProviders(db: Db, query: ProvidersInput = { sort
     .as("completed");
   // A suspended person's profile is hidden (docs/product.md, Moderation).
   const conditions: SQL[] = [eq(providerProfiles.verificationStatus, "approved"), isNull(users.suspendedAt)];
+  // A block works both ways: neither sees the other's card (docs/product.md, Moderation).
+  if (viewerId !== null) conditions.push(not(blockedBetweenSql(providerProfiles.userId, sql`${viewerId}::uuid`)));
   if (query.serviceType) conditions.push(sql`${query.serviceType} = any(${providerProfiles.serviceTypes})`);
   if (query.minRating !== undefined) conditions.push(sql`${average} >= ${query.minRating}::numeric`);
   const byName = [asc(users.firstName), asc(users.lastName), asc(providerProfiles.id)];

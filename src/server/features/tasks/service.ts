@@ -4,6 +4,7 @@ import { dollarsToCents, priceTask } from "../../../shared/money.js";
 import {
   DECLINED_PROVIDER_MESSAGE,
   evaluateTransition,
+  OPEN_DISPUTE_MESSAGE,
   findTransition,
   TASK_POSTING,
   type TaskGuard,
@@ -25,6 +26,7 @@ import {
   lockProviderOf,
   wasDeclined,
   blockedWithPoster,
+  hasOpenDispute,
   taskViewer,
   type CreateTaskInput,
   type SessionUser,
@@ -69,6 +71,12 @@ const GUARDS: Record<TaskGuard, (ctx: AppContext, input: GuardInput) => Promise<
   // A block between the poster and the provider keeps them from working together (docs/product.md, Moderation).
   not_blocked: async (_ctx, { taskId, actor, tx }) => {
     if (actor.kind === "person" && (await blockedWithPoster(taskId, actor.user.id, tx))) throw forbidden(BLOCKED_MESSAGE);
+  },
+  // While a reported problem is open the admin's resolution decides where the money goes, so the
+  // parties cannot cancel or give the task back beside it (docs/product.md, Disputes). After the
+  // UPDATE, which holds the task row that reporting locks too, so a report racing the cancel is seen.
+  no_open_dispute: async (_ctx, { taskId, tx }) => {
+    if (await hasOpenDispute(taskId, tx)) throw conflict(OPEN_DISPUTE_MESSAGE);
   },
 };
 

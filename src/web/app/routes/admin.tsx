@@ -1,11 +1,13 @@
 import { lazy, Suspense, useState } from "react";
-import type { ProviderProfile } from "@shared/providers";
+import type { ActiveProvider, ProviderProfile } from "@shared/providers";
 import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/use-toast";
+import { errorMessage } from "@/lib/api";
 import { useDecideApplication } from "@/features/admin/api/decide-application";
 import { useActiveProviders } from "@/features/admin/api/get-active-providers";
 import { useApplications } from "@/features/admin/api/get-applications";
+import { useRevokeApproval } from "@/features/admin/api/revoke-approval";
 import { ActiveProviderCard } from "@/features/admin/components/active-provider-card";
 import { AdminShell } from "@/features/admin/components/admin-shell";
 import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
@@ -27,6 +29,9 @@ const ApplicationDetailsDialog = lazy(() =>
   import("@/features/admin/components/application-details-dialog").then((m) => ({ default: m.ApplicationDetailsDialog })),
 );
 const RejectDialog = lazy(() => import("@/features/admin/components/reject-dialog").then((m) => ({ default: m.RejectDialog })));
+const RevokeApprovalDialog = lazy(() =>
+  import("@/features/admin/components/revoke-approval-dialog").then((m) => ({ default: m.RevokeApprovalDialog })),
+);
 
 function Empty({ text }: { text: string }) {
   return <p className="py-12 text-center text-muted-foreground">{text}</p>;
@@ -38,11 +43,15 @@ function AdminDashboard() {
   const decide = useDecideApplication();
   const [details, setDetails] = useState<ProviderProfile | null>(null);
   const [rejecting, setRejecting] = useState<ProviderProfile | null>(null);
+  const [revoking, setRevoking] = useState<ActiveProvider | null>(null);
+  const revokeApproval = useRevokeApproval();
   // Latched during render at the first opening (React's derived-state pattern): no effect, no extra frame.
   const [detailsUsed, setDetailsUsed] = useState(false);
   const [rejectUsed, setRejectUsed] = useState(false);
+  const [revokeUsed, setRevokeUsed] = useState(false);
   if (details && !detailsUsed) setDetailsUsed(true);
   if (rejecting && !rejectUsed) setRejectUsed(true);
+  if (revoking && !revokeUsed) setRevokeUsed(true);
 
   const pending = applications.data?.filter((a) => a.verificationStatus === "pending") ?? [];
   const underReview = applications.data?.filter((a) => a.verificationStatus === "under_review") ?? [];
@@ -74,6 +83,18 @@ function AdminDashboard() {
           toast({ title: "Application Rejected", description: "The provider has been notified of the rejection." });
         },
         onError: () => toast({ title: "Error", description: "Failed to reject application. Please try again.", variant: "destructive" }),
+      },
+    );
+
+  const revoke = (userId: string, reason: string) =>
+    revokeApproval.mutate(
+      { userId, reason },
+      {
+        onSuccess: () => {
+          setRevoking(null);
+          toast({ title: "Approval Revoked", description: "The provider can no longer claim tasks and has been told why." });
+        },
+        onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to revoke the approval. Please try again."), variant: "destructive" }),
       },
     );
 
@@ -124,7 +145,7 @@ function AdminDashboard() {
           ) : (
             <div className="grid gap-4 md:grid-cols-2">
               {providers.map((provider) => (
-                <ActiveProviderCard key={provider.id} provider={provider} />
+                <ActiveProviderCard key={provider.id} provider={provider} onRevoke={() => setRevoking(provider)} />
               ))}
             </div>
           )}
@@ -141,6 +162,18 @@ function AdminDashboard() {
             onCancel={() => setRejecting(null)}
             onConfirm={(reason) => {
               if (rejecting) reject(rejecting.userId, reason);
+            }}
+          />
+        )}
+        {revokeUsed && (
+          <RevokeApprovalDialog
+            key={revoking?.id ?? "none"}
+            name={revoking ? fullName(revoking) : ""}
+            open={revoking !== null}
+            pending={revokeApproval.isPending}
+            onCancel={() => setRevoking(null)}
+            onConfirm={(reason) => {
+              if (revoking) revoke(revoking.userId, reason);
             }}
           />
         )}

@@ -1,5 +1,5 @@
 import { LayoutGrid, Map as MapIcon, Search, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useLocation, useSearchParams } from "wouter";
 import { CATEGORIES, categoryLabel } from "@shared/constants";
 import type { TaskPublic } from "@shared/tasks";
@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { LoadingRegion } from "@/components/ui/skeleton";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import { useBlocks } from "@/features/moderation/api/blocks";
 import { useProviderProfile } from "@/features/providers/api/get-provider-profile";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
@@ -62,7 +63,14 @@ export default function JobBoardPage() {
   const tasks = useOpenTasks(boardParams, view === "list");
   // Tasks whose poster declined this provider are not theirs to claim (decision 024).
   const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
-  const list = uniqueTasks(tasks.data?.pages ?? []).filter((task) => !declined.has(task.id));
+  // Nor does anyone see the tasks of a person they blocked (docs/product.md, Moderation): the board
+  // is one answer for everyone (decision 035), so the browser leaves them out, as declined ones.
+  const blocks = useBlocks(viewer !== null);
+  const hidden = useMemo(() => {
+    const blocked = new Set((blocks.data ?? []).map((person) => person.userId));
+    return (task: Pick<TaskPublic, "id" | "userId">) => declined.has(task.id) || blocked.has(task.userId);
+  }, [declined, blocks.data]);
+  const list = uniqueTasks(tasks.data?.pages ?? []).filter((task) => !hidden(task));
   const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
   const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);
   const { run, pending } = useTaskActions();
@@ -211,7 +219,7 @@ export default function JobBoardPage() {
             // The map's area replaces a place and its radius (the distance sort needs a place).
             onSearchArea={(bbox) => applyFilters({ ...withoutChip(filters, "near"), bbox }, sort === "distance" ? "newest" : sort)}
             renderCard={card}
-            hidden={declined}
+            hidden={hidden}
             emptyMessage={hasBoardFilters(filters) ? noMatchMessage(filters, undefined) : "No tasks available"}
           />
         ) : tasks.isLoading ? (

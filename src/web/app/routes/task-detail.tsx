@@ -9,6 +9,7 @@ import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import { useDisputeOpen } from "@/features/payments/api/get-task-dispute";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
@@ -117,6 +118,7 @@ export default function TaskDetailPage() {
   const now = useRenderTime();
   const { run, pending } = useTaskActions();
   const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
+  const disputeOpen = useDisputeOpen(task.data, viewer);
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -127,7 +129,7 @@ export default function TaskDetailPage() {
   const isOwner = viewer?.id === t.userId;
   const isProvider = viewer?.role === "provider" || viewer?.role === "both";
   // Every button, its state and its reason come from the shared transition table.
-  const buttons = taskActionButtons(t, viewer, now);
+  const buttons = taskActionButtons(t, viewer, now, disputeOpen);
   // While the poster owes the claim's payment, the payment card replaces the poster's own buttons.
   const ownerMustPay = posterOwesPayment(t, viewer?.id ?? null, now);
   const reactivate = buttons.find((b) => b.name === "reactivate");
@@ -339,8 +341,22 @@ export default function TaskDetailPage() {
             <TaskDisputePanel task={t} />
           </Suspense>
         )}
-        <TaskReviews task={t} />
-        <TaskChatPanel task={t} />
+        <TaskReviews
+          task={t}
+          report={(review) => (
+            <Suspense fallback={null}>
+              <ReportButton compact targetType="review" targetId={review.id} what={`the review by ${review.reviewerName}`} />
+            </Suspense>
+          )}
+        />
+        <TaskChatPanel
+          task={t}
+          reportMessage={(message) => (
+            <Suspense fallback={null}>
+              <ReportButton compact targetType="message" targetId={message.id} what="this message" />
+            </Suspense>
+          )}
+        />
       </div>
     </div>
   );

@@ -72,7 +72,18 @@ export default function UserProfilePage() {
           <BlockButton userId={profile.data.id} name={profile.data.displayName} />
         </div>
       ) : null}
-      <ProfileReviews reviews={profile.data.reviews} total={profile.data.rating.count} />
+      <ProfileReviews
+        reviews={profile.data.reviews}
+        total={profile.data.rating.count}
+        report={
+          user
+            ? (review) =>
+                review.reviewerId === user.id ? null : (
+                  <ReportButton compact targetType="review" targetId={review.id} what={`the review by ${review.reviewerDisplayName}`} />
+                )
+            : undefined
+        }
+      />
     </div>
   );
 }

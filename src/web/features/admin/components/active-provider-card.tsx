@@ -2,13 +2,14 @@ import { categoryLabel } from "@shared/constants";
 import type { ActiveProvider } from "@shared/providers";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { fullName, initialsOf } from "./application-card";
 
 const TASK_STATUS: Record<string, string> = { claimed: "Claimed", in_progress: "In Progress" };
 
-/** An approved provider and what they are working on now. */
-export function ActiveProviderCard({ provider }: { provider: ActiveProvider }) {
+/** An approved provider and what they are working on now; an admin may revoke the approval (docs/product.md, Moderation). */
+export function ActiveProviderCard({ provider, onRevoke }: { provider: ActiveProvider; onRevoke: () => void }) {
   const name = fullName(provider);
   const task = provider.currentTask;
   return (
@@ -23,7 +24,7 @@ export function ActiveProviderCard({ provider }: { provider: ActiveProvider }) {
           <p className="truncate text-sm text-muted-foreground">{provider.user.email}</p>
         </div>
       </CardHeader>
-      <CardContent className="text-sm">
+      <CardContent className="grid gap-3 text-sm">
         {task ? (
           <div className="grid gap-1 rounded-md border p-3">
             <div className="flex items-center justify-between gap-2">
@@ -38,6 +39,11 @@ export function ActiveProviderCard({ provider }: { provider: ActiveProvider }) {
         ) : (
           <p className="text-muted-foreground">No active tasks - Available for new jobs</p>
         )}
+        <div>
+          <Button type="button" variant="outline" size="sm" onClick={onRevoke}>
+            Revoke approval
+          </Button>
+        </div>
       </CardContent>
     </Card>
   );

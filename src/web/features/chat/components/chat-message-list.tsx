@@ -1,10 +1,24 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { formatDate } from "@/lib/dates";
 import type { Message } from "@shared/chat";
 import { cn } from "@/lib/cn";
 
-/** The conversation, newest at the bottom; it follows new messages. A closed chat invites no hello. */
-export function ChatMessageList({ messages, myId, closed = false }: { messages: readonly Message[]; myId: string; closed?: boolean }) {
+/**
+ * The conversation, newest at the bottom; it follows new messages. A closed chat invites no hello.
+ * `report` draws the control that reports one of the other person's messages (docs/product.md,
+ * Moderation): the page hands it in, as a feature does not import another.
+ */
+export function ChatMessageList({
+  messages,
+  myId,
+  closed = false,
+  report,
+}: {
+  messages: readonly Message[];
+  myId: string;
+  closed?: boolean;
+  report?: ((message: Message) => ReactNode) | undefined;
+}) {
   const listRef = useRef<HTMLDivElement>(null);
   // Scrolls the list itself, never the window: scrollIntoView moved the whole task page down to the
   // chat on load, so the page did not open at its top (docs/product.md, Web app).
@@ -21,7 +35,7 @@ export function ChatMessageList({ messages, myId, closed = false }: { messages: 
       {messages.map((message) => {
         const mine = message.senderId === myId;
         return (
-          <div key={message.id} className={cn("flex", mine ? "justify-end" : "justify-start")}>
+          <div key={message.id} className={cn("flex items-start gap-1", mine ? "justify-end" : "justify-start")}>
             <div
               className={cn(
                 "min-w-0 max-w-[70%] rounded-lg px-3 py-2 text-sm",
@@ -33,6 +47,7 @@ export function ChatMessageList({ messages, myId, closed = false }: { messages: 
                 {formatDate(new Date(message.createdAt), "h:mm a")}
               </time>
             </div>
+            {!mine && report ? report(message) : null}
           </div>
         );
       })}

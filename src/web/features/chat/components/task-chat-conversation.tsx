@@ -1,5 +1,5 @@
 import { LoaderCircle } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
@@ -46,7 +46,17 @@ function ReconnectBanner({ status }: { status: ChatConnection }) {
  * The chat of the task's two parties: its messages, the live connection and the composer. Loaded
  * only for them (task-chat-panel.tsx).
  */
-export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail; myId: string; partner: ChatPartner | null }) {
+export function TaskChatConversation({
+  task,
+  myId,
+  partner,
+  reportMessage,
+}: {
+  task: TaskDetail;
+  myId: string;
+  partner: ChatPartner | null;
+  reportMessage?: ((message: Message) => ReactNode) | undefined;
+}) {
   const queryClient = useQueryClient();
   const messages = useMessages(task.id);
   const send = useSendMessage(task.id);
@@ -103,7 +113,7 @@ export function TaskChatConversation({ task, myId, partner }: { task: TaskDetail
           <Spinner />
         </div>
       ) : (
-        <ChatMessageList messages={messages.data ?? []} myId={myId} closed={closed} />
+        <ChatMessageList messages={messages.data ?? []} myId={myId} closed={closed} report={reportMessage} />
       )}
       {closed ? (
         // The server refuses new messages too (docs/product.md, Chat and notifications).

@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from "react";
+import type { Message } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
 import { Spinner } from "@/components/ui/spinner";
 import { useUser } from "@/lib/current-user";
@@ -14,8 +15,11 @@ function ChatNotice({ children }: { children: ReactNode }) {
   return <p className="flex flex-1 items-center justify-center px-6 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
-/** The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline. */
-export function TaskChatPanel({ task }: { task: TaskDetail }) {
+/**
+ * The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline.
+ * `reportMessage` draws the Report control beside each of the other person's messages.
+ */
+export function TaskChatPanel({ task, reportMessage }: { task: TaskDetail; reportMessage?: (message: Message) => ReactNode }) {
   const { user } = useUser();
   const hasProvider = task.providerId !== null;
   const isParticipant = user !== null && (user.id === task.userId || user.id === task.providerId);
@@ -49,7 +53,7 @@ export function TaskChatPanel({ task }: { task: TaskDetail }) {
         </ChatCard>
       }
     >
-      <TaskChatConversation task={task} myId={user?.id ?? ""} partner={partner} />
+      <TaskChatConversation task={task} myId={user?.id ?? ""} partner={partner} reportMessage={reportMessage} />
     </Suspense>
   );
 }

@@ -37,6 +37,22 @@ export function useTaskDispute(taskId: string, enabled: boolean, mayAsk: (task: 
   });
 }
 
+/** Who may read a task's dispute: once it is paid, its poster, its provider and admins. */
+export function mayReadDispute(task: TaskDetail, user: { id: string; isAdmin: boolean } | null): boolean {
+  return task.paymentCapturedAt !== null && user !== null && (user.isAdmin || user.id === task.userId || user.id === task.providerId);
+}
+
+/**
+ * Whether a problem reported on the task is still open, as its people see it: the task page then
+ * disables cancelling and giving the task back, with the reason (docs/product.md, Disputes). The
+ * dispute panel's own query, so one request serves both.
+ */
+export function useDisputeOpen(task: TaskDetail | undefined, user: { id: string; isAdmin: boolean } | null): boolean {
+  const mayAsk = (t: TaskDetail) => mayReadDispute(t, user);
+  const query = useTaskDispute(task?.id ?? "", task !== undefined && mayAsk(task), mayAsk);
+  return query.data?.dispute?.status === "open";
+}
+
 /** POST /api/tasks/{id}/dispute/messages {body}: a party's side, or an admin's note. */
 export function useAnswerDispute(taskId: string) {
   const queryClient = useQueryClient();

@@ -17,7 +17,7 @@ import { useUser } from "@/lib/current-user";
 import { formatDate } from "@/lib/dates";
 import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
-import { useAnswerDispute, useTaskDispute } from "../api/get-task-dispute";
+import { mayReadDispute, useAnswerDispute, useTaskDispute } from "../api/get-task-dispute";
 import { useResolveDispute } from "../api/resolve-dispute";
 
 // "Report a problem" on a paid task, its thread, and an admin's split (docs/product.md, Money:
@@ -166,7 +166,7 @@ function ReportButton({ taskId, held }: { taskId: string; held: number }) {
 export function TaskDisputePanel({ task }: { task: TaskDetail }) {
   const { user } = useUser();
   const isAdmin = user?.isAdmin === true;
-  const mayAsk = (t: TaskDetail) => t.paymentCapturedAt !== null && (isAdmin || (user !== null && (user.id === t.userId || user.id === t.providerId)));
+  const mayAsk = (t: TaskDetail) => mayReadDispute(t, user);
   const visible = mayAsk(task);
   const query = useTaskDispute(task.id, visible, mayAsk);
   if (!visible || !query.data) return null;

@@ -1,5 +1,6 @@
 import { formatDate } from "@/lib/dates";
 import { Star } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { RATING_MAX } from "@shared/constants";
 import type { ProfileReview } from "@shared/profiles";
@@ -20,8 +21,11 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-/** The revealed reviews a person received, newest first; `total` counts them all (docs/product.md, Reviews). */
-export function ProfileReviews({ reviews, total }: { reviews: ProfileReview[]; total: number }) {
+/**
+ * The revealed reviews a person received, newest first; `total` counts them all (docs/product.md,
+ * Reviews). `report` draws a review's Report control for a signed-in reader, handed in by the page.
+ */
+export function ProfileReviews({ reviews, total, report }: { reviews: ProfileReview[]; total: number; report?: ((review: ProfileReview) => ReactNode) | undefined }) {
   return (
     <Card>
       <CardHeader>
@@ -47,6 +51,7 @@ export function ProfileReviews({ reviews, total }: { reviews: ProfileReview[]; t
                   <time dateTime={review.date} className="text-xs text-muted-foreground">
                     {formatDate(new Date(review.date), "MMM d, yyyy")}
                   </time>
+                  {report ? report(review) : null}
                 </div>
                 <p className="text-xs text-muted-foreground">{review.givenAs === "poster" ? "From a customer" : "From a provider"}</p>
                 {review.comment ? <p className="text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">{review.comment}</p> : null}

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import type { TaskDetail } from "@shared/tasks";
@@ -14,8 +15,11 @@ import { StarRatingDisplay } from "./star-rating";
 // docs/decisions/041-forms-loaded-on-first-use.md).
 const reviewDialog = deferredPart(() => import("./review-dialog"), (m) => m.ReviewDialog);
 
-/** Rate button and dialog on completed tasks, and the reviews both sides may see. */
-export function TaskReviews({ task }: { task: TaskDetail }) {
+/**
+ * Rate button and dialog on completed tasks, and the reviews both sides may see. `report` draws the
+ * control that reports the other person's review (docs/product.md, Moderation), handed in by the page.
+ */
+export function TaskReviews({ task, report }: { task: TaskDetail; report?: (review: { id: string; reviewerName: string }) => ReactNode }) {
   const { user } = useUser();
   const isPoster = user !== null && user.id === task.userId;
   const isProvider = user !== null && task.providerId !== null && user.id === task.providerId;
@@ -55,6 +59,7 @@ export function TaskReviews({ task }: { task: TaskDetail }) {
               <time dateTime={review.createdAt} className="text-xs text-muted-foreground">
                 {formatDate(new Date(review.createdAt), "MMM d, yyyy")}
               </time>
+              {review.reviewerId !== user.id && report ? report(review) : null}
             </div>
             {review.comment && <p className="whitespace-pre-wrap text-sm [overflow-wrap:anywhere]">{review.comment}</p>}
           </div>

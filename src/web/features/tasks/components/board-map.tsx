@@ -26,8 +26,11 @@ export interface BoardMapProps {
   renderCard: (task: TaskPublic) => ReactNode;
   /** What an empty answer says (the same as the list's). */
   emptyMessage: string;
-  /** Tasks this viewer is not shown, as the list leaves them out (a poster declined them: decision 024). */
-  hidden: ReadonlySet<string>;
+  /**
+   * Whether this viewer is not shown a task, as the list leaves it out (its poster declined them:
+   * decision 024; they blocked its poster: docs/product.md, Moderation).
+   */
+  hidden: (task: TaskPublic) => boolean;
 }
 
 /** The contiguous United States, when there is nothing to fit. */
@@ -76,7 +79,7 @@ function onActivate(marker: L.Marker, name: string, act: () => void) {
 
 export default function BoardMap({ params, onSearchArea, renderCard, emptyMessage, hidden }: BoardMapProps) {
   const query = useMapTasks(params);
-  const tasks = useMemo(() => (query.data ?? []).filter((task) => !hidden.has(task.id)), [query.data, hidden]);
+  const tasks = useMemo(() => (query.data ?? []).filter((task) => !hidden(task)), [query.data, hidden]);
   const container = useRef<HTMLDivElement>(null);
   const map = useLeafletMap(container, { center: START.center, zoom: START.zoom, maxZoom: 18 });
   const tilesUnavailable = useTiles(map);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TASK_STATUSES } from "@shared/constants";
-import { availableTransitions, evaluateTransition, type TaskLifecycleState, type TaskViewer } from "@shared/task-lifecycle";
+import { availableTransitions, evaluateTransition, OPEN_DISPUTE_MESSAGE, type TaskLifecycleState, type TaskViewer } from "@shared/task-lifecycle";
 import { posterOwesPayment, TASK_ACTION_COPY, taskActionButtons } from "./task-actions";
 
 const POSTER = "00000000-0000-4000-8000-000000000001";
@@ -62,6 +62,20 @@ describe("taskActionButtons", () => {
   it("offers the provider the one way out that fits the claim: release when unpaid, withdraw when paid (decision 058)", () => {
     expect(shown(taskActionButtons(claimed(false), viewer(PROVIDER, true), NOW)).map((b) => b.name)).toEqual(["start", "release_claim"]);
     expect(shown(taskActionButtons(claimed(true), viewer(PROVIDER, true), NOW)).map((b) => b.name)).toEqual(["start", "withdraw"]);
+  });
+
+  it("disables Cancel and Withdraw with the guard's reason while a reported problem is open, and leaves Start", () => {
+    const paid = claimed(true);
+    expect(shown(taskActionButtons(paid, viewer(PROVIDER, true), NOW, true))).toEqual([
+      { name: "start", enabled: true, reason: null, signIn: false },
+      { name: "withdraw", enabled: false, reason: OPEN_DISPUTE_MESSAGE, signIn: false },
+    ]);
+    expect(shown(taskActionButtons(paid, viewer(POSTER), NOW, true)).find((b) => b.name === "cancel")).toEqual({
+      name: "cancel",
+      enabled: false,
+      reason: OPEN_DISPUTE_MESSAGE,
+      signIn: false,
+    });
   });
 
   it("offers Mark Complete in progress, Reactivate after an expired payment, and nothing to a stranger", () => {

@@ -2,6 +2,7 @@ import {
   evaluateTransition,
   findTransition,
   HIRING_MODE_CONDITIONS,
+  OPEN_DISPUTE_MESSAGE,
   TASK_CONDITIONS,
   TASK_TRANSITIONS,
   type TaskCondition,
@@ -54,7 +55,7 @@ export interface TaskActionButton extends TaskActionCopy {
   enabled: boolean;
   /** The table's message for that condition, shown beside the disabled button; null when enabled. */
   disabledReason: string | null;
-  /** The condition that blocks the button, e.g. "paid"; null when enabled. */
+  /** The condition that blocks the button, e.g. "paid"; null when enabled or when a guard blocks it. */
   blockedBy: TaskCondition | null;
   /** A visitor may press it and is sent to sign in first: the table's 401 message, or null. */
   signInMessage: string | null;
@@ -68,8 +69,10 @@ export interface TaskActionButton extends TaskActionCopy {
  * - signed out, on a transition any verified provider may take from this state: enabled, and
  *   pressing it sends the visitor to sign in (only Claim today);
  * - anything else (not theirs: 403, or not from this state): no button.
+ * While a problem reported on the task is open (`disputeOpen`, from the task's dispute), a row with
+ * the `no_open_dispute` guard is disabled with that guard's refusal (docs/product.md, Disputes).
  */
-export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer | null, now: Date): TaskActionButton[] {
+export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer | null, now: Date, disputeOpen = false): TaskActionButton[] {
   const buttons: TaskActionButton[] = [];
   for (const transition of TASK_TRANSITIONS) {
     if (!isPersonTransition(transition) || otherHiringMode(transition, task, now)) continue;
@@ -93,7 +96,10 @@ export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer |
   // Two rows that lead the same actor to the same state under opposite conditions (withdraw when
   // paid, release_claim when not; decision 058) are one way out: the one that applies is shown.
   const to = (name: TaskAction) => findTransition(name).to;
-  return buttons.filter((b) => b.enabled || !buttons.some((o) => o.enabled && o.actor === b.actor && o.name !== b.name && to(o.name) === to(b.name)));
+  const shown = buttons.filter((b) => b.enabled || !buttons.some((o) => o.enabled && o.actor === b.actor && o.name !== b.name && to(o.name) === to(b.name)));
+  if (!disputeOpen) return shown;
+  const waitsForDispute = (name: TaskAction) => findTransition(name).guards.some(({ guard }) => guard === "no_open_dispute");
+  return shown.map((b) => (b.enabled && waitsForDispute(b.name) ? { ...b, enabled: false, disabledReason: OPEN_DISPUTE_MESSAGE, blockedBy: null } : b));
 }
 
 /**
