@@ -22,9 +22,6 @@ export const QUESTION_MESSAGES = {
   noQuestion: "Question not found. Reload the page to see the task's questions now.",
 } as const;
 
-/** Shown under the question and answer boxes: why some text turns into "[hidden: …]". */
-export const MASKING_NOTE = "Phone numbers, e-mail addresses and links are hidden, to keep payment on Errandly.";
-
 export const askQuestionBodySchema = z.object({ body: text(10, 1000, "Question") });
 export type AskQuestionBody = z.input<typeof askQuestionBodySchema>;
 
