@@ -5,7 +5,7 @@ import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServe
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
 // phone number and an e-mail address in the question, which everyone sees masked; the poster's bell
 // rings, the poster answers on the page, the provider sees the answer without a reload, and a
-// signed-out visitor reads both. At a phone's width and a desktop's.
+// signed-out visitor reads both, in the server-rendered HTML too. At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
@@ -82,6 +82,11 @@ describe.each([
 
     // The provider's open page shows the answer live.
     await expect.poll(() => provider.getByText("Please ask here. It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
+
+    // The task page's HTML holds both before any script runs (server-rendered, decision 036).
+    const html = await (await fetch(taskUrl)).text();
+    expect(html).toContain(masked);
+    expect(html).toContain("Please ask here. It is the blue door on the left.");
 
     // A signed-out visitor reads both, and is offered no form.
     await visitor.goto(taskUrl);

@@ -27,6 +27,7 @@ import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
 import offersRoutes from "./features/offers/routes.js";
 import questionsRoutes from "./features/questions/routes.js";
+import { withTaskQuestions } from "./features/questions/page-data.js";
 import mapRoutes from "./features/map/routes.js";
 import moderationRoutes from "./features/moderation/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
@@ -246,7 +247,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // page are rendered into it with the tasks feature's answers (docs/decisions/036-server-rendered-data-pages.md).
   await app.register(spaPlugin, {
     pageHead: async (path) => renderHeadTags(await resolvePageHead({ db: ctx.db, publicUrl: env.PUBLIC_URL }, path)),
-    pageData: (request) => pageAnswer(ctx, app.boardAnswer, request),
+    pageData: async (request) => {
+      const answer = await pageAnswer(ctx, app.boardAnswer, request);
+      // A task page also shows its public questions (docs/decisions/063-public-questions.md).
+      return answer && request.kind === "task" ? withTaskQuestions(ctx, request.id, answer) : answer;
+    },
   });
 
   ctx.scheduler.register("sessions:cleanup", () => deleteExpiredSessions(ctx.db, ctx.now()));
