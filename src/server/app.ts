@@ -26,6 +26,8 @@ import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
 import offersRoutes from "./features/offers/routes.js";
+import questionsRoutes from "./features/questions/routes.js";
+import { withTaskQuestions } from "./features/questions/page-data.js";
 import mapRoutes from "./features/map/routes.js";
 import moderationRoutes from "./features/moderation/routes.js";
 import notificationsRoutes from "./features/notifications/routes.js";
@@ -173,6 +175,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { name: "push", description: "Web Push to people's devices: the server's key and each device's subscription" },
         { name: "moderation", description: "Reports, blocks, and the admins' removals, hidden reviews and suspensions" },
         { name: "offers", description: "Offers on tasks that take them, and accepting one" },
+        { name: "questions", description: "Public questions on open tasks and the posters' answers" },
       ],
     },
     transform: jsonSchemaTransform,
@@ -209,6 +212,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(jobAlertsRoutes);
   await app.register(pushRoutes);
   await app.register(offersRoutes);
+  await app.register(questionsRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
   const storage = await createStorage(env);
@@ -243,7 +247,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // page are rendered into it with the tasks feature's answers (docs/decisions/036-server-rendered-data-pages.md).
   await app.register(spaPlugin, {
     pageHead: async (path) => renderHeadTags(await resolvePageHead({ db: ctx.db, publicUrl: env.PUBLIC_URL }, path)),
-    pageData: (request) => pageAnswer(ctx, app.boardAnswer, request),
+    pageData: async (request) => {
+      const answer = await pageAnswer(ctx, app.boardAnswer, request);
+      // A task page also shows its public questions (docs/decisions/063-public-questions.md).
+      return answer && request.kind === "task" ? withTaskQuestions(ctx, request.id, answer) : answer;
+    },
   });
 
   ctx.scheduler.register("sessions:cleanup", () => deleteExpiredSessions(ctx.db, ctx.now()));

@@ -14,7 +14,7 @@ import type { TaskActions } from "./transition-actions.js";
 export const TASK_UPDATES_CHANNEL = "task_updates";
 
 /** Events that change a task without a transition of the lifecycle table (money, reviews, photos). */
-export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed" | "edited" | "offer";
+export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed" | "edited" | "offer" | "questions";
 
 /**
  * How a change moves the job board: a task left it, joined it, changed on it (its photos), or

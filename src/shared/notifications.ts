@@ -19,6 +19,8 @@ export const NOTIFICATION_KINDS = [
   "moderation",
   "offer_received",
   "offer_decided",
+  "question_asked",
+  "question_answered",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -75,4 +77,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   moderation: "An administrator acts on my account, my tasks or my reviews",
   offer_received: "A provider makes or changes an offer on my task",
   offer_decided: "The poster accepts my offer or chooses another",
+  question_asked: "A provider asks a public question on my task",
+  question_answered: "The poster answers my question on their task",
 };

@@ -149,6 +149,13 @@ export const HTTP_MATRIX = {
   "PUT /api/tasks/:id/offer": providersOnly(200),
   "DELETE /api/tasks/:id/offer": providersOnly(200),
   "POST /api/tasks/:id/offers/:offerId/accept": posterOnly(200),
+  // Public questions (docs/product.md, Public questions): everyone reads; a verified provider who is
+  // not the poster asks; the poster answers; the poster or an admin hides and shows again.
+  "GET /api/tasks/:id/questions": everyone(200),
+  "POST /api/tasks/:id/questions": providersOnly(201),
+  "POST /api/tasks/:id/questions/:questionId/answer": posterOnly(200),
+  "POST /api/tasks/:id/questions/:questionId/hide": [401, 403, 200, 403, 403, 200],
+  "POST /api/tasks/:id/questions/:questionId/unhide": [401, 403, 200, 403, 403, 200],
   "GET /api/geocode": everyone(200),
 
   // Provider applications and profiles: one's own only. Approved providers have applied already.

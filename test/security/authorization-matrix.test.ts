@@ -9,6 +9,7 @@ import { messages, notifications } from "../../src/server/db/schema/chat.js";
 import { jobAlerts } from "../../src/server/db/schema/job-alerts.js";
 import { reports, userBlocks } from "../../src/server/db/schema/moderation.js";
 import { taskOffers } from "../../src/server/db/schema/offers.js";
+import { taskQuestions } from "../../src/server/db/schema/questions.js";
 import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
@@ -23,7 +24,7 @@ import { createSession, hashToken } from "../../src/server/features/auth/session
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { BASE_OFFER, makeOffer, postOffersTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
+import { askQuestion, BASE_OFFER, makeOffer, postOffersTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
 import { openTestSocket, type TestSocket } from "../test-socket.js";
 import {
@@ -451,6 +452,15 @@ async function offerStatus(taskId: string, providerId: string): Promise<string |
   return row?.status;
 }
 
+/** The scene's provider's question on the scene's open task (scene.prepared: its id). */
+async function askedQuestion(scene: Scene): Promise<void> {
+  scene.prepared = await askQuestion(t, scene.assigned, scene.task.id);
+}
+
+function questionsOf(taskId: string) {
+  return t.database.db.select().from(taskQuestions).where(eq(taskQuestions.taskId, taskId));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sockets: the upgrade and the frames.
 
@@ -824,6 +834,39 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       if (res.statusCode < 300) return;
       expect((await taskRow(offered(w).taskId)).status, w.label).toBe("open");
     },
+  },
+  "GET /api/tasks/:id/questions": {
+    stage: "open",
+    readOnly: true,
+    prepare: askedQuestion,
+    request: (w) => get(`/api/tasks/${w.task.id}/questions`),
+    check: (w, res) => expect(parse<{ questions: { id: string }[] }>(res).questions.map((q) => q.id), w.label).toEqual([w.prepared]),
+  },
+  "POST /api/tasks/:id/questions": {
+    stage: "open",
+    request: (w) => post(`/api/tasks/${w.task.id}/questions`, { body: "Is there parking near the door?" }),
+    check: async (w, res) => expect((await questionsOf(w.task.id)).length, w.label).toBe(res.statusCode === 201 ? 1 : 0),
+  },
+  "POST /api/tasks/:id/questions/:questionId/answer": {
+    stage: "open",
+    prepare: askedQuestion,
+    request: (w) => post(`/api/tasks/${w.task.id}/questions/${w.prepared}/answer`, { answer: "Yes, by the door." }),
+    check: async (w, res) => expect((await questionsOf(w.task.id))[0]?.answer ?? null, w.label).toBe(res.statusCode === 200 ? "Yes, by the door." : null),
+  },
+  "POST /api/tasks/:id/questions/:questionId/hide": {
+    stage: "open",
+    prepare: askedQuestion,
+    request: (w) => post(`/api/tasks/${w.task.id}/questions/${w.prepared}/hide`),
+    check: async (w, res) => expect((await questionsOf(w.task.id))[0]?.hiddenAt !== null, w.label).toBe(res.statusCode === 200),
+  },
+  "POST /api/tasks/:id/questions/:questionId/unhide": {
+    stage: "open",
+    prepare: async (scene) => {
+      await askedQuestion(scene);
+      expect((await call(t, scene.poster, post(`/api/tasks/${scene.task.id}/questions/${scene.prepared}/hide`))).statusCode).toBe(200);
+    },
+    request: (w) => post(`/api/tasks/${w.task.id}/questions/${w.prepared}/unhide`),
+    check: async (w, res) => expect((await questionsOf(w.task.id))[0]?.hiddenAt === null, w.label).toBe(res.statusCode === 200),
   },
   "GET /api/geocode": { readOnly: true, request: () => get("/api/geocode?q=Annapolis") },
 

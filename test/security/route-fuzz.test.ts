@@ -13,7 +13,7 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { expire, GOOD_CARD, makeOffer, postOffersTask, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { askQuestion, expire, GOOD_CARD, makeOffer, postOffersTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -212,6 +212,7 @@ const pool = {
   /** Ledger transactions the poster has a receipt of (docs/decisions/060-receipts-from-the-ledger.md). */
   receiptIds: [] as string[],
   offerIds: [] as string[],
+  questionIds: [] as string[],
 };
 
 for (const name of ACTOR_NAMES) {
@@ -368,6 +369,8 @@ await expire(t, { id: expiredTask });
 const offersTask = await postOffersTask(t, login("poster"));
 pool.taskIds.push(offersTask.id);
 pool.offerIds.push(await makeOffer(t, login("provider"), offersTask.id));
+// A public question by the provider on that open task (docs/product.md, Public questions).
+pool.questionIds.push(await askQuestion(t, login("provider"), offersTask.id));
 
 for (const [from, to] of [
   ["poster", "provider"],
@@ -615,6 +618,7 @@ const named: NamedValues = {
 function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
   if (name === "offerId") return fromPool(pool.offerIds, randomUUID());
+  if (name === "questionId") return fromPool(pool.questionIds, randomUUID());
   if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   if (op.path.startsWith("/api/receipts/")) return fromPool(pool.receiptIds, randomUUID());

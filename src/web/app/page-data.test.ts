@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openTasksQueryKey } from "@/features/tasks/api/get-open-tasks";
 import { taskQueryKey } from "@/features/tasks/api/get-task";
+import { questionsQueryKey } from "@/features/questions/api/get-questions";
 import { pageDataRequest, seededQueries } from "./page-data";
 
 // What each server-rendered page asks the server for, and where the answer goes in the query cache
@@ -42,7 +43,11 @@ describe("seededQueries", () => {
     ]);
   });
 
-  it("puts a task under its page's key", () => {
-    expect(seededQueries({ kind: "task", id: "abc" }, "", { id: "abc" })).toEqual([{ key: taskQueryKey("abc"), data: { id: "abc" } }]);
+  it("puts a task and its public questions under their keys", () => {
+    const questions = { questions: [{ id: "q" }] };
+    expect(seededQueries({ kind: "task", id: "abc" }, "", { task: { id: "abc" }, questions })).toEqual([
+      { key: taskQueryKey("abc"), data: { id: "abc" } },
+      { key: questionsQueryKey("abc"), data: questions },
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { matchRoute } from "@shared/page-head";
 import { openTasksQueryKey, openTasksSearch } from "@/features/tasks/api/get-open-tasks";
 import { boardPageParams, boardView } from "@/features/tasks/components/board-filters";
 import { taskQueryKey } from "@/features/tasks/api/get-task";
+import { questionsQueryKey } from "@/features/questions/api/get-questions";
 
 // The pages the server renders per request with their data (docs/decisions/036-server-rendered-data-pages.md):
 // what each needs from the server, and under which query key the page finds it. Both come from the
@@ -28,6 +29,13 @@ export function pageDataRequest(path: string, search: string): PageDataRequest |
 
 /** The server's answer placed where the page's query looks for it: the board as its infinite list's first page. */
 export function seededQueries(request: PageDataRequest, search: string, data: unknown): SeededQuery[] {
-  if (request.kind === "task") return [{ key: taskQueryKey(request.id), data }];
+  if (request.kind === "task") {
+    // The task and its public questions (src/server/features/questions/page-data.ts).
+    const { task, questions } = data as { task: unknown; questions: unknown };
+    return [
+      { key: taskQueryKey(request.id), data: task },
+      { key: questionsQueryKey(request.id), data: questions },
+    ];
+  }
   return [{ key: openTasksQueryKey(boardPageParams(new URLSearchParams(search))), data: { pages: [data], pageParams: [1] } }];
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
-import { createPoster, createProvider, postTask, transition } from "../../../../test/fixtures/factory.js";
+import { askQuestion, createPoster, createProvider, postTask, transition } from "../../../../test/fixtures/factory.js";
 
 // The job board's first page and a task page, rendered into the HTML with the tasks feature's own
 // answers as a signed-out visitor gets them (issue 17, docs/decisions/036-server-rendered-data-pages.md).
@@ -27,10 +27,12 @@ export function pageDataRequest(path, search) {
   return id ? { kind: "task", id: decodeURIComponent(id) } : null;
 }
 export async function renderDataPage(path, search, request, data, renderedAt) {
-  const titles = request.kind === "board" ? data.map((t) => t.title) : [data.title];
+  // A task page's answer is the task and its public questions, as the web's seededQueries reads it.
+  const titles = request.kind === "board" ? data.map((t) => t.title) : [data.task.title, ...data.questions.questions.map((q) => q.body)];
+  const queries = request.kind === "board" ? [{ key: [path, search], data }] : [{ key: [path, search], data: data.task }, { key: [path, "questions"], data: data.questions }];
   return {
     markup: "<main>" + titles.map((t) => "<h2>" + esc(t) + "</h2>").join("") + "</main>",
-    state: { renderedAt: renderedAt.toISOString(), queries: [{ key: [path, search], data }] },
+    state: { renderedAt: renderedAt.toISOString(), queries },
   };
 }
 `,
@@ -125,6 +127,20 @@ describe("server-rendered task page", () => {
     const later = await page(`/task/${pet.id}`);
     expect(later.headers.etag).not.toBe(first.headers.etag);
     expect(rendered(later.body)).toEqual(rendered(first.body));
+  });
+
+  it("holds the task's public questions, masked, without hidden ones, and a new question changes its ETag", async () => {
+    const task = await postTask(t, poster, { body: { title: "Move a sofa" } });
+    const first = await page(`/task/${task.id}`);
+    const asker = await createProvider(t);
+    await askQuestion(t, asker, task.id, "Can I call you on 410 555 0199 first?");
+    const hiddenId = await askQuestion(t, asker, task.id, "A question the poster hides");
+    expect((await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/questions/${hiddenId}/hide` })).statusCode).toBe(200);
+    const after = await page(`/task/${task.id}`, null, { "if-none-match": String(first.headers.etag) });
+    expect(after.statusCode).toBe(200);
+    expect(rendered(after.body).markup).toBe("<main><h2>Move a sofa</h2><h2>Can I call you on [hidden: phone] first?</h2></main>");
+    expect(after.body).not.toContain("0199");
+    expect(after.body).not.toContain("the poster hides");
   });
 
   it("keeps user text inside the data element: no closing tag, no comment, the same text read back", async () => {

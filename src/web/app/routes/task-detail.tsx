@@ -39,6 +39,8 @@ const TaskOffers = lazy(() => import("@/features/offers/components/task-offers")
 const TaskDisputePanel = lazy(() => import("@/features/payments/components/task-dispute").then((m) => ({ default: m.TaskDisputePanel })));
 const EditTaskButton = lazy(() => import("@/features/tasks/components/edit-task-button").then((m) => ({ default: m.EditTaskButton })));
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
+// Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
+const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
 import { TaskPhotosSection } from "../task-photos";
 
 function BackButton() {
@@ -252,6 +254,15 @@ export default function TaskDetailPage() {
             />
           </Suspense>
         )}
+
+        <Suspense fallback={null}>
+          <TaskQuestions
+            task={t}
+            isPoster={isOwner}
+            isAdmin={viewer?.role === "admin"}
+            canAsk={!isOwner && Boolean(viewer?.providerVerified)}
+          />
+        </Suspense>
 
         {/* The claimer's card is the poster's (and admins') decision aid: pay or decline (docs/product.md). */}
         {t.provider && (isOwner || viewer?.role === "admin") && (

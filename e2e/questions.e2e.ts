@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+
+// Public questions (docs/product.md, Public questions): a provider asks on the task page with a
+// phone number and an e-mail address in the question, which everyone sees masked; the poster's bell
+// rings, the poster answers on the page, the provider sees the answer without a reload, and a
+// signed-out visitor reads both, in the server-rendered HTML too. At a phone's width and a desktop's.
+
+const e2e = useServerAndBrowser();
+let posterContext: BrowserContext;
+let providerContext: BrowserContext;
+let visitorContext: BrowserContext;
+let poster: Awaited<ReturnType<typeof newPage>>;
+let provider: Awaited<ReturnType<typeof newPage>>;
+let visitor: Awaited<ReturnType<typeof newPage>>;
+
+beforeAll(async () => {
+  posterContext = await e2e.browser.newContext();
+  providerContext = await e2e.browser.newContext();
+  visitorContext = await e2e.browser.newContext();
+  poster = await newPage(posterContext);
+  provider = await newPage(providerContext);
+  visitor = await newPage(visitorContext);
+  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  poster.problems.length = 0;
+  provider.problems.length = 0;
+});
+
+/** Nothing on the page is wider than the window. */
+const noSidewaysScroll = (page: typeof poster) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const axeClean = async (page: typeof poster) => expect(formatViolations(await seriousAxeViolations(page))).toBe("");
+
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+])("public questions at $width px", (viewport) => {
+  it("a provider asks with a phone number and an e-mail, shown masked; the poster answers; everyone reads both", async () => {
+    for (const page of [poster, provider, visitor]) await page.setViewportSize(viewport);
+    const title = `Parcel pickup with questions at ${viewport.width}`;
+    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
+      title,
+      description: "Collect a parcel from the post office",
+      category: "errands",
+      budget: 50,
+      urgency: "standard",
+      location: "12 Main St",
+      city: "Annapolis",
+      state: "MD",
+    });
+    const taskUrl = `${e2e.server.url}/task/${task.id}`;
+
+    // The poster keeps the task open; their bell counts up live when the question arrives.
+    await poster.goto(taskUrl);
+    await expect.poll(() => poster.getByText("No questions yet.").isVisible(), { timeout: 15_000 }).toBe(true);
+
+    await provider.goto(taskUrl);
+    const box = provider.getByLabel("Ask a question");
+    await expect.poll(() => box.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await provider.getByText("Phone numbers, e-mail addresses and links are hidden, to keep payment on Errandly.").isVisible()).toBe(true);
+    await box.fill("Can I call you on (410) 555-0199 or write to sam@example.com about the parcel?");
+    await provider.getByRole("button", { name: "Post question" }).click();
+    const masked = "Can I call you on [hidden: phone] or write to [hidden: e-mail] about the parcel?";
+    await expect.poll(() => provider.getByText(masked).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await provider.getByText("555-0199").count()).toBe(0);
+    await axeClean(provider);
+    expect(await noSidewaysScroll(provider)).toBe(true);
+
+    // The poster is told (the bell) and sees the question without a reload, then answers.
+    const bell = poster.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ });
+    await expect.poll(() => bell.isVisible(), { timeout: 15_000 }).toBe(true);
+    await bell.click();
+    await expect.poll(() => poster.getByText("A new question on your task").first().isVisible(), { timeout: 10_000 }).toBe(true);
+    await poster.keyboard.press("Escape");
+    await expect.poll(() => poster.getByText(masked).isVisible(), { timeout: 15_000 }).toBe(true);
+    await poster.getByLabel("Your answer").fill("Please ask here. It is the blue door on the left.");
+    await poster.getByRole("button", { name: "Post answer" }).click();
+    await expect.poll(() => poster.getByText("It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
+    await axeClean(poster);
+    expect(await noSidewaysScroll(poster)).toBe(true);
+
+    // The provider's open page shows the answer live.
+    await expect.poll(() => provider.getByText("Please ask here. It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
+
+    // The task page's HTML holds both before any script runs (server-rendered, decision 036).
+    const html = await (await fetch(taskUrl)).text();
+    expect(html).toContain(masked);
+    expect(html).toContain("Please ask here. It is the blue door on the left.");
+
+    // A signed-out visitor reads both, and is offered no form.
+    await visitor.goto(taskUrl);
+    await expect.poll(() => visitor.getByText(masked).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await visitor.getByText("Please ask here. It is the blue door on the left.").isVisible()).toBe(true);
+    expect(await visitor.getByLabel("Ask a question").count()).toBe(0);
+    await axeClean(visitor);
+    expect(await noSidewaysScroll(visitor)).toBe(true);
+    await visitor.screenshot({ path: `/tmp/q-shots/visitor-${viewport.width}.png`, fullPage: true });
+    await poster.screenshot({ path: `/tmp/q-shots/poster-${viewport.width}.png`, fullPage: true });
+
+    poster.assertClean();
+    provider.assertClean();
+    // Signed out, the page asks who is signed in: that 401 is expected.
+    visitor.assertClean([/401 \(Unauthorized\)/]);
+  });
+});
