@@ -14,7 +14,6 @@ export type ProfileBody = z.infer<typeof profileBodySchema>;
 
 /** The file is uploaded first (POST /api/objects/upload, PUT, PUT /api/provider/set-profile-photo); this names its objectPath. */
 export const setPhotoBodySchema = z.object({ photoURL: objectPathSchema });
-export type SetPhotoBody = z.infer<typeof setPhotoBodySchema>;
 
 /** The photo everyone sees, and a newer one waiting for an admin (approved providers only). */
 export const accountPhotoSchema = z.object({
