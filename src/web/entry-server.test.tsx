@@ -67,13 +67,19 @@ describe("renderDataPage", () => {
 
   it("renders a task page with its title, budget, description and date", async () => {
     const detail: TaskDetail = { ...task, visibility: "public", photos: [] };
-    const { markup, state } = await renderDataPage(`/task/${task.id}`, "", { kind: "task", id: task.id }, detail, RENDERED_AT);
+    // A task page's data is the task and its public questions (src/server/features/questions/page-data.ts).
+    const questions = { questions: [] };
+    const { markup, state } = await renderDataPage(`/task/${task.id}`, "", { kind: "task", id: task.id }, { task: detail, questions }, RENDERED_AT);
     expectComplete(markup);
     expect(markup).toContain('<h1 class="text-2xl font-bold tracking-tight sm:text-3xl">Walk Biscuit &lt;/script&gt;');
     expect(markup).toContain("$45.00");
     expect(markup).toContain("The leash hangs by the door.");
     expect(markup).toContain("Posted <!-- -->5 minutes ago");
     expect(markup).toContain('<time dateTime="2026-12-01T15:00:00.000Z">Dec 1, 2026 at 10:00 AM EST</time>');
-    expect(state.queries).toEqual([{ key: ["/api/tasks", task.id], data: detail }]);
+    expect(markup).toContain("No questions yet.");
+    expect(state.queries).toEqual([
+      { key: ["/api/tasks", task.id], data: detail },
+      { key: ["/api/tasks", task.id, "questions"], data: questions },
+    ]);
   });
 });
