@@ -282,7 +282,8 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
   [
     1,
     (p) =>
-      taskCommand("cancel", p.index, (task) => task.status === "open" || task.status === "claimed", async (task, m, r) => {
+      // An open dispute holds the task: cancelling waits for its resolution (docs/product.md, Disputes).
+      taskCommand("cancel", p.index, (task) => (task.status === "open" || task.status === "claimed") && !task.disputeOpen, async (task, m, r) => {
         expect(await transition(t, "cancel", task.id, r.poster)).not.toBeNull();
         task.status = "cancelled";
         const late = task.paid && task.scheduledMs !== null && task.scheduledMs - m.nowMs < LATE_CANCEL_HOURS * HOUR;
