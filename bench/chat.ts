@@ -211,6 +211,8 @@ interface Result {
   throughput: number;
   /** CPU ms each part of the stack used from the first send to the end of the drain (--topology=haproxy). */
   cpu?: Map<string, number>;
+  /** Transaction ids PostgreSQL handed out in that time: one per transaction that wrote (--topology=haproxy). */
+  writeTransactions?: number;
 }
 
 /** A fresh database per scenario: the embedded cluster in a new DATA_DIR, or a new database on the external server. */
@@ -357,7 +359,10 @@ async function balanced(): Promise<Result[]> {
               PgBouncer: [bouncer.pid() ?? 0],
               HAProxy: [stack.balancer.pid() ?? 0],
             }));
+            const xidBefore = await currentXid(handle.url);
             const result = await deliver(route.setup, route.posters, route.providers, rooms, meter);
+            // Less the one this second call takes for itself.
+            result.writeTransactions = (await currentXid(handle.url)) - xidBefore - 1;
             console.log(`${result.setup}: load average ${before} before, ${loadAverage()} after`);
             results.push(result);
           }
@@ -372,6 +377,17 @@ async function balanced(): Promise<Result[]> {
     await handle.destroy();
   }
   return results;
+}
+
+/** A new transaction id from the server at `url`: ids are handed out only to transactions that write. */
+async function currentXid(url: string): Promise<number> {
+  const database = await openDatabase({ databaseUrl: url, poolSize: 1 });
+  try {
+    const [row] = await queryRows<{ xid: string }>(database.db, sql`select pg_current_xact_id()::text as xid`);
+    return Number(row?.xid);
+  } finally {
+    await database.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -409,12 +425,13 @@ function report(results: Result[]): void {
   if (metered.length === 0) return;
   const parts = [...(metered[0]?.cpu?.keys() ?? [])];
   console.log(`\nCPU ms per delivered message (first send to end of drain)\n`);
-  console.log(`| Setup | ${parts.join(" | ")} | all | messages/s on 2 idle cores |`);
-  console.log(`|---|${parts.map(() => "---|").join("")}---|---|`);
+  console.log(`| Setup | ${parts.join(" | ")} | all | messages/s on 2 idle cores | write transactions per message |`);
+  console.log(`|---|${parts.map(() => "---|").join("")}---|---|---|`);
   for (const r of metered) {
     const per = parts.map((p) => (r.cpu?.get(p) ?? 0) / Math.max(1, r.delivered));
     const all = per.reduce((a, b) => a + b, 0);
-    console.log(`| ${r.setup} | ${per.map((v) => v.toFixed(2)).join(" | ")} | ${all.toFixed(2)} | ${(2000 / all).toFixed(0)} |`);
+    const writes = r.writeTransactions === undefined ? "" : (r.writeTransactions / Math.max(1, r.sent)).toFixed(2);
+    console.log(`| ${r.setup} | ${per.map((v) => v.toFixed(2)).join(" | ")} | ${all.toFixed(2)} | ${(2000 / all).toFixed(0)} | ${writes} |`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "../../src/server/db/client.js";
 import { CHAT_RATE_LIMIT_PER_MINUTE } from "../../src/shared/chat.js";
-import { CHAT_RATE_WINDOW_MS } from "../../src/server/features/chat/socket.js";
+import { CHAT_RATE_WINDOW_MS } from "../../src/server/features/chat/repository.js";
 import { STUCK_PROCESSING_MS } from "../../src/shared/money-lifecycle.js";
 import { SANDBOX_CARD, idList, sleep, taskBody, waitFor, type Actor, type Answer, type Traffic } from "./load.js";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp, type TestUser } from "../../../test/create-test-app.js";
 import { createPoster, createProvider, postTask, taskAt } from "../../../test/fixtures/factory.js";
 import { hashToken, sessionByToken } from "../features/auth/sessions.js";
-import { insertMessageStatement, participantChatStatement } from "../features/chat/repository.js";
+import { CHAT_RATE_WINDOW_MS, insertMessageStatement, participantChatStatement } from "../features/chat/repository.js";
 import { candidateStatements } from "../features/job-alerts/repository.js";
 import { recordTransactionStatement } from "../features/payments/repository.js";
 import { boardStatementWithValues } from "../features/tasks/board-query.js";
@@ -13,7 +13,7 @@ import { taskDetailStatement } from "../features/tasks/task-views.js";
 import { insertTaskStatement, updateByTransition } from "../features/tasks/transition-statements.js";
 import { insertUserMail } from "../adapters/mail/outbox.js";
 import { quietNoticeStatement } from "../notify.js";
-import { hitStatement } from "../plugins/rate-limit.js";
+import { hitPlaceholders, hitStatement } from "../plugins/rate-limit.js";
 import { announceStatement } from "../task-updates.js";
 import { emailOptOuts, messages } from "./schema/chat.js";
 import { jobAlerts } from "./schema/job-alerts.js";
@@ -106,11 +106,20 @@ describe("prepared statements answer as drizzle does", () => {
 
   it("chat_for_participant and chat_insert_message", async () => {
     const { task, poster, provider } = await taskAt(t, "claimed");
-    const [sent] = await insertMessageStatement.rows(db, { taskId: task.id, senderId: poster.id, content: "On my way?", now: t.clock.now().toISOString() });
-    if (!sent) throw new Error("no message stored");
-    const { notified, ...stored } = sent as typeof sent & { notified: unknown };
+    const now = t.clock.now();
+    const [sent] = await insertMessageStatement.rows(db, {
+      ...hitPlaceholders(`chat:${poster.id}`, CHAT_RATE_WINDOW_MS, now),
+      taskId: task.id,
+      senderId: poster.id,
+      content: "On my way?",
+      now: now.toISOString(),
+    });
+    if (!sent?.id) throw new Error("no message stored");
+    const { notified, rateCount, rateWindowStartedAt, ...stored } = sent as typeof sent & { notified: unknown };
     // pg_notify returns void, which node-postgres reads as an empty string.
     expect(notified).toBe("");
+    // The same statement counted the message against the sender's limit.
+    expect({ rateCount, rateWindowStartedAt }).toEqual({ rateCount: 1, rateWindowStartedAt: now });
     expect([stored]).toEqual(await db.select().from(messages).where(eq(messages.id, sent.id)));
     const mine = await participantChatStatement.rows(db, { taskId: task.id, viewerId: provider.id });
     const drizzles = await db

@@ -20,19 +20,32 @@ export interface LimitRule {
   message?: (wait: string) => string;
 }
 
-/** One upsert, written once and only executed: posting and chatting run it on every request. */
-export const hitStatement = new SqlStatement<{ count: number; windowStartedAt: Date }>(
-  "rate_limit_hit",
-  sql`insert into rate_limits (key, count, window_started_at) values (${sql.placeholder("key")}, 1, ${sql.placeholder("at")}::timestamptz)
+/**
+ * The counter's upsert, with placeholders key, at and windowStart. Chat folds it into the statement
+ * that stores the message (features/chat/repository.ts), so a message is one commit.
+ */
+export const hitSql = sql`insert into rate_limits (key, count, window_started_at) values (${sql.placeholder("key")}, 1, ${sql.placeholder("at")}::timestamptz)
       on conflict (key) do update set
         count = case when rate_limits.window_started_at <= ${sql.placeholder("windowStart")}::timestamptz then 1 else rate_limits.count + 1 end,
         window_started_at = case when rate_limits.window_started_at <= ${sql.placeholder("windowStart")}::timestamptz then ${sql.placeholder("at")}::timestamptz else rate_limits.window_started_at end
-      returning count, window_started_at`,
-);
+      returning count, window_started_at`;
+
+/** One upsert, written once and only executed: posting runs it on every request. */
+export const hitStatement = new SqlStatement<{ count: number; windowStartedAt: Date }>("rate_limit_hit", hitSql);
+
+/** The placeholders of `hitSql` for one check of `key` at `now`. */
+export function hitPlaceholders(key: string, windowMs: number, now: Date): { key: string; at: string; windowStart: string } {
+  return { key, at: now.toISOString(), windowStart: new Date(now.getTime() - windowMs).toISOString() };
+}
+
+/** Whole seconds from `now` until `resetAt`, at least 1: a 429's Retry-After. */
+export function retryAfterSeconds(resetAt: Date, now: Date): number {
+  return Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+}
 
 /** Increments the counter for `key` and returns the count in the current window. */
 export async function hit(db: Db, key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }> {
-  const [row] = await hitStatement.rows(db, { key, at: now.toISOString(), windowStart: new Date(now.getTime() - windowMs).toISOString() });
+  const [row] = await hitStatement.rows(db, hitPlaceholders(key, windowMs, now));
   if (!row) throw new Error("rate limit upsert returned no row");
   return { count: Number(row.count), resetAt: new Date(row.windowStartedAt.getTime() + windowMs) };
 }
@@ -45,7 +58,7 @@ export function rateLimit(db: Db, now: () => Date, ...rules: LimitRule[]): preHa
       const at = now();
       const { count, resetAt } = await hit(db, `${rule.name}:${key}`, rule.windowMs, at);
       if (count > rule.max) {
-        const seconds = Math.max(1, Math.ceil((resetAt.getTime() - at.getTime()) / 1000));
+        const seconds = retryAfterSeconds(resetAt, at);
         reply.header("retry-after", String(seconds));
         const wait = formatWait(seconds);
         throw tooManyRequests(rule.message ? rule.message(wait) : `Too many requests. Please try again in ${wait}.`);

@@ -5,6 +5,7 @@ import { messages, notifications } from "../../db/schema/chat.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { expire, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import { TOO_MANY_MESSAGES } from "./repository.js";
 
 const t = await useTestApp();
 
@@ -99,6 +100,10 @@ describe("chat permissions on REST", () => {
     }
     const limited = await call(t, poster, { method: "POST", url: "/api/messages", payload: { taskId: task.id, content: "one more" } });
     expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: TOO_MANY_MESSAGES });
+    expect(limited.headers["retry-after"]).toBe("60");
+    // Counted and refused in the one statement: the 31st was not stored.
+    expect(await t.database.db.select().from(messages).where(eq(messages.taskId, task.id))).toHaveLength(30);
     t.clock.advance(61_000);
     const later = await call(t, poster, { method: "POST", url: "/api/messages", payload: { taskId: task.id, content: "later" } });
     expect(later.statusCode).toBe(201);

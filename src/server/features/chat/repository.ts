@@ -1,11 +1,12 @@
 import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
-import type { Message } from "../../../shared/chat.js";
+import { CHAT_RATE_LIMIT_PER_MINUTE, type Message } from "../../../shared/chat.js";
 import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
 import { messages } from "../../db/schema/chat.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden, notFound } from "../../http-errors.js";
+import { hitPlaceholders, hitSql } from "../../plugins/rate-limit.js";
 
 export const CHAT_CHANNEL = "chat_messages";
 
@@ -119,22 +120,6 @@ export async function messageById(db: Db, id: string): Promise<Message | null> {
   return row ? toMessage(row) : null;
 }
 
-interface InsertedRow {
-  id: string;
-  taskId: string;
-  senderId: string;
-  recipientId: string;
-  content: string;
-  read: boolean;
-  createdAt: Date;
-}
-
-/**
- * Stores a message and announces it in ONE statement: the insert only happens while the sender is
- * still a participant (a released provider loses the chat at once), and pg_notify is delivered
- * when the statement commits, so no instance can push a message that was not stored.
- * Returns null when the sender may not write.
- */
 /** Whether the task's chat is closed to new messages (the task was cancelled). */
 export async function chatClosed(db: Db, taskId: string): Promise<boolean> {
   const [task] = await db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
@@ -151,41 +136,75 @@ export async function chatBlocked(db: Db, taskId: string): Promise<boolean> {
   return task?.blocked === true;
 }
 
+interface InsertedRow {
+  rateCount: number;
+  rateWindowStartedAt: Date;
+  id: string | null;
+  taskId: string;
+  senderId: string;
+  recipientId: string;
+  content: string;
+  read: boolean;
+  createdAt: Date;
+}
+
+/**
+ * Counts, stores and announces a message in ONE statement, so a message is one commit
+ * (docs/decisions/010-chat-fanout-and-notifications.md): the sender's rate-limit counter goes up
+ * (plugins/rate-limit.ts, whose upsert this embeds); the insert only happens within the limit and
+ * while the sender is still a participant (a released provider loses the chat at once); and
+ * pg_notify is delivered when the statement commits, so no instance can push a message that was
+ * not stored. The counter's row always comes back; the message's columns are null when nothing
+ * was stored.
+ */
 export const insertMessageStatement = new SqlStatement<InsertedRow>(
   "chat_insert_message",
-  sql`with ins as (
+  sql`with hit as (${hitSql}),
+      ins as (
         insert into messages (task_id, sender_id, recipient_id, content, created_at)
         select t.id, ${sql.placeholder("senderId")}::uuid,
                case when t.user_id = ${sql.placeholder("senderId")}::uuid then t.provider_id else t.user_id end,
                ${sql.placeholder("content")}::text, ${sql.placeholder("now")}::timestamptz
-        from tasks t
+        from tasks t, hit
         where t.id = ${sql.placeholder("taskId")}::uuid and t.provider_id is not null and t.status <> 'cancelled'
           and (t.user_id = ${sql.placeholder("senderId")}::uuid or t.provider_id = ${sql.placeholder("senderId")}::uuid)
           and not ${blockedBetweenSql(sql`t.user_id`, sql`t.provider_id`)}
+          and hit.count <= ${CHAT_RATE_LIMIT_PER_MINUTE}
         returning id, task_id, sender_id, recipient_id, content, read, created_at
       )
-      select ins.*, pg_notify(${CHAT_CHANNEL},
-        case when octet_length(ins.content) <= ${INLINE_CONTENT_BYTES}
-          then json_build_object('id', ins.id, 'taskId', ins.task_id, 'senderId', ins.sender_id,
-                 'recipientId', ins.recipient_id, 'content', ins.content,
-                 'createdAt', to_char(ins.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
-          else json_build_object('id', ins.id, 'taskId', ins.task_id)::text
-        end) as notified
-      from ins`,
+      select hit.count as rate_count, hit.window_started_at as rate_window_started_at, ins.*,
+        case when ins.id is null then null else pg_notify(${CHAT_CHANNEL},
+          case when octet_length(ins.content) <= ${INLINE_CONTENT_BYTES}
+            then json_build_object('id', ins.id, 'taskId', ins.task_id, 'senderId', ins.sender_id,
+                   'recipientId', ins.recipient_id, 'content', ins.content,
+                   'createdAt', to_char(ins.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+            else json_build_object('id', ins.id, 'taskId', ins.task_id)::text
+          end) end as notified
+      from hit left join ins on true`,
 );
 
-export async function insertMessage(db: Db, input: { taskId: string; senderId: string; content: string; now: Date }): Promise<Message | null> {
-  const [row] = await insertMessageStatement.rows(db, { taskId: input.taskId, senderId: input.senderId, content: input.content, now: input.now.toISOString() });
-  if (!row) return null;
-  return {
-    id: row.id,
-    taskId: row.taskId,
-    senderId: row.senderId,
-    recipientId: row.recipientId,
-    content: row.content,
-    read: row.read,
-    createdAt: row.createdAt.toISOString(),
-  };
+/** The counter's key and window shared by both ways of sending (POST /api/messages and the socket). */
+export const CHAT_RATE_WINDOW_MS = 60_000;
+export const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment before sending more.";
+
+export type SendOutcome = { kind: "sent"; message: Message } | { kind: "limited"; resetAt: Date } | { kind: "refused" };
+
+/** One message from `senderId`: stored and announced, over the rate limit, or refused (the caller asks why). */
+export async function insertMessage(db: Db, input: { taskId: string; senderId: string; content: string; now: Date }): Promise<SendOutcome> {
+  const [row] = await insertMessageStatement.rows(db, {
+    ...hitPlaceholders(`chat:${input.senderId}`, CHAT_RATE_WINDOW_MS, input.now),
+    taskId: input.taskId,
+    senderId: input.senderId,
+    content: input.content,
+    now: input.now.toISOString(),
+  });
+  if (!row) throw new Error("the chat statement returned no counter row");
+  if (row.id !== null) {
+    const { id, taskId, senderId, recipientId, content, read, createdAt } = row;
+    return { kind: "sent", message: { id, taskId, senderId, recipientId, content, read, createdAt: createdAt.toISOString() } };
+  }
+  if (Number(row.rateCount) > CHAT_RATE_LIMIT_PER_MINUTE) return { kind: "limited", resetAt: new Date(row.rateWindowStartedAt.getTime() + CHAT_RATE_WINDOW_MS) };
+  return { kind: "refused" };
 }
 
 /** Marks messages to the reader as read; only the recipient's own messages can change. */

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  CHAT_RATE_LIMIT_PER_MINUTE,
-  markReadBodySchema,
-  messageListSchema,
-  messageSchema,
-  sendMessageBodySchema,
-} from "../../../shared/chat.js";
+import { markReadBodySchema, messageListSchema, messageSchema, sendMessageBodySchema } from "../../../shared/chat.js";
 import { errorResponseSchema } from "../../../shared/common.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
-import { conflict, forbidden } from "../../http-errors.js";
+import { conflict, forbidden, tooManyRequests } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
-import { rateLimit } from "../../plugins/rate-limit.js";
+import { retryAfterSeconds } from "../../plugins/rate-limit.js";
 import { ChatHub } from "./hub.js";
 import {
   ADMIN_READ_ONLY_MESSAGE,
@@ -23,8 +17,9 @@ import {
   markRead,
   NO_PERMISSION_MESSAGE,
   participantChat,
+  TOO_MANY_MESSAGES,
 } from "./repository.js";
-import { CHAT_RATE_WINDOW_MS, registerChatSocket } from "./socket.js";
+import { registerChatSocket } from "./socket.js";
 import { noticeUnseenMessages } from "./unread-notices.js";
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
@@ -54,12 +49,6 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/messages",
     {
       config: { auth: "user" },
-      preHandler: rateLimit(ctx.db, ctx.now, {
-        name: "chat",
-        max: CHAT_RATE_LIMIT_PER_MINUTE,
-        windowMs: CHAT_RATE_WINDOW_MS,
-        key: (request) => request.user?.id ?? null,
-      }),
       schema: {
         tags: ["chat"],
         operationId: "sendMessage",
@@ -73,8 +62,13 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       // Admins read chats but never write, even their own task's: asked first. Anyone else's message
       // is the one statement that checks they take part; only a refusal reads why.
       if (user.role === "admin" && (await chatAccess(ctx.db, request.body.taskId, user)) === "admin") throw forbidden(ADMIN_READ_ONLY_MESSAGE);
-      const message = await insertMessage(ctx.db, { taskId: request.body.taskId, senderId: user.id, content: request.body.content, now: ctx.now() });
-      if (message) return reply.code(201).send(message);
+      const now = ctx.now();
+      const sent = await insertMessage(ctx.db, { taskId: request.body.taskId, senderId: user.id, content: request.body.content, now });
+      if (sent.kind === "sent") return reply.code(201).send(sent.message);
+      if (sent.kind === "limited") {
+        reply.header("retry-after", String(retryAfterSeconds(sent.resetAt, now)));
+        throw tooManyRequests(TOO_MANY_MESSAGES);
+      }
       // Not a participant (404 for no task, 403 saying why), or the task was cancelled.
       await chatAccess(ctx.db, request.body.taskId, user);
       if (await chatClosed(ctx.db, request.body.taskId)) throw conflict(CHAT_CLOSED_MESSAGE);

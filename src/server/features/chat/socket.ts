@@ -1,20 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RawData, WebSocket } from "ws";
-import { CHAT_RATE_LIMIT_PER_MINUTE, clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
+import { clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { HttpError } from "../../http-errors.js";
 import { unreadNotificationCount } from "../../notify.js";
-import { hit } from "../../plugins/rate-limit.js";
 import { MAX_SOCKETS_PER_USER, send, type ChatHub, type Connection } from "./hub.js";
-import { ADMIN_READ_ONLY_MESSAGE, CHAT_CLOSED_MESSAGE, chatAccess, chatBlocked, chatClosed, insertMessage, NO_PERMISSION_MESSAGE } from "./repository.js";
+import {
+  ADMIN_READ_ONLY_MESSAGE,
+  CHAT_CLOSED_MESSAGE,
+  chatAccess,
+  chatBlocked,
+  chatClosed,
+  insertMessage,
+  NO_PERMISSION_MESSAGE,
+  TOO_MANY_MESSAGES,
+} from "./repository.js";
 
 // The realtime socket (/ws). The upgrade is refused unless it comes from our own origin (a socket
 // is not covered by CORS, so this is the CSRF check) with a valid session cookie; every frame is
 // then rate limited, validated and answered, and no frame can crash the process or slow others
 // (docs/decisions/010-chat-fanout-and-notifications.md).
 
-export const CHAT_RATE_WINDOW_MS = 60_000;
-export const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment before sending more.";
 export const TOO_MANY_FRAMES = "Too many messages at once. Slow down, or this connection will be closed.";
 export const TOO_MANY_SOCKETS = "Too many open connections: close another tab and try again.";
 
@@ -83,11 +89,10 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
   }
   if (!conn.taskId) throw new HttpError(400, "Send an auth message with the taskId first");
   if (conn.access === "admin") throw new HttpError(403, ADMIN_READ_ONLY_MESSAGE);
-  // Same counter as POST /api/messages, kept in the database so it holds across instances.
-  const { count } = await hit(ctx.db, `chat:${conn.userId}`, CHAT_RATE_WINDOW_MS, ctx.now());
-  if (count > CHAT_RATE_LIMIT_PER_MINUTE) throw new HttpError(429, TOO_MANY_MESSAGES);
-  const stored = await insertMessage(ctx.db, { taskId: conn.taskId, senderId: conn.userId, content: frame.content, now: ctx.now() });
-  if (!stored) {
+  // The statement counts against the same limit as POST /api/messages, kept in the database so it holds across instances.
+  const sent = await insertMessage(ctx.db, { taskId: conn.taskId, senderId: conn.userId, content: frame.content, now: ctx.now() });
+  if (sent.kind === "limited") throw new HttpError(429, TOO_MANY_MESSAGES);
+  if (sent.kind === "refused") {
     if (await chatClosed(ctx.db, conn.taskId)) throw new HttpError(409, CHAT_CLOSED_MESSAGE);
     if (await chatBlocked(ctx.db, conn.taskId)) throw new HttpError(403, BLOCKED_MESSAGE);
     // The provider was released (or the task changed hands): the room is closed to them now.
