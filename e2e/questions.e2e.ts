@@ -1,19 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { request, type BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
 // phone number and an e-mail address in the question, which everyone sees masked; the poster's bell
-// rings, the poster answers on the page, the provider sees the answer without a reload, and a
-// signed-out visitor reads both, in the server-rendered HTML too. At a phone's width and a desktop's.
+// rings, the poster answers on the page, the provider sees the answer without a reload, and so does
+// a signed-in reader who is neither party; a signed-out visitor reads both, in the server-rendered
+// HTML too. At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
 let providerContext: BrowserContext;
 let visitorContext: BrowserContext;
+let readerContext: BrowserContext;
 let poster: Awaited<ReturnType<typeof newPage>>;
 let provider: Awaited<ReturnType<typeof newPage>>;
 let visitor: Awaited<ReturnType<typeof newPage>>;
+let reader: Awaited<ReturnType<typeof newPage>>;
 
 beforeAll(async () => {
   posterContext = await e2e.browser.newContext();
@@ -22,10 +25,18 @@ beforeAll(async () => {
   poster = await newPage(posterContext);
   provider = await newPage(providerContext);
   visitor = await newPage(visitorContext);
+  readerContext = await e2e.browser.newContext();
+  reader = await newPage(readerContext);
   await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
   await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  const api = await request.newContext({ baseURL: e2e.server.url, extraHTTPHeaders: { origin: e2e.server.url } });
+  const readerLogin = { email: "reader@example.test", firstName: "Rita", lastName: "Reader", password: "amber falcon ribbon 9" };
+  await registerThroughApi(e2e.server, api, readerLogin);
+  await api.dispose();
+  await signIn(reader, e2e.server.url, readerLogin.email, readerLogin.password, "/dashboard");
   poster.problems.length = 0;
   provider.problems.length = 0;
+  reader.problems.length = 0;
 });
 
 /** Nothing on the page is wider than the window. */
@@ -37,7 +48,7 @@ describe.each([
   { width: 1366, height: 900 },
 ])("public questions at $width px", (viewport) => {
   it("a provider asks with a phone number and an e-mail, shown masked; the poster answers; everyone reads both", async () => {
-    for (const page of [poster, provider, visitor]) await page.setViewportSize(viewport);
+    for (const page of [poster, provider, visitor, reader]) await page.setViewportSize(viewport);
     const title = `Parcel pickup with questions at ${viewport.width}`;
     const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
       title,
@@ -54,6 +65,10 @@ describe.each([
     // The poster keeps the task open; their bell counts up live when the question arrives.
     await poster.goto(taskUrl);
     await expect.poll(() => poster.getByText("No questions yet.").isVisible(), { timeout: 15_000 }).toBe(true);
+
+    // A signed-in reader who is neither party has the page open too.
+    await reader.goto(taskUrl);
+    await expect.poll(() => reader.getByText("No questions yet.").isVisible(), { timeout: 15_000 }).toBe(true);
 
     await provider.goto(taskUrl);
     const box = provider.getByLabel("Ask a question");
@@ -80,8 +95,11 @@ describe.each([
     await axeClean(poster);
     expect(await noSidewaysScroll(poster)).toBe(true);
 
-    // The provider's open page shows the answer live.
+    // The provider's open page shows the answer live, and so does the reader's, which showed the question without a reload.
     await expect.poll(() => provider.getByText("Please ask here. It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => reader.getByText("Please ask here. It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await reader.getByText(masked).isVisible()).toBe(true);
+    expect(await reader.getByLabel("Ask a question").count()).toBe(0);
 
     // The task page's HTML holds both before any script runs (server-rendered, decision 036).
     const html = await (await fetch(taskUrl)).text();
@@ -100,6 +118,7 @@ describe.each([
 
     poster.assertClean();
     provider.assertClean();
+    reader.assertClean();
     // Signed out, the page asks who is signed in: that 401 is expected.
     visitor.assertClean([/401 \(Unauthorized\)/]);
   });

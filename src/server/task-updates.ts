@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORY_VALUES, TASK_STATUSES } from "../shared/constants.js";
-import { findProcessStep, type TaskProcessName, type TaskTransitionName } from "../shared/task-lifecycle.js";
+import { findProcessStep, TASK_TRANSITIONS, type TaskProcessName, type TaskTransitionName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
 import type { TaskActions } from "./transition-actions.js";
@@ -15,6 +15,23 @@ export const TASK_UPDATES_CHANNEL = "task_updates";
 
 /** Events that change a task without a transition of the lifecycle table (money, reviews, photos). */
 export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed" | "edited" | "offer" | "questions";
+
+/**
+ * The events a task's page shows anyone who opens it: a transition (its status), posting, and its
+ * questions, photos and text. A socket watching the page hears these and no others (a payment, a
+ * tip, a dispute, a review or an offer concern the two parties; docs/product.md, Live updates).
+ */
+const SHOWN_TO_EVERYONE: ReadonlySet<string> = new Set<TaskTransitionName | "posted" | TaskOtherEvent>([
+  ...TASK_TRANSITIONS.map((row) => row.name),
+  "posted",
+  "questions",
+  "photos",
+  "edited",
+]);
+
+export function shownToEveryone(event: string): boolean {
+  return SHOWN_TO_EVERYONE.has(event);
+}
 
 /**
  * How a change moves the job board: a task left it, joined it, changed on it (its photos), or

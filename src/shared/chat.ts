@@ -45,6 +45,8 @@ export const clientFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("auth"), taskId: z.uuid({ error: "taskId must be a UUID" }) }),
   z.object({ type: z.literal("message"), content: chatContentSchema }),
   z.object({ type: z.literal("subscribe_notifications") }),
+  // The task page on screen (null: none): its public changes reach this socket too (docs/product.md, Live updates).
+  z.object({ type: z.literal("watch_task"), taskId: z.uuid({ error: "taskId must be a UUID" }).nullable() }),
 ]);
 export type ClientFrame = z.infer<typeof clientFrameSchema>;
 

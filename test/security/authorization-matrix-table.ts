@@ -309,6 +309,12 @@ export const SOCKET_MATRIX = {
    * {type:"task_updated"}; a stranger's socket gets nothing about it (only the public job-board frame).
    */
   "task_updated after a change": ["refused", "nothing", "task_updated", "task_updated", "nothing", "task_updated"],
+  /**
+   * {type:"watch_task"} (the tab shows the task's page), then a private change (a dispute's notice)
+   * and the poster's cancel: everyone watching hears the cancel, which the page shows anyone; only
+   * the parties and admins hear the dispute.
+   */
+  "task_updated while watching its page": ["refused", "task_updated", "task_updated", "task_updated", "task_updated", "task_updated"],
 } as const satisfies Record<string, FrameOutcomes>;
 
 export type SocketFrameKey = keyof typeof SOCKET_MATRIX;

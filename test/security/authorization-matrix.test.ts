@@ -21,6 +21,7 @@ import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from "../../src/s
 import { sessions, users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
+import { announceTaskUpdate } from "../../src/server/task-updates.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
@@ -1500,27 +1501,48 @@ const FRAME_PLAYS: Record<SocketFrameKey, (socket: TestSocket, w: World) => Prom
     return answer(socket, w);
   },
   "task_updated after a change": async (socket, w) => {
-    socket.send({ type: "subscribe_notifications" });
-    await answer(socket, w);
+    // The marker is another, open task whose page this socket watches: the change under test cannot reach it that way.
+    const { task: marker } = await factoryTaskAt(t, "open");
+    await watchAndSubscribe(socket, w, marker.id);
     await must(call(t, w.poster, { method: "PATCH", url: `/api/tasks/${w.task.id}/cancel` }), 200);
-    // Every socket gets the coalesced job-board frame after the task's own push: read up to it.
-    let outcome: FrameOutcome = "nothing";
-    for (;;) {
-      const frame = await socket.next();
-      if (frame.type === "job_board_changed") {
-        // One frame per 250 ms carries every removal of that window, other rows' tasks included.
-        expect(frame.removed, w.label).toContain(w.task.id);
-        return outcome;
-      }
-      if (frame.type !== "task_updated") continue;
-      // The parties also hear the setup's late pushes (posted, claim); a stranger hearing anything is a leak.
-      if (frame.event === "cancel") {
-        expect(frame, w.label).toEqual({ type: "task_updated", taskId: w.task.id, status: "cancelled", event: "cancel" });
-        outcome = "task_updated";
-      } else if (!isInsider(w)) outcome = "task_updated";
-    }
+    return heardCancel(socket, w, marker.id, []);
+  },
+  "task_updated while watching its page": async (socket, w) => {
+    await watchAndSubscribe(socket, w, w.task.id);
+    await announceTaskUpdate(t.database.db, w.task.id, "dispute");
+    await must(call(t, w.poster, { method: "PATCH", url: `/api/tasks/${w.task.id}/cancel` }), 200);
+    return heardCancel(socket, w, w.task.id, ["posted", "claim", "edited"]);
   },
 };
+
+/** Watches `taskId`'s page and subscribes to the bell; frames are handled in order, so the count's answer means both are in place. */
+async function watchAndSubscribe(socket: TestSocket, w: World, taskId: string): Promise<void> {
+  socket.send({ type: "watch_task", taskId });
+  socket.send({ type: "subscribe_notifications" });
+  await answer(socket, w);
+}
+
+/**
+ * Reads the socket up to a public change ("edited") of the watched `marker` task, announced last:
+ * one LISTEN connection hears notices in commit order and the hub pushes each at once, so every
+ * frame about the cancel has arrived by then (a job-board frame may not have: it waits 250 ms).
+ * The parties and admins may also hear the setup's late pushes; anyone else hearing anything about
+ * the task but the cancel and `publicEvents` is a leak.
+ */
+async function heardCancel(socket: TestSocket, w: World, marker: string, publicEvents: string[]): Promise<FrameOutcome> {
+  await announceTaskUpdate(t.database.db, marker, "edited");
+  let outcome: FrameOutcome = "nothing";
+  for (;;) {
+    const frame = await socket.next();
+    if (frame.type !== "task_updated") continue;
+    if (frame.taskId === marker && frame.event === "edited") return outcome;
+    if (frame.taskId !== w.task.id) continue;
+    if (frame.event === "cancel") {
+      expect(frame, w.label).toEqual({ type: "task_updated", taskId: w.task.id, status: "cancelled", event: "cancel" });
+      outcome = "task_updated";
+    } else if (!isInsider(w) && !publicEvents.includes(String(frame.event))) throw new Error(`${w.label} heard "${String(frame.event)}" of a task not theirs`);
+  }
+}
 
 async function frameOutcome(key: SocketFrameKey, actorKind: Actor): Promise<FrameOutcome> {
   const w = await enter(await buildScene("claimed"), `frame ${key}`, actorKind);

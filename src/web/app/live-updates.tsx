@@ -1,5 +1,7 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { useRoute } from "wouter";
+import type { ClientFrame } from "@shared/chat";
 import { notificationCountPushed, refreshNotifications } from "@/features/notifications/api/notification-push";
 import { receiptsQueryKey } from "@/features/payments/api/get-receipts";
 import { payoutHistoryQueryKey } from "@/features/payments/api/get-statements";
@@ -25,11 +27,25 @@ function otherTaskCaches(taskId: string | null) {
 
 function LiveUpdates() {
   const queryClient = useQueryClient();
+  // The task page on screen, whoever's task it is: its public changes (status, questions, photos,
+  // edits) come live to anyone reading it, as its parties' do.
+  const [, taskPage] = useRoute("/task/:id");
+  const [, tasksPage] = useRoute("/tasks/:id");
+  const watching = (taskPage ?? tasksPage)?.id ?? null;
+  const watchingRef = useRef(watching);
+  const sendRef = useRef<((frame: ClientFrame) => void) | null>(null);
+  useEffect(() => {
+    if (watchingRef.current === watching) return;
+    watchingRef.current = watching;
+    sendRef.current?.({ type: "watch_task", taskId: watching });
+  }, [watching]);
   useEffect(() => {
     let reconnect = false;
     let awaitingSubscription = false;
     return connectRealtime({
       onOpen: (send) => {
+        sendRef.current = send;
+        if (watchingRef.current) send({ type: "watch_task", taskId: watchingRef.current });
         send({ type: "subscribe_notifications" });
         awaitingSubscription = true;
       },

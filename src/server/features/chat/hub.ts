@@ -6,7 +6,7 @@ import { SESSION_ENDED_CLOSE } from "../../../shared/server-frames.js";
 import type { AppContext } from "../../context.js";
 import { sessions } from "../../db/schema/users.js";
 import { NOTIFICATIONS_CHANNEL, unreadNotificationCount } from "../../notify.js";
-import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
+import { parseTaskUpdate, shownToEveryone, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { CHAT_CHANNEL, messageById, type ChatAccess } from "./repository.js";
 
 // The sockets of THIS instance, by task room and by user. Nothing is sent from the code path that
@@ -23,6 +23,8 @@ export interface Connection {
   taskId: string | null;
   access: ChatAccess | null;
   notifications: boolean;
+  /** The task page this socket's tab shows, whoever's it is: it hears that task's public changes. */
+  watching?: string | null;
   /** The unread count last sent on this socket: a repeated subscribe is answered without a query. */
   lastUnread?: number;
   alive: boolean;
@@ -70,6 +72,8 @@ export class ChatHub {
   private readonly bySession = new Map<string, Set<Connection>>();
   /** Admins' sockets: admins hear every task's updates. */
   private readonly admins = new Set<Connection>();
+  /** Sockets by the task page their tab shows (Connection.watching). */
+  private readonly watchers = new Map<string, Set<Connection>>();
   /** Job-board changes waiting for the next coalesced frame. */
   private boardRemoved = new Set<string>();
   private boardAdded = false;
@@ -174,10 +178,31 @@ export class ChatHub {
     set.add(conn);
   }
 
+  /**
+   * The tab now shows task `taskId` (null: no task page). Nothing is read: what it will hear is
+   * what that task's public page shows anyone (see onTaskUpdate).
+   */
+  watchTask(conn: Connection, taskId: string | null): void {
+    if (conn.watching) {
+      const watchers = this.watchers.get(conn.watching);
+      watchers?.delete(conn);
+      if (watchers?.size === 0) this.watchers.delete(conn.watching);
+    }
+    conn.watching = taskId;
+    if (!taskId) return;
+    let watchers = this.watchers.get(taskId);
+    if (!watchers) {
+      watchers = new Set();
+      this.watchers.set(taskId, watchers);
+    }
+    watchers.add(conn);
+  }
+
   /** Forgets a closed socket; false if it was already forgotten (close and error both call it). */
   remove(conn: Connection): boolean {
     if (!this.sockets.get(conn.userId)?.has(conn)) return false;
     this.leaveRoom(conn);
+    this.watchTask(conn, null);
     this.admins.delete(conn);
     if (conn.expiryTimer) clearTimeout(conn.expiryTimer);
     for (const [map, key] of [
@@ -255,8 +280,9 @@ export class ChatHub {
 
   /**
    * A task changed (src/server/task-updates.ts): its poster, its provider, a provider who just lost
-   * it, and admins hear it on every socket they hold here, subscribed or not. Nobody else does: the
-   * frame names the task and its status, which a stranger has no business knowing.
+   * it, and admins hear it on every socket they hold here, subscribed or not. A socket whose tab
+   * shows the task's page hears only the changes that page shows anyone (`shownToEveryone`): its
+   * status, questions, photos and edits, never a payment or a dispute.
    */
   private onTaskUpdate(payload: string): void {
     try {
@@ -266,6 +292,7 @@ export class ChatHub {
       const frame: ServerFrame = { type: "task_updated", taskId, status, event };
       const targets = new Set<Connection>(this.admins);
       for (const userId of userIds) for (const conn of userId ? (this.sockets.get(userId) ?? []) : []) targets.add(conn);
+      if (shownToEveryone(event)) for (const conn of this.watchers.get(taskId) ?? []) targets.add(conn);
       for (const conn of targets) send(conn.socket, frame);
       if (board) this.queueBoardChange(taskId, board);
     } catch (err) {

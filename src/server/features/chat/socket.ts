@@ -76,6 +76,10 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
     send(conn.socket, { type: "notification", unreadCount: conn.lastUnread });
     return;
   }
+  if (frame.type === "watch_task") {
+    hub.watchTask(conn, frame.taskId);
+    return;
+  }
   if (frame.type === "auth") {
     // Already in that room: access is re-checked by every insert, so a repeat needs no query.
     if (conn.taskId === frame.taskId) {
