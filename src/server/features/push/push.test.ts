@@ -73,7 +73,16 @@ describe("Web Push", () => {
     const { provider: wants, device: wanted } = await alertedProviderWithDevice();
     const { provider: declines, device: declined } = await alertedProviderWithDevice();
     const prefs = (await call(t, declines, { url: "/api/notifications/preferences" })).json();
-    expect(prefs.push).toMatchObject({ task_alert: true, task_claimed: true, payment_received: true, chat_message: true, work_started: false });
+    expect(prefs.push).toMatchObject({
+      task_alert: true,
+      task_claimed: true,
+      offer_received: true,
+      question_asked: true,
+      question_answered: true,
+      payment_received: true,
+      chat_message: true,
+      work_started: false,
+    });
     const off = await call(t, declines, { method: "PUT", url: "/api/notifications/preferences", payload: { push: { task_alert: false } } });
     expect(off.json().push.task_alert).toBe(false);
     // The e-mail choices are untouched by a push change.
