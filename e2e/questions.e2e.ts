@@ -5,8 +5,8 @@ import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolatio
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
 // phone number and an e-mail address in the question, which everyone sees masked; the poster's bell
 // rings, the poster answers on the page, the provider sees the answer without a reload, and so does
-// a signed-in reader who is neither party; a signed-out visitor reads both, in the server-rendered
-// HTML too. At a phone's width and a desktop's.
+// a signed-in reader who is neither party, who reports the question; a signed-out visitor reads
+// both, in the server-rendered HTML too. At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
@@ -100,6 +100,17 @@ describe.each([
     await expect.poll(() => reader.getByText("Please ask here. It is the blue door on the left.").isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await reader.getByText(masked).isVisible()).toBe(true);
     expect(await reader.getByLabel("Ask a question").count()).toBe(0);
+
+    // The reader reports the question; its asker is offered no flag on their own.
+    expect(await provider.getByRole("button", { name: /^Report the question by/ }).count()).toBe(0);
+    await reader.getByRole("button", { name: /^Report the question by/ }).click();
+    const dialog = reader.getByRole("dialog", { name: /^Report the question by/ });
+    await expect.poll(() => dialog.isVisible(), { timeout: 10_000 }).toBe(true);
+    await dialog.getByLabel(/^Reason/).selectOption("scam");
+    await dialog.getByLabel(/^What happened/).fill("Asks to be called outside the app.");
+    await axeClean(reader);
+    await dialog.getByRole("button", { name: "Send report" }).click();
+    await expect.poll(() => reader.getByText("Report sent").first().isVisible(), { timeout: 10_000 }).toBe(true);
 
     // The task page's HTML holds both before any script runs (server-rendered, decision 036).
     const html = await (await fetch(taskUrl)).text();

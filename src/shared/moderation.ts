@@ -5,8 +5,8 @@ import { text } from "./common.js";
 // the admin's actions. The lists and messages live here so the server's checks and the web's
 // forms read the same words.
 
-/** What can be reported: a person, a task, a chat message or a review. */
-export const REPORT_TARGETS = ["user", "task", "message", "review"] as const;
+/** What can be reported: a person, a task, a chat message, a review or a public question (or its answer). */
+export const REPORT_TARGETS = ["user", "task", "message", "review", "question"] as const;
 export type ReportTarget = (typeof REPORT_TARGETS)[number];
 
 /** The fixed reasons a report gives, with the words the form shows. */
@@ -35,7 +35,7 @@ export const REPORT_DETAILS_MAX_LENGTH = 1000;
 export const MODERATION_REASON_MAX_LENGTH = 500;
 
 export const createReportBodySchema = z.object({
-  targetType: z.enum(REPORT_TARGETS, { error: "Choose what you are reporting: a user, a task, a message or a review." }),
+  targetType: z.enum(REPORT_TARGETS, { error: "Choose what you are reporting: a user, a task, a message, a review or a question." }),
   targetId: z.uuid({ error: "targetId must be a UUID" }),
   reason: z.enum(REPORT_REASON_KEYS, { error: "Choose a reason from the list." }),
   details: text(10, REPORT_DETAILS_MAX_LENGTH, "Details"),

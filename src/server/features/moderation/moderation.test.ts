@@ -10,7 +10,7 @@ import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "../auth/passwords.js";
 import { createSession } from "../auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { BASE_OFFER, createProvider, postOffersTask, postTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { askQuestion, BASE_OFFER, createProvider, postOffersTask, postTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Moderation (docs/product.md, Moderation): reports and the admin's queue, blocks, removing a
 // task, hiding a review, suspending an account and revoking an approval.
@@ -76,6 +76,29 @@ describe("reports", () => {
     expect(hidden.statusCode).toBe(404);
     const mine = await report(poster, { targetType: "message", targetId: sent.json().id, reason: "harassment", details: "Keeps asking to call" });
     expect(mine.statusCode).toBe(201);
+  });
+
+  it("takes a report of a public question, shown to admins with the question and its task; a hidden one only from its poster or asker", async () => {
+    const { task, poster } = await taskAt(t, "open", { body: { title: "Move a sofa" } });
+    const asker = await createProvider(t);
+    const questionId = await askQuestion(t, asker, task.id, "Pay me outside the app and I will do it cheaper?");
+    expect((await report(asker, { targetType: "question", targetId: questionId, reason: "spam", details: "My own question here" })).statusCode).toBe(400);
+    const reader = await createUser(t);
+    const res = await report(reader, { targetType: "question", targetId: questionId, reason: "scam", details: "Asks to pay off the platform" });
+    expect(res.statusCode).toBe(201);
+    const entry = ((await call(t, admin, { url: "/api/admin/reports" })).json() as { id: string }[]).find((r) => r.id === res.json().id);
+    expect(entry).toMatchObject({
+      targetType: "question",
+      taskId: task.id,
+      taskTitle: "Move a sofa",
+      subjectId: asker.id,
+      excerpt: "Pay me outside the app and I will do it cheaper?",
+    });
+
+    expect((await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/questions/${questionId}/hide` })).statusCode).toBe(200);
+    const details = { reason: "scam", details: "Asks to pay off the platform" } as const;
+    expect((await report(await createUser(t), { targetType: "question", targetId: questionId, ...details })).statusCode).toBe(404);
+    expect((await report(poster, { targetType: "question", targetId: questionId, ...details })).statusCode).toBe(201);
   });
 
   it("is rate limited like other writes", async () => {

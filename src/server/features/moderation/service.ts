@@ -13,6 +13,7 @@ import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { messages } from "../../db/schema/chat.js";
 import { reports, userBlocks } from "../../db/schema/moderation.js";
+import { taskQuestions } from "../../db/schema/questions.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
@@ -79,6 +80,16 @@ async function subjectOf(db: Db, reporterId: string, body: CreateReportBody): Pr
       if (!row) throw missing;
       return row.id;
     }
+    case "question": {
+      // Public unless the poster or an admin hid it; then only the poster and its asker see it.
+      const [row] = await db
+        .select({ id: taskQuestions.askerId })
+        .from(taskQuestions)
+        .innerJoin(tasks, eq(tasks.id, taskQuestions.taskId))
+        .where(and(eq(taskQuestions.id, body.targetId), or(isNull(taskQuestions.hiddenAt), eq(taskQuestions.askerId, reporterId), eq(tasks.userId, reporterId))));
+      if (!row) throw missing;
+      return row.id;
+    }
   }
 }
 
@@ -125,7 +136,13 @@ export async function listReports(ctx: AppContext, status: "open" | "closed"): P
         .from(reviews)
         .where(inArray(reviews.id, ids("review")))
     : [];
-  const taskIds = [...ids("task"), ...messageRows.map((m) => m.taskId), ...reviewRows.map((r) => r.taskId)];
+  const questionRows = ids("question").length
+    ? await ctx.db
+        .select({ id: taskQuestions.id, taskId: taskQuestions.taskId, body: taskQuestions.body, answer: taskQuestions.answer })
+        .from(taskQuestions)
+        .where(inArray(taskQuestions.id, ids("question")))
+    : [];
+  const taskIds = [...ids("task"), ...messageRows.map((m) => m.taskId), ...reviewRows.map((r) => r.taskId), ...questionRows.map((q) => q.taskId)];
   const taskRows = taskIds.length
     ? await ctx.db
         .select({ id: tasks.id, title: tasks.title, status: tasks.status, description: tasks.description, totalCents: tasks.totalCents, paidAt: tasks.paymentCapturedAt })
@@ -136,7 +153,8 @@ export async function listReports(ctx: AppContext, status: "open" | "closed"): P
   return rows.map(({ report, reporter: who, subject: about }) => {
     const message = report.targetType === "message" ? messageRows.find((m) => m.id === report.targetId) : undefined;
     const review = report.targetType === "review" ? reviewRows.find((r) => r.id === report.targetId) : undefined;
-    const taskId = report.targetType === "task" ? report.targetId : (message?.taskId ?? review?.taskId ?? null);
+    const question = report.targetType === "question" ? questionRows.find((q) => q.id === report.targetId) : undefined;
+    const taskId = report.targetType === "task" ? report.targetId : (message?.taskId ?? review?.taskId ?? question?.taskId ?? null);
     const task = taskId ? taskById.get(taskId) : undefined;
     const excerpt =
       report.targetType === "message"
@@ -147,7 +165,9 @@ export async function listReports(ctx: AppContext, status: "open" | "closed"): P
             : null
           : report.targetType === "task"
             ? (task?.description ?? null)
-            : null;
+            : question
+              ? `${question.body}${question.answer === null ? "" : `\nAnswer: ${question.answer}`}`
+              : null;
     return {
       id: report.id,
       targetType: report.targetType,

@@ -261,6 +261,16 @@ export default function TaskDetailPage() {
             isPoster={isOwner}
             isAdmin={viewer?.role === "admin"}
             canAsk={!isOwner && Boolean(viewer?.providerVerified)}
+            report={
+              viewer
+                ? (question) =>
+                    question.asker.id === viewer.id ? null : (
+                      <Suspense fallback={null}>
+                        <ReportButton compact targetType="question" targetId={question.id} what={`the question by ${question.asker.displayName}`} />
+                      </Suspense>
+                    )
+                : undefined
+            }
           />
         </Suspense>
 

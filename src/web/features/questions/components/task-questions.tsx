@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { TaskQuestion } from "@shared/questions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { timeAgo } from "@/lib/dates";
@@ -23,9 +23,11 @@ export interface TaskQuestionsProps {
   isAdmin: boolean;
   /** A verified provider other than the poster: the "Ask a question" form while the task is open. */
   canAsk: boolean;
+  /** The Report flag beside a question, for a signed-in reader (the page brings moderation's button). */
+  report?: ((question: TaskQuestion) => ReactNode) | undefined;
 }
 
-export function TaskQuestions({ task, isPoster, isAdmin, canAsk }: TaskQuestionsProps) {
+export function TaskQuestions({ task, isPoster, isAdmin, canAsk, report }: TaskQuestionsProps) {
   const questions = useQuestions(task.id);
   const list = questions.data?.questions ?? [];
   const open = task.status === "open";
@@ -47,7 +49,14 @@ export function TaskQuestions({ task, isPoster, isAdmin, canAsk }: TaskQuestions
         ) : (
           <ul className="grid gap-4">
             {list.map((question) => (
-              <QuestionItem key={question.id} taskId={task.id} question={question} canAnswer={isPoster && open} canHide={isPoster || isAdmin} />
+              <QuestionItem
+                key={question.id}
+                taskId={task.id}
+                question={question}
+                canAnswer={isPoster && open}
+                canHide={isPoster || isAdmin}
+                report={report?.(question)}
+              />
             ))}
           </ul>
         )}
@@ -61,15 +70,26 @@ export function TaskQuestions({ task, isPoster, isAdmin, canAsk }: TaskQuestions
   );
 }
 
-function QuestionItem({ taskId, question, canAnswer, canHide }: { taskId: string; question: TaskQuestion; canAnswer: boolean; canHide: boolean }) {
+interface QuestionItemProps {
+  taskId: string;
+  question: TaskQuestion;
+  canAnswer: boolean;
+  canHide: boolean;
+  report: ReactNode;
+}
+
+function QuestionItem({ taskId, question, canAnswer, canHide, report }: QuestionItemProps) {
   const now = useRenderTime();
   return (
     <li className="grid gap-2 rounded-md border p-3" data-testid="task-question">
-      <p className="text-sm text-muted-foreground">
-        <span className="font-medium text-foreground">{question.asker.displayName}</span> asked{" "}
-        <time dateTime={question.createdAt}>{timeAgo(new Date(question.createdAt), now)}</time>
-        {question.hidden ? <span className="font-medium text-foreground"> · Hidden from everyone but you</span> : null}
-      </p>
+      <div className="flex items-start justify-between gap-2">
+        <p className="text-sm text-muted-foreground">
+          <span className="font-medium text-foreground">{question.asker.displayName}</span> asked{" "}
+          <time dateTime={question.createdAt}>{timeAgo(new Date(question.createdAt), now)}</time>
+          {question.hidden ? <span className="font-medium text-foreground"> · Hidden from everyone but you</span> : null}
+        </p>
+        {report}
+      </div>
       <p className="whitespace-pre-line break-words">{question.body}</p>
       {question.answer !== null ? (
         <div className="ml-3 border-l-2 pl-3">
