@@ -51,7 +51,6 @@ export const disputeMessageBodySchema = z.object({
   body: text(1, 2000, "Your answer"),
   photoURLs: photoURLsSchema,
 });
-export type DisputeMessageBody = z.input<typeof disputeMessageBodySchema>;
 
 export const disputePhotoSchema = z.object({ id: z.uuid(), small: z.string(), medium: z.string() });
 export type DisputePhoto = z.infer<typeof disputePhotoSchema>;
