@@ -1,14 +1,18 @@
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { taskAt } from "../../../../test/fixtures/factory.js";
 import { tinyPng } from "../../../../test/fixtures/test-files.js";
 import { DISPUTE_PHOTO_LIMIT_MESSAGE, type TaskDisputeAnswer } from "../../../shared/disputes.js";
+import { createStorage } from "../../adapters/storage/create-storage.js";
+import { disputePhotos } from "../../db/schema/payments.js";
 
 // Photos on a dispute's messages (docs/decisions/057-disputes-guarantee-late-cancellation.md):
 // evidence that only the task's two parties and admins can see (docs/security.md).
 
 const t = await useTestApp();
+const storage = await createStorage(t.env);
 
 /** The signed single-use flow for a dispute photo: an upload URL, then the PUT of the bytes. */
 async function upload(user: TestUser, kind = "dispute_photo", bytes: Buffer = tinyPng()): Promise<string> {
@@ -80,5 +84,20 @@ describe("dispute photos", () => {
     expect(again.statusCode).toBe(400);
     expect(again.json<{ fieldErrors: Record<string, string> }>().fieldErrors.photoURLs).toMatch(/already attached/);
     expect((await disputeOf(poster, task.id)).dispute?.messages.map((m) => m.photos.length)).toEqual([1]);
+  });
+
+  it("go with their author's account: rows and image files", async () => {
+    const { task, poster } = await taskAt(t, "in_progress");
+    expect((await report(poster, task.id, [await upload(poster)])).statusCode).toBe(200);
+    const [photo] = (await disputeOf(poster, task.id)).dispute?.messages[0]?.photos ?? [];
+    if (!photo) throw new Error("no photo");
+    const [row] = await t.database.db.select().from(disputePhotos).where(eq(disputePhotos.id, photo.id));
+    const admin = await createUser(t, { role: "admin" });
+    expect((await call(t, admin, { method: "POST", url: `/api/admin/disputes/${task.id}/resolve`, payload: { refund: 0, reason: "Work was done" } })).statusCode).toBe(200);
+
+    const removed = await call(t, poster, { method: "DELETE", url: "/api/account", payload: { email: poster.email } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await call(t, admin, { url: photo.small })).statusCode).toBe(404);
+    for (const key of [row?.smallKey, row?.mediumKey]) expect(await storage.get(key ?? "")).toBeNull();
   });
 });
