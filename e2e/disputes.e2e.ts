@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { tinyPng } from "../test/fixtures/test-files.js";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Disputes at every paid stage and late cancellation (docs/product.md, Money; docs/decisions/057):
-// a poster reports a problem on a started task, the provider answers, an admin refunds 40%, and both
-// see the amounts; a late cancellation states its fee before anything happens. At 390 and 1366 px.
+// a poster reports a problem on a started task with a photo, the provider answers, an admin sees the
+// photo and refunds 40%, and both see the amounts; a late cancellation states its fee before anything happens. At 390 and 1366 px.
 
 const e2e = useServerAndBrowser();
 
@@ -44,7 +45,7 @@ describe.each([
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ])("disputes at $width px", (viewport) => {
-  it("a poster reports a problem on a started task, the provider answers, an admin refunds 40%, both see the amounts", async () => {
+  it("a poster reports a problem with a photo on a started task, the provider answers, an admin sees the photo and refunds 40%", async () => {
     const open = async () => newPage(await e2e.browser.newContext({ viewport }));
     const [poster, provider, admin] = [await open(), await open(), await open()];
     const pages = [poster, provider, admin];
@@ -62,12 +63,17 @@ describe.each([
     await axeClean(poster);
     await dialog.getByLabel("What kind of problem?").selectOption("not_done");
     await dialog.getByLabel("What happened?").fill("The provider left after an hour and one box is still in the garage.");
+    await dialog.getByLabel("Photos (optional)").setInputFiles({ name: "garage.png", mimeType: "image/png", buffer: tinyPng() });
+    await expect.poll(() => dialog.getByRole("img", { name: "Chosen photo 1: garage.png" }).isVisible()).toBe(true);
+    await axeClean(poster);
+    await noSidewaysScroll(poster);
     await dialog.getByRole("button", { name: "Report Problem" }).click();
     const money = (page: Page) => page.getByTestId("dispute-money");
     await expect.poll(() => money(poster).textContent(), { timeout: 15_000 }).toBe(`${dollars(task.totalAmount)} is held in escrow until an admin decides.`);
 
     // The provider's page updates itself with the live frame, then they give their side.
     await expect.poll(() => provider.getByText("The provider left after an hour").isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => provider.getByRole("img", { name: "Photo 1 from the poster, open full size" }).isVisible(), { timeout: 15_000 }).toBe(true);
     await provider.getByLabel("Your side").fill("I carried one box; the second one was too heavy for the ladder.");
     await provider.getByRole("button", { name: "Send", exact: true }).click();
     await expect.poll(() => poster.getByText("the second one was too heavy").isVisible(), { timeout: 15_000 }).toBe(true);
@@ -79,6 +85,12 @@ describe.each([
     await admin.getByRole("link", { name: task.title }).first().waitFor();
     await axeClean(admin);
     await admin.goto(`${e2e.server.url}/task/${task.id}`);
+    // The poster's photo is in the thread as a thumbnail that opens the full-size image.
+    const thumbnail = admin.getByRole("img", { name: "Photo 1 from the poster, open full size" });
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 }).toBe(true);
+    const full = await admin.getByRole("link", { name: "Photo 1 from the poster, open full size" }).getAttribute("href");
+    expect(full).toMatch(/^\/api\/dispute-photos\/[0-9a-f-]+\/medium$/);
+    expect(await admin.evaluate(async (url) => (await fetch(url)).headers.get("content-type"), full ?? "")).toBe("image/webp");
     const refund = Math.round(task.totalAmount * 40) / 100;
     await admin.getByLabel("Refund to the poster ($)").fill(refund.toFixed(2));
     await admin.getByLabel("Reason shown to both").fill("One of the two boxes was moved.");

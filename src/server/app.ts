@@ -207,7 +207,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(notificationsRoutes);
   await app.register(reviewsRoutes);
   await app.register(felixRoutes);
-  await app.register(paymentsRoutes);
+  // Dispute photos complete their uploads through the providers' one upload flow, as task photos do (decision 057).
+  const storage = await createStorage(env);
+  await app.register(paymentsRoutes, {
+    storage,
+    completeUpload: (ownerId, uploadUrl) => completeUpload(ctx, storage, ownerId, uploadUrl, "dispute_photo", "photoURLs"),
+  });
   await app.register(profilesRoutes);
   await app.register(jobAlertsRoutes);
   await app.register(pushRoutes);
@@ -215,7 +220,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(questionsRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
-  const storage = await createStorage(env);
   await app.register(accountRoutes, {
     storage,
     hashPassword,

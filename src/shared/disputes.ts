@@ -3,6 +3,7 @@ import { text } from "./common.js";
 import { DISPUTE_ESCALATION_DAYS, REPORT_PROBLEM_HOURS_AFTER_COMPLETION } from "./constants.js";
 import { DISPUTE_STATUSES, REPORT_PROBLEM_WINDOW_MS } from "./money-lifecycle.js";
 import { dollarsSchema } from "./money-schemas.js";
+import type { TaskPhotoSize } from "./task-photos.js";
 
 // Disputes ("report a problem"): either party of a paid task, from payment until 72 hours after
 // completion; an admin resolves with any split in cents (docs/product.md, Money: disputes;
@@ -22,17 +23,37 @@ export const DISPUTE_REASON_LABELS: Record<DisputeReason, string> = {
   other: "Something else",
 };
 
+/** Photos one message of a dispute may carry (the report, or an answer): evidence, seen by its parties and admins only. */
+export const DISPUTE_PHOTO_MAX_COUNT = 5;
+export const DISPUTE_PHOTO_LIMIT_MESSAGE = `A message can carry at most ${DISPUTE_PHOTO_MAX_COUNT} photos. Remove the extra photos, then send it again.`;
+
+/** The upload URLs the photos were PUT to (POST /api/objects/upload {kind: "dispute_photo"} first). */
+const photoURLsSchema = z
+  .array(z.string({ error: "Each photo must be an upload link" }).min(1, { error: "Each photo must be an upload link" }).max(4000), {
+    error: "photoURLs must be a list of upload links",
+  })
+  .max(DISPUTE_PHOTO_MAX_COUNT, { error: DISPUTE_PHOTO_LIMIT_MESSAGE })
+  .default([]);
+
+/** Where a dispute photo's image is served: to the task's parties and admins only, never cached by others. */
+export const disputePhotoUrl = (photoId: string, size: TaskPhotoSize) => `/api/dispute-photos/${photoId}/${size}`;
+
 /** POST /api/tasks/{id}/report-problem. */
 export const reportProblemBodySchema = z.object({
   reason: z.enum(DISPUTE_REASONS, { error: "Choose the reason that fits best" }),
   description: text(10, 2000, "Description"),
+  photoURLs: photoURLsSchema,
 });
 export type ReportProblemBody = z.input<typeof reportProblemBodySchema>;
 
 /** POST /api/tasks/{id}/dispute/messages: a party's side (or an admin's note). */
 export const disputeMessageBodySchema = z.object({
   body: text(1, 2000, "Your answer"),
+  photoURLs: photoURLsSchema,
 });
+
+export const disputePhotoSchema = z.object({ id: z.uuid(), small: z.string(), medium: z.string() });
+export type DisputePhoto = z.infer<typeof disputePhotoSchema>;
 
 /** POST /api/admin/disputes/{taskId}/resolve: the poster's refund in dollars; the rest of the escrow is released. */
 export const resolveDisputeBodySchema = z.object({
@@ -50,6 +71,7 @@ export const disputeMessageSchema = z.object({
   authorRole: z.enum(["poster", "provider", "admin"]),
   body: z.string(),
   createdAt: z.string(),
+  photos: z.array(disputePhotoSchema),
 });
 
 /** The task's dispute as its parties and admins see it, with where the money is at this moment. */

@@ -85,7 +85,8 @@ export type TaskGuard =
   | "not_declined"
   // - not_blocked (before the UPDATE): neither the poster nor the provider has blocked the other (docs/product.md, Moderation).
   | "not_blocked"
-  // - no_open_dispute (after the UPDATE): nobody reported a problem on the task that an admin has not resolved yet;
+  // - no_open_dispute (after the UPDATE): nobody reported a problem on the task that an admin has not resolved yet
+  //   (the parties' cancel and give-backs, and the admin's remove and release: the resolution moves the money);
   //   after, as not_declined: reporting takes the task's row lock, so a report racing a cancel is seen (docs/product.md, Disputes).
   | "no_open_dispute";
 
@@ -297,7 +298,8 @@ export const TASK_TRANSITIONS = [
     to: "cancelled",
     requires: [],
     effects: [],
-    guards: [],
+    // An open dispute's resolution decides where the money goes: no refund beside it.
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
     actions: ["notify.parties_removed", "escrow.refund", "announce", "board.remove"],
   },
   {
@@ -309,7 +311,7 @@ export const TASK_TRANSITIONS = [
     to: "open",
     requires: [],
     effects: ["release_provider", "clear_payment"],
-    guards: [],
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
     actions: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
   },
   {
@@ -364,6 +366,13 @@ export interface TaskLifecycleState {
  */
 export const OPEN_DISPUTE_MESSAGE =
   "A problem reported on this task is still open, so it cannot be cancelled or given back until an admin resolves it. Follow the dispute and add your side on the task page.";
+
+/** The same guard's refusal to an admin's remove or release: the money moves by the dispute's resolution, so it comes first. */
+export const OPEN_DISPUTE_ADMIN_MESSAGE =
+  "A problem reported on this task is still open, and its resolution decides where the money goes. Resolve the dispute on the task page first, then remove or release the task.";
+
+/** The `no_open_dispute` guard's refusal, in the words for the row's actor. */
+export const openDisputeRefusal = (actor: TaskProcessStep["actor"]): string => (actor === "admin" ? OPEN_DISPUTE_ADMIN_MESSAGE : OPEN_DISPUTE_MESSAGE);
 
 export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
 

@@ -240,6 +240,8 @@ export const HTTP_MATRIX = {
   "POST /api/tasks/:id/report-problem": [401, 403, 200, 200, 403, 403],
   "GET /api/tasks/:id/dispute": partiesAndAdmin(200),
   "POST /api/tasks/:id/dispute/messages": partiesAndAdmin(200),
+  // Evidence: to anyone but the parties and admins a dispute photo does not exist (docs/security.md).
+  "GET /api/dispute-photos/:photoId/:size": [401, 404, 200, 200, 404, 200],
   "POST /api/tasks/:id/tip": posterOnly(200),
   "GET /api/payments/earnings": signedIn(200),
   "POST /api/stripe/connect/account": providersOnly(201),

@@ -265,13 +265,13 @@ async function enter(scene: Scene, routeLabel: string, actorKind: Actor): Promis
 // ---------------------------------------------------------------------------------------------
 // Fixture helpers for routes that need more than a task.
 
-async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo"): Promise<string> {
+async function uploadUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo" | "dispute_photo"): Promise<string> {
   const res = await must(call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind } }), 200);
   return parse<{ uploadURL: string }>(res).uploadURL;
 }
 
 /** An upload link with the file already sent, not yet attached as a document or photo. */
-async function uploadedUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo"): Promise<string> {
+async function uploadedUrl(user: TestUser, kind: "id_document" | "profile_photo" | "task_photo" | "dispute_photo"): Promise<string> {
   const url = await uploadUrl(user, kind);
   await must(call(t, user, { method: "PUT", url, payload: tinyPng(), headers: { "content-type": "image/png" } }), 200);
   return url;
@@ -293,6 +293,16 @@ async function posterTaskPhoto(scene: Scene): Promise<void> {
   const res = await must(call(t, scene.poster, { method: "POST", url: `/api/tasks/${scene.task.id}/photos`, payload: { photoURL: url } }), 200);
   const [photo] = parse<{ photos: { id: string }[] }>(res).photos;
   if (!photo) throw new Error("no task photo");
+  scene.prepared = photo.id;
+}
+
+/** The poster's answer in the task's dispute carries a photo: its id. */
+async function posterDisputePhoto(scene: Scene): Promise<void> {
+  const photoURLs = [await uploadedUrl(scene.poster, "dispute_photo")];
+  await must(call(t, scene.poster, { method: "POST", url: `/api/tasks/${scene.task.id}/dispute/messages`, payload: { body: "A photo of it", photoURLs } }), 200);
+  const answer = parse<{ dispute: { messages: { photos: { id: string }[] }[] } }>(await must(call(t, scene.poster, get(`/api/tasks/${scene.task.id}/dispute`)), 200));
+  const photo = answer.dispute.messages.flatMap((m) => m.photos)[0];
+  if (!photo) throw new Error("no dispute photo");
   scene.prepared = photo.id;
 }
 
@@ -1250,6 +1260,13 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       const written = await t.database.db.select().from(disputeMessages).where(eq(disputeMessages.body, "My side of it"));
       expect(written.some((m) => m.authorId === w.actor?.id), w.label).toBe(isInsider(w));
     },
+  },
+  "GET /api/dispute-photos/:photoId/:size": {
+    readOnly: true,
+    stage: "disputed",
+    prepare: posterDisputePhoto,
+    request: (w) => get(`/api/dispute-photos/${w.prepared}/small`),
+    check: (w, res) => expect(res.headers["content-type"], w.label).toBe(res.statusCode === 200 ? "image/webp" : "application/json; charset=utf-8"),
   },
   "POST /api/tasks/:id/tip": {
     stage: "completed",

@@ -213,6 +213,8 @@ const pool = {
   receiptIds: [] as string[],
   offerIds: [] as string[],
   questionIds: [] as string[],
+  /** Photos in the disputed task's thread: evidence for its parties and admins only. */
+  disputePhotoIds: [] as string[],
 };
 
 for (const name of ACTOR_NAMES) {
@@ -385,7 +387,14 @@ await api("poster", "POST", `/api/tasks/${disputedTask}/report-problem`, {
   reason: "not_done",
   description: plant("dispute description", { kind: "task", taskId: disputedTask }),
 });
-await api("provider", "POST", `/api/tasks/${disputedTask}/dispute/messages`, { body: plant("dispute answer", { kind: "task", taskId: disputedTask }) });
+const evidenceUrl = (await api("provider", "POST", "/api/objects/upload", { kind: "dispute_photo" })).json<{ uploadURL: string }>().uploadURL;
+await api("provider", "PUT", evidenceUrl, tinyPng());
+await api("provider", "POST", `/api/tasks/${disputedTask}/dispute/messages`, {
+  body: plant("dispute answer", { kind: "task", taskId: disputedTask }),
+  photoURLs: [evidenceUrl],
+});
+const disputeThread = (await api("provider", "GET", `/api/tasks/${disputedTask}/dispute`)).json<{ dispute: { messages: { photos: { id: string }[] }[] } }>();
+pool.disputePhotoIds.push(...disputeThread.dispute.messages.flatMap((m) => m.photos.map((p) => p.id)));
 await api("poster", "POST", "/api/reviews", {
   taskId: reviewedTask,
   reviewedId: provider(),
@@ -622,6 +631,8 @@ function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   if (op.path.startsWith("/api/receipts/")) return fromPool(pool.receiptIds, randomUUID());
+  if (op.path.startsWith("/api/dispute-photos/") && name === "photoId") return fromPool(pool.disputePhotoIds, randomUUID());
+  if (name === "size") return fc.constantFrom("small", "medium", "large");
   if (name === "year") return fc.constantFrom(String(t.clock.now().getUTCFullYear()), "1999", "2101", "last");
   return fromPool(pool.taskIds, randomUUID());
 }

@@ -9,6 +9,7 @@ import {
   PAYOUT_STATUSES,
   TIP_STATUSES,
 } from "../../../shared/money-lifecycle.js";
+import { uploads } from "./providers.js";
 import { tasks } from "./tasks.js";
 import { users } from "./users.js";
 
@@ -221,4 +222,30 @@ export const disputeMessages = pgTable(
     seq: bigserial({ mode: "number" }).notNull(),
   },
   (t) => [index().on(t.disputeId, t.seq)],
+);
+
+/**
+ * A photo of a dispute message, evidence for its parties and admins only (docs/decisions/057): the
+ * author's upload is the original; the two WebP images made from it, without metadata, are what
+ * they see. Deleting the upload row (an account deletion) takes the photo with it.
+ */
+export const disputePhotos = pgTable(
+  "dispute_photos",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    messageId: uuid()
+      .notNull()
+      .references(() => disputeMessages.id, { onDelete: "cascade" }),
+    uploadId: uuid()
+      .notNull()
+      .unique()
+      .references(() => uploads.id, { onDelete: "cascade" }),
+    /** Storage keys of the derived images (longest side 320 and 1280 px, as task photos). */
+    smallKey: text().notNull(),
+    mediumKey: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** The order they were sent in. */
+    seq: bigserial({ mode: "number" }).notNull(),
+  },
+  (t) => [index().on(t.messageId, t.seq)],
 );

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { VERIFICATION_STATUSES, type Weekday } from "../../../shared/constants.js";
+import { UPLOAD_KINDS } from "../../../shared/upload-rules.js";
 import { users } from "./users.js";
 
 export const verificationStatus = pgEnum("verification_status", VERIFICATION_STATUSES);
-export const uploadKind = pgEnum("upload_kind", ["id_document", "profile_photo", "task_photo"]);
+export const uploadKind = pgEnum("upload_kind", UPLOAD_KINDS);
 
 export const providerProfiles = pgTable(
   "provider_profiles",

@@ -13,6 +13,7 @@ import type { Db } from "../../db/client.js";
 import { emailOptOuts, notifications } from "../../db/schema/chat.js";
 import { jobAlertDigests, jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { escrowHolds, ledgerEntries, payments, payouts } from "../../db/schema/payments.js";
+import { disputePhotos } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { reviews } from "../../db/schema/reviews.js";
@@ -388,6 +389,11 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
       .delete(taskPhotos)
       .where(inArray(taskPhotos.uploadId, tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.ownerId, user.id))))
       .returning({ smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
+    // So do the photos they sent in disputes (decision 057): the thread keeps their words, not their files.
+    const evidence = await tx
+      .delete(disputePhotos)
+      .where(inArray(disputePhotos.uploadId, tx.select({ id: uploads.id }).from(uploads).where(eq(uploads.ownerId, user.id))))
+      .returning({ smallKey: disputePhotos.smallKey, mediumKey: disputePhotos.mediumKey });
     const files = await tx.delete(uploads).where(eq(uploads.ownerId, user.id)).returning({ id: uploads.id, kind: uploads.kind, storageKey: uploads.storageKey });
     // Every session, this one included: the trigger closes their sockets on every instance.
     await tx.delete(sessions).where(eq(sessions.userId, user.id));
@@ -401,7 +407,7 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     });
     return [
       ...files.flatMap((f) => (f.kind === "profile_photo" ? [f.storageKey, publicPhotoKey(f.id)] : [f.storageKey])),
-      ...photos.flatMap((p) => [p.smallKey, p.mediumKey]),
+      ...[...photos, ...evidence].flatMap((p) => [p.smallKey, p.mediumKey]),
     ];
   });
   // The files go after the commit: a failure leaves an orphan file (logged), never a row pointing nowhere.

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { BLOCKED_MESSAGE, SUSPENDED_SIGN_IN_MESSAGE } from "../../../shared/moderation.js";
+import { OPEN_DISPUTE_ADMIN_MESSAGE } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { ledgerTransactions } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -10,7 +11,7 @@ import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "../auth/passwords.js";
 import { createSession } from "../auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { askQuestion, BASE_OFFER, createProvider, postOffersTask, postTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { askQuestion, BASE_OFFER, createProvider, postOffersTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Moderation (docs/product.md, Moderation): reports and the admin's queue, blocks, removing a
 // task, hiding a review, suspending an account and revoking an approval.
@@ -211,6 +212,26 @@ describe("removing a task", () => {
     expect(done.statusCode).toBe(409);
     expect(done.json().message).toMatch(/not yet completed or cancelled/);
     expect((await adminPost("/api/admin/tasks/00000000-0000-4000-8000-000000000000/remove")).statusCode).toBe(404);
+  });
+
+  it("refuses (409) to remove a task, or to suspend its provider, while a problem reported on it is open; no money moves", async () => {
+    const { task, poster, provider } = await taskAt(t, "in_progress");
+    await reportProblem(t, poster, task);
+    const refunds = () => t.database.db.select().from(ledgerTransactions).where(and(eq(ledgerTransactions.taskId, task.id), eq(ledgerTransactions.kind, "refund")));
+
+    const removed = await adminPost(`/api/admin/tasks/${task.id}/remove`, { reason: "Prohibited item" });
+    expect(removed.statusCode).toBe(409);
+    expect(removed.json().message).toBe(OPEN_DISPUTE_ADMIN_MESSAGE);
+    // Suspending the provider would release the task (the admin's "release" row): refused the same way, whole.
+    const suspended = await adminPost(`/api/admin/users/${provider.id}/suspend`, { reason: "Fraudulent payments" });
+    expect(suspended.statusCode).toBe(409);
+    expect(suspended.json().message).toBe(OPEN_DISPUTE_ADMIN_MESSAGE);
+    expect(await taskRow(t, task.id)).toMatchObject({ status: "in_progress", providerId: provider.id });
+    expect(await refunds()).toHaveLength(0);
+    expect((await call(t, provider, { url: "/api/auth/user" })).statusCode).toBe(200);
+
+    // The way out the sentence points to: the admin resolves the dispute, which settles the money.
+    expect((await adminPost(`/api/admin/disputes/${task.id}/resolve`, { refund: 0, reason: "Work was done" })).statusCode).toBe(200);
   });
 });
 

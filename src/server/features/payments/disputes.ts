@@ -20,6 +20,7 @@ import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../..
 import { notifyUser } from "../../notify.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { attachDisputePhotos, photosOfMessages, withDisputePhotos, type DisputePhotoDeps } from "./dispute-photos.js";
 import { moneyWhereabouts, runMoneyRow } from "./money-actions.js";
 import { ACCOUNTS, accountBalance, findTask, openDisputeOf, type DisputeRow } from "./repository.js";
 import type { PaymentsContext } from "./service.js";
@@ -46,43 +47,67 @@ async function taskOf(ctx: PaymentsContext, taskId: string, tx?: Db, lock = fals
   return task;
 }
 
-/** Either party reports a problem: the dispute, its first message, then the row's actions. */
-export async function reportProblem(ctx: PaymentsContext, taskId: string, userId: string, input: ReportProblemBody & { reason: DisputeReason }): Promise<void> {
+/** Either party reports a problem: the dispute, its first message and its photos, then the row's actions. */
+export async function reportProblem(
+  ctx: PaymentsContext,
+  photos: DisputePhotoDeps,
+  taskId: string,
+  userId: string,
+  input: Omit<ReportProblemBody, "photoURLs"> & { reason: DisputeReason; photoURLs: string[] },
+): Promise<void> {
   const task = await taskOf(ctx, taskId);
   const who = partyOf(task, userId);
   const notActor = moneyActorRefusal("dispute", "open", who);
   if (notActor !== null) throw forbidden(notActor);
-  await ctx.db.transaction(async (tx) => {
-    // Under the task's row lock, so a cancel or a completion waits for the dispute (or the other way round).
-    const locked = await taskOf(ctx, taskId, tx, true);
-    const now = ctx.now();
-    const closed = reportWindowRefusal(locked, now);
-    if (closed !== null) throw conflict(closed);
-    const [dispute] = await tx
-      .insert(disputes)
-      .values({ taskId, openedBy: userId, reason: input.reason, status: "open", createdAt: now })
-      .onConflictDoNothing()
-      .returning();
-    if (!dispute) {
-      const verdict = evaluateMoneyTransition("dispute", "open", { status: "open" }, who, now);
-      throw new HttpError(verdict.ok ? 409 : verdict.status, verdict.ok ? "A problem was already reported on this task." : verdict.message);
-    }
-    await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: userId, body: input.description, createdAt: now });
-    await runMoneyRow(ctx, "dispute", "open", { task: locked, dispute, actorId: userId, tx, now });
-  });
+  // Cheap refusals first: no image work for a report that cannot be made now.
+  const early = reportWindowRefusal(task, ctx.now());
+  if (early !== null) throw conflict(early);
+  await withDisputePhotos(ctx, photos, userId, input.photoURLs, (prepared) =>
+    ctx.db.transaction(async (tx) => {
+      // Under the task's row lock, so a cancel or a completion waits for the dispute (or the other way round).
+      const locked = await taskOf(ctx, taskId, tx, true);
+      const now = ctx.now();
+      const closed = reportWindowRefusal(locked, now);
+      if (closed !== null) throw conflict(closed);
+      const [dispute] = await tx
+        .insert(disputes)
+        .values({ taskId, openedBy: userId, reason: input.reason, status: "open", createdAt: now })
+        .onConflictDoNothing()
+        .returning();
+      if (!dispute) {
+        const verdict = evaluateMoneyTransition("dispute", "open", { status: "open" }, who, now);
+        throw new HttpError(verdict.ok ? 409 : verdict.status, verdict.ok ? "A problem was already reported on this task." : verdict.message);
+      }
+      const [message] = await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: userId, body: input.description, createdAt: now }).returning({ id: disputeMessages.id });
+      if (!message) throw new Error("dispute message not created");
+      await attachDisputePhotos(tx, message.id, prepared, now);
+      await runMoneyRow(ctx, "dispute", "open", { task: locked, dispute, actorId: userId, tx, now });
+    }),
+  );
 }
 
-/** A party's side, or an admin's note (which counts as the admin acting on it); the others are told. */
-export async function addDisputeMessage(ctx: PaymentsContext, taskId: string, user: Person, body: string): Promise<void> {
+/** A party's side with its photos, or an admin's note (which counts as the admin acting on it); the others are told. */
+export async function addDisputeMessage(
+  ctx: PaymentsContext,
+  photos: DisputePhotoDeps,
+  taskId: string,
+  user: Person,
+  input: { body: string; photoURLs: string[] },
+): Promise<void> {
   const task = await taskOf(ctx, taskId);
   const isAdmin = user.role === "admin";
   const who = partyOf(task, user.id);
   if (!isAdmin && !who.poster && !who.provider) throw forbidden("Only the task's poster, its provider and admins can write in its dispute");
-  await ctx.db.transaction(async (tx) => {
+  const noDispute = () => conflict("There is no open dispute on this task. Report a problem to open one.");
+  // Cheap refusal first: no image work for a thread that is closed.
+  if (!(await openDisputeOf(ctx, taskId))) throw noDispute();
+  await withDisputePhotos(ctx, photos, user.id, input.photoURLs, (prepared) => ctx.db.transaction(async (tx) => {
     const dispute = await openDisputeOf(ctx, taskId, tx);
-    if (!dispute) throw conflict("There is no open dispute on this task. Report a problem to open one.");
+    if (!dispute) throw noDispute();
     const now = ctx.now();
-    await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: user.id, body, createdAt: now });
+    const [message] = await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: user.id, body: input.body, createdAt: now }).returning({ id: disputeMessages.id });
+    if (!message) throw new Error("dispute message not created");
+    await attachDisputePhotos(tx, message.id, prepared, now);
     if (isAdmin) await tx.update(disputes).set({ lastAdminActionAt: now }).where(eq(disputes.id, dispute.id));
     const side = isAdmin ? "An admin" : who.poster ? "The poster" : "The provider";
     for (const userId of [task.userId, task.providerId]) {
@@ -96,7 +121,7 @@ export async function addDisputeMessage(ctx: PaymentsContext, taskId: string, us
       });
     }
     await announceTaskUpdate(tx, taskId, "dispute");
-  });
+  }));
 }
 
 /**
@@ -185,6 +210,7 @@ export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: 
     .innerJoin(users, eq(users.id, disputeMessages.authorId))
     .where(eq(disputeMessages.disputeId, latest.id))
     .orderBy(asc(disputeMessages.seq));
+  const photos = await photosOfMessages(ctx.db, rows.map((m) => m.id));
   const roleOf = (authorId: string) => (authorId === task.userId ? "poster" : authorId === task.providerId ? "provider" : "admin");
   const resolution = outcomeOf(latest);
   return {
@@ -206,6 +232,7 @@ export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: 
         authorRole: roleOf(m.authorId),
         body: m.body,
         createdAt: m.createdAt.toISOString(),
+        photos: photos.get(m.id) ?? [],
       })),
       resolution,
     },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import { disputeMessageBodySchema, reportProblemBodySchema, taskDisputeAnswerSchema } from "../../../shared/disputes.js";
+import { taskPhotoImageParamsSchema } from "../../../shared/task-photos.js";
 import { dollarsToCents } from "../../../shared/money.js";
 import {
   clientSecretSchema,
@@ -13,8 +14,9 @@ import {
   tipBodySchema,
   tipResultSchema,
 } from "../../../shared/payments.js";
-import { requireUser } from "../../plugins/auth.js";
+import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import { readDisputePhotoImage, type DisputePhotoDeps } from "./dispute-photos.js";
 import { addDisputeMessage, reportProblem, taskDispute } from "./disputes.js";
 import { earnings } from "./read-models.js";
 import { approveRelease, confirmSandboxPayment, createPaymentIntent, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
@@ -24,7 +26,7 @@ import { approveRelease, confirmSandboxPayment, createPaymentIntent, taskEscrow,
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
 
-const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
+const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: DisputePhotoDeps }> = async (app, { ctx, photos }) => {
   // Card testing is the abuse to stop here: a few tries per person, enough for typos.
   const cardLimit = rateLimit(ctx.db, ctx.now, {
     name: "payments:card",
@@ -95,7 +97,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
       schema: { tags: ["payments"], operationId: "reportProblem", summary: "Opens a dispute on a paid task; escrowed money waits for it", params: uuidParamSchema, body: reportProblemBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await reportProblem(ctx, request.params.id, requireUser(request).id, request.body);
+      await reportProblem(ctx, photos, request.params.id, requireUser(request).id, request.body);
       return { ok: true as const };
     },
   );
@@ -116,8 +118,29 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
       schema: { tags: ["payments"], operationId: "addDisputeMessage", summary: "Adds a party's side or an admin's note to the open dispute", params: uuidParamSchema, body: disputeMessageBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await addDisputeMessage(ctx, request.params.id, requireUser(request), request.body.body);
+      await addDisputeMessage(ctx, photos, request.params.id, requireUser(request), request.body);
       return { ok: true as const };
+    },
+  );
+
+  app.get(
+    "/api/dispute-photos/:photoId/:size",
+    {
+      config: { auth: "user" },
+      schema: { tags: ["payments"], operationId: "getDisputePhoto", summary: "Returns a dispute photo to the task's parties and admins", params: taskPhotoImageParamsSchema },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const body = await readDisputePhotoImage(ctx, photos.storage, request.params.photoId, request.params.size, { id: user.id, admin: isAdmin(user) });
+      return (
+        reply
+          .header("content-type", "image/webp")
+          // Evidence: kept by no shared cache, and by the browser only for this person (docs/security.md).
+          .header("cache-control", "private, no-store")
+          .header("x-content-type-options", "nosniff")
+          .header("content-security-policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox")
+          .send(body)
+      );
     },
   );
 

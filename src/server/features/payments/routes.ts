@@ -2,6 +2,7 @@ import fp from "fastify-plugin";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createPaymentGateway } from "../../adapters/payments/create-payment-gateway.js";
 import adminRoutes from "./admin-routes.js";
+import type { DisputePhotoDeps } from "./dispute-photos.js";
 import { registerMoneyHandlers } from "./money-actions.js";
 import paymentRoutes from "./payment-routes.js";
 import payoutRoutes from "./payout-routes.js";
@@ -12,7 +13,7 @@ import webhookRoutes from "./webhook-routes.js";
 // Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md), every
 // money record moved by the money table (src/shared/money-lifecycle.ts).
 
-const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
+const paymentsRoutes: FastifyPluginAsyncZod<DisputePhotoDeps> = async (app, photos) => {
   // The task's "pay" runs through the tasks feature's transition function, which its plugin decorates.
   const ctx: PaymentsContext = { ...app.ctx, gateway: await createPaymentGateway(app.ctx.env), taskTransition: app.taskTransition };
   registerEscrowHandlers(ctx);
@@ -21,7 +22,7 @@ const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   ctx.scheduler.register("payments:payout-pending", () => payOutAll(ctx));
   ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(ctx));
 
-  await app.register(paymentRoutes, { ctx });
+  await app.register(paymentRoutes, { ctx, photos: { storage: photos.storage, completeUpload: photos.completeUpload } });
   await app.register(payoutRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });

@@ -13,6 +13,7 @@ import {
 import { detectFileType } from "../../adapters/storage/file-type.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import type { AppContext } from "../../context.js";
+import { disputePhotos } from "../../db/schema/payments.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { users } from "../../db/schema/users.js";
@@ -233,13 +234,14 @@ export const QUOTA_MESSAGE =
 
 /**
  * An upload is attached while a provider profile or a user's photo (shown or pending) points at it,
- * or it is the original of a task photo (docs/decisions/030-task-photos.md).
+ * or it is the original of a task photo (docs/decisions/030-task-photos.md) or of a dispute photo (decision 057).
  */
 const attached = sql`(exists (select 1 from ${providerProfiles} p
   where p.id_document_path = '/objects/' || ${uploads.id}::text or p.profile_photo_path = '/objects/' || ${uploads.id}::text)
   or exists (select 1 from ${users} u
   where u.profile_image_url = '/objects/' || ${uploads.id}::text or u.pending_profile_image_url = '/objects/' || ${uploads.id}::text)
-  or exists (select 1 from ${taskPhotos} tp where tp.upload_id = ${uploads.id}))`;
+  or exists (select 1 from ${taskPhotos} tp where tp.upload_id = ${uploads.id})
+  or exists (select 1 from ${disputePhotos} dp where dp.upload_id = ${uploads.id}))`;
 
 /**
  * One account cannot fill the disk: a file is refused when the owner's unattached files and it

@@ -4,7 +4,7 @@ import { dollarsToCents, priceTask } from "../../../shared/money.js";
 import {
   DECLINED_PROVIDER_MESSAGE,
   evaluateTransition,
-  OPEN_DISPUTE_MESSAGE,
+  openDisputeRefusal,
   findTransition,
   TASK_POSTING,
   type TaskGuard,
@@ -51,6 +51,8 @@ interface GuardInput {
   taskId: string;
   actor: TransitionActorInput;
   tx: Db;
+  /** The row being run: a refusal may speak to its actor. */
+  step: TaskProcessStep;
 }
 
 /** The table's guards (src/shared/task-lifecycle.ts, TaskGuard); each throws the refusal, rolling the transition back. */
@@ -75,13 +77,13 @@ const GUARDS: Record<TaskGuard, (ctx: AppContext, input: GuardInput) => Promise<
   // While a reported problem is open the admin's resolution decides where the money goes, so the
   // parties cannot cancel or give the task back beside it (docs/product.md, Disputes). After the
   // UPDATE, which holds the task row that reporting locks too, so a report racing the cancel is seen.
-  no_open_dispute: async (_ctx, { taskId, tx }) => {
-    if (await hasOpenDispute(taskId, tx)) throw conflict(OPEN_DISPUTE_MESSAGE);
+  no_open_dispute: async (_ctx, { taskId, tx, step }) => {
+    if (await hasOpenDispute(taskId, tx)) throw conflict(openDisputeRefusal(step.actor));
   },
 };
 
-async function runGuards(ctx: AppContext, step: TaskProcessStep, at: "before_update" | "after_update", input: GuardInput): Promise<void> {
-  for (const { guard, at: when } of step.guards) if (when === at) await GUARDS[guard](ctx, input);
+async function runGuards(ctx: AppContext, step: TaskProcessStep, at: "before_update" | "after_update", input: Omit<GuardInput, "step">): Promise<void> {
+  for (const { guard, at: when } of step.guards) if (when === at) await GUARDS[guard](ctx, { ...input, step });
 }
 
 /** The row's actions, in its order, each by the handler its feature registered (transition-actions.ts). */

@@ -15,6 +15,7 @@ import { uniqueTasks, useOpenTasks } from "@/features/tasks/api/get-open-tasks";
 import { useRadiusCounts } from "@/features/tasks/api/get-radius-counts";
 import { LazyBoardMap } from "@/features/tasks/components/lazy-maps";
 import {
+  boardHides,
   boardPageParams,
   boardView,
   filterChips,
@@ -66,10 +67,7 @@ export default function JobBoardPage() {
   // Nor does anyone see the tasks of a person they blocked (docs/product.md, Moderation): the board
   // is one answer for everyone (decision 035), so the browser leaves them out, as declined ones.
   const blocks = useBlocks(viewer !== null);
-  const hidden = useMemo(() => {
-    const blocked = new Set((blocks.data ?? []).map((person) => person.userId));
-    return (task: Pick<TaskPublic, "id" | "userId">) => declined.has(task.id) || blocked.has(task.userId);
-  }, [declined, blocks.data]);
+  const hidden = useMemo(() => boardHides(declined, (blocks.data ?? []).map((person) => person.userId)), [declined, blocks.data]);
   const list = uniqueTasks(tasks.data?.pages ?? []).filter((task) => !hidden(task));
   const empty = view === "list" && !tasks.isLoading && !tasks.isError && list.length === 0;
   const counts = useRadiusCounts(boardParams, empty && filters.radiusMiles !== undefined);

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TaskDisputeAnswer } from "@shared/disputes";
 import type { TaskDetail } from "@shared/tasks";
 import { apiRequest } from "@/lib/api";
@@ -51,13 +51,4 @@ export function useDisputeOpen(task: TaskDetail | undefined, user: { id: string;
   const mayAsk = (t: TaskDetail) => mayReadDispute(t, user);
   const query = useTaskDispute(task?.id ?? "", task !== undefined && mayAsk(task), mayAsk);
   return query.data?.dispute?.status === "open";
-}
-
-/** POST /api/tasks/{id}/dispute/messages {body}: a party's side, or an admin's note. */
-export function useAnswerDispute(taskId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: string) => apiRequest("POST", `/api/tasks/${taskId}/dispute/messages`, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: taskDisputeQueryKey(taskId) }),
-  });
 }

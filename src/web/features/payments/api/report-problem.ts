@@ -3,12 +3,14 @@ import type { ReportProblemBody } from "@shared/disputes";
 import { apiRequest } from "@/lib/api";
 import { taskDisputeQueryKey } from "./get-task-dispute";
 import { taskEscrowQueryKey } from "./get-task-escrow";
+import { uploadDisputePhotos } from "./upload-dispute-photos";
 
-/** POST /api/tasks/{id}/report-problem {reason, description}: opens the dispute; escrowed money waits for it. */
+/** POST /api/tasks/{id}/report-problem {reason, description, photoURLs}: opens the dispute; escrowed money waits for it. */
 export function useReportProblem(taskId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReportProblemBody) => apiRequest("POST", `/api/tasks/${taskId}/report-problem`, body),
+    mutationFn: async ({ files, ...body }: ReportProblemBody & { files: readonly File[] }) =>
+      apiRequest("POST", `/api/tasks/${taskId}/report-problem`, { ...body, photoURLs: await uploadDisputePhotos(files) }),
     onSettled: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: taskEscrowQueryKey(taskId) }),

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
 import { DISPUTE_REASON_LABELS, DISPUTE_REASONS, reportProblemBodySchema, type ReportProblemBody } from "@shared/disputes";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -9,6 +10,7 @@ import { toast } from "@/components/ui/use-toast";
 import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
 import { useReportProblem } from "../api/report-problem";
+import { DisputePhotoPicker } from "./dispute-photo-picker";
 
 const SELECT_CLASS =
   "flex h-10 w-full min-w-0 rounded-md border border-input bg-background px-3 py-2 text-base text-foreground focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background aria-invalid:border-destructive md:text-sm";
@@ -21,14 +23,16 @@ export function ReportProblemDialog({ overlay, taskId, moneyNote }: { overlay: D
   const empty: ReportProblemBody = { reason: "" as ReportProblemBody["reason"], description: "" };
   const form = useSchemaForm<ReportProblemBody>({ resolver: zodResolver(reportProblemBodySchema), defaultValues: empty, mode: "onChange" });
   const report = useReportProblem(taskId);
+  const [files, setFiles] = useState<File[]>([]);
   const { errors, isValid } = form.formState;
 
   const submit = form.handleSubmit((body) =>
-    report.mutate(body, {
+    report.mutate({ ...body, files }, {
       onSuccess: () => {
         toast({ title: "Problem Reported", description: "The other person has been told. An admin will decide." });
         overlay.setOpen(false);
         form.reset(empty);
+        setFiles([]);
       },
       onError: (error) => {
         const rest = form.showServerErrors(error, "Failed to report the problem.");
@@ -60,6 +64,7 @@ export function ReportProblemDialog({ overlay, taskId, moneyNote }: { overlay: D
           <FormField label="What happened?" required error={errors.description?.message} description="At least 10 characters. Both of you and our admins read it.">
             <Textarea rows={4} maxLength={maxLengthOf(reportProblemBodySchema.shape.description)} {...form.register("description")} />
           </FormField>
+          <DisputePhotoPicker files={files} onChange={setFiles} error={errors.photoURLs?.message} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => overlay.setOpen(false)}>
               Cancel

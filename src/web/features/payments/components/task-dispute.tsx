@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { DISPUTE_REASON_LABELS, disputeMessageBodySchema, type TaskDispute, type TaskDisputeAnswer } from "@shared/disputes";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
@@ -17,13 +17,16 @@ import { useUser } from "@/lib/current-user";
 import { formatDate } from "@/lib/dates";
 import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
-import { mayReadDispute, useAnswerDispute, useTaskDispute } from "../api/get-task-dispute";
+import { useAnswerDispute } from "../api/answer-dispute";
+import { mayReadDispute, useTaskDispute } from "../api/get-task-dispute";
 import { useResolveDispute } from "../api/resolve-dispute";
 
 // "Report a problem" on a paid task, its thread, and an admin's split (docs/product.md, Money:
 // disputes). The report form is its own chunk, fetched when the pointer or focus reaches its button
 // (docs/decisions/041-forms-loaded-on-first-use.md).
 const reportDialog = deferredPart(() => import("./report-problem-dialog"), (m) => m.ReportProblemDialog);
+// The answer's photo picker is its own chunk too, fetched only while a dispute is open.
+const DisputePhotoPicker = lazy(() => import("./dispute-photo-picker").then((m) => ({ default: m.DisputePhotoPicker })));
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
@@ -35,11 +38,15 @@ function moneyNote(held: number): string {
 }
 
 function AnswerForm({ taskId }: { taskId: string }) {
-  const form = useSchemaForm<{ body: string }>({ resolver: zodResolver(disputeMessageBodySchema), defaultValues: { body: "" }, mode: "onChange" });
+  const form = useSchemaForm<{ body: string; photoURLs?: string[] }>({ resolver: zodResolver(disputeMessageBodySchema), defaultValues: { body: "" }, mode: "onChange" });
   const answer = useAnswerDispute(taskId);
+  const [files, setFiles] = useState<File[]>([]);
   const submit = form.handleSubmit(({ body }) =>
-    answer.mutate(body, {
-      onSuccess: () => form.reset({ body: "" }),
+    answer.mutate({ body, files }, {
+      onSuccess: () => {
+        form.reset({ body: "" });
+        setFiles([]);
+      },
       onError: (error) => {
         const rest = form.showServerErrors(error, "Failed to send your answer.");
         if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
@@ -51,6 +58,9 @@ function AnswerForm({ taskId }: { taskId: string }) {
       <FormField label="Your side" error={form.formState.errors.body?.message}>
         <Textarea rows={3} maxLength={maxLengthOf(disputeMessageBodySchema.shape.body)} {...form.register("body")} />
       </FormField>
+      <Suspense fallback={null}>
+        <DisputePhotoPicker files={files} onChange={setFiles} error={form.formState.errors.photoURLs?.message} />
+      </Suspense>
       <div>
         <Button type="submit" variant="secondary" disabled={!form.formState.isValid || answer.isPending}>
           {answer.isPending ? "Sending..." : "Send"}
@@ -119,6 +129,18 @@ function Thread({ dispute }: { dispute: TaskDispute }) {
             {message.authorName} <span className="font-normal text-muted-foreground">({message.authorRole}) · {formatDate(new Date(message.createdAt), "MMM d, h:mm a")}</span>
           </p>
           <p className="whitespace-pre-wrap break-words">{message.body}</p>
+          {message.photos.length > 0 && (
+            <ul className="mt-2 flex flex-wrap gap-2" aria-label={`Photos from the ${message.authorRole}`}>
+              {message.photos.map((photo, i) => (
+                <li key={photo.id}>
+                  {/* The full-size image in a new tab; it is served only to the two parties and admins. */}
+                  <a href={photo.medium} target="_blank" rel="noopener" className="block rounded-md focus-visible:outline-hidden focus-visible:ring-2 focus-visible:ring-ring">
+                    <img src={photo.small} alt={`Photo ${i + 1} from the ${message.authorRole}, open full size`} width={80} height={80} loading="lazy" className="size-20 rounded-md border object-cover" />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </li>
       ))}
     </ol>

@@ -17,8 +17,8 @@ import { requestUploadUrl, UploadUrlError } from "../api/request-upload-url";
 import { setIdDocument } from "../api/set-id-document";
 import { setProfilePhoto } from "../api/set-profile-photo";
 
-// Task photos are attached to their task by the task-photos feature, not through this uploader.
-type ProviderUploadKind = Exclude<UploadKind, "task_photo">;
+// Task and dispute photos are attached by their own features, not through this uploader.
+type ProviderUploadKind = Exclude<UploadKind, "task_photo" | "dispute_photo">;
 
 const ATTACH: Record<ProviderUploadKind, (uploadURL: string) => Promise<string>> = {
   id_document: setIdDocument,

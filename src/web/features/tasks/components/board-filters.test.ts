@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filterChips, noMatchMessage, readBoardFilters, withoutChip, writeBoardFilters } from "./board-filters";
+import { boardHides, filterChips, noMatchMessage, readBoardFilters, withoutChip, writeBoardFilters } from "./board-filters";
 
 describe("the board's filters in the URL", () => {
   it("reads each valid filter and drops wrong ones", () => {
@@ -72,5 +72,24 @@ describe("the map's area in the URL (decision 031)", () => {
     expect(noMatchMessage({ bbox: "-76.8,38.8,-76.3,39.4" }, undefined)).toBe(
       "No tasks in this area of the map. Zoom out or move the map, then search this area.",
     );
+  });
+});
+
+describe("the cards a viewer's board leaves out (list and map)", () => {
+  const BLOCKED = "00000000-0000-4000-8000-0000000000b1";
+  const OTHER = "00000000-0000-4000-8000-0000000000b2";
+  const cards = [
+    { id: "t1", userId: BLOCKED },
+    { id: "t2", userId: OTHER },
+    { id: "t3", userId: OTHER },
+    { id: "t4", userId: BLOCKED },
+  ];
+
+  it("hides every task of a person the viewer blocked, and the tasks whose poster declined them", () => {
+    expect(cards.filter((card) => !boardHides(new Set(["t3"]), [BLOCKED])(card)).map((card) => card.id)).toEqual(["t2"]);
+  });
+
+  it("hides nothing for a viewer who blocked nobody and was declined nowhere", () => {
+    expect(cards.filter((card) => !boardHides(new Set(), [])(card))).toEqual(cards);
   });
 });

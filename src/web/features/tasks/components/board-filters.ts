@@ -158,3 +158,13 @@ export function noMatchMessage(values: BoardFilterValues, counts: readonly { rad
 
 /** "3.2 mi" on a card (the server already rounded it). */
 export const milesText = (miles: number) => `${miles} mi`;
+
+/**
+ * Which cards a viewer's board (list and map) leaves out: tasks whose poster declined them
+ * (decision 024) and every task of a person they blocked (docs/product.md, Moderation). The board
+ * is one answer for everyone (decision 035), so the browser leaves them out.
+ */
+export function boardHides(declinedTaskIds: ReadonlySet<string>, blockedUserIds: readonly string[]): (task: { id: string; userId: string }) => boolean {
+  const blocked = new Set(blockedUserIds);
+  return (task) => declinedTaskIds.has(task.id) || blocked.has(task.userId);
+}

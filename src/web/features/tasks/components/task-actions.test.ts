@@ -78,6 +78,15 @@ describe("taskActionButtons", () => {
     });
   });
 
+  it("gives the poster's disabled Decline the dispute's sentence too, not its pointer to Cancel", () => {
+    const paid = claimed(true);
+    expect(shown(taskActionButtons(paid, viewer(POSTER), NOW)).find((b) => b.name === "decline")?.reason).toMatch(/cancel the task for a refund/);
+    expect(shown(taskActionButtons(paid, viewer(POSTER), NOW, true))).toEqual([
+      { name: "cancel", enabled: false, reason: OPEN_DISPUTE_MESSAGE, signIn: false },
+      { name: "decline", enabled: false, reason: OPEN_DISPUTE_MESSAGE, signIn: false },
+    ]);
+  });
+
   it("offers Mark Complete in progress, Reactivate after an expired payment, and nothing to a stranger", () => {
     const inProgress = { ...claimed(true), status: "in_progress" as const };
     expect(shown(taskActionButtons(inProgress, viewer(PROVIDER, true), NOW))).toEqual([

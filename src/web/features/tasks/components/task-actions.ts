@@ -70,7 +70,8 @@ export interface TaskActionButton extends TaskActionCopy {
  *   pressing it sends the visitor to sign in (only Claim today);
  * - anything else (not theirs: 403, or not from this state): no button.
  * While a problem reported on the task is open (`disputeOpen`, from the task's dispute), a row with
- * the `no_open_dispute` guard is disabled with that guard's refusal (docs/product.md, Disputes).
+ * the `no_open_dispute` guard, and any button already disabled, is disabled with that guard's
+ * refusal (docs/product.md, Disputes).
  */
 export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer | null, now: Date, disputeOpen = false): TaskActionButton[] {
   const buttons: TaskActionButton[] = [];
@@ -99,7 +100,9 @@ export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer |
   const shown = buttons.filter((b) => b.enabled || !buttons.some((o) => o.enabled && o.actor === b.actor && o.name !== b.name && to(o.name) === to(b.name)));
   if (!disputeOpen) return shown;
   const waitsForDispute = (name: TaskAction) => findTransition(name).guards.some(({ guard }) => guard === "no_open_dispute");
-  return shown.map((b) => (b.enabled && waitsForDispute(b.name) ? { ...b, enabled: false, disabledReason: OPEN_DISPUTE_MESSAGE, blockedBy: null } : b));
+  // A button already disabled (Decline on a paid task, whose own reason points to Cancel, which
+  // waits too) says the dispute's sentence as well: the dispute is what stands in the way now.
+  return shown.map((b) => ((b.enabled && waitsForDispute(b.name)) || !b.enabled ? { ...b, enabled: false, disabledReason: OPEN_DISPUTE_MESSAGE, blockedBy: null } : b));
 }
 
 /**
