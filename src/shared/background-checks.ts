@@ -36,12 +36,12 @@ export const manualCheckBodySchema = z
     result: z.enum(BACKGROUND_CHECK_RESULTS, { error: "The result must be clear or consider." }),
     /** The day the check was done (YYYY-MM-DD), not after today. */
     checkedOn: z.iso.date({ error: "The date of the check must be a date such as 2026-05-14." }),
-    /** Required with "consider": the applicant is told it. */
-    reason: text(3, 1000, "The reason").optional(),
+    /** Required with "consider": the applicant is told it. Ignored with "clear". */
+    reason: z.string({ error: "The reason must be text." }).trim().max(1000, { error: "The reason must be at most 1000 characters." }).optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.result === "consider" && !body.reason) {
+    if (body.result === "consider" && (body.reason ?? "").length < 3) {
       ctx.addIssue({ code: "custom", path: ["reason"], message: "Say what needs review: the applicant is told this reason." });
     }
   });
@@ -62,3 +62,21 @@ export const backgroundCheckSchema = z.object({
   startedAt: z.string(),
 });
 export type BackgroundCheck = z.infer<typeof backgroundCheckSchema>;
+
+/** How checks are done here: by hand, or by a connected Checkr-compatible service. */
+export const backgroundCheckServiceSchema = z.object({ service: z.enum(BACKGROUND_CHECK_ADAPTERS) });
+
+// Dates of checks are days (a manual check's is midnight UTC of its day): shown in UTC, so no
+// time zone moves them to the day before.
+const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
+const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/** "May 28, 2026". */
+export function checkDay(iso: string): string {
+  return dayFormat.format(new Date(iso));
+}
+
+/** "Background checked May 2026": the public profile's line. */
+export function backgroundCheckedLine(iso: string): string {
+  return `Background checked ${monthFormat.format(new Date(iso))}`;
+}

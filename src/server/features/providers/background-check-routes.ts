@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { backgroundCheckSchema, manualCheckBodySchema } from "../../../shared/background-checks.js";
+import { backgroundCheckSchema, backgroundCheckServiceSchema, manualCheckBodySchema } from "../../../shared/background-checks.js";
 import { errorResponseSchema } from "../../../shared/common.js";
 import type { BackgroundChecks } from "../../adapters/background-checks/background-checks.js";
 import { createBackgroundChecks } from "../../adapters/background-checks/create-background-checks.js";
@@ -54,6 +54,16 @@ const backgroundCheckRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const checks = createBackgroundChecks(ctx.env);
   const admin = { auth: "admin" as const };
+
+  // Which adapter runs checks, so the admin page offers "Start a check" only when a service is connected.
+  app.get(
+    "/api/admin/background-checks/service",
+    {
+      config: admin,
+      schema: { tags: ["admin"], operationId: "getBackgroundCheckService", summary: "Says how background checks are done here", response: { 200: backgroundCheckServiceSchema, ...errors } },
+    },
+    async () => ({ service: checks.name }),
+  );
 
   app.post(
     "/api/admin/providers/:userId/background-checks",

@@ -38,7 +38,7 @@ export async function recordManualCheck(ctx: AppContext, adminId: string, userId
   }
   await ctx.db.transaction(async (tx) => {
     await applicantOf(tx, userId);
-    const reason = body.result === "consider" ? (body.reason ?? null) : null;
+    const reason = body.result === "consider" && body.reason ? body.reason : null;
     const [check] = await tx
       .insert(backgroundChecks)
       .values({ userId, adapter: "manual", checkedWhat: body.checkedWhat, result: body.result, reason, recordedBy: adminId, completedAt: checkedAt, createdAt: ctx.now() })
