@@ -293,7 +293,7 @@ describe("admin review", () => {
     const [row] = await t.database.db.select({ role: users.role }).from(users).where(eq(users.id, user.id));
     expect(row?.role).toBe("provider");
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id));
-    expect(audit.map((a) => a.action).sort()).toEqual(["provider_application.approve", "provider_application.review"]);
+    expect(audit.map((a) => a.action).sort()).toEqual(["background_check.record", "provider_application.approve", "provider_application.review"]);
     expect(audit.every((a) => a.actorId === admin.id)).toBe(true);
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, user.id));
     expect(notes).toEqual([expect.objectContaining({ kind: "application_decided", title: expect.stringMatching(/approved/) })]);
