@@ -1,26 +1,17 @@
 import { z } from "zod";
+import { BACKGROUND_CHECK_STATES } from "./background-check-words.js";
 import { text } from "./common.js";
 
 // Background checks (docs/product.md, Background checks; docs/decisions/064-background-checks.md).
 // A check is recorded by hand by an admin ("manual") or run by a Checkr-compatible service
-// ("checkr"); its result uses Checkr's words. Approval needs the latest check to be clear.
+// ("checkr"); its result uses Checkr's words. Approval needs the latest check to be clear. The
+// words and dates pages show are background-check-words.ts, which carries no zod.
 
 export const BACKGROUND_CHECK_ADAPTERS = ["manual", "checkr"] as const;
 export type BackgroundCheckAdapter = (typeof BACKGROUND_CHECK_ADAPTERS)[number];
 
 export const BACKGROUND_CHECK_RESULTS = ["clear", "consider"] as const;
 export type BackgroundCheckResult = (typeof BACKGROUND_CHECK_RESULTS)[number];
-
-/** Where the latest check stands, as the applicant and the admin see it. */
-export const BACKGROUND_CHECK_STATES = ["not_started", "pending", "clear", "consider"] as const;
-export type BackgroundCheckState = (typeof BACKGROUND_CHECK_STATES)[number];
-
-export const BACKGROUND_CHECK_STATE_LABELS: Record<BackgroundCheckState, string> = {
-  not_started: "Not started",
-  pending: "Pending",
-  clear: "Clear",
-  consider: "Needs review",
-};
 
 /** The sentence the applicant gets with a "consider" result: what happens and how to dispute it. */
 export const BACKGROUND_CHECK_DISPUTE = (contactUrl: string) =>
@@ -65,18 +56,3 @@ export type BackgroundCheck = z.infer<typeof backgroundCheckSchema>;
 
 /** How checks are done here: by hand, or by a connected Checkr-compatible service. */
 export const backgroundCheckServiceSchema = z.object({ service: z.enum(BACKGROUND_CHECK_ADAPTERS) });
-
-// Dates of checks are days (a manual check's is midnight UTC of its day): shown in UTC, so no
-// time zone moves them to the day before.
-const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-const monthFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-
-/** "May 28, 2026". */
-export function checkDay(iso: string): string {
-  return dayFormat.format(new Date(iso));
-}
-
-/** "Background checked May 2026": the public profile's line. */
-export function backgroundCheckedLine(iso: string): string {
-  return `Background checked ${monthFormat.format(new Date(iso))}`;
-}

@@ -1,5 +1,6 @@
 import { ShieldCheck } from "lucide-react";
-import { BACKGROUND_CHECK_STATE_LABELS, checkDay, type BackgroundCheck } from "@shared/background-checks";
+import { BACKGROUND_CHECK_STATE_LABELS, checkDay } from "@shared/background-check-words";
+import type { BackgroundCheck } from "@shared/background-checks";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";

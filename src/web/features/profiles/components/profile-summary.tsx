@@ -1,6 +1,6 @@
 import { formatDate } from "@/lib/dates";
 import { BadgeCheck, CalendarDays, MapPin, ShieldCheck, Star, Undo2 } from "lucide-react";
-import { backgroundCheckedLine } from "@shared/background-checks";
+import { backgroundCheckedLine } from "@shared/background-check-words";
 import { categoryLabel } from "@shared/constants";
 import { reliabilityLine, type UserProfile } from "@shared/profiles";
 import { Badge } from "@/components/ui/badge";

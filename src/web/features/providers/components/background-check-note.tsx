@@ -1,4 +1,5 @@
-import { BACKGROUND_CHECK_STATE_LABELS, checkDay, type BackgroundCheck } from "@shared/background-checks";
+import { BACKGROUND_CHECK_STATE_LABELS, checkDay } from "@shared/background-check-words";
+import type { BackgroundCheck } from "@shared/background-checks";
 import { Link } from "wouter";
 
 // The applicant's view of their background check (docs/product.md, Background checks): where it
