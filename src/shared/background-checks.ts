@@ -8,7 +8,6 @@ import { text } from "./common.js";
 // words and dates pages show are background-check-words.ts, which carries no zod.
 
 export const BACKGROUND_CHECK_ADAPTERS = ["manual", "checkr"] as const;
-export type BackgroundCheckAdapter = (typeof BACKGROUND_CHECK_ADAPTERS)[number];
 
 export const BACKGROUND_CHECK_RESULTS = ["clear", "consider"] as const;
 export type BackgroundCheckResult = (typeof BACKGROUND_CHECK_RESULTS)[number];
@@ -37,7 +36,6 @@ export const manualCheckBodySchema = z
     }
   });
 export type ManualCheckBody = z.infer<typeof manualCheckBodySchema>;
-export type ManualCheckInput = z.input<typeof manualCheckBodySchema>;
 
 export const backgroundCheckSchema = z.object({
   id: z.uuid(),
