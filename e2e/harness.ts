@@ -338,6 +338,19 @@ export async function applyThroughApi(api: APIRequestContext, email: string, fie
   });
 }
 
+/**
+ * The admin (`api`, signed in as one) approves `userId`'s application after recording the clear
+ * background check approval needs (docs/decisions/064-background-checks.md).
+ */
+export async function approveThroughApi(api: APIRequestContext, userId: string): Promise<void> {
+  await apiCall(api, "POST", `/api/admin/providers/${userId}/background-checks`, {
+    checkedWhat: "County criminal records, MD, 7 years",
+    result: "clear",
+    checkedOn: new Date().toISOString().slice(0, 10),
+  });
+  await apiCall(api, "POST", `/api/admin/applications/${userId}/approve`);
+}
+
 export const DEMO = {
   password: "demo-harbor-lantern",
   poster: "poster@errandly.test",

@@ -3,6 +3,7 @@ import { request, type APIRequestContext, type BrowserContext } from "playwright
 import {
   apiCall,
   applyThroughApi,
+  approveThroughApi,
   DEMO,
   formatViolations,
   newPage,
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await applyThroughApi(secondProvider, "sam@example.test", { address: "5 State Circle", city: "Annapolis", bio: "Evenings and weekends, with a car.", phone: "410-555-0142" });
   admin = await api();
   await signInThroughApi(admin, DEMO.admin, DEMO.password);
-  await apiCall(admin, "POST", `/api/admin/applications/${sam.id}/approve`);
+  await approveThroughApi(admin, sam.id);
 
   posterContext = await e2e.browser.newContext();
   providerContext = await e2e.browser.newContext();

@@ -82,7 +82,16 @@ describe("providers", () => {
     await card.getByRole("button", { name: "Mark Under Review" }).click();
     await toast(admin, "Status Updated");
     await admin.getByRole("tab", { name: /Under Review \(\d+\)/ }).click();
-    await admin.getByRole("article", { name: "Application from Riley Stone" }).getByRole("button", { name: "Approve" }).click();
+    // Approval needs a clear background check (docs/decisions/064-background-checks.md).
+    const reviewing = admin.getByRole("article", { name: "Application from Riley Stone" });
+    expect(await reviewing.getByRole("button", { name: "Approve" }).isDisabled()).toBe(true);
+    await reviewing.getByRole("button", { name: "Record a check" }).click();
+    const check = admin.getByRole("dialog", { name: "Record a background check" });
+    await check.getByLabel("What was checked").fill("County criminal records, MD, 7 years");
+    await check.getByLabel("Result").selectOption("clear");
+    await check.getByRole("button", { name: "Record check" }).click();
+    await toast(admin, "Check recorded");
+    await reviewing.getByRole("button", { name: "Approve" }).click();
     await toast(admin, "Application Approved");
     await admin.getByRole("tab", { name: /Active Providers/ }).click();
     await expect.poll(() => admin.getByRole("heading", { name: "Riley Stone" }).isVisible(), POLL).toBe(true);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { displayName } from "../src/shared/names.js";
-import { apiCall, applyThroughApi, DEMO, launchBrowser, newPage, registerThroughApi, signInThroughApi, startServer, type RunningServer } from "./harness.js";
+import { apiCall, applyThroughApi, approveThroughApi, DEMO, launchBrowser, newPage, registerThroughApi, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // Stored XSS (issue #8): hostile text goes into every user-written field through the API, then the
 // real pages that show it are opened in Chromium. Each page must show the text literally and run
@@ -224,7 +224,7 @@ describe("stored XSS", () => {
       await expect.poll(() => details.isVisible(), POLL).toBe(false);
     }
 
-    await apiCall(admin.api, "POST", `/api/admin/applications/${trudy.id}/approve`);
+    await approveThroughApi(admin.api, trudy.id);
     await apiCall(admin.api, "POST", `/api/admin/applications/${rex.id}/reject`, { reason: TEXT.rejection });
     await apiCall(trudy.api, "PATCH", "/api/provider/profile", { bio: TEXT.trudyProfileBio });
 

@@ -32,6 +32,8 @@ export const userProfileSchema = z.object({
   verifiedProvider: z.boolean(),
   /** Only for verified providers: an applicant's bio is not public until an admin approves it. */
   provider: z.object({ serviceTypes: z.array(z.string()), bio: z.string() }).nullable(),
+  /** When a verified provider's latest background check came back clear; null otherwise (decision 064). */
+  backgroundCheckedAt: z.string().nullable(),
   completedAsProvider: z.number().int(),
   completedAsPoster: z.number().int(),
   /** Revealed reviews only (docs/product.md, Reviews): the average to one decimal, null without any. */

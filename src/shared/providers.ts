@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { backgroundCheckSchema } from "./background-checks.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { emailSchema, stateCodeSchema, text } from "./common.js";
 import { CATEGORY_VALUES, TASK_STATUSES, VERIFICATION_STATUSES, WEEKDAYS } from "./constants.js";
@@ -89,6 +90,8 @@ export const providerProfileSchema = z.object({
   rejectionReason: z.string().nullable(),
   submittedAt: z.string(),
   user: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+  /** The latest background check; null before any (docs/decisions/064-background-checks.md). */
+  backgroundCheck: backgroundCheckSchema.nullable(),
 });
 export type ProviderProfile = z.infer<typeof providerProfileSchema>;
 

@@ -279,6 +279,13 @@ export const HTTP_MATRIX = {
   "POST /api/admin/users/:id/suspend": adminOnly(200),
   "POST /api/admin/users/:id/unsuspend": adminOnly(200),
   "POST /api/admin/providers/:userId/revoke": adminOnly(200),
+  // Background checks (docs/decisions/064-background-checks.md): admins record or start one. With
+  // the embedded manual adapter (as here) starting one is refused (409) and Checkr's webhook does
+  // not exist (404); checkr-background-checks.test.ts plays both with the Checkr adapter.
+  "GET /api/admin/background-checks/service": adminOnly(200),
+  "POST /api/admin/providers/:userId/background-checks": adminOnly(201),
+  "POST /api/admin/providers/:userId/background-checks/start": adminOnly(409),
+  "POST /api/background-checks/checkr/webhook": everyone(404),
 } as const satisfies Record<string, Statuses>;
 
 export type RouteKey = keyof typeof HTTP_MATRIX;

@@ -11,6 +11,7 @@ import { reports, userBlocks } from "../../src/server/db/schema/moderation.js";
 import { taskOffers } from "../../src/server/db/schema/offers.js";
 import { taskQuestions } from "../../src/server/db/schema/questions.js";
 import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
+import { backgroundChecks } from "../../src/server/db/schema/background-checks.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
@@ -382,6 +383,14 @@ async function pendingPhoto(userId: string): Promise<string | null | undefined> 
   return row?.url;
 }
 
+async function insertClearCheck(userId: string): Promise<void> {
+  await t.database.db.insert(backgroundChecks).values({ userId, adapter: "manual", checkedWhat: "County records", result: "clear", completedAt: t.clock.now(), createdAt: t.clock.now() });
+}
+
+async function backgroundCheckCount(userId: string): Promise<number> {
+  return (await t.database.db.select({ id: backgroundChecks.id }).from(backgroundChecks).where(eq(backgroundChecks.userId, userId))).length;
+}
+
 async function applicationStatus(userId: string): Promise<string | undefined> {
   const [row] = await t.database.db.select({ status: providerProfiles.verificationStatus }).from(providerProfiles).where(eq(providerProfiles.userId, userId));
   return row?.status;
@@ -537,6 +546,8 @@ function applicationDecision(decision: "approve" | "reject" | "review", payload:
   return {
     request: async (w) => {
       w.subject = await pendingApplicant();
+      // Approval needs a clear background check (docs/decisions/064-background-checks.md).
+      if (decision === "approve") await insertClearCheck(w.subject.id);
       return post(`/api/admin/applications/${w.subject.id}/${decision}`, payload);
     },
     check: async (w) => {
@@ -1436,6 +1447,25 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "POST /api/admin/providers/:userId/revoke": {
     request: (w) => post(`/api/admin/providers/${w.assigned.id}/revoke`, { reason: "Repeated no-shows" }),
     check: async (w) => expect(await applicationStatus(w.assigned.id), w.label).toBe(w.actorKind === "admin" ? "rejected" : "approved"),
+  },
+  // Background checks (docs/decisions/064-background-checks.md): on the approved provider; the
+  // fixture's clear check is their one check until an admin records another.
+  "GET /api/admin/background-checks/service": { readOnly: true, request: () => get("/api/admin/background-checks/service") },
+  "POST /api/admin/providers/:userId/background-checks": {
+    request: (w) => post(`/api/admin/providers/${w.assigned.id}/background-checks`, { checkedWhat: "County records, MD", result: "clear", checkedOn: "2026-05-30" }),
+    check: async (w) => expect(await backgroundCheckCount(w.assigned.id), w.label).toBe(w.actorKind === "admin" ? 2 : 1),
+  },
+  "POST /api/admin/providers/:userId/background-checks/start": {
+    request: (w) => post(`/api/admin/providers/${w.assigned.id}/background-checks/start`),
+    check: async (w) => expect(await backgroundCheckCount(w.assigned.id), w.label).toBe(1),
+  },
+  "POST /api/background-checks/checkr/webhook": {
+    request: () => ({
+      method: "POST",
+      url: "/api/background-checks/checkr/webhook",
+      payload: JSON.stringify({ id: "evt_1", type: "report.completed" }),
+      headers: { "content-type": "application/json", "x-checkr-signature": "0".repeat(64) },
+    }),
   },
   "POST /api/stripe/webhook": {
     request: () => ({

@@ -884,6 +884,28 @@ const REGRESSIONS: Record<string, (fresh: { providerUploadUrl: string }) => Fuzz
     request("anonymous", "GET", "/api/tasks/open?bbox=0,5e-324,1,1&near=0,0&radiusMiles=50&sort=distance"),
   ],
   "GET /api/tasks/open/radius-counts": () => [request("anonymous", "GET", "/api/tasks/open/radius-counts?near=89.99,0&radiusMiles=50&when=flexible")],
+  // Background checks (decision 064): a consider that pauses the provider, a date past year 9999's
+  // reach and an impossible day; a signed-looking webhook with no service connected.
+  "POST /api/admin/providers/{userId}/background-checks": () => [
+    request("admin", "POST", `/api/admin/providers/${idOf("provider")}/background-checks`, {
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ checkedWhat: "County records", result: "consider", checkedOn: "2026-01-02", reason: "A record to look at" }),
+    }),
+    request("admin", "POST", `/api/admin/providers/${idOf("provider")}/background-checks`, {
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ checkedWhat: "County records", result: "clear", checkedOn: "9999-12-31" }),
+    }),
+    request("admin", "POST", `/api/admin/providers/${idOf("provider")}/background-checks`, {
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ checkedWhat: "County records", result: "clear", checkedOn: "2026-02-30" }),
+    }),
+  ],
+  "POST /api/background-checks/checkr/webhook": () => [
+    request("anonymous", "POST", "/api/background-checks/checkr/webhook", {
+      headers: { "content-type": "application/json", "x-checkr-signature": "0".repeat(64) },
+      payload: JSON.stringify({ id: "evt_1", type: "report.completed", data: { object: { object: "report" } } }),
+    }),
+  ],
 };
 
 function seedOf(op: Operation): number {

@@ -130,6 +130,18 @@ const envSchema = z
     STRIPE_API_URL: optionalUrl,
     SANDBOX_PAYMENTS_IN_PRODUCTION: bool.default(false),
 
+    /**
+     * Background checks (docs/decisions/064-background-checks.md): "manual" (an admin records a
+     * check done by hand) or "checkr" (a Checkr-compatible service runs it; CHECKR_API_KEY needed).
+     */
+    BACKGROUND_CHECKS: z.enum(["manual", "checkr"], { error: "must be manual or checkr" }).default("manual"),
+    CHECKR_API_KEY: z.string().min(1).optional(),
+    CHECKR_BASE_URL: z.url({ error: "must be a URL" }).default("https://api.checkr.com"),
+    /** The key Checkr signs its webhooks with; unset: CHECKR_API_KEY, which is what Checkr signs with. */
+    CHECKR_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** The Checkr package an invitation asks for. */
+    CHECKR_PACKAGE: z.string().min(1).default("tasker_standard"),
+
     S3_BUCKET: z.string().min(1).optional(),
     S3_ENDPOINT: optionalUrl,
     S3_REGION: z.string().min(1).default("us-east-1"),
@@ -197,6 +209,9 @@ const envSchema = z
           "is required when DATABASE_URL is set and S3 is not: uploads saved on one instance's disk are invisible to the others. " +
           "Set S3_* for shared object storage, or STORAGE_DIR to a directory every instance shares (a network mount)",
       });
+    }
+    if (env.BACKGROUND_CHECKS === "checkr" && !env.CHECKR_API_KEY) {
+      ctx.addIssue({ code: "custom", path: ["CHECKR_API_KEY"], message: "is required when BACKGROUND_CHECKS is checkr (the API key from Checkr's developer settings)" });
     }
     // The embedded PostgreSQL is always reached directly; these two only describe a DATABASE_URL.
     if (!env.DATABASE_URL && env.DATABASE_LISTEN_URL) {

@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import type { Category, Urgency } from "../../shared/constants.js";
 import { priceTask } from "../../shared/money.js";
 import type { Db } from "../db/client.js";
+import { backgroundChecks } from "../db/schema/background-checks.js";
 import { providerProfiles } from "../db/schema/providers.js";
 import { totpFactors } from "../db/schema/security.js";
 import { tasks } from "../db/schema/tasks.js";
@@ -99,6 +100,16 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
     bio: "Reliable local helper with a pickup truck. Ten years of moving and delivery experience around Anne Arundel County.",
     hourlyRateCents: 3500,
     reviewedAt: now,
+  });
+  // Approval needs a clear background check (docs/decisions/064-background-checks.md).
+  await db.insert(backgroundChecks).values({
+    userId: provider.id,
+    adapter: "manual",
+    checkedWhat: "County and state criminal records, MD, 7 years; national sex offender registry",
+    result: "clear",
+    recordedBy: admin.id,
+    completedAt: now,
+    createdAt: now,
   });
 
   await db.insert(tasks).values(

@@ -11,7 +11,7 @@ import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "../auth/passwords.js";
 import { createSession } from "../auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { askQuestion, BASE_OFFER, createProvider, postOffersTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { askQuestion, BASE_OFFER, createProvider, postOffersTask, postTask, recordClearCheck, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Moderation (docs/product.md, Moderation): reports and the admin's queue, blocks, removing a
 // task, hiding a review, suspending an account and revoking an approval.
@@ -317,6 +317,7 @@ describe("revoking a provider's approval", () => {
     expect((await adminPost(`/api/admin/providers/${provider.id}/revoke`)).statusCode).toBe(409);
     // Applying again is the ordinary flow; an admin approving it restores the claim.
     await t.database.db.update(providerProfiles).set({ verificationStatus: "pending" }).where(eq(providerProfiles.userId, provider.id));
+    await recordClearCheck(t, admin, provider.id);
     expect((await call(t, admin, { method: "POST", url: `/api/admin/applications/${provider.id}/approve` })).statusCode).toBe(200);
     expect(await transition(t, "claim", task.id, provider)).not.toBeNull();
   });

@@ -61,6 +61,8 @@ describe("GET /api/users/:id/profile", () => {
       memberSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       verifiedProvider: true,
       provider: { serviceTypes: ["errands", "pet"], bio: "Dog walker and errand runner." },
+      // The approved-provider fixture's clear check (docs/decisions/064-background-checks.md).
+      backgroundCheckedAt: "2026-01-15T00:00:00.000Z",
       completedAsProvider: 2,
       completedAsPoster: 1,
       claims: { withdrawn: 0, claimed: 2 },

@@ -28,6 +28,7 @@ interface PersonRow {
   kept_claims: number;
   rating_average: string | null;
   rating_count: number;
+  checked_at: string | Date | null;
 }
 
 interface ReviewRow {
@@ -54,7 +55,10 @@ export async function getUserProfile(db: Db, userId: string): Promise<UserProfil
             (select count(*)::int from tasks ct where ct.user_id = u.id and ct.status = 'completed') as completed_as_poster,
             (select count(*)::int from task_withdrawals tw where tw.provider_id = u.id) as withdrawn,
             (select count(*)::int from tasks ct where ct.provider_id = u.id) as kept_claims,
-            ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count
+            ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count,
+            -- The latest background check, when it is clear (docs/decisions/064-background-checks.md).
+            (select case when bc.result = 'clear' then bc.completed_at end from background_checks bc
+              where bc.user_id = u.id order by bc.created_at desc, bc.id desc limit 1) as checked_at
           from users u
           left join provider_profiles pp on pp.user_id = u.id
           where u.id = ${userId}::uuid and u.deleted_at is null and u.suspended_at is null`,
@@ -84,6 +88,7 @@ export async function getUserProfile(db: Db, userId: string): Promise<UserProfil
     memberSince: new Date(person.created_at).toISOString(),
     verifiedProvider: verified,
     provider: verified ? { serviceTypes: person.service_types ?? [], bio: person.bio ?? "" } : null,
+    backgroundCheckedAt: verified && person.checked_at ? new Date(person.checked_at).toISOString() : null,
     completedAsProvider: Number(person.completed_as_provider),
     completedAsPoster: Number(person.completed_as_poster),
     claims: { withdrawn: Number(person.withdrawn), claimed: Number(person.withdrawn) + Number(person.kept_claims) },

@@ -4,6 +4,7 @@ import { call, createUser, type TestUser, useTestApp } from "../../../../test/cr
 import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { ID_DOCUMENT_RETENTION_DAYS, QUOTA_MESSAGE, UNATTACHED_QUOTA_BYTES, UNATTACHED_TTL_MS } from "./uploads.js";
+import { recordClearCheck } from "../../../../test/fixtures/factory.js";
 
 // The privacy policy promises ID documents are deleted 90 days after an application is rejected;
 // this file moves its own clock by months, so it has an app of its own.
@@ -61,6 +62,7 @@ describe("ID document retention", () => {
     const decide = (user: TestUser, action: "approve" | "reject") =>
       call(t, admin, { method: "POST", url: `/api/admin/applications/${user.id}/${action}`, payload: action === "reject" ? { reason: "Blurry" } : {} });
     expect((await decide(rejected, "reject")).statusCode).toBe(200);
+    await recordClearCheck(t, admin, approved.id);
     expect((await decide(approved, "approve")).statusCode).toBe(200);
 
     t.clock.advance(UNATTACHED_TTL_MS - 60_000);

@@ -6,7 +6,7 @@ import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { auditLog, users } from "../../db/schema/users.js";
-import { taskAt } from "../../../../test/fixtures/factory.js";
+import { recordClearCheck, taskAt } from "../../../../test/fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../../../../test/fixtures/test-files.js";
 
 const t = await useTestApp();
@@ -288,11 +288,12 @@ describe("admin review", () => {
     const onlyPending = await call(t, admin, { url: "/api/admin/applications/pending?status=pending" });
     expect(onlyPending.json().map((a: { userId: string }) => a.userId)).not.toContain(user.id);
 
+    await recordClearCheck(t, admin, user.id);
     expect((await call(t, admin, { method: "POST", url: `/api/admin/applications/${user.id}/approve` })).statusCode).toBe(200);
     const [row] = await t.database.db.select({ role: users.role }).from(users).where(eq(users.id, user.id));
     expect(row?.role).toBe("provider");
     const audit = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id));
-    expect(audit.map((a) => a.action).sort()).toEqual(["provider_application.approve", "provider_application.review"]);
+    expect(audit.map((a) => a.action).sort()).toEqual(["background_check.record", "provider_application.approve", "provider_application.review"]);
     expect(audit.every((a) => a.actorId === admin.id)).toBe(true);
     const notes = await t.database.db.select().from(notifications).where(eq(notifications.userId, user.id));
     expect(notes).toEqual([expect.objectContaining({ kind: "application_decided", title: expect.stringMatching(/approved/) })]);
@@ -354,9 +355,11 @@ describe("admin review", () => {
     const admin = await createUser(t, { role: "admin" });
     const { user: poster } = await applicant();
     await taskAt(t, "open", { poster, budgetCents: 3000, body: { title: "Groceries", description: "Pick up groceries" } });
+    await recordClearCheck(t, admin, poster.id);
     await call(t, admin, { method: "POST", url: `/api/admin/applications/${poster.id}/approve` });
     const { user: otherAdmin } = await applicant();
     await t.database.db.update(users).set({ role: "admin" }).where(eq(users.id, otherAdmin.id));
+    await recordClearCheck(t, admin, otherAdmin.id);
     await call(t, admin, { method: "POST", url: `/api/admin/applications/${otherAdmin.id}/approve` });
     const roles = await t.database.db.select({ id: users.id, role: users.role }).from(users);
     expect(roles.find((r) => r.id === poster.id)?.role).toBe("both");

@@ -10,6 +10,7 @@ import { uploads } from "../../db/schema/providers.js";
 import { users } from "../../db/schema/users.js";
 import { publicPhotoKey } from "../../public-images.js";
 import { deleteUnattachedUploads } from "./uploads.js";
+import { recordClearCheck } from "../../../../test/fixtures/factory.js";
 
 // Photos that others see pass through the public-image pipeline; the originals and ID documents
 // stay private (docs/decisions/009-uploads-and-storage.md, docs/security.md).
@@ -109,6 +110,7 @@ describe("public photos", () => {
     });
     expect(applied.statusCode, applied.body).toBe(201);
     const admin = await createUser(t, { role: "admin" });
+    await recordClearCheck(t, admin, applicant.id);
     expect((await call(t, admin, { method: "POST", url: `/api/admin/applications/${applicant.id}/approve` })).statusCode).toBe(200);
 
     expect(await profilePhotoUrl(applicant)).toBe(photo);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, not, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import type { BackgroundCheck } from "../../../shared/background-checks.js";
 import type { VerificationStatus } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
@@ -10,6 +11,7 @@ import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.
 import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { averageRatingSql } from "../../db/ratings.js";
+import { backgroundChecks } from "../../db/schema/background-checks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -27,7 +29,7 @@ const profileWithUser = {
   user: { firstName: users.firstName, lastName: users.lastName, email: users.email },
 };
 
-function toProfileView(row: ProfileRow, user: UserName): ProviderProfile {
+function toProfileView(row: ProfileRow, user: UserName, backgroundCheck: BackgroundCheck | null): ProviderProfile {
   return {
     id: row.id,
     userId: row.userId,
@@ -51,7 +53,45 @@ function toProfileView(row: ProfileRow, user: UserName): ProviderProfile {
     rejectionReason: row.rejectionReason,
     submittedAt: row.submittedAt.toISOString(),
     user,
+    backgroundCheck,
   };
+}
+
+// Background checks (docs/decisions/064-background-checks.md): the latest check per applicant counts.
+
+type CheckRow = typeof backgroundChecks.$inferSelect;
+
+function toCheckView(row: CheckRow): BackgroundCheck {
+  return {
+    id: row.id,
+    adapter: row.adapter,
+    state: row.result ?? "pending",
+    checkedWhat: row.checkedWhat,
+    reason: row.result === "consider" ? row.reason : null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+    invitationUrl: row.invitationUrl,
+    startedAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Each user's latest check, by user id; users with none are absent. */
+export async function latestChecks(db: Db, userIds: string[]): Promise<Map<string, BackgroundCheck>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([backgroundChecks.userId])
+    .from(backgroundChecks)
+    .where(inArray(backgroundChecks.userId, userIds))
+    .orderBy(backgroundChecks.userId, desc(backgroundChecks.createdAt), desc(backgroundChecks.id));
+  return new Map(rows.map((row) => [row.userId, toCheckView(row)]));
+}
+
+export async function findLatestCheck(db: Db, userId: string): Promise<BackgroundCheck | null> {
+  return (await latestChecks(db, [userId])).get(userId) ?? null;
+}
+
+async function withChecks<T extends { profile: ProfileRow; user: UserName }>(db: Db, rows: T[]): Promise<(T & { check: BackgroundCheck | null })[]> {
+  const checks = await latestChecks(db, [...new Set(rows.map((r) => r.profile.userId))]);
+  return rows.map((r) => ({ ...r, check: checks.get(r.profile.userId) ?? null }));
 }
 
 export async function findProfile(db: Db, userId: string): Promise<ProviderProfile | null> {
@@ -61,7 +101,7 @@ export async function findProfile(db: Db, userId: string): Promise<ProviderProfi
     .innerJoin(users, eq(users.id, providerProfiles.userId))
     .where(eq(providerProfiles.userId, userId))
     .limit(1);
-  return row ? toProfileView(row.profile, row.user) : null;
+  return row ? toProfileView(row.profile, row.user, await findLatestCheck(db, userId)) : null;
 }
 
 export async function getProfile(db: Db, userId: string): Promise<ProviderProfile> {
@@ -80,7 +120,7 @@ export async function listApplications(db: Db, statuses: VerificationStatus[]): 
     .where(inArray(providerProfiles.verificationStatus, statuses))
     .orderBy(providerProfiles.submittedAt)
     .limit(500);
-  return rows.map((r) => toProfileView(r.profile, r.user));
+  return (await withChecks(db, rows)).map((r) => toProfileView(r.profile, r.user, r.check));
 }
 
 export async function listActiveProviders(db: Db): Promise<ActiveProvider[]> {
@@ -114,8 +154,8 @@ export async function listActiveProviders(db: Db): Promise<ActiveProvider[]> {
     .where(eq(providerProfiles.verificationStatus, "approved"))
     .orderBy(users.firstName, users.lastName)
     .limit(500);
-  return rows.map((r) => ({
-    ...toProfileView(r.profile, r.user),
+  return (await withChecks(db, rows)).map((r) => ({
+    ...toProfileView(r.profile, r.user, r.check),
     currentTask:
       r.taskId && r.taskTitle !== null && r.taskDescription !== null && r.taskBudgetCents !== null && r.taskCategory !== null && r.taskStatus
         ? {

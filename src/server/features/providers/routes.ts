@@ -5,6 +5,7 @@ import { createStorage } from "../../adapters/storage/create-storage.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import adminRoutes from "./admin-routes.js";
+import backgroundCheckRoutes from "./background-check-routes.js";
 import directoryRoutes from "./directory-routes.js";
 import objectsRoutes from "./objects-routes.js";
 import { findProfile } from "./repository.js";
@@ -61,6 +62,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   await app.register(objectsRoutes, { storage });
   await app.register(adminRoutes);
+  await app.register(backgroundCheckRoutes);
   await app.register(directoryRoutes);
 };
 

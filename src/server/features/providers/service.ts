@@ -1,17 +1,19 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type VerificationStatus } from "../../../shared/constants.js";
+import { BACKGROUND_CHECK_DISPUTE } from "../../../shared/background-checks.js";
 import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { dollarsToCents } from "../../../shared/money.js";
 import { type ApplicationBody, type ProfilePatch, type ProviderProfile } from "../../../shared/providers.js";
 import { stateName } from "../../../shared/us-states.js";
 import { findZip } from "../../adapters/geocoding/gazetteer-geocoder.js";
 import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
 import { badRequest, conflict, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
-import { getProfile } from "./repository.js";
+import { findLatestCheck, getProfile } from "./repository.js";
 import { assertOwnedUpload } from "./uploads.js";
 
 // The providers' use cases: applying (again after a rejection) and editing one's profile, and the
@@ -115,18 +117,26 @@ export async function updateProfile(ctx: AppContext, userId: string, patch: Prof
 
 // "revoke" takes an approved provider's approval away (docs/product.md, Moderation): they can no
 // longer claim, and may apply again, which this same flow approves.
-type Decision = "review" | "approve" | "reject" | "revoke";
+// "pause" puts an approved provider whose background check came back "consider" back under review
+// (docs/decisions/064-background-checks.md): they cannot claim or offer until an admin approves
+// them again, which needs a new clear check.
+type Decision = "review" | "approve" | "reject" | "revoke" | "pause";
 
 const FROM: Record<Decision, VerificationStatus[]> = {
   review: ["pending"],
   approve: ["pending", "under_review"],
   reject: ["pending", "under_review"],
   revoke: ["approved"],
+  pause: ["approved"],
 };
-const TO: Record<Decision, VerificationStatus> = { review: "under_review", approve: "approved", reject: "rejected", revoke: "rejected" };
+const TO: Record<Decision, VerificationStatus> = { review: "under_review", approve: "approved", reject: "rejected", revoke: "rejected", pause: "under_review" };
 
-export async function decide(ctx: AppContext, adminId: string, userId: string, decision: Decision, reason: string | null): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
+/**
+ * `adminId` is null when no person decided (a background-check report pausing a provider); `db`
+ * is the caller's transaction when the decision must commit with its cause.
+ */
+export async function decide(ctx: AppContext, adminId: string | null, userId: string, decision: Decision, reason: string | null, db: Db = ctx.db): Promise<void> {
+  await db.transaction(async (tx) => {
     const now = ctx.now();
     const [row] = await tx
       .update(providerProfiles)
@@ -147,9 +157,22 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
         .where(eq(providerProfiles.userId, userId));
       if (!existing) throw notFound("No application for this user");
       if (decision === "revoke") throw conflict(`Only an approved provider's approval can be revoked; this application is ${existing.status.replace("_", " ")}.`);
+      if (decision === "pause") return;
       throw conflict(`Cannot ${decision === "review" ? "mark under review" : decision} an application that is ${existing.status.replace("_", " ")}`);
     }
     if (decision === "approve") {
+      // Approval needs a clear background check (docs/product.md, Background checks); throwing
+      // here rolls the update above back.
+      const check = await findLatestCheck(tx, userId);
+      if (check?.state !== "clear") {
+        throw conflict(
+          check?.state === "pending"
+            ? "This applicant's background check is still pending. Approve them once it comes back clear."
+            : check?.state === "consider"
+              ? "This applicant's latest background check needs review. Record a new clear check before approving them."
+              : "This applicant has no background check yet. Record a clear check (or start one) before approving them.",
+        );
+      }
       // "both" when they have posted tasks; an admin stays an admin.
       // The approved application photo becomes the person's one photo (decision 021).
       const [approvedPhoto] = await tx
@@ -189,6 +212,13 @@ export async function decide(ctx: AppContext, adminId: string, userId: string, d
         kind: "moderation",
         title: "Your provider approval was revoked",
         body: `An Errandly administrator revoked your approval as a provider because: ${reason ?? ""}. You can no longer claim tasks; you may apply again at ${ctx.env.PUBLIC_URL}/become-provider. ${MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`)}`,
+      });
+    } else if (decision === "pause") {
+      await notifyUser(ctx, tx, {
+        userId,
+        kind: "moderation",
+        title: "Your provider account is paused",
+        body: `Your background check came back needing review: ${reason ?? ""} Until an administrator clears it, you cannot claim tasks or make offers. ${BACKGROUND_CHECK_DISPUTE(`${ctx.env.PUBLIC_URL}/contact`)}`,
       });
     } else if (decision === "reject") {
       await notifyUser(ctx, tx, {

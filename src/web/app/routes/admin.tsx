@@ -62,7 +62,7 @@ function AdminDashboard() {
       { userId, action: "approve" },
       {
         onSuccess: () => toast({ title: "Application Approved", description: "The provider has been verified and can now accept tasks." }),
-        onError: () => toast({ title: "Error", description: "Failed to approve application. Please try again.", variant: "destructive" }),
+        onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to approve application. Please try again."), variant: "destructive" }),
       },
     );
   const review = (userId: string) =>

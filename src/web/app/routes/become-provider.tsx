@@ -78,7 +78,7 @@ export default function BecomeProviderPage() {
       </section>
 
       {status && status !== "rejected" ? (
-        <ApplicationStatus status={status} />
+        <ApplicationStatus status={status} check={current?.backgroundCheck ?? null} />
       ) : (
         <Card>
           <CardHeader>

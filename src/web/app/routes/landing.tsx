@@ -61,7 +61,12 @@ const TRUST = [
 ];
 
 const TRUST_POINTS = [
-  { icon: ShieldCheck, title: "Identity checked", text: "Our team reviews every provider's government-issued ID and photo before they can take a task." },
+  // Approval needs a clear background check (docs/decisions/064-background-checks.md).
+  {
+    icon: ShieldCheck,
+    title: "Identity and background checked",
+    text: "Our team reviews every provider's government-issued ID and photo, and approves them only after a clear background check.",
+  },
   { icon: Wallet, title: "Payment held in escrow", text: "Your payment is held until the task is marked complete. If something goes wrong, report a problem and the money stays held until it is sorted out." },
   { icon: Star, title: "Ratings and reviews", text: "Both sides review each other after every task, so quality stays visible." },
 ];

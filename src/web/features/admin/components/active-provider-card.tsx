@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { fullName, initialsOf } from "./application-card";
+import { BackgroundCheckPanel } from "./background-check-panel";
 
 const TASK_STATUS: Record<string, string> = { claimed: "Claimed", in_progress: "In Progress" };
 
@@ -39,6 +40,7 @@ export function ActiveProviderCard({ provider, onRevoke }: { provider: ActivePro
         ) : (
           <p className="text-muted-foreground">No active tasks - Available for new jobs</p>
         )}
+        <BackgroundCheckPanel userId={provider.userId} name={name} check={provider.backgroundCheck} />
         <div>
           <Button type="button" variant="outline" size="sm" onClick={onRevoke}>
             Revoke approval

@@ -6,6 +6,7 @@ import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader } from "@/components/ui/card";
+import { BackgroundCheckPanel } from "./background-check-panel";
 import { StatusBadge } from "./status-badge";
 
 export function fullName(profile: ProviderProfile): string {
@@ -34,6 +35,9 @@ export function ApplicationCard({
 }) {
   const name = fullName(application);
   const extra = application.serviceTypes.length - 2;
+  // Approval needs a clear background check (docs/product.md, Background checks).
+  const cleared = application.backgroundCheck?.state === "clear";
+  const approveHint = `approve-hint-${application.id}`;
   return (
     <Card role="article" aria-label={`Application from ${name}`}>
       <CardHeader className="flex flex-row items-center gap-3">
@@ -59,6 +63,12 @@ export function ApplicationCard({
           ))}
           {extra > 0 ? <Badge variant="outline">+{extra}</Badge> : null}
         </div>
+        <BackgroundCheckPanel userId={application.userId} name={name} check={application.backgroundCheck} />
+        {cleared ? null : (
+          <p id={approveHint} className="text-muted-foreground">
+            Approval needs a clear background check.
+          </p>
+        )}
       </CardContent>
       <CardFooter className="flex flex-wrap gap-2">
         <Button size="sm" variant="outline" onClick={onView}>
@@ -75,7 +85,7 @@ export function ApplicationCard({
           <XCircle aria-hidden="true" />
           Reject
         </Button>
-        <Button size="sm" disabled={busy} onClick={onApprove}>
+        <Button size="sm" disabled={busy || !cleared} aria-describedby={cleared ? undefined : approveHint} onClick={onApprove}>
           <CheckCircle aria-hidden="true" />
           Approve
         </Button>

@@ -1,5 +1,6 @@
 import { formatDate } from "@/lib/dates";
-import { BadgeCheck, CalendarDays, MapPin, Star, Undo2 } from "lucide-react";
+import { BadgeCheck, CalendarDays, MapPin, ShieldCheck, Star, Undo2 } from "lucide-react";
+import { backgroundCheckedLine } from "@shared/background-check-words";
 import { categoryLabel } from "@shared/constants";
 import { reliabilityLine, type UserProfile } from "@shared/profiles";
 import { Badge } from "@/components/ui/badge";
@@ -51,6 +52,11 @@ export function ProfileSummary({ profile }: { profile: UserProfile }) {
               <Star className="size-4 shrink-0 fill-warning text-warning" aria-hidden="true" />
               {average === null || count === 0 ? "No ratings yet" : `${average.toFixed(1)} (${count} ${count === 1 ? "review" : "reviews"})`}
             </li>
+            {profile.backgroundCheckedAt ? (
+              <li className="flex items-center gap-1">
+                <ShieldCheck className="size-4 shrink-0" aria-hidden="true" /> {backgroundCheckedLine(profile.backgroundCheckedAt)}
+              </li>
+            ) : null}
             {reliability ? (
               <li className="flex items-center gap-1">
                 <Undo2 className="size-4 shrink-0" aria-hidden="true" /> {reliability}

@@ -2,7 +2,9 @@ import { BadgeCheck, Clock, Search } from "lucide-react";
 import { Link } from "wouter";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import type { BackgroundCheck } from "@shared/background-checks";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
+import { BackgroundCheckNote } from "./background-check-note";
 
 const STATUS = {
   pending: { icon: Clock, title: "Application Pending", text: `We have your application and will review it within ${APPLICATION_REVIEW_TIME}.` },
@@ -11,7 +13,7 @@ const STATUS = {
 } as const;
 
 /** Shown instead of the form while an application is open or approved. */
-export function ApplicationStatus({ status }: { status: keyof typeof STATUS }) {
+export function ApplicationStatus({ status, check }: { status: keyof typeof STATUS; check: BackgroundCheck | null }) {
   const copy = STATUS[status];
   const Icon = copy.icon;
   return (
@@ -23,15 +25,18 @@ export function ApplicationStatus({ status }: { status: keyof typeof STATUS }) {
         </CardTitle>
         <CardDescription>{copy.text}</CardDescription>
       </CardHeader>
-      <CardContent className="flex flex-wrap justify-center gap-3">
-        <Button asChild>
-          <Link href="/dashboard">Go to Dashboard</Link>
-        </Button>
-        {status === "approved" ? (
-          <Button asChild variant="outline">
-            <Link href="/job-board">Browse Jobs</Link>
+      <CardContent className="grid justify-items-center gap-4">
+        {status === "approved" ? null : <BackgroundCheckNote check={check} />}
+        <div className="flex flex-wrap justify-center gap-3">
+          <Button asChild>
+            <Link href="/dashboard">Go to Dashboard</Link>
           </Button>
-        ) : null}
+          {status === "approved" ? (
+            <Button asChild variant="outline">
+              <Link href="/job-board">Browse Jobs</Link>
+            </Button>
+          ) : null}
+        </div>
       </CardContent>
     </Card>
   );

@@ -2,6 +2,7 @@ import { BadgeCheck, Clock, Search, XCircle } from "lucide-react";
 import { Link } from "wouter";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { useProviderProfile } from "../api/get-provider-profile";
+import { BackgroundCheckNote } from "./background-check-note";
 import { APPLICATION_REVIEW_TIME } from "@/lib/application-review";
 
 /** Dashboard verification-status alert (docs/product.md#verification); nothing without a profile. */
@@ -13,7 +14,10 @@ export function VerificationAlert() {
         <Alert variant="warning" role="status">
           <Clock aria-hidden="true" />
           <AlertTitle>Verification Pending</AlertTitle>
-          <AlertDescription>Your provider application has been received. We review applications within {APPLICATION_REVIEW_TIME}.</AlertDescription>
+          <AlertDescription>
+            <p>Your provider application has been received. We review applications within {APPLICATION_REVIEW_TIME}.</p>
+            <BackgroundCheckNote check={profile.backgroundCheck} />
+          </AlertDescription>
         </Alert>
       );
     case "under_review":
@@ -21,7 +25,10 @@ export function VerificationAlert() {
         <Alert variant="info" role="status">
           <Search aria-hidden="true" />
           <AlertTitle>Application Under Review</AlertTitle>
-          <AlertDescription>Our team is reviewing your documents. We will let you know as soon as a decision is made.</AlertDescription>
+          <AlertDescription>
+            <p>Our team is reviewing your documents. We will let you know as soon as a decision is made.</p>
+            <BackgroundCheckNote check={profile.backgroundCheck} />
+          </AlertDescription>
         </Alert>
       );
     case "approved":
