@@ -38,7 +38,7 @@ export interface PushPayload {
  * The kinds turned on when a person turns on notifications for their first device: the events
  * people act on (docs/product.md). Every other kind stays off until they turn it on.
  */
-export const PUSH_KINDS_ON_FIRST_DEVICE = ["task_alert", "task_claimed", "payment_received", "chat_message"] as const satisfies readonly NotificationKind[];
+export const PUSH_KINDS_ON_FIRST_DEVICE = ["task_alert", "task_claimed", "payment_received", "chat_message", "task_requested"] as const satisfies readonly NotificationKind[];
 
 /** A kind's switch in the push list: its e-mail wording, but a job alert's push is not the 15-minute digest. */
 export function pushKindLabel(kind: NotificationKind): string {

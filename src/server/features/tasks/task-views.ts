@@ -1,8 +1,9 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
+import type { TaskRequest } from "../../../shared/task-requests.js";
 import type { TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskProviderCard, TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -63,8 +64,14 @@ export async function listPostedBy(ctx: AppContext, userId: string): Promise<Tas
   return privateViews(ctx.db, rows);
 }
 
+/** The provider's tasks, and the requests waiting for their answer (decision 065). */
 export async function listAssignedTo(ctx: AppContext, providerId: string): Promise<TaskPrivate[]> {
-  const rows = await ctx.db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  const rows = await ctx.db
+    .select()
+    .from(tasks)
+    .where(or(eq(tasks.providerId, providerId), and(eq(tasks.requestedProviderId, providerId), eq(tasks.status, "requested"))))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(500);
   return privateViews(ctx.db, rows);
 }
 
@@ -137,7 +144,13 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
       completedTasks: providerCompletedTasks ?? 0,
     });
   }
-  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
+  // A requested task is offered to one provider only: nobody else may see it until it opens (decision 065).
+  const requestedFrom = row.status === "requested" ? row.requestedProviderId : null;
+  if (requestedFrom !== null) {
+    if (viewer === null || (viewer.id !== row.userId && viewer.id !== requestedFrom && viewer.role !== "admin")) throw notFound("Task not found");
+    for (const [id, found] of await loadParties(ctx.db, [requestedFrom])) parties.set(id, found);
+  }
+  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.id === requestedFrom || viewer.role === "admin");
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(photoRows, row.title);
   return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
@@ -296,6 +309,8 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     editedAt: iso(row.editedAt),
     poster: party(parties, row.userId),
     provider: row.providerId ? providerCard(parties, row.providerId) : null,
+    // Only the task's insiders see whom it was requested from (toPrivateView).
+    request: null,
   };
 }
 
@@ -314,12 +329,24 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivat
     startLon: row.startLon,
     endLat: row.endLat,
     endLon: row.endLon,
+    request: taskRequest(row, parties),
+  };
+}
+
+/** The request while it waits for the provider's answer (decision 065); null for every other state. */
+function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): TaskRequest | null {
+  if (row.status !== "requested" || row.requestedProviderId === null || row.requestExpiresAt === null || row.requestFallback === null) return null;
+  return {
+    providerId: row.requestedProviderId,
+    providerName: displayName(partyRow(parties, row.requestedProviderId)),
+    expiresAt: row.requestExpiresAt.toISOString(),
+    fallback: row.requestFallback,
   };
 }
 
 /** Parties of many rows at once, then each row's view. */
 async function privateViews(db: Db, rows: TaskRow[]): Promise<TaskPrivate[]> {
-  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])));
+  const parties = await loadParties(db, rows.flatMap((r) => [r.userId, ...(r.providerId ? [r.providerId] : []), ...(r.requestedProviderId ? [r.requestedProviderId] : [])]));
   return rows.map((r) => toPrivateView(r, parties));
 }
 
