@@ -42,15 +42,6 @@ export const declineRequestBodySchema = z.object({
     .transform((v) => (v ? v : undefined)),
 });
 
-/** A task's request as its poster and the requested provider see it. */
-export const taskRequestSchema = z.object({
-  providerId: z.uuid(),
-  providerName: z.string(),
-  expiresAt: z.string(),
-  fallback: z.enum(REQUEST_FALLBACKS),
-});
-export type TaskRequest = z.infer<typeof taskRequestSchema>;
-
 export const REQUEST_MESSAGES = {
   notAProvider: "That person is not a verified provider, so they cannot be requested. Choose a provider from the directory.",
   yourself: "You cannot request yourself. Choose another provider from the directory.",

@@ -5,7 +5,7 @@ import { budgetDollarsSchema } from "./money-schemas.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { RADIUS_MILES } from "./task-filters.js";
 import { taskPhotoSchema, taskPhotoThumbSchema } from "./task-photos.js";
-import { REQUEST_MESSAGES, taskRequestInputSchema, taskRequestSchema } from "./task-requests.js";
+import { REQUEST_FALLBACKS, REQUEST_MESSAGES, taskRequestInputSchema } from "./task-requests.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
@@ -229,8 +229,15 @@ export const taskPublicSchema = z.object({
   editedAt: z.string().nullable(),
   poster: taskPartySchema,
   provider: taskProviderCardSchema.nullable(),
-  /** The provider the task was requested from, while their answer is awaited; null otherwise (docs/product.md, Requesting a provider). */
-  request: taskRequestSchema.nullable(),
+  /**
+   * The provider the task was requested from, until when they may answer and what happens then,
+   * while their answer is awaited; null otherwise, and for everyone but the task's insiders
+   * (docs/product.md, Requesting a provider).
+   */
+  requestedProviderId: z.uuid().nullable(),
+  requestedProviderName: z.string().nullable(),
+  requestExpiresAt: z.string().nullable(),
+  requestFallback: z.enum(REQUEST_FALLBACKS).nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 

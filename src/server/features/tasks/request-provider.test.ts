@@ -37,7 +37,7 @@ describe("posting a request", () => {
     expect((await call(t, null, { url: `/api/tasks/${task.id}` })).statusCode).toBe(404);
     expect((await call(t, other, { method: "PATCH", url: `/api/tasks/${task.id}/claim` })).statusCode).toBe(409);
     const seen = (await call(t, sam, { url: `/api/tasks/${task.id}` })).json<TaskDetail>();
-    expect(seen.request).toMatchObject({ providerId: sam.id, providerName: "Sam P.", fallback: "open" });
+    expect(seen).toMatchObject({ requestedProviderId: sam.id, requestedProviderName: "Sam P.", requestFallback: "open", requestExpiresAt: task.requestExpiresAt?.toISOString() });
     const [notice] = await noticesOf(sam, "task_requested");
     expect(notice?.body).toBe(`Pat Q. asks you to do "${BASE_BODY.title}" for $50.00. Open the task to accept or decline within 24 hours.`);
   });

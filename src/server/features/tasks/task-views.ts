@@ -3,7 +3,6 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import type { TaskRequest } from "../../../shared/task-requests.js";
 import type { TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskProviderCard, TaskPublic } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
@@ -310,7 +309,10 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     poster: party(parties, row.userId),
     provider: row.providerId ? providerCard(parties, row.providerId) : null,
     // Only the task's insiders see whom it was requested from (toPrivateView).
-    request: null,
+    requestedProviderId: null,
+    requestedProviderName: null,
+    requestExpiresAt: null,
+    requestFallback: null,
   };
 }
 
@@ -329,18 +331,18 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivat
     startLon: row.startLon,
     endLat: row.endLat,
     endLon: row.endLon,
-    request: taskRequest(row, parties),
+    ...taskRequest(row, parties),
   };
 }
 
-/** The request while it waits for the provider's answer (decision 065); null for every other state. */
-function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): TaskRequest | null {
-  if (row.status !== "requested" || row.requestedProviderId === null || row.requestExpiresAt === null || row.requestFallback === null) return null;
+/** The request while it waits for the provider's answer (decision 065); all null in every other state. */
+function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): Pick<TaskPrivate, "requestedProviderId" | "requestedProviderName" | "requestExpiresAt" | "requestFallback"> {
+  const waiting = row.status === "requested" && row.requestedProviderId !== null;
   return {
-    providerId: row.requestedProviderId,
-    providerName: displayName(partyRow(parties, row.requestedProviderId)),
-    expiresAt: row.requestExpiresAt.toISOString(),
-    fallback: row.requestFallback,
+    requestedProviderId: waiting ? row.requestedProviderId : null,
+    requestedProviderName: waiting && row.requestedProviderId ? displayName(partyRow(parties, row.requestedProviderId)) : null,
+    requestExpiresAt: waiting ? iso(row.requestExpiresAt) : null,
+    requestFallback: waiting ? row.requestFallback : null,
   };
 }
 

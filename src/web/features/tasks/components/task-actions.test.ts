@@ -18,6 +18,9 @@ const task = (overrides: Partial<TaskLifecycleState> = {}): TaskLifecycleState =
   paymentCapturedAt: null,
   paymentDeadline: null,
   hiringMode: "first_to_claim",
+  requestedProviderId: null,
+  requestExpiresAt: null,
+  requestFallback: null,
   ...overrides,
 });
 const claimed = (paid: boolean) =>

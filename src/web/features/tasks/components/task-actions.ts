@@ -32,6 +32,9 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
   decline: { label: "Decline This Provider", pendingLabel: "Declining...", variant: "destructive" },
   withdraw: { label: "Withdraw From Task", pendingLabel: "Withdrawing...", variant: "destructive" },
   release_claim: { label: "Release My Claim", pendingLabel: "Releasing...", variant: "destructive" },
+  accept_request: { label: "Accept Request", pendingLabel: "Accepting...", variant: "default" },
+  decline_request: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
+  decline_request_cancel: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
 };
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
