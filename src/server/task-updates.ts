@@ -104,7 +104,7 @@ export function registerTaskUpdates(actions: TaskActions): void {
   // The provider a task was requested from follows it too until someone is assigned (decision 065).
   actions.handle("announce", ({ tx, task, transition, releasedProviderId }) =>
     announceTaskUpdate(tx, task.id, eventOf(transition), {
-      also: releasedProviderId ?? (task.providerId === null ? task.requestedProviderId : null),
+      also: releasedProviderId ?? (task.providerId === null ? (task.requestedProviderId ?? null) : null),
       board: boardChange(transition),
     }),
   );

@@ -25,6 +25,7 @@ describe("task display rules", () => {
       completed: "default",
       cancelled: "destructive",
       payment_expired: "destructive",
+      requested: "secondary",
     });
   });
 
