@@ -17,7 +17,7 @@ export const REQUEST_FALLBACK_LABELS: Record<RequestFallback, string> = {
   cancel: "Cancel it",
 };
 
-export const MAX_DECLINE_REASON_LENGTH = 300;
+const MAX_DECLINE_REASON_LENGTH = 300;
 
 /** The request part of a posting: present only when the poster requests one provider. */
 export const taskRequestInputSchema = z.object({

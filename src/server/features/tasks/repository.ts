@@ -129,7 +129,7 @@ export async function wasDeclined(taskId: string, providerId: string, tx: Db): P
 }
 
 /** The request columns a posting writes: the window's end from the app clock. */
-export interface RequestColumns {
+interface RequestColumns {
   requestedProviderId: string;
   requestExpiresAt: string;
   requestFallback: "open" | "cancel";
