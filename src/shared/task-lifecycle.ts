@@ -61,6 +61,9 @@ export type TaskCondition =
 /** The conditions that pick the way a task finds its provider: a row they refuse has no button. */
 export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers"];
 
+/** The same for a request's two outcomes (decision 065): the poster's choice picks one decline row; the other has no button. */
+export const REQUEST_FALLBACK_CONDITIONS: readonly TaskCondition[] = ["falls_back_open", "falls_back_cancel"];
+
 /** The fields of a task an effect writes, and what it writes there. */
 export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
 /**
