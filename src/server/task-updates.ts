@@ -114,11 +114,15 @@ export function boardChange(name: TaskProcessName): BoardChange {
  * The wire name of a transition in the notice: posting keeps the "posted" the web and older
  * instances know (the frame predates posting's row in the table).
  */
-const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" ? "posted" : name);
+const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" || name === "post_request" ? "posted" : name);
 
 /** The "announce" action of every row of the task table. */
 export function registerTaskUpdates(actions: TaskActions): void {
+  // The provider a task was requested from follows it too until someone is assigned (decision 065).
   actions.handle("announce", ({ tx, task, transition, releasedProviderId }) =>
-    announceTaskUpdate(tx, task.id, eventOf(transition), { also: releasedProviderId, board: boardChange(transition) }),
+    announceTaskUpdate(tx, task.id, eventOf(transition), {
+      also: releasedProviderId ?? (task.providerId === null ? (task.requestedProviderId ?? null) : null),
+      board: boardChange(transition),
+    }),
   );
 }

@@ -19,7 +19,7 @@ export function categoryLabel(value: string): string {
   return CATEGORIES.find((c) => c.value === value)?.label ?? value;
 }
 
-export const TASK_STATUSES = ["open", "claimed", "in_progress", "completed", "cancelled", "payment_expired"] as const;
+export const TASK_STATUSES = ["open", "claimed", "in_progress", "completed", "cancelled", "payment_expired", "requested"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const URGENCIES = ["standard", "urgent"] as const;

@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   "offer_decided",
   "question_asked",
   "question_answered",
+  "task_requested",
+  "request_ended",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -79,4 +81,6 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   offer_decided: "The poster accepts my offer or chooses another",
   question_asked: "A provider asks a public question on my task",
   question_answered: "The poster answers my question on their task",
+  task_requested: "A poster requests me for a task",
+  request_ended: "A provider I requested declines or does not answer",
 };

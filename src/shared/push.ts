@@ -46,6 +46,7 @@ export const PUSH_KINDS_ON_FIRST_DEVICE = [
   "question_answered",
   "payment_received",
   "chat_message",
+  "task_requested",
 ] as const satisfies readonly NotificationKind[];
 
 /** A kind's switch in the push list: its e-mail wording, but a job alert's push is not the 15-minute digest. */

@@ -45,6 +45,9 @@ const task = (overrides: Partial<TaskLifecycleState>): TaskLifecycleState => ({
   paymentCapturedAt: null,
   paymentDeadline: null,
   hiringMode: "first_to_claim",
+  requestedProviderId: null,
+  requestExpiresAt: null,
+  requestFallback: null,
   ...overrides,
 });
 
@@ -271,11 +274,12 @@ describe("evaluateTransition", () => {
       timer: ACTORS.timer,
       payment_system: ACTORS.paymentSystem,
       admin: ACTORS.admin,
+      requested_provider: ACTORS.otherProvider,
     } as const;
     for (const transition of TASK_TRANSITIONS) {
       for (const status of TASK_STATUSES) {
         if ((transition.from as readonly TaskStatus[]).includes(status)) continue;
-        const subject = { ...TASKS.claimedPaidLate, status };
+        const subject = { ...TASKS.claimedPaidLate, status, requestedProviderId: ACTORS.otherProvider.id };
         const result = evaluateTransition(transition.name, subject, rightActor[transition.actor], NOW);
         expect(result, `${transition.name} from ${status}`).toMatchObject({ ok: false, status: 409 });
       }
@@ -415,8 +419,12 @@ describe("random sequences of transitions", () => {
   it("follow only edges of the table, keep the row consistent, and availableTransitions agrees", () => {
     const reached = new Set<TaskStatus>();
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
-        let current: TaskLifecycleState = task({});
+      // Posting for everyone, or requesting a provider (decision 065), which starts in "requested".
+      fc.property(fc.boolean(), fc.constantFrom("open", "cancel" as const), fc.array(step, { maxLength: 60 }), (requestFirst, fallback, steps) => {
+        let current: TaskLifecycleState = requestFirst
+          ? task({ status: "requested", requestedProviderId: ACTORS.otherProvider.id, requestExpiresAt: minutes(60), requestFallback: fallback })
+          : task({});
+        reached.add(current.status);
         let now = NOW;
         for (const { guided, pick, advanceMinutes, moderate, ...random } of steps) {
           now = new Date(now.getTime() + advanceMinutes * 60_000);
@@ -465,5 +473,32 @@ describe("random sequences of transitions", () => {
     );
     // The walk did explore the whole machine, not just open → cancelled.
     expect([...reached].sort()).toEqual([...TASK_STATUSES].sort());
+  });
+});
+
+describe("requesting a provider (decision 065)", () => {
+  const REQUESTED = ACTORS.otherProvider;
+  const requested = (overrides: Partial<TaskLifecycleState>) =>
+    task({ status: "requested", requestedProviderId: REQUESTED.id, requestExpiresAt: minutes(60), requestFallback: "open", ...overrides });
+
+  it("lets only the requested, verified provider answer, within the window", () => {
+    expect(evaluateTransition("accept_request", requested({}), REQUESTED, NOW)).toEqual(OK);
+    expect(evaluateTransition("accept_request", requested({}), ACTORS.assignedProvider, NOW)).toMatchObject({ ok: false, status: 403 });
+    expect(evaluateTransition("accept_request", requested({ requestedProviderId: ACTORS.unverifiedUser.id }), ACTORS.unverifiedUser, NOW)).toMatchObject({ ok: false, status: 403 });
+    expect(evaluateTransition("accept_request", requested({ requestExpiresAt: NOW }), REQUESTED, NOW)).toMatchObject({ ok: false, status: 409 });
+    expect(evaluateTransition("claim", requested({}), ACTORS.assignedProvider, NOW)).toMatchObject({ ok: false, status: 409 });
+  });
+
+  it("offers one decline row, the one the poster's choice picks", () => {
+    expect(availableTransitions(requested({}), REQUESTED, NOW)).toEqual(["accept_request", "decline_request"]);
+    expect(availableTransitions(requested({ requestFallback: "cancel" }), REQUESTED, NOW)).toEqual(["accept_request", "decline_request_cancel"]);
+    expect(availableTransitions(requested({}), ACTORS.poster, NOW)).toEqual(["cancel"]);
+  });
+
+  it("lapses only once the window has passed, by the row of the poster's choice", () => {
+    expect(evaluateTransition("lapse_request", requested({}), "timer", NOW).ok).toBe(false);
+    expect(evaluateTransition("lapse_request", requested({ requestExpiresAt: NOW }), "timer", NOW)).toEqual(OK);
+    expect(evaluateTransition("lapse_request_cancel", requested({ requestExpiresAt: NOW }), "timer", NOW).ok).toBe(false);
+    expect(evaluateTransition("lapse_request_cancel", requested({ requestExpiresAt: NOW, requestFallback: "cancel" }), "timer", NOW)).toEqual(OK);
   });
 });

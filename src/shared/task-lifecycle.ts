@@ -1,4 +1,5 @@
 import type { HiringMode, TaskStatus, UserRole } from "./constants.js";
+import type { RequestFallback } from "./task-requests.js";
 
 // The task state machine (docs/product.md, Task states) as one declarative table
 // (docs/decisions/005-task-lifecycle-table.md).
@@ -26,7 +27,9 @@ export type TransitionActor =
   | "timer"
   | "payment_system"
   // An admin resolving a dispute (docs/decisions/057) or moderating (docs/product.md, Moderation; decision 059).
-  | "admin";
+  | "admin"
+  // The approved provider a task was requested from, while it waits for their answer (decision 065).
+  | "requested_provider";
 
 /** The server acting on its own: the payment-deadline job or the card processor's webhook. */
 export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
@@ -41,10 +44,25 @@ export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
  * - takes_claims / takes_offers: hiring_mode is first_to_claim / offers (docs/product.md, Offers).
  *   They say whether a row exists for the task at all, so the web shows no button for the other way.
  */
-export type TaskCondition = "paid" | "unpaid" | "deadline_passed" | "deadline_not_passed" | "takes_claims" | "takes_offers";
+export type TaskCondition =
+  | "paid"
+  | "unpaid"
+  | "deadline_passed"
+  | "deadline_not_passed"
+  | "takes_claims"
+  | "takes_offers"
+  // A requested task (decision 065): request_expires_at still ahead of now, or not; and what the poster
+  // chose for a decline or a lapse (request_fallback 'open' or 'cancel').
+  | "request_window_open"
+  | "request_window_passed"
+  | "falls_back_open"
+  | "falls_back_cancel";
 
 /** The conditions that pick the way a task finds its provider: a row they refuse has no button. */
 export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers"];
+
+/** The same for a request's two outcomes (decision 065): the poster's choice picks one decline row; the other has no button. */
+export const REQUEST_FALLBACK_CONDITIONS: readonly TaskCondition[] = ["falls_back_open", "falls_back_cancel"];
 
 /** The fields of a task an effect writes, and what it writes there. */
 export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
@@ -128,6 +146,10 @@ export const TASK_ACTIONS = [
   "notify.poster_provider_released",
   "offers.accept",
   "notify.offers_decided",
+  // Requesting a provider (decision 065): the requested provider hears of the request; the poster
+  // hears that it was declined or lapsed, and whether the task opened to everyone or was cancelled.
+  "notify.provider_requested",
+  "notify.poster_request_ended",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -157,6 +179,21 @@ export const TASK_POSTING = {
   effects: [],
   guards: [],
   actions: ["announce", "board.add", "job_alerts.match"],
+} as const satisfies Omit<TransitionDefinition, "from"> & { from: null };
+
+/**
+ * Posting for one provider first (docs/decisions/065-requesting-a-provider.md): the task is not on
+ * the board and no alerts go out until it opens to everyone.
+ */
+export const TASK_REQUEST_POSTING = {
+  name: "post_request",
+  actor: "poster",
+  from: null,
+  to: "requested",
+  requires: [],
+  effects: [],
+  guards: [],
+  actions: ["notify.provider_requested", "announce"],
 } as const satisfies Omit<TransitionDefinition, "from"> & { from: null };
 
 export const TASK_TRANSITIONS = [
@@ -211,7 +248,7 @@ export const TASK_TRANSITIONS = [
     // A paid claimed task may be cancelled too: the payments feature refunds the capture.
     name: "cancel",
     actor: "poster",
-    from: ["open", "claimed"],
+    from: ["open", "claimed", "requested"],
     to: "cancelled",
     requires: [],
     effects: [],
@@ -294,7 +331,7 @@ export const TASK_TRANSITIONS = [
     // one is refunded in full (docs/product.md, Moderation; docs/decisions/059-moderation.md).
     name: "remove",
     actor: "admin",
-    from: ["open", "claimed", "in_progress", "payment_expired"],
+    from: ["open", "claimed", "in_progress", "payment_expired", "requested"],
     to: "cancelled",
     requires: [],
     effects: [],
@@ -326,6 +363,69 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
   },
+  {
+    // The requested provider accepts within the window: claimed at the posted budget, exactly as a claim (decision 065).
+    name: "accept_request",
+    actor: "requested_provider",
+    from: ["requested"],
+    to: "claimed",
+    requires: [{ condition: "request_window_open", message: "The time to answer this request has passed." }],
+    effects: ["assign_provider", "start_payment_window"],
+    guards: [
+      { guard: "unpaid_claim_limit", at: "before_update" },
+      { guard: "not_blocked", at: "before_update" },
+    ],
+    actions: ["notify.poster_claimed", "announce"],
+  },
+  {
+    // The requested provider declines; the poster chose to open the task to everyone: alerts go out now, once.
+    name: "decline_request",
+    actor: "requested_provider",
+    from: ["requested"],
+    to: "open",
+    requires: [{ condition: "falls_back_open", message: "This request ends by cancelling the task; decline it to cancel." }],
+    effects: [],
+    guards: [],
+    actions: ["notify.poster_request_ended", "announce", "board.add", "job_alerts.match"],
+  },
+  {
+    // The same when the poster chose to cancel the task instead.
+    name: "decline_request_cancel",
+    actor: "requested_provider",
+    from: ["requested"],
+    to: "cancelled",
+    requires: [{ condition: "falls_back_cancel", message: "This request ends by opening the task to everyone; decline it to open it." }],
+    effects: [],
+    guards: [],
+    actions: ["notify.poster_request_ended", "announce"],
+  },
+  {
+    // Nobody answered within the window (the scheduler's "tasks:lapse-requests"): as a decline.
+    name: "lapse_request",
+    actor: "timer",
+    from: ["requested"],
+    to: "open",
+    requires: [
+      { condition: "request_window_passed", message: "The time to answer this request has not passed yet" },
+      { condition: "falls_back_open", message: "This request ends by cancelling the task" },
+    ],
+    effects: [],
+    guards: [],
+    actions: ["notify.poster_request_ended", "announce", "board.add", "job_alerts.match"],
+  },
+  {
+    name: "lapse_request_cancel",
+    actor: "timer",
+    from: ["requested"],
+    to: "cancelled",
+    requires: [
+      { condition: "request_window_passed", message: "The time to answer this request has not passed yet" },
+      { condition: "falls_back_cancel", message: "This request ends by opening the task to everyone" },
+    ],
+    effects: [],
+    guards: [],
+    actions: ["notify.poster_request_ended", "announce"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -334,7 +434,7 @@ export type TaskTransitionName = TaskTransition["name"];
 export const TASK_TRANSITION_NAMES = TASK_TRANSITIONS.map((t) => t.name);
 
 /** The whole process, posting first: what the server runs and checks its action handlers against. */
-export const TASK_PROCESS = [TASK_POSTING, ...TASK_TRANSITIONS] as const;
+export const TASK_PROCESS = [TASK_POSTING, TASK_REQUEST_POSTING, ...TASK_TRANSITIONS] as const;
 export type TaskProcessStep = (typeof TASK_PROCESS)[number];
 export type TaskProcessName = TaskProcessStep["name"];
 
@@ -352,6 +452,10 @@ export interface TaskLifecycleState {
   paymentCapturedAt: Date | string | null;
   paymentDeadline: Date | string | null;
   hiringMode: HiringMode;
+  /** Requesting a provider (decision 065); null for a task posted for everyone. */
+  requestedProviderId: string | null;
+  requestExpiresAt: Date | string | null;
+  requestFallback: RequestFallback | null;
 }
 
 /**
@@ -405,6 +509,10 @@ export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, n
   deadline_not_passed: (task, now) => !deadlinePassed(task, now),
   takes_claims: (task) => task.hiringMode === "first_to_claim",
   takes_offers: (task) => task.hiringMode === "offers",
+  request_window_open: (task, now) => task.requestExpiresAt !== null && toTime(task.requestExpiresAt) > now.getTime(),
+  request_window_passed: (task, now) => task.requestExpiresAt !== null && toTime(task.requestExpiresAt) <= now.getTime(),
+  falls_back_open: (task) => task.requestFallback === "open",
+  falls_back_cancel: (task) => task.requestFallback === "cancel",
 };
 
 export function findTransition(name: TaskTransitionName): TaskTransition {
@@ -419,7 +527,15 @@ function isSystem(actor: TaskViewer | SystemActor): actor is SystemActor {
 
 /** The words of a refusal ("Only the assigned provider can <verb> this task"): the name, unless it does not read as a verb. */
 const verbOf = (name: TaskTransitionName): string =>
-  name === "release_claim" ? "release the claim on" : name === "resolve_dispute" ? "resolve a dispute on" : name;
+  name === "release_claim"
+    ? "release the claim on"
+    : name === "resolve_dispute"
+      ? "resolve a dispute on"
+      : name === "accept_request"
+        ? "accept the request for"
+        : name === "decline_request" || name === "decline_request_cancel"
+          ? "decline the request for"
+          : name;
 
 /** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
 function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
@@ -442,6 +558,11 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
       return actor === "payment_system" ? null : "Payments are recorded only by the payment system";
     case "admin":
       return !isSystem(actor) && actor.isAdmin ? null : `Only an admin can ${verb} this task`;
+    case "requested_provider":
+      if (isSystem(actor) || task.requestedProviderId === null || actor.id !== task.requestedProviderId) {
+        return "Only the provider this task was requested from can answer the request.";
+      }
+      return actor.providerVerified ? null : "Only verified providers can accept a request. Finish your provider verification first.";
   }
 }
 
@@ -480,6 +601,13 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a claimed or started task's provider can be released";
     case "accept_offer":
       return "This task is no longer open, so its offers are closed.";
+    case "accept_request":
+    case "decline_request":
+    case "decline_request_cancel":
+      return "This request has already been answered, has lapsed or was cancelled by the poster.";
+    case "lapse_request":
+    case "lapse_request_cancel":
+      return "Only a requested task can lapse";
   }
 }
 

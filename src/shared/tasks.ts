@@ -5,6 +5,7 @@ import { budgetDollarsSchema } from "./money-schemas.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { RADIUS_MILES } from "./task-filters.js";
 import { taskPhotoSchema, taskPhotoThumbSchema } from "./task-photos.js";
+import { REQUEST_FALLBACKS, REQUEST_MESSAGES, taskRequestInputSchema } from "./task-requests.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
@@ -102,8 +103,11 @@ export const createTaskBodySchema = z
       .max(MAX_STOPS, { error: `At most ${MAX_STOPS} stops` })
       .nullable()
       .optional(),
+    /** Offered to one provider first (docs/product.md, Requesting a provider); absent for a task for everyone. */
+    request: taskRequestInputSchema.optional(),
   })
   .superRefine((body, ctx) => {
+    if (body.request && body.hiringMode === "offers") ctx.addIssue({ code: "custom", path: ["hiringMode"], message: REQUEST_MESSAGES.withOffers });
     const hasRoute = Boolean(body.startLocation || body.endLocation || (body.stops && body.stops.length > 0));
     if (!hasRoute && !body.location) {
       ctx.addIssue({ code: "custom", path: ["location"], message: "Location is required" });
@@ -225,6 +229,15 @@ export const taskPublicSchema = z.object({
   editedAt: z.string().nullable(),
   poster: taskPartySchema,
   provider: taskProviderCardSchema.nullable(),
+  /**
+   * The provider the task was requested from, until when they may answer and what happens then,
+   * while their answer is awaited; null otherwise, and for everyone but the task's insiders
+   * (docs/product.md, Requesting a provider).
+   */
+  requestedProviderId: z.uuid().nullable(),
+  requestedProviderName: z.string().nullable(),
+  requestExpiresAt: z.string().nullable(),
+  requestFallback: z.enum(REQUEST_FALLBACKS).nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 

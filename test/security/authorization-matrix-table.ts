@@ -149,6 +149,10 @@ export const HTTP_MATRIX = {
   "PUT /api/tasks/:id/offer": providersOnly(200),
   "DELETE /api/tasks/:id/offer": providersOnly(200),
   "POST /api/tasks/:id/offers/:offerId/accept": posterOnly(200),
+  // Requesting a provider (docs/product.md, Requesting a provider): only the requested provider
+  // (the assigned provider here is the one requested) answers.
+  "PATCH /api/tasks/:id/accept-request": assignedOnly(200),
+  "PATCH /api/tasks/:id/decline-request": assignedOnly(200),
   // Public questions (docs/product.md, Public questions): everyone reads; a verified provider who is
   // not the poster asks; the poster answers; the poster or an admin hides and shows again.
   "GET /api/tasks/:id/questions": everyone(200),

@@ -26,7 +26,7 @@ import { announceTaskUpdate } from "../../src/server/task-updates.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { askQuestion, BASE_OFFER, makeOffer, postOffersTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
+import { askQuestion, BASE_OFFER, makeOffer, postOffersTask, postRequestTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
 import { openTestSocket, type TestSocket } from "../test-socket.js";
 import {
@@ -459,6 +459,23 @@ async function offeredTask(scene: Scene): Promise<void> {
   scene.prepared = `${task.id} ${await makeOffer(t, scene.assigned, task.id)}`;
 }
 
+/** A task the poster requested from the scene's provider (docs/product.md, Requesting a provider), waiting for the answer. */
+async function requestedTask(scene: Scene): Promise<void> {
+  scene.prepared = (await postRequestTask(t, scene.poster, scene.assigned)).id;
+}
+
+/** The requested provider's answer; a refused caller leaves the request waiting. */
+function requestAnswer(path: "accept-request" | "decline-request"): Scenario {
+  return {
+    prepare: requestedTask,
+    request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.prepared}/${path}`, ...(path === "decline-request" ? { payload: { reason: "Away that week" } } : {}) }),
+    check: async (w, res) => {
+      if (res.statusCode < 300) return;
+      expect((await taskRow(w.prepared)).status, w.label).toBe("requested");
+    },
+  };
+}
+
 function offered(w: World): { taskId: string; offerId: string } {
   const [taskId = "", offerId = ""] = w.prepared.split(" ");
   return { taskId, offerId };
@@ -849,6 +866,8 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     },
     check: async (w) => expect(await offerStatus(offered(w).taskId, w.assigned.id), w.label).toBe(w.actorKind === "assignedProvider" ? "withdrawn" : "open"),
   },
+  "PATCH /api/tasks/:id/accept-request": requestAnswer("accept-request"),
+  "PATCH /api/tasks/:id/decline-request": requestAnswer("decline-request"),
   "POST /api/tasks/:id/offers/:offerId/accept": {
     prepare: offeredTask,
     request: (w) => post(`/api/tasks/${offered(w).taskId}/offers/${offered(w).offerId}/accept`),

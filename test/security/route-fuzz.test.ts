@@ -13,7 +13,7 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { askQuestion, expire, GOOD_CARD, makeOffer, postOffersTask, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { askQuestion, expire, GOOD_CARD, makeOffer, postOffersTask, postRequestTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -373,6 +373,8 @@ pool.taskIds.push(offersTask.id);
 pool.offerIds.push(await makeOffer(t, login("provider"), offersTask.id));
 // A public question by the provider on that open task (docs/product.md, Public questions).
 pool.questionIds.push(await askQuestion(t, login("provider"), offersTask.id));
+// A task the poster requested from the provider, waiting for the answer (docs/product.md, Requesting a provider).
+pool.taskIds.push((await postRequestTask(t, login("poster"), login("provider"))).id);
 
 for (const [from, to] of [
   ["poster", "provider"],

@@ -12,13 +12,15 @@ export function PostTaskDialogWithFelix({
   open,
   onOpenChange,
   onCloseAutoFocus,
-}: Pick<PostTaskDialogProps, "open" | "onOpenChange" | "onCloseAutoFocus">) {
+  prefill,
+}: Pick<PostTaskDialogProps, "open" | "onOpenChange" | "onCloseAutoFocus" | "prefill">) {
   const { isAuthenticated } = useUser();
   return (
     <PostTaskDialog
       open={open}
       onOpenChange={onOpenChange}
       onCloseAutoFocus={onCloseAutoFocus}
+      prefill={prefill}
       budgetHelper={
         isAuthenticated
           ? ({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />

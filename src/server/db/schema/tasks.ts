@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import { boolean, doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { HIRING_MODES, TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
+import { REQUEST_FALLBACKS } from "../../../shared/task-requests.js";
 import { users } from "./users.js";
 
 export const taskStatus = pgEnum("task_status", TASK_STATUSES);
 export const taskUrgency = pgEnum("task_urgency", URGENCIES);
 export const taskHiringMode = pgEnum("task_hiring_mode", HIRING_MODES);
+export const taskRequestFallback = pgEnum("task_request_fallback", REQUEST_FALLBACKS);
 
 export interface StoredStop {
   address: string;
@@ -65,6 +67,13 @@ export const tasks = pgTable(
     editedAt: timestamp({ withTimezone: true }),
     /** First to claim, or offers the poster chooses among (docs/product.md, Offers). */
     hiringMode: taskHiringMode().notNull().default("first_to_claim"),
+    /**
+     * Requesting a provider (docs/decisions/065-requesting-a-provider.md): who the task was offered to
+     * first, until when they may answer, and what happens then. All null for a task posted for everyone.
+     */
+    requestedProviderId: uuid().references(() => users.id),
+    requestExpiresAt: timestamp({ withTimezone: true }),
+    requestFallback: taskRequestFallback(),
   },
   (t) => [
     // id is the tie-breaker of the job board's order (created_at desc, id desc): without it in the
@@ -88,6 +97,10 @@ export const tasks = pgTable(
     // read every open task (before it, EXPLAIN showed a parallel seq scan: docs/benchmarks.md, "Figures once in code comments").
     // status first and not a partial index, so a generic plan of the prepared statement can use it too.
     index("tasks_status_approx_position_idx").on(t.status, t.approxLat, t.approxLon),
+    // The request-lapse job finds requests past their window without scanning the table. Not "where
+    // status = 'requested'": the migration adds that enum value, and PostgreSQL refuses to use a new
+    // value in the transaction that adds it.
+    index("tasks_request_expires_idx").on(t.requestExpiresAt).where(sql`${t.requestExpiresAt} is not null`),
     // Case-insensitive substring search over title and description stays fast at 100k rows.
     index("tasks_search_trgm_idx").using("gin", sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
   ],

@@ -118,6 +118,37 @@ export function registerTaskNotices(ctx: AppContext): void {
       taskId: task.id,
     });
   });
+  // Requesting a provider (docs/decisions/065-requesting-a-provider.md): the requested provider is asked...
+  ctx.taskActions.handle("notify.provider_requested", async ({ task, tx, now }) => {
+    if (task.requestedProviderId === null || task.requestExpiresAt === null) return;
+    const poster = await providerSummary(tx, task.userId);
+    const hours = Math.max(1, Math.round((task.requestExpiresAt.getTime() - now.getTime()) / 3_600_000));
+    await notifyUser(ctx, tx, {
+      userId: task.requestedProviderId,
+      kind: "task_requested",
+      title: "You were requested for a task",
+      body: `${poster ? displayName(poster) : "A poster"} asks you to do "${task.title}" for ${formatDollarsExact(task.budgetCents)}. Open the task to accept or decline within ${hours} ${hours === 1 ? "hour" : "hours"}.`,
+      taskId: task.id,
+    });
+  });
+  // ...and the poster hears a decline or a lapse, with what became of the task.
+  ctx.taskActions.handle("notify.poster_request_ended", async ({ transition, task, tx, reason }) => {
+    const provider = task.requestedProviderId ? await providerSummary(tx, task.requestedProviderId) : null;
+    const who = provider ? displayName(provider) : "The provider you requested";
+    const declined = transition === "decline_request" || transition === "decline_request_cancel";
+    const what = declined ? `${who} declined your request for "${task.title}".${reason ? ` Their reason: "${reason}"` : ""}` : `${who} did not answer your request for "${task.title}" in time.`;
+    const next =
+      task.status === "open"
+        ? "As you chose, it is now open on the job board for every provider to claim."
+        : "As you chose, the task was cancelled; nothing was charged. You can post it again or request another provider.";
+    await notifyUser(ctx, tx, {
+      userId: task.userId,
+      kind: "request_ended",
+      title: declined ? "Your request was declined" : "Your request was not answered",
+      body: `${what} ${next}`,
+      taskId: task.id,
+    });
+  });
   ctx.taskActions.handle("notify.poster_work_completed", async ({ task, tx }) => {
     await notifyUser(ctx, tx, {
       userId: task.userId,

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import { and, desc, eq, getTableColumns, isNull, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import type { SystemActor, TaskViewer } from "../../../shared/task-lifecycle.js";
+import { REQUEST_MESSAGES, type TaskRequestInput } from "../../../shared/task-requests.js";
 import type { createTaskBodySchema, openTasksQuerySchema } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import { blockedBetweenSql } from "../../db/blocks.js";
@@ -9,6 +11,8 @@ import type { Db } from "../../db/client.js";
 import { disputes } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, taskWithdrawals } from "../../db/schema/tasks.js";
+import { users } from "../../db/schema/users.js";
+import { forbidden, namedFieldError } from "../../http-errors.js";
 import type { TaskRow } from "../../transition-actions.js";
 
 
@@ -124,3 +128,30 @@ export async function wasDeclined(taskId: string, providerId: string, tx: Db): P
   return row !== undefined;
 }
 
+/** The request columns a posting writes: the window's end from the app clock. */
+interface RequestColumns {
+  requestedProviderId: string;
+  requestExpiresAt: string;
+  requestFallback: "open" | "cancel";
+}
+
+/**
+ * Refuses a request the poster may not make: themselves (400), someone who is not an approved
+ * provider (400), or someone either of them blocked (403, docs/product.md, Moderation).
+ */
+export async function requestColumns(tx: Db, poster: SessionUser, request: Required<TaskRequestInput>, now: Date): Promise<RequestColumns> {
+  if (request.providerId === poster.id) throw namedFieldError("request", REQUEST_MESSAGES.yourself);
+  const [found] = await tx
+    .select({ approved: sql<boolean>`${providerProfiles.verificationStatus} = 'approved'`, blocked: blockedBetweenSql(users.id, sql`${poster.id}::uuid`) })
+    .from(users)
+    .leftJoin(providerProfiles, eq(providerProfiles.userId, users.id))
+    .where(eq(users.id, request.providerId))
+    .limit(1);
+  if (!found?.approved) throw namedFieldError("request", REQUEST_MESSAGES.notAProvider);
+  if (found.blocked) throw forbidden(BLOCKED_MESSAGE);
+  return {
+    requestedProviderId: request.providerId,
+    requestExpiresAt: new Date(now.getTime() + request.windowHours * 3_600_000).toISOString(),
+    requestFallback: request.fallback,
+  };
+}

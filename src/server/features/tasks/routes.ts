@@ -4,6 +4,7 @@ import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-pro
 import { errorResponseSchema, notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
 import { offerParamsSchema } from "../../../shared/offers.js";
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
+import { declineRequestBodySchema } from "../../../shared/task-requests.js";
 import {
   createTaskBodySchema,
   declinedTasksSchema,
@@ -28,6 +29,7 @@ import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
 import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput, type SessionUser } from "./repository.js";
+import { declineRequest, lapseDueRequests } from "./requests.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 
@@ -71,6 +73,7 @@ const PERSON_TRANSITIONS = [
   { name: "decline", path: "decline-provider" },
   { name: "withdraw", path: "withdraw" },
   { name: "release_claim", path: "release-claim" },
+  { name: "accept_request", path: "accept-request" },
 ] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
@@ -154,6 +157,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook("onClose", async () => unlisten());
 
   ctx.scheduler.register("tasks:expire-payments", () => expireUnpaidClaims(ctx));
+  ctx.scheduler.register("tasks:lapse-requests", () => lapseDueRequests(ctx));
   ctx.scheduler.register("tasks:place-typed-addresses", createPositionBackfill(ctx, (task) => changedHere(changeOf(task, "added"))));
   app.decorate("taskTransition", ((name, taskId, actor, options) =>
     transitionTask(ctx, name, taskId, typeof actor === "string" ? { kind: "system", actor } : { kind: "person", user: actor }, options)) satisfies SystemTaskTransition);
@@ -326,6 +330,31 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
+  // Declining a request carries an optional reason, and its row is the one the poster's choice picks
+  // (docs/decisions/065-requesting-a-provider.md).
+  app.patch(
+    "/api/tasks/:id/decline-request",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["tasks"],
+        operationId: "declineTaskRequest",
+        summary: "The requested provider declines: the task opens to everyone or is cancelled, as the poster chose",
+        params: uuidParamSchema,
+        body: declineRequestBodySchema,
+        response: {
+          200: taskPrivateSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => privateView(ctx, await declineRequest(ctx, request.params.id, requireUser(request), request.body.reason)),
+  );
+
   // accept_offer names the offer, so it has a route of its own (docs/decisions/061-offers.md).
   app.post(
     "/api/tasks/:id/offers/:offerId/accept",
@@ -348,7 +377,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id, offerId } = request.params;
-      return privateView(ctx, await performTransition(ctx, "accept_offer", id, requireUser(request), offerId));
+      return privateView(ctx, await performTransition(ctx, "accept_offer", id, requireUser(request), { offerId }));
     },
   );
 

@@ -7,6 +7,7 @@ import {
   openDisputeRefusal,
   findTransition,
   TASK_POSTING,
+  TASK_REQUEST_POSTING,
   type TaskGuard,
   type TaskProcessStep,
   type TaskTransitionName,
@@ -28,6 +29,7 @@ import {
   blockedWithPoster,
   hasOpenDispute,
   taskViewer,
+  requestColumns,
   type CreateTaskInput,
   type SessionUser,
   type TransitionActorInput,
@@ -96,7 +98,7 @@ export interface TransitionOptions {
   tx?: Db;
   /** The instant of the transition; the app clock otherwise. */
   now?: Date;
-  /** Why an admin moved the task, handed to the row's actions (docs/decisions/059-moderation.md). */
+  /** Why an admin moved the task (docs/decisions/059-moderation.md), or why a requested provider declined (decision 065), handed to the row's actions. */
   reason?: string;
   /** The offer the transition names (accept_offer). */
   offerId?: string;
@@ -130,9 +132,15 @@ export async function transitionTask(
 }
 
 /** A person's transition: the moved task, or the precise refusal (404, 403, 409). */
-export async function performTransition(ctx: AppContext, name: TaskTransitionName, taskId: string, user: SessionUser, offerId?: string): Promise<TaskRow> {
+export async function performTransition(
+  ctx: AppContext,
+  name: TaskTransitionName,
+  taskId: string,
+  user: SessionUser,
+  options: Pick<TransitionOptions, "offerId" | "reason"> = {},
+): Promise<TaskRow> {
   const now = ctx.now();
-  const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now, ...(offerId ? { offerId } : {}) });
+  const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now, ...options });
   if (moved) return moved;
   const task = await findTask(ctx, taskId);
   if (!task) throw notFound("Task not found");
@@ -204,9 +212,16 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
     : { location: body.location, city: body.city, state: body.state, lat: body.lat ?? null, lon: body.lon ?? null };
   const position = await taskPosition(ctx, isRoute ? { lat: body.startLat, lon: body.startLon, location: body.startLocation, city: body.startCity, state: body.startState } : body);
 
-  // Posting is the task table's initial transition (TASK_POSTING): its INSERT, then its actions in order.
+  // Posting is the task table's initial transition (TASK_POSTING, or TASK_REQUEST_POSTING for one
+  // provider first: decision 065): its INSERT, then its actions in order.
+  const posting = body.request ? TASK_REQUEST_POSTING : TASK_POSTING;
   const row = await ctx.db.transaction(async (tx) => {
+    const request = body.request ? await requestColumns(tx, user, body.request, now) : null;
     const inserted = await insertTask(tx, {
+      status: posting.to,
+      requestedProviderId: request?.requestedProviderId ?? null,
+      requestExpiresAt: request?.requestExpiresAt ?? null,
+      requestFallback: request?.requestFallback ?? null,
       userId: user.id,
       title: body.title,
       hiringMode: body.hiringMode,
@@ -225,7 +240,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       approxLon: approx(position?.lon),
       now: now.toISOString(),
     });
-    await runActions(ctx, TASK_POSTING, { transition: "post", task: inserted, actorId: user.id, releasedProviderId: null, offerId: null, tx, now });
+    await runActions(ctx, posting, { transition: posting.name, task: inserted, actorId: user.id, releasedProviderId: null, offerId: null, tx, now });
     return inserted;
   });
   return privateView(ctx, row);

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
@@ -63,8 +63,14 @@ export async function listPostedBy(ctx: AppContext, userId: string): Promise<Tas
   return privateViews(ctx.db, rows);
 }
 
+/** The provider's tasks, and the requests waiting for their answer (decision 065). */
 export async function listAssignedTo(ctx: AppContext, providerId: string): Promise<TaskPrivate[]> {
-  const rows = await ctx.db.select().from(tasks).where(eq(tasks.providerId, providerId)).orderBy(desc(tasks.createdAt), desc(tasks.id)).limit(500);
+  const rows = await ctx.db
+    .select()
+    .from(tasks)
+    .where(or(eq(tasks.providerId, providerId), and(eq(tasks.requestedProviderId, providerId), eq(tasks.status, "requested"))))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(500);
   return privateViews(ctx.db, rows);
 }
 
@@ -137,7 +143,13 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
       completedTasks: providerCompletedTasks ?? 0,
     });
   }
-  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.role === "admin");
+  // A requested task is offered to one provider only: nobody else may see it until it opens (decision 065).
+  const requestedFrom = row.status === "requested" ? row.requestedProviderId : null;
+  if (requestedFrom !== null) {
+    if (viewer === null || (viewer.id !== row.userId && viewer.id !== requestedFrom && viewer.role !== "admin")) throw notFound("Task not found");
+    for (const [id, found] of await loadParties(ctx.db, [requestedFrom])) parties.set(id, found);
+  }
+  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.id === requestedFrom || viewer.role === "admin");
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(photoRows, row.title);
   return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
@@ -296,6 +308,11 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     editedAt: iso(row.editedAt),
     poster: party(parties, row.userId),
     provider: row.providerId ? providerCard(parties, row.providerId) : null,
+    // Only the task's insiders see whom it was requested from (toPrivateView).
+    requestedProviderId: null,
+    requestedProviderName: null,
+    requestExpiresAt: null,
+    requestFallback: null,
   };
 }
 
@@ -314,12 +331,24 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivat
     startLon: row.startLon,
     endLat: row.endLat,
     endLon: row.endLon,
+    ...taskRequest(row, parties),
+  };
+}
+
+/** The request while it waits for the provider's answer (decision 065); all null in every other state. */
+function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): Pick<TaskPrivate, "requestedProviderId" | "requestedProviderName" | "requestExpiresAt" | "requestFallback"> {
+  const waiting = row.status === "requested" && row.requestedProviderId !== null;
+  return {
+    requestedProviderId: waiting ? row.requestedProviderId : null,
+    requestedProviderName: waiting && row.requestedProviderId ? displayName(partyRow(parties, row.requestedProviderId)) : null,
+    requestExpiresAt: waiting ? iso(row.requestExpiresAt) : null,
+    requestFallback: waiting ? row.requestFallback : null,
   };
 }
 
 /** Parties of many rows at once, then each row's view. */
 async function privateViews(db: Db, rows: TaskRow[]): Promise<TaskPrivate[]> {
-  const parties = await loadParties(db, rows.flatMap((r) => (r.providerId ? [r.userId, r.providerId] : [r.userId])));
+  const parties = await loadParties(db, rows.flatMap((r) => [r.userId, ...(r.providerId ? [r.providerId] : []), ...(r.requestedProviderId ? [r.requestedProviderId] : [])]));
   return rows.map((r) => toPrivateView(r, parties));
 }
 

@@ -29,7 +29,7 @@ export const TASK_PLACE_COLUMNS = [
  */
 export const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
-  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon"] as const;
+  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon", "status", "requestedProviderId", "requestExpiresAt", "requestFallback"] as const;
   return sql`with promoted as (
       update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
     )
@@ -56,6 +56,10 @@ const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
   unpaid: isNull(tasks.paymentCapturedAt),
   deadline_passed: and(isNotNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} <= ${p("now")}::timestamptz`),
   deadline_not_passed: or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${p("now")}::timestamptz`),
+  request_window_open: sql`${tasks.requestExpiresAt} > ${p("now")}::timestamptz`,
+  request_window_passed: sql`${tasks.requestExpiresAt} <= ${p("now")}::timestamptz`,
+  falls_back_open: sql`${tasks.requestFallback} = 'open'`,
+  falls_back_cancel: sql`${tasks.requestFallback} = 'cancel'`,
 };
 
 /**
@@ -84,6 +88,9 @@ function effectValues(effect: TaskEffect, actor: TransitionActorInput): SetValue
 const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   claim: "claimedAt",
   accept_offer: "claimedAt",
+  accept_request: "claimedAt",
+  decline_request_cancel: "cancelledAt",
+  lapse_request_cancel: "cancelledAt",
   start: "startedAt",
   complete: "completedAt",
   cancel: "cancelledAt",
@@ -106,6 +113,11 @@ function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL
       return sql`${tasks.userId} = ${id}`;
     case "admin":
       return sql`exists (select 1 from users u where u.id = ${id} and u.role = 'admin')`;
+    case "requested_provider":
+      return and(
+        sql`${tasks.requestedProviderId} = ${id}`,
+        sql`exists (select 1 from provider_profiles pp where pp.user_id = ${id} and pp.verification_status = 'approved')`,
+      );
     case "timer":
     case "payment_system":
       return sql`false`;

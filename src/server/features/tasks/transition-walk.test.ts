@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
+import { findProcessStep, TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { BASE_BODY, createProvider, expire, makeOffer, pay, postOffersTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_BODY, createProvider, expire, makeOffer, pay, postOffersTask, postRequestTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Walks every row of the task table (src/shared/task-lifecycle.ts) through the real API and checks
 // that each action the row names left its mark: a notice, a money record, a declined record, a live
@@ -86,7 +86,7 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   },
   "job_alerts.match": async (w) => expect(await noticeOf(party(w.alerted, "alerted provider").id, w.taskId, "task_alert")).toHaveLength(1),
   announce: async (w) => {
-    const event = w.name === "post" ? "posted" : w.name;
+    const event = w.name === "post" || w.name === "post_request" ? "posted" : w.name;
     await vi.waitFor(() => expect(heard.some((u) => u.taskId === w.taskId && u.event === event)).toBe(true));
   },
   "board.add": async (w) => {
@@ -108,6 +108,8 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
     expect((await taskRow(t, w.taskId)).budgetCents).toBe(offer?.priceCents);
   },
   "notify.offers_decided": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "offer_decided")).toHaveLength(1),
+  "notify.provider_requested": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_requested")).toHaveLength(1),
+  "notify.poster_request_ended": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "request_ended")).toHaveLength(1),
 };
 
 interface Scenario {
@@ -324,7 +326,71 @@ const SCENARIOS: Scenario[] = [
       });
     },
   },
+  // Requesting a provider (docs/decisions/065-requesting-a-provider.md).
+  {
+    row: "post_request",
+    label: "a task requested from one provider",
+    proves: ["notify.provider_requested", "announce"],
+    run: async () => {
+      const { poster } = await taskAt(t, "open");
+      const provider = await createProvider(t);
+      return walk("post_request", { poster, provider, alerted: null }, null, async () => (await postRequestTask(t, poster, provider)).id);
+    },
+  },
+  {
+    row: "accept_request",
+    label: "a requested task",
+    proves: ["notify.poster_claimed", "announce"],
+    run: async () => {
+      const { poster } = await taskAt(t, "open");
+      const provider = await createProvider(t);
+      const task = await postRequestTask(t, poster, provider);
+      return walk("accept_request", { poster, provider, alerted: null }, task.id, async () => {
+        expect((await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/accept-request` })).statusCode).toBe(200);
+      });
+    },
+  },
+  ...(["decline_request", "lapse_request"] as const).map(
+    (row): Scenario => ({
+      row,
+      label: "a requested task the poster opens to everyone then, matching a saved alert",
+      proves: ["notify.poster_request_ended", "announce", "board.add", "job_alerts.match"],
+      run: async () => {
+        const alerted = await createProvider(t);
+        const alert = { categories: [BASE_BODY.category], near: "21401", radiusMiles: 10, minBudget: null };
+        expect((await call(t, alerted, { method: "PUT", url: "/api/alerts", payload: { alerts: [alert] } })).statusCode).toBe(200);
+        const { poster } = await taskAt(t, "open");
+        const provider = await createProvider(t);
+        const task = await postRequestTask(t, poster, provider, { windowHours: 4 }, { body: { lat: 38.98, lon: -76.49 } });
+        return walk(row, { poster, provider, alerted }, task.id, () => answerOrLapse(row, task.id, provider));
+      },
+    }),
+  ),
+  ...(["decline_request_cancel", "lapse_request_cancel"] as const).map(
+    (row): Scenario => ({
+      row,
+      label: "a requested task the poster cancels then",
+      proves: ["notify.poster_request_ended", "announce"],
+      run: async () => {
+        const { poster } = await taskAt(t, "open");
+        const provider = await createProvider(t);
+        const task = await postRequestTask(t, poster, provider, { windowHours: 4, fallback: "cancel" });
+        return walk(row, { poster, provider, alerted: null }, task.id, () => answerOrLapse(row, task.id, provider));
+      },
+    }),
+  ),
 ];
+
+/** The requested provider declines, or the window passes and the scheduler's lapse job runs. */
+async function answerOrLapse(row: TaskProcessName, taskId: string, provider: TestUser): Promise<void> {
+  if (row.startsWith("decline")) {
+    expect((await call(t, provider, { method: "PATCH", url: `/api/tasks/${taskId}/decline-request`, payload: {} })).statusCode).toBe(200);
+  } else {
+    t.clock.advance(4 * 3_600_000);
+    await t.app.ctx.scheduler.runAll();
+  }
+  expect((await taskRow(t, taskId)).status).toBe(findProcessStep(row).to);
+}
 
 describe("every row of the task table", () => {
   it("is walked, and its scenarios together prove each of its actions", () => {

@@ -13,6 +13,11 @@ import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
 import { DashboardTaskCard, DashboardTaskCardSkeleton } from "@/features/tasks/components/dashboard-task-card";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
+import type { PostTaskForm } from "@/features/tasks/components/post-task-form";
+import { bookAgainForm, requestChoiceFor } from "@/features/tasks/components/post-task-prefill";
+import { useTask } from "@/features/tasks/api/get-task";
+import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { useUserProfile } from "@/features/profiles/api/get-user-profile";
 import {
   canUseView,
   initialDashboardView,
@@ -80,6 +85,9 @@ export default function DashboardPage() {
   const [params] = useSearchParams();
   // "?post=task": back from signing in again with the Post a Task draft (docs/product.md#post-a-task-draft).
   const posting = useDeferredOverlay(loadPostTask, params.get(POST_TASK_RETURN_PARAM) === "task");
+  // "Request" and "Book again" open the wizard prefilled (docs/product.md, Requesting a provider).
+  const requestId = params.get("request");
+  const againId = params.get("again");
   usePayoutReturn();
 
   const view = chosenView ?? initialDashboardView(user.role, storedView());
@@ -184,6 +192,32 @@ export default function DashboardPage() {
           <PostTaskDialogWithFelix open={posting.open} onOpenChange={posting.setOpen} onCloseAutoFocus={posting.returnFocus} />
         </Suspense>
       )}
+      {requestId ? <RequestPosting providerId={requestId} /> : againId ? <BookAgainPosting taskId={againId} /> : null}
     </div>
   );
+}
+
+/** The wizard prefilled once its fields are known, open at once (docs/product.md, Requesting a provider). */
+function PrefilledPosting({ prefill }: { prefill: Partial<PostTaskForm> }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <Suspense fallback={null}>
+      <PostTaskDialogWithFelix open={open} onOpenChange={setOpen} prefill={prefill} />
+    </Suspense>
+  );
+}
+
+/** "?request=<provider>": "Request" on a profile or directory card. */
+function RequestPosting({ providerId }: { providerId: string }) {
+  const profile = useUserProfile(providerId);
+  if (!profile.data) return null;
+  return <PrefilledPosting prefill={{ request: requestChoiceFor(profile.data.id, profile.data.displayName) }} />;
+}
+
+/** "?again=<task>": "Book again" on a completed task the poster posted. */
+function BookAgainPosting({ taskId }: { taskId: string }) {
+  const { viewer } = useTaskViewer();
+  const task = useTask(taskId, viewer);
+  if (task.data?.visibility !== "private") return null;
+  return <PrefilledPosting prefill={bookAgainForm(task.data)} />;
 }

@@ -10,6 +10,7 @@ import { LoadingRegion } from "@/components/ui/skeleton";
 import { useProviders, type ProvidersParams } from "@/features/providers/api/get-providers";
 import { directoryQuery, MIN_RATINGS, readDirectoryFilters } from "@/features/providers/components/directory-filters";
 import { ProviderCard, ProviderCardSkeleton } from "@/features/providers/components/provider-card";
+import { useUser } from "@/lib/current-user";
 
 const RADIUS_DEFAULT = 25;
 
@@ -18,6 +19,7 @@ const RADIUS_DEFAULT = 25;
  * place, service type, lowest rating and sort, all in the URL, so Back, reload and links keep them.
  */
 export default function ProvidersPage() {
+  const { user } = useUser();
   const [params] = useSearchParams();
   const [, navigate] = useLocation();
   const filters = readDirectoryFilters(params);
@@ -167,7 +169,7 @@ export default function ProvidersPage() {
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {providers.map((provider) => (
             <li key={provider.id}>
-              <ProviderCard provider={provider} />
+              <ProviderCard provider={provider} canRequest={Boolean(user) && user?.id !== provider.userId} />
             </li>
           ))}
         </ul>

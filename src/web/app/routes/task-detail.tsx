@@ -24,10 +24,11 @@ import { TaskCategoryBadge, TaskEscrowBadge, TaskStatusBadge, TaskUrgencyBadge }
 import { posterOwesPayment, taskActionButtons } from "@/features/tasks/components/task-actions";
 import { relativeTime, taskFelixContext } from "@/features/tasks/components/task-format";
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
+import { TaskRequestNote } from "@/features/tasks/components/task-request-note";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { useRenderTime } from "@/lib/hydration";
-import { userProfilePath } from "@/lib/profile-path";
+import { bookAgainPath, userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { BackLink } from "../layout/back-link";
@@ -214,6 +215,7 @@ export default function TaskDetailPage() {
                   {DECLINED_PROVIDER_MESSAGE}
                 </p>
               )}
+              {t.status === "requested" && <TaskRequestNote task={t} isPoster={isOwner} />}
               {rowButtons.map((button) => (
                 <TaskActionButton
                   key={button.name}
@@ -224,6 +226,12 @@ export default function TaskDetailPage() {
                   disabled={!button.enabled || pending !== null}
                 />
               ))}
+              {/* docs/product.md, Requesting a provider: the same task again, from the same provider. */}
+              {isOwner && t.status === "completed" && t.provider && (
+                <Button asChild variant="outline">
+                  <Link href={bookAgainPath(t.id)}>Book Again</Link>
+                </Button>
+              )}
               {isOwner && t.status === "open" && t.visibility === "private" && (
                 <Suspense fallback={null}>
                   <EditTaskButton task={t} />

@@ -9,6 +9,7 @@ import { ProfileSummary, ProfileSummarySkeleton } from "@/features/profiles/comp
 import { useDocumentTitle } from "@/features/site/hooks/use-document-title";
 import { ApiError } from "@/lib/api";
 import { useUser } from "@/lib/current-user";
+import { requestProviderPath } from "@/lib/profile-path";
 
 /** /users/{id}: a person's public profile (docs/product.md, "People you can see"). */
 export default function UserProfilePage() {
@@ -68,6 +69,14 @@ export default function UserProfilePage() {
       <ProfileSummary profile={profile.data} />
       {user && !isMe ? (
         <div className="flex flex-wrap gap-2">
+          {/* docs/product.md, Requesting a provider: a task offered to this provider first. */}
+          {profile.data.verifiedProvider ? (
+            <Button asChild>
+              <Link href={requestProviderPath(profile.data.id)}>
+                Request<span className="sr-only"> {profile.data.displayName}</span>
+              </Link>
+            </Button>
+          ) : null}
           <ReportButton targetType="user" targetId={profile.data.id} what={profile.data.displayName} />
           <BlockButton userId={profile.data.id} name={profile.data.displayName} />
         </div>

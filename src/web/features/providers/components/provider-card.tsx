@@ -6,10 +6,11 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
 import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { PersonAvatar } from "@/components/ui/person-avatar";
-import { userProfilePath } from "@/lib/profile-path";
+import { requestProviderPath, userProfilePath } from "@/lib/profile-path";
+import { Button } from "@/components/ui/button";
 
 /** One card of the public directory (docs/product.md#verification): the name links to the provider's profile. */
-export function ProviderCard({ provider }: { provider: PublicProvider }) {
+export function ProviderCard({ provider, canRequest = false }: { provider: PublicProvider; canRequest?: boolean }) {
   const name = provider.displayName;
   return (
     <Card className="h-full">
@@ -61,9 +62,19 @@ export function ProviderCard({ provider }: { provider: PublicProvider }) {
             <span className="font-semibold">${provider.hourlyRate.toFixed(2).replace(/\.00$/, "")}/hr</span>
           </div>
         ) : null}
-        <Link href={userProfilePath(provider.userId)} className="text-sm font-medium text-primary hover:underline">
-          View profile<span className="sr-only"> of {name}</span>
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <Link href={userProfilePath(provider.userId)} className="text-sm font-medium text-primary hover:underline">
+            View profile<span className="sr-only"> of {name}</span>
+          </Link>
+          {/* docs/product.md, Requesting a provider: signed-in people other than the provider. */}
+          {canRequest ? (
+            <Button asChild size="sm">
+              <Link href={requestProviderPath(provider.userId)}>
+                Request<span className="sr-only"> {name}</span>
+              </Link>
+            </Button>
+          ) : null}
+        </div>
       </CardContent>
     </Card>
   );

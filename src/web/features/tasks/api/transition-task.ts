@@ -38,6 +38,10 @@ export const TASK_ACTION_PATH: Record<TaskAction, string> = {
   decline: "decline-provider",
   withdraw: "withdraw",
   release_claim: "release-claim",
+  accept_request: "accept-request",
+  // The poster's choice picks the row; the route finds it (docs/decisions/065-requesting-a-provider.md).
+  decline_request: "decline-request",
+  decline_request_cancel: "decline-request",
 };
 
 export interface TaskActionInput {
@@ -50,7 +54,8 @@ export function useTaskAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: TaskActionInput) =>
-      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${TASK_ACTION_PATH[action]}`),
+      // Declining a request takes a body (its optional reason).
+      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${TASK_ACTION_PATH[action]}`, action.startsWith("decline_request") ? {} : undefined),
     onSettled: async () => {
       // Also after a refusal: a 409 means our copy of the task is out of date.
       await Promise.all([

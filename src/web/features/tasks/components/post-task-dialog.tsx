@@ -5,6 +5,7 @@ import { CATEGORIES, MAX_STOPS, MIN_BUDGET_CENTS, STATE_MAX_LENGTH, type HiringM
 import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
 import { formatPlace } from "@shared/places";
+import { REQUEST_FALLBACK_LABELS, REQUEST_FALLBACKS, REQUEST_WINDOW_HOURS, type RequestFallback } from "@shared/task-requests";
 import { createTaskBodySchema, type TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -37,6 +38,7 @@ import {
   validatePostTaskForm,
   type AddressValue,
   type PostTaskForm,
+  type RequestChoice,
 } from "./post-task-form";
 import { clearPostTaskDraft, loadPostTaskDraft, savePostTaskDraft } from "./post-task-draft";
 import { POST_TASK_RETURN_PARAM } from "./post-task-return";
@@ -57,6 +59,8 @@ export interface PostTaskDialogProps {
   budgetHelper?: (slot: BudgetHelperSlot) => ReactNode;
   /** A last step once the task is posted (the app's photo step); `done` closes the wizard. */
   afterPost?: (task: TaskPrivate, done: () => void) => ReactNode;
+  /** Fields to start from instead of the draft: a request of one provider, or "Book again" (post-task-prefill.ts). */
+  prefill?: Partial<PostTaskForm>;
 }
 
 const STEP_TITLES = ["Task Details", "Location & Budget", "Review"] as const;
@@ -98,14 +102,15 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
-export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost }: PostTaskDialogProps) {
+export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost, prefill }: PostTaskDialogProps) {
   const [posted, setPosted] = useState<TaskPrivate | null>(null);
   const onOpenChange = (next: boolean) => {
     if (!next) setPosted(null);
     setOpen(next);
   };
   // The draft typed before a reload, a sign-in or a close comes back with its step (docs/product.md#post-a-task-draft).
-  const [draft] = useState(loadPostTaskDraft);
+  // A prefilled wizard (a request, "Book again") starts from its fields on the first step instead.
+  const [draft] = useState(() => (prefill ? { step: 1, form: { ...emptyPostTaskForm(), ...prefill } } : loadPostTaskDraft()));
   const [step, setStep] = useState(draft?.step ?? 1);
   const form = useSchemaForm<PostTaskForm, ValidTaskBody>({
     resolver: postTaskResolver,
@@ -204,6 +209,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
           <DialogDescription>
             Step {step} of 3: {STEP_TITLES[step - 1]}
           </DialogDescription>
+          {values.request ? <p className="text-sm font-medium">Requested: {values.request.providerName}</p> : null}
         </DialogHeader>
 
         <form noValidate onSubmit={(event) => event.preventDefault()} className="grid gap-4">
@@ -451,6 +457,9 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
         />
       </fieldset>
 
+      {values.request ? (
+        <RequestFields form={form} request={values.request} />
+      ) : (
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">How to find a provider</legend>
         <Controller
@@ -471,6 +480,7 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
           )}
         />
       </fieldset>
+      )}
 
       <div className="grid gap-3 sm:grid-cols-2">
         <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
@@ -483,6 +493,52 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
 
       <PriceLines form={values} />
     </div>
+  );
+}
+
+/**
+ * The two choices of a request (docs/product.md, Requesting a provider): how long the provider has
+ * to answer, and what happens if they decline or do not answer.
+ */
+function RequestFields({ form, request }: { form: Form; request: RequestChoice }) {
+  const error = (form.formState.errors.request as { message?: string } | undefined)?.message;
+  const change = (next: Partial<RequestChoice>) => form.setValue("request", { ...request, ...next }, { shouldValidate: true });
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-1 text-sm font-medium">Your request to {request.providerName}</legend>
+      <FormField label="Time to answer" error={error}>
+        <Select value={String(request.windowHours)} onValueChange={(hours) => change({ windowHours: Number(hours) })}>
+          <SelectTrigger>
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {REQUEST_WINDOW_HOURS.map((hours) => (
+              <SelectItem key={hours} value={String(hours)}>
+                {hours} hours
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </FormField>
+      <div className="grid gap-2">
+        <p id="request-fallback-label" className="text-sm font-medium">
+          If they decline or do not answer
+        </p>
+        <RadioGroup
+          aria-labelledby="request-fallback-label"
+          value={request.fallback}
+          onValueChange={(fallback) => change({ fallback: fallback as RequestFallback })}
+          className="grid gap-2"
+        >
+          {REQUEST_FALLBACKS.map((fallback) => (
+            <div key={fallback} className="flex items-center gap-2">
+              <RadioGroupItem id={`request-fallback-${fallback}`} value={fallback} />
+              <Label htmlFor={`request-fallback-${fallback}`}>{REQUEST_FALLBACK_LABELS[fallback]}</Label>
+            </div>
+          ))}
+        </RadioGroup>
+      </div>
+    </fieldset>
   );
 }
 
@@ -538,7 +594,12 @@ function ReviewStep({ form }: { form: PostTaskForm }) {
   }
   rows.push(
     ["Urgency", form.urgency === "urgent" ? "Urgent (+15% fee)" : "Standard"],
-    ["Provider", HIRING_MODE_CHOICES.find((c) => c.value === form.hiringMode)?.label ?? "First to claim"],
+    [
+      "Provider",
+      form.request
+        ? `Requested: ${form.request.providerName}, who has ${form.request.windowHours} hours to answer; then ${REQUEST_FALLBACK_LABELS[form.request.fallback].toLowerCase()}`
+        : (HIRING_MODE_CHOICES.find((c) => c.value === form.hiringMode)?.label ?? "First to claim"),
+    ],
     ["Date needed", when],
   );
   return (

@@ -1,5 +1,6 @@
 import { CATEGORY_VALUES, HIRING_MODES, URGENCIES } from "@shared/constants";
-import { emptyAddress, emptyPostTaskForm, type AddressValue, type PostTaskForm } from "./post-task-form";
+import { REQUEST_FALLBACKS, REQUEST_WINDOW_HOURS } from "@shared/task-requests";
+import { emptyAddress, emptyPostTaskForm, type AddressValue, type PostTaskForm, type RequestChoice } from "./post-task-form";
 
 // The Post a Task draft (docs/product.md#post-a-task-draft): what was typed survives a reload, a
 // close, Back and a sign-in, in this browser's localStorage under one key, and is cleared after a
@@ -19,6 +20,15 @@ function address(value: unknown): AddressValue {
   if (typeof value !== "object" || value === null) return emptyAddress;
   const v = value as Record<string, unknown>;
   return { address: text(v.address), city: text(v.city), state: text(v.state), lat: coordinate(v.lat), lon: coordinate(v.lon) };
+}
+
+function requestChoice(value: unknown): RequestChoice | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const windowHours = REQUEST_WINDOW_HOURS.find((h) => h === v.windowHours);
+  const fallback = REQUEST_FALLBACKS.find((f) => f === v.fallback);
+  if (typeof v.providerId !== "string" || windowHours === undefined || fallback === undefined) return null;
+  return { providerId: v.providerId, providerName: text(v.providerName), windowHours, fallback };
 }
 
 /** Reads a stored draft back field by field, so an old or tampered value can only fall back to empty. */
@@ -54,6 +64,7 @@ export function parsePostTaskDraft(raw: string | null): PostTaskDraft | null {
       hiringMode,
       date: text(f.date),
       time: text(f.time),
+      request: requestChoice(f.request),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { formatDate } from "@/lib/dates";
 import { MIN_BUDGET_CENTS, type Category, type HiringMode, type Urgency } from "@shared/constants";
+import type { RequestFallback } from "@shared/task-requests";
 import { felixContextOfTask, type FelixContext } from "@shared/felix";
 import { dollarsToCents, priceTask, type TaskPrice } from "@shared/money";
 import { budgetDollarsSchema } from "@shared/money-schemas";
@@ -21,6 +22,14 @@ export interface AddressValue {
 
 export type LocationMode = "single" | "route";
 
+/** The provider the task is requested from (docs/product.md, Requesting a provider), and the poster's two choices. */
+export interface RequestChoice {
+  providerId: string;
+  providerName: string;
+  windowHours: number;
+  fallback: RequestFallback;
+}
+
 export interface PostTaskForm {
   title: string;
   description: string;
@@ -35,6 +44,8 @@ export interface PostTaskForm {
   hiringMode: HiringMode;
   date: string;
   time: string;
+  /** Null for a task posted for everyone. */
+  request: RequestChoice | null;
 }
 
 export const emptyAddress: AddressValue = { address: "", city: "", state: "", lat: null, lon: null };
@@ -54,6 +65,7 @@ export function emptyPostTaskForm(): PostTaskForm {
     hiringMode: "first_to_claim",
     date: "",
     time: "",
+    request: null,
   };
 }
 
@@ -131,6 +143,7 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
     urgency: form.urgency,
     hiringMode: form.hiringMode,
     scheduledDate: scheduledDateIso(form.date, form.time),
+    ...(form.request ? { request: { providerId: form.request.providerId, windowHours: form.request.windowHours, fallback: form.request.fallback } } : {}),
   };
   if (form.mode === "single") {
     return {
@@ -169,7 +182,7 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
 /** The wizard's steps before the review, and the form fields each one asks for. */
 export const STEP_FIELDS = {
   1: ["title", "description", "category"],
-  2: ["mode", "location", "start", "stops", "end", "budget", "urgency", "hiringMode", "date", "time"],
+  2: ["mode", "location", "start", "stops", "end", "budget", "urgency", "hiringMode", "date", "time", "request"],
 } as const satisfies Record<1 | 2, readonly (keyof PostTaskForm)[]>;
 
 /** Which form field a path of the request body was typed in. */
@@ -180,6 +193,7 @@ const FIELD_OF_BODY: Record<string, string> = {
   budget: "budget",
   urgency: "urgency",
   hiringMode: "hiringMode",
+  request: "request",
   scheduledDate: "date",
   location: "location.address",
   city: "location.city",

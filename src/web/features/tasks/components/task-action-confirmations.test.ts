@@ -78,6 +78,9 @@ describe("confirmations of the task table's money-moving rows", () => {
     paymentDeadline: "2026-11-24T10:30:00Z",
     userId: "00000000-0000-4000-8000-000000000002",
     hiringMode: "first_to_claim" as const,
+    requestedProviderId: null,
+    requestExpiresAt: null,
+    requestFallback: null,
     providerId: provider.id,
     provider,
     // Due within a day of `now`, so a row that takes a late-cancellation fee takes it.

@@ -142,6 +142,29 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = 
         cancelLabel: "Keep the task",
         destructive: true,
       };
+    // Requesting a provider (docs/product.md, Requesting a provider).
+    case "accept_request":
+      return {
+        title: "Accept this request?",
+        lines: [`${youllEarnText(price.budgetCents, task.urgency)}. The poster has ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; you can start once they do.`],
+        confirmLabel: "Yes, accept",
+        cancelLabel: "Go back",
+        destructive: false,
+      };
+    case "decline_request":
+    case "decline_request_cancel":
+      return {
+        title: "Decline this request?",
+        lines: [
+          action === "decline_request"
+            ? "No money moves. As the poster chose, the task then opens on the job board for every provider."
+            : "No money moves. As the poster chose, the task is then cancelled.",
+          "The poster is told at once.",
+        ],
+        confirmLabel: "Yes, decline",
+        cancelLabel: "Go back",
+        destructive: true,
+      };
     case "start":
     case "reactivate":
       return null;

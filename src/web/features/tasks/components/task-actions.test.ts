@@ -18,6 +18,9 @@ const task = (overrides: Partial<TaskLifecycleState> = {}): TaskLifecycleState =
   paymentCapturedAt: null,
   paymentDeadline: null,
   hiringMode: "first_to_claim",
+  requestedProviderId: null,
+  requestExpiresAt: null,
+  requestFallback: null,
   ...overrides,
 });
 const claimed = (paid: boolean) =>
@@ -27,6 +30,19 @@ const shown = (buttons: ReturnType<typeof taskActionButtons>) =>
   buttons.map((b) => ({ name: b.name, enabled: b.enabled, reason: b.disabledReason, signIn: b.signInMessage !== null }));
 
 describe("taskActionButtons", () => {
+  // docs/product.md, Requesting a provider: one Decline Request, the row of the poster's choice.
+  it("offers the requested provider Accept and the one decline row the poster's choice picks; others nothing", () => {
+    for (const fallback of ["open", "cancel"] as const) {
+      const requested = task({ status: "requested", requestedProviderId: PROVIDER, requestExpiresAt: LATER, requestFallback: fallback });
+      expect(taskActionButtons(requested, viewer(PROVIDER, true), NOW).map((b) => b.name)).toEqual([
+        "accept_request",
+        fallback === "open" ? "decline_request" : "decline_request_cancel",
+      ]);
+      expect(taskActionButtons(requested, viewer(OTHER, true), NOW)).toEqual([]);
+      expect(taskActionButtons(requested, viewer(POSTER), NOW).map((b) => b.name)).toEqual(["cancel"]);
+    }
+  });
+
   it("offers a visitor Claim on an open task, which sends them to sign in with the table's message", () => {
     const [claim, ...rest] = taskActionButtons(task(), null, NOW);
     expect(rest).toEqual([]);

@@ -3,6 +3,7 @@ import {
   findTransition,
   HIRING_MODE_CONDITIONS,
   OPEN_DISPUTE_MESSAGE,
+  REQUEST_FALLBACK_CONDITIONS,
   TASK_CONDITIONS,
   TASK_TRANSITIONS,
   type TaskCondition,
@@ -32,6 +33,9 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
   decline: { label: "Decline This Provider", pendingLabel: "Declining...", variant: "destructive" },
   withdraw: { label: "Withdraw From Task", pendingLabel: "Withdrawing...", variant: "destructive" },
   release_claim: { label: "Release My Claim", pendingLabel: "Releasing...", variant: "destructive" },
+  accept_request: { label: "Accept Request", pendingLabel: "Accepting...", variant: "default" },
+  decline_request: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
+  decline_request_cancel: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
 };
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
@@ -42,10 +46,12 @@ function isPersonTransition(transition: TaskTransition): transition is PersonTra
   return !(NO_BUTTON_ACTORS as readonly TaskTransition["actor"][]).includes(transition.actor) && !OWN_BUTTONS.includes(transition.name);
 }
 
-/** A row for the other way of finding a provider (Claim on a task that takes offers) is no button at all. */
+/** A row for the other way of finding a provider (Claim on a task that takes offers), or the request outcome the poster did not choose, is no button at all. */
 function otherHiringMode(transition: TaskTransition, task: TaskLifecycleState, now: Date): boolean {
   const requires = transition.requires as readonly { condition: TaskCondition }[];
-  return requires.some(({ condition }) => HIRING_MODE_CONDITIONS.includes(condition) && !TASK_CONDITIONS[condition](task, now));
+  return requires.some(
+    ({ condition }) => (HIRING_MODE_CONDITIONS.includes(condition) || REQUEST_FALLBACK_CONDITIONS.includes(condition)) && !TASK_CONDITIONS[condition](task, now),
+  );
 }
 
 export interface TaskActionButton extends TaskActionCopy {

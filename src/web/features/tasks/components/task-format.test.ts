@@ -25,6 +25,7 @@ describe("task display rules", () => {
       completed: "default",
       cancelled: "destructive",
       payment_expired: "destructive",
+      requested: "secondary",
     });
   });
 
@@ -103,6 +104,10 @@ describe("taskFelixContext", () => {
     distanceMiles: null,
     status: "open",
     hiringMode: "first_to_claim",
+    requestedProviderId: null,
+    requestedProviderName: null,
+    requestExpiresAt: null,
+    requestFallback: null,
     createdAt: "2026-01-01T00:00:00.000Z",
     userId: party.id,
     providerId: null,

@@ -7,10 +7,11 @@ import type { TaskDetail, TaskPublic } from "@shared/tasks";
 
 export type BadgeVariant = "default" | "secondary" | "destructive";
 
-/** Status badges (docs/product.md#web-app): open secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
+/** Status badges (docs/product.md#web-app): open and requested secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
 export function statusBadgeVariant(status: TaskStatus): BadgeVariant {
   switch (status) {
     case "open":
+    case "requested":
       return "secondary";
     case "claimed":
     case "in_progress":
@@ -29,6 +30,7 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
   completed: "Completed",
   cancelled: "Cancelled",
   payment_expired: "Payment Expired",
+  requested: "Requested",
 };
 
 export function statusLabel(status: TaskStatus): string {

@@ -56,6 +56,21 @@ const TOASTS: Record<TaskAction, Toasts> = {
     signedOut: "Please sign in to perform this action",
     failure: update,
   },
+  accept_request: {
+    success: { title: "Request accepted", description: "The task is yours. You can start once the poster pays." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
+  decline_request: {
+    success: { title: "Request declined", description: "The poster was told, and the task is open to every provider." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
+  decline_request_cancel: {
+    success: { title: "Request declined", description: "The poster was told, and the task was cancelled." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
 };
 
 /** Runs a task button of taskActionButtons(); `pending` is the action in flight, if any. */

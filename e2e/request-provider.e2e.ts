@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+
+// Requesting a provider (docs/product.md, Requesting a provider): the poster presses Request on a
+// directory card and the wizard opens for that provider; the provider accepts a request from the
+// task page and the poster pays the stated total; a second request is declined and opens to
+// everyone; "Book Again" on the completed task opens the wizard prefilled. At a phone's width and a
+// desktop's.
+
+const e2e = useServerAndBrowser();
+let posterContext: BrowserContext;
+let providerContext: BrowserContext;
+let poster: Awaited<ReturnType<typeof newPage>>;
+let provider: Awaited<ReturnType<typeof newPage>>;
+let providerId = "";
+let providerName = "";
+
+beforeAll(async () => {
+  posterContext = await e2e.browser.newContext();
+  providerContext = await e2e.browser.newContext();
+  poster = await newPage(posterContext);
+  provider = await newPage(providerContext);
+  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  const me = await e2e.api<{ id: string; firstName: string; lastName: string }>(provider, "GET", "/api/auth/user");
+  providerId = me.id;
+  providerName = `${me.firstName} ${me.lastName.charAt(0)}.`;
+  poster.problems.length = 0;
+  provider.problems.length = 0;
+});
+afterAll(async () => {
+  await posterContext.close();
+  await providerContext.close();
+});
+
+/** A task requested from the demo provider, through the API the wizard posts to. */
+async function requestTask(title: string, fallback: "open" | "cancel"): Promise<string> {
+  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
+    title,
+    description: "Collect a parcel from the post office",
+    category: "errands",
+    budget: 50,
+    urgency: "standard",
+    location: "12 Main St",
+    city: "Annapolis",
+    state: "MD",
+    request: { providerId, windowHours: 24, fallback },
+  });
+  return task.id;
+}
+
+const noSidewaysScroll = (page: typeof poster) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+])("requesting a provider at $width px", (viewport) => {
+  it("Request opens the wizard for the provider; one request is accepted and paid, one declined; Book Again prefills", async () => {
+    await poster.setViewportSize(viewport);
+    await provider.setViewportSize(viewport);
+
+    // Request on the provider's directory card opens the wizard with the request's two choices.
+    await poster.goto(`${e2e.server.url}/providers`);
+    await poster.getByRole("link", { name: `Request ${providerName}` }).first().click({ timeout: 15_000 });
+    const wizard = poster.getByRole("dialog");
+    await expect.poll(() => wizard.getByText(`Requested: ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
+    expect(await noSidewaysScroll(poster)).toBe(true);
+    await poster.keyboard.press("Escape");
+
+    // The provider accepts the first request from the task page; the poster pays the stated total.
+    const accepted = await requestTask(`Requested parcel at ${viewport.width}`, "open");
+    await provider.goto(`${e2e.server.url}/task/${accepted}`);
+    await provider.getByRole("button", { name: "Accept Request" }).click({ timeout: 15_000 });
+    const confirm = provider.getByRole("alertdialog");
+    await expect.poll(() => confirm.isVisible()).toBe(true);
+    expect(formatViolations(await seriousAxeViolations(provider))).toBe("");
+    await confirm.getByRole("button", { name: "Yes, accept" }).click();
+    await expect.poll(async () => (await e2e.api<{ status: string }>(poster, "GET", `/api/tasks/${accepted}`)).status, { timeout: 15_000 }).toBe("claimed");
+
+    // $50 + the service fee ceil(8% of $50) + $0.50 = $54.50.
+    await poster.goto(`${e2e.server.url}/task/${accepted}`);
+    await poster.getByRole("button", { name: "Pay by card ($54.50)" }).click({ timeout: 15_000 });
+    await poster.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await poster.getByLabel("Expiry (MM/YY)").pressSequentially("1234");
+    await poster.getByLabel("CVC").fill("123");
+    await poster.getByRole("button", { name: "Pay $54.50" }).click();
+    await expect.poll(() => poster.getByText("Payment Successful").first().isVisible(), { timeout: 15_000 }).toBe(true);
+    const paid = await e2e.api<{ totalAmount: number; paymentCapturedAt: string | null; providerId: string }>(poster, "GET", `/api/tasks/${accepted}`);
+    expect(paid).toMatchObject({ totalAmount: 54.5, providerId });
+    expect(paid.paymentCapturedAt).not.toBeNull();
+
+    // A second request is declined: it opens to everyone, as the poster chose.
+    const declined = await requestTask(`Declined parcel at ${viewport.width}`, "open");
+    await provider.goto(`${e2e.server.url}/task/${declined}`);
+    await provider.getByRole("button", { name: "Decline Request" }).click({ timeout: 15_000 });
+    await provider.getByRole("alertdialog").getByRole("button", { name: "Yes, decline" }).click();
+    await expect.poll(async () => (await e2e.api<{ status: string }>(poster, "GET", `/api/tasks/${declined}`)).status, { timeout: 15_000 }).toBe("open");
+    expect(await noSidewaysScroll(provider)).toBe(true);
+
+    // The first task is done; Book Again opens the wizard prefilled, requested from the same provider.
+    await e2e.api(provider, "PATCH", `/api/tasks/${accepted}/start`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${accepted}/complete`);
+    await poster.goto(`${e2e.server.url}/task/${accepted}`);
+    await poster.getByRole("link", { name: "Book Again" }).click({ timeout: 15_000 });
+    const again = poster.getByRole("dialog");
+    await expect.poll(() => again.getByText(`Requested: ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await again.getByLabel("Title").inputValue()).toBe(`Requested parcel at ${viewport.width}`);
+    expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
+    await poster.keyboard.press("Escape");
+    poster.assertClean();
+    provider.assertClean();
+  });
+});

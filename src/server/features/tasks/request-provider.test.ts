@@ -1,0 +1,226 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
+import type { NotificationList } from "../../../shared/notifications.js";
+import { REQUEST_MESSAGES } from "../../../shared/task-requests.js";
+import type { TaskDetail } from "../../../shared/tasks.js";
+import { providerProfiles } from "../../db/schema/providers.js";
+import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { BASE_BODY, createPoster, createProvider, postRequestTask, postTask, taskRow, transition } from "../../../../test/fixtures/factory.js";
+
+// Requesting a provider (docs/product.md, Requesting a provider; docs/decisions/065-requesting-a-provider.md).
+
+const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30" });
+
+const HOUR = 3_600_000;
+const decline = (user: TestUser, taskId: string, reason?: string) =>
+  call(t, user, { method: "PATCH", url: `/api/tasks/${taskId}/decline-request`, payload: reason === undefined ? {} : { reason } });
+const accept = (user: TestUser, taskId: string) => call(t, user, { method: "PATCH", url: `/api/tasks/${taskId}/accept-request` });
+const boardIds = async () => (await call(t, null, { url: "/api/tasks/open?pageSize=50" })).json<{ id: string }[]>().map((c) => c.id);
+async function noticesOf(user: TestUser, kind: string) {
+  const res = await call(t, user, { url: "/api/notifications" });
+  return res.json<NotificationList>().notifications.filter((n) => n.kind === kind);
+}
+const message = (res: { json: <T>() => T }) => res.json<{ message: string }>().message;
+
+describe("posting a request", () => {
+  it("offers the task to that provider only: not on the board, hidden from others, the provider told", async () => {
+    const poster = await createPoster(t, { firstName: "Pat", lastName: "Quinn" });
+    const sam = await createProvider(t, { firstName: "Sam", lastName: "Porter" });
+    const other = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    expect(task.status).toBe("requested");
+    expect(task.requestExpiresAt?.getTime()).toBe(t.clock.now().getTime() + 24 * HOUR);
+    expect(task.requestFallback).toBe("open");
+    expect(await boardIds()).not.toContain(task.id);
+    expect((await call(t, other, { url: `/api/tasks/${task.id}` })).statusCode).toBe(404);
+    expect((await call(t, null, { url: `/api/tasks/${task.id}` })).statusCode).toBe(404);
+    expect((await call(t, other, { method: "PATCH", url: `/api/tasks/${task.id}/claim` })).statusCode).toBe(409);
+    const seen = (await call(t, sam, { url: `/api/tasks/${task.id}` })).json<TaskDetail>();
+    expect(seen).toMatchObject({ requestedProviderId: sam.id, requestedProviderName: "Sam P.", requestFallback: "open", requestExpiresAt: task.requestExpiresAt?.toISOString() });
+    const [notice] = await noticesOf(sam, "task_requested");
+    expect(notice?.body).toBe(`Pat Q. asks you to do "${BASE_BODY.title}" for $50.00. Open the task to accept or decline within 24 hours.`);
+  });
+
+  it("refuses yourself, a person who is not an approved provider, offers mode, and a blocked provider", async () => {
+    const poster = await createPoster(t);
+    const mine = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...BASE_BODY, request: { providerId: poster.id } } });
+    expect(mine.statusCode).toBe(400);
+    expect(mine.json<{ fieldErrors: Record<string, string> }>().fieldErrors.request).toBe(REQUEST_MESSAGES.yourself);
+    const plain = await createPoster(t);
+    const notProvider = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...BASE_BODY, request: { providerId: plain.id } } });
+    expect(notProvider.statusCode).toBe(400);
+    expect(notProvider.json<{ fieldErrors: Record<string, string> }>().fieldErrors.request).toBe(REQUEST_MESSAGES.notAProvider);
+    const provider = await createProvider(t);
+    const offers = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...BASE_BODY, hiringMode: "offers", request: { providerId: provider.id } } });
+    expect(offers.statusCode).toBe(400);
+    const badWindow = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...BASE_BODY, request: { providerId: provider.id, windowHours: 5 } } });
+    expect(badWindow.statusCode).toBe(400);
+    expect((await call(t, provider, { method: "PUT", url: `/api/blocks/${poster.id}` })).statusCode).toBe(200);
+    const blocked = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...BASE_BODY, request: { providerId: provider.id } } });
+    expect(blocked.statusCode).toBe(403);
+    expect(message(blocked)).toBe(BLOCKED_MESSAGE);
+  });
+});
+
+describe("answering", () => {
+  it("accept: claimed by the requested provider at the posted budget, the payment window starts, the poster told", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam, {}, { budgetCents: 7500 });
+    const res = await accept(sam, task.id);
+    expect(res.statusCode).toBe(200);
+    const row = await taskRow(t, task.id);
+    expect(row).toMatchObject({ status: "claimed", providerId: sam.id, budgetCents: 7500, totalCents: task.totalCents });
+    expect(row.paymentDeadline?.getTime()).toBe(t.clock.now().getTime() + 30 * 60_000);
+    expect(await noticesOf(poster, "task_claimed")).toHaveLength(1);
+  });
+
+  it("refuses another provider (403), the poster (403), and a provider no longer verified (403)", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const other = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    for (const who of [other, poster]) {
+      expect((await accept(who, task.id)).statusCode).toBe(403);
+      expect((await decline(who, task.id)).statusCode).toBe(403);
+    }
+    // An admin revoked Sam's verification after the request was made.
+    await t.database.db.update(providerProfiles).set({ verificationStatus: "rejected" }).where(eq(providerProfiles.userId, sam.id));
+    const res = await accept(sam, task.id);
+    expect(res.statusCode).toBe(403);
+    expect(message(res)).toBe("Only verified providers can accept a request. Finish your provider verification first.");
+    expect((await taskRow(t, task.id)).status).toBe("requested");
+  });
+
+  it("decline opens the task to everyone, sends job alerts then, and tells the poster with the reason", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t, { firstName: "Sam", lastName: "Porter" });
+    const alerted = await createProvider(t);
+    const alert = { categories: [BASE_BODY.category], near: "21401", radiusMiles: 10, minBudget: null };
+    expect((await call(t, alerted, { method: "PUT", url: "/api/alerts", payload: { alerts: [alert] } })).statusCode).toBe(200);
+    const task = await postRequestTask(t, poster, sam, {}, { body: { lat: 38.98, lon: -76.49 } });
+    expect(await noticesOf(alerted, "task_alert")).toHaveLength(0);
+    const res = await decline(sam, task.id, "I am away that week.");
+    expect(res.statusCode).toBe(200);
+    expect((await taskRow(t, task.id)).status).toBe("open");
+    expect(await boardIds()).toContain(task.id);
+    expect(await noticesOf(alerted, "task_alert")).toHaveLength(1);
+    const [notice] = await noticesOf(poster, "request_ended");
+    expect(notice?.body).toBe(
+      `Sam P. declined your request for "${BASE_BODY.title}". Their reason: "I am away that week." As you chose, it is now open on the job board for every provider to claim.`,
+    );
+    // Another provider may now claim it.
+    expect(await transition(t, "claim", task.id, alerted)).not.toBeNull();
+  });
+
+  it("decline cancels the task when the poster chose so", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam, { fallback: "cancel" });
+    expect((await decline(sam, task.id)).statusCode).toBe(200);
+    const row = await taskRow(t, task.id);
+    expect(row.status).toBe("cancelled");
+    expect(row.cancelledAt).not.toBeNull();
+    expect(await boardIds()).not.toContain(task.id);
+    expect((await noticesOf(poster, "request_ended"))[0]?.body).toContain("As you chose, the task was cancelled");
+  });
+
+  it("refuses a second answer with a sentence", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    expect((await accept(sam, task.id)).statusCode).toBe(200);
+    const again = await decline(sam, task.id);
+    expect(again.statusCode).toBe(409);
+    expect(message(again)).toBe("This request has already been answered, has lapsed or was cancelled by the poster.");
+  });
+
+  it("refuses a decline reason that is too long with a field error", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    const res = await decline(sam, task.id, "x".repeat(301));
+    expect(res.statusCode).toBe(400);
+    expect((await taskRow(t, task.id)).status).toBe("requested");
+  });
+});
+
+describe("the answer window, through the scheduler", () => {
+  it("lapses to open or cancelled as chosen, once the window passed, and tells the poster", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const opens = await postRequestTask(t, poster, sam, { windowHours: 4 });
+    const cancels = await postRequestTask(t, poster, sam, { windowHours: 4, fallback: "cancel" });
+    const later = await postRequestTask(t, poster, sam, { windowHours: 12 });
+    t.clock.advance(4 * HOUR - 1000);
+    await t.app.ctx.scheduler.runAll();
+    expect((await taskRow(t, opens.id)).status).toBe("requested");
+    t.clock.advance(1000);
+    await t.app.ctx.scheduler.runAll();
+    expect((await taskRow(t, opens.id)).status).toBe("open");
+    expect((await taskRow(t, cancels.id)).status).toBe("cancelled");
+    expect((await taskRow(t, later.id)).status).toBe("requested");
+    const ended = await noticesOf(poster, "request_ended");
+    expect(ended.filter((n) => n.title === "Your request was not answered")).toHaveLength(2);
+    // Too late to accept now.
+    expect((await accept(sam, opens.id)).statusCode).toBe(409);
+  });
+});
+
+describe("races: exactly one winner", () => {
+  it("accept against the lapse", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam, { windowHours: 4 });
+    t.clock.advance(4 * HOUR - 1);
+    const acceptance = accept(sam, task.id);
+    // The lapse job reads the clock after the accept's transaction took it: it may or may not be due.
+    t.clock.advance(1);
+    const [res] = await Promise.all([acceptance, t.app.ctx.scheduler.runAll()]);
+    const row = await taskRow(t, task.id);
+    if (res.statusCode === 200) expect(row).toMatchObject({ status: "claimed", providerId: sam.id });
+    else expect(row.status).toBe("open");
+    expect(await noticesOf(poster, "task_claimed")).toHaveLength(res.statusCode === 200 ? 1 : 0);
+    expect(await noticesOf(poster, "request_ended")).toHaveLength(res.statusCode === 200 ? 0 : 1);
+  });
+
+  // The poster may cancel a requested task and an unpaid claimed one alike, so the cancel always
+  // succeeds: either it came first and the accept is refused, or the accept came first and Sam is
+  // told the claimed task was cancelled. Never a claimed task after a successful cancel.
+  it("accept against the poster's cancel", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    for (let round = 0; round < 3; round += 1) {
+      const task = await postRequestTask(t, poster, sam);
+      const [accepted, cancelled] = await Promise.all([accept(sam, task.id), call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` })]);
+      expect(cancelled.statusCode).toBe(200);
+      expect([200, 409]).toContain(accepted.statusCode);
+      const row = await taskRow(t, task.id);
+      expect(row.status).toBe("cancelled");
+      expect(row.providerId).toBe(accepted.statusCode === 200 ? sam.id : null);
+      const told = (await noticesOf(sam, "task_cancelled")).filter((n) => n.taskId === task.id);
+      expect(told).toHaveLength(accepted.statusCode === 200 ? 1 : 0);
+    }
+  });
+});
+
+describe("the provider's list and the poster's cancel", () => {
+  it("lists the request among the provider's jobs while it waits, and the poster may cancel it", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    const jobs = (await call(t, sam, { url: "/api/tasks/my-jobs" })).json<{ id: string; status: string }[]>();
+    expect(jobs.find((j) => j.id === task.id)?.status).toBe("requested");
+    expect((await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` })).statusCode).toBe(200);
+    expect((await taskRow(t, task.id)).status).toBe("cancelled");
+    const after = (await call(t, sam, { url: "/api/tasks/my-jobs" })).json<{ id: string }[]>();
+    expect(after.map((j) => j.id)).not.toContain(task.id);
+  });
+
+  it("still posts a task for everyone the usual way", async () => {
+    const poster = await createPoster(t);
+    const task = await postTask(t, poster);
+    expect(task).toMatchObject({ status: "open", requestedProviderId: null, requestExpiresAt: null, requestFallback: null });
+  });
+});
