@@ -7,9 +7,8 @@ import {
   messageSchema,
   sendMessageBodySchema,
 } from "../../../shared/chat.js";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
-import { conflict, forbidden } from "../../http-errors.js";
+import { conflict, errorResponses, forbidden } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { ChatHub } from "./hub.js";
@@ -28,8 +27,8 @@ import { CHAT_RATE_WINDOW_MS, registerChatSocket } from "./socket.js";
 import { noticeUnseenMessages } from "./unread-notices.js";
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-const sendErrors = { ...errors, 409: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404);
+const sendErrors = { ...errors, ...errorResponses(409, 429) };
 
 const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
