@@ -10,7 +10,8 @@ import { sessions } from "../../src/server/db/schema/users.js";
 import { hashToken } from "../../src/server/features/auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { taskAt, taskBody } from "../fixtures/factory.js";
+import { taskAt } from "../fixtures/factory.js";
+import { taskBody } from "../fixtures/task-bodies.js";
 
 // Issue 8, "Attack": sessions (fixation, logout, idle and absolute expiry), CSRF on every
 // state-changing route, and the realtime socket's Origin and session checks. Each refusal is

@@ -3,6 +3,7 @@ import type { CreateTaskBody, RadiusCounts, TaskPublic } from "../../../shared/t
 import { NEAR_MESSAGE } from "../../../shared/task-filters.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
 import { postTaskForm } from "../../../../test/fixtures/factory.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 // The job board's filters (docs/product.md#job-board-filters): near + radius, budget, when, each
 // alone, combined with each other and with category, search, sort and paging, and their bad values.
@@ -13,7 +14,7 @@ const t = await useTestApp();
 const poster = await createUser(t);
 const mk = async (body: Partial<CreateTaskBody>) => {
   t.clock.advance(60_000);
-  return postTaskForm(t, poster, body);
+  return postTaskForm(t, poster, taskBody(body));
 };
 // Miles from ZIP 21401's centroid (38.9898, -76.5501): a 3.3, e 2.8, b 21.0, d 54.4, c has no position (a place
 // the gazetteer does not know).

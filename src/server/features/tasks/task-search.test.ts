@@ -5,6 +5,7 @@ import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
 import { postTaskForm } from "../../../../test/fixtures/factory.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 // The job board's query: only open tasks, search, category, paging and sorts, on a database
 // that holds exactly the tasks made here (the order assertions depend on it).
@@ -13,7 +14,7 @@ const t = await useTestApp();
 const poster = await createUser(t);
 const mk = async (body: Partial<CreateTaskBody>, minutesLater: number) => {
   t.clock.advance(minutesLater * 60_000);
-  return postTaskForm(t, poster, body);
+  return postTaskForm(t, poster, taskBody(body));
 };
 const a = await mk({ title: "Grocery run", description: "Milk and eggs", category: "shopping", budget: 30, lat: 38.98, lon: -76.49 }, 1);
 const b = await mk({ title: "Dog walk", description: "Friendly GROCERY-store dog", category: "pet", budget: 80, lat: 39.29, lon: -76.61 }, 1);

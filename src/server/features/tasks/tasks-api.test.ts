@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SCHEDULE_MESSAGES, type CreateTaskBody, type TaskPrivate } from "../../../shared/tasks.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { taskBody } from "../../../../test/fixtures/factory.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 const t = await useTestApp();
 
