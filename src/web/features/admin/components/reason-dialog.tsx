@@ -12,9 +12,12 @@ type ReasonBody = { reason: string };
 
 export interface ReasonDialogProps {
   open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Where focus goes on close, when the button that opened it is not Radix's trigger (deferred-dialog.tsx). */
+  onCloseAutoFocus: (event: Event) => void;
   pending: boolean;
-  onCancel: () => void;
-  onConfirm: (reason: string) => void;
+  /** `done` empties the form and closes the dialog, once the decision is taken. */
+  onConfirm: (reason: string, done: () => void) => void;
 }
 
 /**
@@ -31,8 +34,9 @@ export function ReasonDialog({
   action,
   acting,
   open,
+  onOpenChange,
+  onCloseAutoFocus,
   pending,
-  onCancel,
   onConfirm,
 }: ReasonDialogProps & {
   schema: z.ZodObject<{ reason: z.ZodType<string, string> }>;
@@ -46,19 +50,16 @@ export function ReasonDialog({
 }) {
   const form = useSchemaForm<ReasonBody>({ resolver: zodResolver(schema), defaultValues: { reason: "" }, mode: "onChange" });
   const { errors, isValid } = form.formState;
-  const confirm = form.handleSubmit(({ reason }) => onConfirm(reason));
+  // Each opening starts with an empty reason, however the last one ended.
+  const close = () => {
+    form.reset({ reason: "" });
+    onOpenChange(false);
+  };
+  const confirm = form.handleSubmit(({ reason }) => onConfirm(reason, close));
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) {
-          form.reset({ reason: "" });
-          onCancel();
-        }
-      }}
-    >
-      <DialogContent>
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
@@ -68,7 +69,7 @@ export function ReasonDialog({
             <Textarea rows={4} maxLength={maxLengthOf(schema.shape.reason)} {...form.register("reason")} />
           </FormField>
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={onCancel}>
+            <Button type="button" variant="outline" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" variant="destructive" disabled={!isValid || pending}>
