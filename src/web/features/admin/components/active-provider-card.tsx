@@ -63,16 +63,7 @@ export function ActiveProviderCard({
               </Button>
             }
           >
-            {(overlay) => (
-              <revokeDialog.Component
-                name={name}
-                open={overlay.open}
-                onOpenChange={overlay.setOpen}
-                onCloseAutoFocus={overlay.returnFocus}
-                pending={revoking}
-                onConfirm={onRevoke}
-              />
-            )}
+            {(overlay) => <revokeDialog.Component name={name} overlay={overlay} pending={revoking} onConfirm={onRevoke} />}
           </DeferredDialog>
         </div>
       </CardContent>

@@ -85,16 +85,7 @@ export function ApplicationCard({
             </Button>
           }
         >
-          {(overlay) => (
-            <rejectDialog.Component
-              name={name}
-              open={overlay.open}
-              onOpenChange={overlay.setOpen}
-              onCloseAutoFocus={overlay.returnFocus}
-              pending={busy}
-              onConfirm={onReject}
-            />
-          )}
+          {(overlay) => <rejectDialog.Component name={name} overlay={overlay} pending={busy} onConfirm={onReject} />}
         </DeferredDialog>
         <Button size="sm" disabled={busy} onClick={onApprove}>
           <CheckCircle aria-hidden="true" />

@@ -5,16 +5,15 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
+import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
 
 type ReasonBody = { reason: string };
 
 export interface ReasonDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  /** Where focus goes on close, when the button that opened it is not Radix's trigger (deferred-dialog.tsx). */
-  onCloseAutoFocus: (event: Event) => void;
+  /** Opened by its card's button through DeferredDialog. */
+  overlay: DeferredOverlay;
   pending: boolean;
   /** `done` empties the form and closes the dialog, once the decision is taken. */
   onConfirm: (reason: string, done: () => void) => void;
@@ -33,9 +32,7 @@ export function ReasonDialog({
   hint,
   action,
   acting,
-  open,
-  onOpenChange,
-  onCloseAutoFocus,
+  overlay,
   pending,
   onConfirm,
 }: ReasonDialogProps & {
@@ -53,13 +50,13 @@ export function ReasonDialog({
   // Each opening starts with an empty reason, however the last one ended.
   const close = () => {
     form.reset({ reason: "" });
-    onOpenChange(false);
+    overlay.setOpen(false);
   };
   const confirm = form.handleSubmit(({ reason }) => onConfirm(reason, close));
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
+    <Dialog open={overlay.open} onOpenChange={(next) => (next ? overlay.setOpen(true) : close())}>
+      <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
