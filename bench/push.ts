@@ -9,6 +9,7 @@ import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { users } from "../src/server/db/schema/users.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import { insertApprovedProfile } from "../test/fixtures/approved-provider.js";
+import { ALERT_NEAR_21401, taskNear21401 } from "../test/fixtures/task-bodies.js";
 import { startLocalPushService, type LocalSubscription } from "../test/fakes/local-push-service.js";
 import { benchArgs } from "./args.js";
 import { percentile } from "./stats.js";
@@ -65,7 +66,7 @@ try {
   const devices: LocalSubscription[] = [];
   for (let i = 0; i < PROVIDERS; i += 1) {
     const provider = await person(i, true);
-    await api(provider.cookie, "PUT", "/api/alerts", { alerts: [{ categories: ["pet"], near: "21401", radiusMiles: 10, minBudget: null }] });
+    await api(provider.cookie, "PUT", "/api/alerts", { alerts: [ALERT_NEAR_21401] });
     const { publicKey } = (await api(provider.cookie, "GET", "/api/push/key")) as { publicKey: string | null };
     if (!publicKey) throw new Error("push is off in the bench app");
     const device = await service.subscribe(publicKey);
@@ -77,18 +78,7 @@ try {
   const latencies: number[] = [];
   for (let post = 0; post < POSTS; post += 1) {
     const started = performance.now();
-    await api(poster.cookie, "POST", "/api/tasks", {
-      title: `Walk the dog ${post}`,
-      description: "A 45-minute walk around the block",
-      category: "pet",
-      budget: 40,
-      urgency: "standard",
-      location: "58 West St",
-      city: "Annapolis",
-      state: "MD",
-      lat: 38.98,
-      lon: -76.49,
-    });
+    await api(poster.cookie, "POST", "/api/tasks", taskNear21401({ title: `Walk the dog ${post}` }));
     // Poll each device until it holds this post's push; a push later than 30 s counts as lost.
     const waiting = new Set(devices);
     while (waiting.size > 0) {

@@ -8,6 +8,7 @@ import { generateSync } from "otplib";
 import { chromium, type APIRequestContext, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
+import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
@@ -394,4 +395,14 @@ export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
     await journey.server?.stop();
   });
   return journey;
+}
+
+/**
+ * The demo poster, signed in in a browser context of their own, posts `body` through the API (as
+ * test/fixtures/task-bodies.ts builds it): their page, to check it stayed clean, and the new task.
+ */
+export async function postAsDemoPoster(journey: Journey, body: CreateTaskBody): Promise<{ poster: Awaited<ReturnType<typeof newPage>>; task: { id: string } }> {
+  const poster = await newPage(await journey.browser.newContext());
+  await signIn(poster, journey.server.url, DEMO.poster, DEMO.password, "/");
+  return { poster, task: await journey.api<{ id: string }>(poster, "POST", "/api/tasks", body) };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { DEMO, formatViolations, newPage, postAsDemoPoster, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { taskNear21401 } from "../test/fixtures/task-bodies.js";
 import { NEAR_MESSAGE } from "../src/shared/task-filters.js";
 
 // Issue 15, job alerts (docs/product.md#job-alerts): the demo provider saves an alert in settings
@@ -72,26 +73,8 @@ describe("job alerts", () => {
     await eventually(() => provider.getByRole("group", { name: "Alert 2" }).isVisible()).toBe(true);
 
     // The poster posts a matching task; the provider's page stays open.
-    const poster = await newPage(await e2e.browser.newContext());
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     const title = `Walk Biscuit ${Date.now()}`;
-    const res = await poster.request.post(`${e2e.server.url}/api/tasks`, {
-      headers: { origin: e2e.server.url },
-      data: {
-        title,
-        description: "A 45-minute walk around the block",
-        category: "pet",
-        budget: 40,
-        urgency: "standard",
-        location: "58 West St",
-        city: "Annapolis",
-        state: "MD",
-        lat: 38.98,
-        lon: -76.49,
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    const task = (await res.json()) as { id: string };
+    const { poster, task } = await postAsDemoPoster(e2e, taskNear21401({ title }));
 
     const bell = provider.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ });
     await eventually(() => bell.isVisible()).toBe(true);

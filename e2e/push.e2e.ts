@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { startLocalPushService, type LocalSubscription } from "../test/fakes/local-push-service.js";
-import { chromiumPath, DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { ALERT_NEAR_21401, taskNear21401 } from "../test/fixtures/task-bodies.js";
+import { chromiumPath, DEMO, formatViolations, newPage, postAsDemoPoster, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Issue 30, notifications that reach a closed tab (docs/product.md#chat-and-notifications, decision
 // 062). The demo provider turns on notifications on this device in settings; the app is installable
@@ -100,22 +101,9 @@ describe("notifications on a device", () => {
       await provider.screenshot({ path: `/tmp/h-shots/push-on-${width}.png`, fullPage: true });
 
       // A matching task is posted; the server pushes it to the device's push service.
-      await e2e.api(provider, "PUT", "/api/alerts", { alerts: [{ categories: ["pet"], near: "21401", radiusMiles: 25, minBudget: null }] });
-      const poster = await newPage(await e2e.browser.newContext());
-      await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+      await e2e.api(provider, "PUT", "/api/alerts", { alerts: [ALERT_NEAR_21401] });
       const title = `Walk Biscuit at ${width}`;
-      const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-        title,
-        description: "A 45-minute walk around the block",
-        category: "pet",
-        budget: 40,
-        urgency: "standard",
-        location: "58 West St",
-        city: "Annapolis",
-        state: "MD",
-        lat: 38.98,
-        lon: -76.49,
-      });
+      const { task } = await postAsDemoPoster(e2e, taskNear21401({ title }));
       const [device] = devices.values();
       if (!device) throw new Error("no device subscribed");
       await eventually(async () => (await service.received(device)).length).toBe(1);

@@ -1,3 +1,5 @@
+import { errorResponseSchema } from "../shared/common.js";
+
 /**
  * Errors a handler throws to answer 4xx with `{message}`. The error handler shows their message;
  * anything else becomes a 500 with a generic message (the real one is logged).
@@ -29,3 +31,14 @@ export const forbidden = (message = "Forbidden", reason?: string) => new HttpErr
 export const notFound = (message = "Not found") => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooManyRequests = (message = "Too many requests. Please try again later.") => new HttpError(429, message);
+
+/** The statuses a route may answer with the one error shape; each answer is a `{message}`. */
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 502;
+
+/**
+ * The error part of a route's `response` schema: every listed status answers `errorResponseSchema`,
+ * so a route names its refusals by number (`...errorResponses(400, 401, 404)`) and the shape lives here.
+ */
+export function errorResponses<const S extends ErrorStatus[]>(...statuses: S): Record<S[number], typeof errorResponseSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<S[number], typeof errorResponseSchema>;
+}

@@ -62,7 +62,7 @@ describe("a 10-second PostgreSQL outage under load", () => {
     })();
 
     const load = startWorkload({ label: "outage", url: () => app.url, posters, providers, traffic, paymentsPerPoster: 6 });
-    await sleep(4_000);
+    await load.rounds(2);
     const before = { requests: traffic.count(() => true), unavailable: traffic.count((s) => s === 503) };
 
     await pg.stop("immediate");
@@ -89,7 +89,7 @@ describe("a 10-second PostgreSQL outage under load", () => {
     const early = await traffic.call(app.url, poster, "POST", "/api/messages", { taskId: chatTaskId, content: "right after the outage" });
 
     // Load on a healthy database again: every worker finishes what it retried through the outage.
-    await sleep(4_000);
+    await load.rounds(2);
     await load.stop();
     probing = false;
     await prober;

@@ -63,7 +63,7 @@ describe("a server process killed under load and restarted", () => {
     }
 
     const load = startWorkload({ label: "kill", url: () => first.url, posters: posters.slice(1), providers, traffic, paymentsPerPoster: 6 });
-    await sleep(3_000);
+    await load.rounds(2);
     // Kill while a payment confirm and a claim are in flight, so the cut lands inside both paths.
     let raceAnswered = 0;
     const race = contested.flatMap((id) =>
@@ -110,7 +110,7 @@ describe("a server process killed under load and restarted", () => {
       15_000,
     );
 
-    await sleep(3_000);
+    await load.rounds(2);
     await load.stop();
     // More sweeps on a quiet system: a timer that fires twice would show now.
     await sleep(1_500);

@@ -287,7 +287,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       traffic,
       paymentsPerPoster: 2,
     });
-    await sleep(2_000);
+    await load.rounds(1);
     expect(traffic.failures).toEqual([]);
     // The requests in flight at the kill, whichever instance held them: the most that may fail
     // besides those HAProxy sends to the victim before it notices (below).
@@ -296,7 +296,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     await need(instances.get(victim) ?? null, victim).kill();
     const takenOutMs = await waitForStates(`HAProxy to take ${victim} out`, (s) => (s.get(victim) ?? "").startsWith("DOWN"), 10_000);
     const takenOutAt = Date.now();
-    await sleep(2_000);
+    await load.rounds(1);
     await talk.stop();
     await load.stop();
     // A request HAProxy sent on a kept-alive connection to the victim in the moment before it saw
@@ -423,7 +423,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       await waitForStates(`${name} up again`, (s) => s.get(name) === "UP", 15_000);
       restartMs.push(`${stopped - started}+${booted - stopped}+${Date.now() - booted}`);
     }
-    await sleep(1_000);
+    await load.rounds(1);
     await talk.stop();
     await load.stop();
 
@@ -460,7 +460,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       traffic,
       paymentsPerPoster: 2,
     });
-    await sleep(1_500);
+    await load.rounds(1);
     const before = traffic.count((s) => s === 503);
     await pool.stop("SIGTERM");
     const stoppedAt = Date.now();
@@ -468,7 +468,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     await pool.start();
     const recoveryMs = await waitForStates("every instance ready again", allUp, 20_000);
     const afterRecovery = await traffic.call(lb.url, null, "GET", "/api/tasks/open");
-    await sleep(1_000);
+    await load.rounds(1);
     await load.stop();
     // A confirm cut off when PgBouncer went away is handed back by the sweep and paid on retry.
     const recovery = await recoverCutOffPayments(db, traffic, lb.url, posters);

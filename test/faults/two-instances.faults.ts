@@ -64,7 +64,7 @@ describe("two server instances on one PostgreSQL", () => {
     const chatTask = (await claimedTask(traffic, a.url, poster, provider, "Two: cross-instance chat")).id;
 
     const load = startWorkload({ label: "two", url: on, posters: posters.slice(1), providers, traffic, paymentsPerPoster: 4 });
-    await sleep(1_000);
+    await load.rounds(1);
 
     // Every provider claims every contested task at once, odd ones through A, even ones through B.
     const race = await Promise.all(

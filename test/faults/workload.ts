@@ -38,6 +38,12 @@ export interface Workload {
   acked: Acknowledged;
   /** Requests that got a status no step expects (a 500, a 401 from a lost session…). */
   unexpected: string[];
+  /**
+   * Resolves once every worker has finished `rounds` more errands from now: before a fault, the
+   * load is under way; after one, each worker came through what it retried. Counted, not timed, so
+   * a slow machine waits longer instead of testing less; throws after `timeoutMs`.
+   */
+  rounds(rounds: number, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -115,11 +121,16 @@ export function startWorkload(options: WorkloadOptions): Workload {
     if (note("confirm", paid, [200, 409]) && paid.status === 200) acked.payments.add(taskId);
   }
 
+  // Errands each worker has finished, and the waits of rounds(), checked at every finish.
+  const finished = options.posters.map(() => 0);
+  const waiting = new Set<() => void>();
   const chatBudget = slidingBudget(CHAT_RATE_LIMIT_PER_MINUTE - 5, CHAT_RATE_WINDOW_MS);
   const workers = options.posters.map(async (poster, worker) => {
     const payments = { left: options.paymentsPerPoster };
     for (let n = 0; !stopped; n += 1) {
       await errand(worker, n, poster, payments);
+      finished[worker] = n + 1;
+      for (const check of waiting) check();
       await sleep(options.pauseMs ?? 50);
     }
   });
@@ -127,6 +138,23 @@ export function startWorkload(options: WorkloadOptions): Workload {
   return {
     acked,
     unexpected,
+    rounds(rounds, timeoutMs = 60_000) {
+      const targets = finished.map((n) => n + rounds);
+      return new Promise<void>((resolve, reject) => {
+        const timeout = setTimeout(() => {
+          waiting.delete(check);
+          reject(new Error(`${options.label}: the workers finished ${finished.join(", ")} errands, not ${targets.join(", ")}, within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function check() {
+          if (finished.some((n, worker) => n < (targets[worker] ?? 0))) return;
+          clearTimeout(timeout);
+          waiting.delete(check);
+          resolve();
+        }
+        waiting.add(check);
+        check();
+      });
+    },
     async stop() {
       stopped = true;
       await Promise.all(workers);

@@ -11,6 +11,7 @@ import { hashToken } from "../../src/server/features/auth/sessions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
 import { taskAt } from "../fixtures/factory.js";
+import { taskBody } from "../fixtures/task-bodies.js";
 
 // Issue 8, "Attack": sessions (fixation, logout, idle and absolute expiry), CSRF on every
 // state-changing route, and the realtime socket's Origin and session checks. Each refusal is
@@ -80,18 +81,7 @@ const tokenOf = (cookie: string) => cookie.slice(cookie.indexOf("=") + 1);
 const sessionRow = async (cookie: string) =>
   (await t.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(tokenOf(cookie)))))[0];
 
-const taskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 25,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-  lat: 38.97841,
-  lon: -76.49223,
-};
+const newTask = taskBody({ lat: 38.97841, lon: -76.49223 });
 const taskCount = async () => (await t.database.db.select({ n: count() }).from(tasks))[0]?.n ?? 0;
 
 // ---- the realtime socket (/ws: the chat panel and the notification bell both use it) -----------
@@ -203,7 +193,7 @@ describe("logout", () => {
     // The copy an attacker kept: reads, writes and the socket all refuse it.
     expect((await call(t, poster, { url: "/api/auth/user" })).statusCode).toBe(401);
     const before = await taskCount();
-    const write = await call(t, poster, { method: "POST", url: "/api/tasks", payload: taskBody });
+    const write = await call(t, poster, { method: "POST", url: "/api/tasks", payload: newTask });
     expect(write.statusCode).toBe(401);
     expect(await taskCount()).toBe(before);
     expect((await upgrade({ origin: TEST_ORIGIN, cookie: stolen })).status).toBe(401);
@@ -256,7 +246,7 @@ describe("expiry", () => {
     expect(await whoIs(t, unused)).toBeNull(); // exactly 7 idle days
     expect((await upgrade({ origin: TEST_ORIGIN, cookie: unused })).status).toBe(401);
     const before = await taskCount();
-    expect((await t.app.inject({ method: "POST", url: "/api/tasks", payload: taskBody, headers: { origin: TEST_ORIGIN, cookie: unused } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: "POST", url: "/api/tasks", payload: newTask, headers: { origin: TEST_ORIGIN, cookie: unused } })).statusCode).toBe(401);
     expect(await taskCount()).toBe(before);
 
     expect(await whoIs(t, used)).toBe(account.id); // 7 days after sign-in, but only a minute idle
@@ -407,10 +397,10 @@ describe("CSRF: the same requests from our own origin go through", () => {
   it("creating a task", async () => {
     const poster = await createUser(t);
     const before = await taskCount();
-    const refused = await call(t, poster, { method: "POST", url: "/api/tasks", payload: taskBody, headers: { origin: "https://evil.example" } });
+    const refused = await call(t, poster, { method: "POST", url: "/api/tasks", payload: newTask, headers: { origin: "https://evil.example" } });
     expect(refused.statusCode).toBe(403);
     expect(await taskCount()).toBe(before);
-    const site = await call(t, poster, { method: "POST", url: "/api/tasks", payload: taskBody, headers: { "sec-fetch-site": "same-origin" } });
+    const site = await call(t, poster, { method: "POST", url: "/api/tasks", payload: newTask, headers: { "sec-fetch-site": "same-origin" } });
     expect(site.statusCode).toBe(201);
     expect(await taskCount()).toBe(before + 1);
   });
@@ -418,7 +408,7 @@ describe("CSRF: the same requests from our own origin go through", () => {
   it("claiming a task", async () => {
     const poster = await createUser(t);
     const provider = await createUser(t, { verifiedProvider: true });
-    const created = await call(t, poster, { method: "POST", url: "/api/tasks", payload: taskBody });
+    const created = await call(t, poster, { method: "POST", url: "/api/tasks", payload: newTask });
     const id = (created.json() as { id: string }).id;
     const status = async () => (await t.database.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, id)))[0]?.status;
     const claim = (headers: Record<string, string>) => call(t, provider, { method: "PATCH", url: `/api/tasks/${id}/claim`, headers });
@@ -439,11 +429,11 @@ describe("CSRF: the same requests from our own origin go through", () => {
 
   it("a request with neither Origin nor Sec-Fetch-Site (curl, a server) is judged by its credentials alone", async () => {
     const before = await taskCount();
-    const anonymous = await t.app.inject({ method: "POST", url: "/api/tasks", payload: taskBody });
+    const anonymous = await t.app.inject({ method: "POST", url: "/api/tasks", payload: newTask });
     expect(anonymous.statusCode).toBe(401);
     expect(await taskCount()).toBe(before);
     const poster = await createUser(t);
-    const withCookie = await t.app.inject({ method: "POST", url: "/api/tasks", payload: taskBody, headers: { cookie: poster.cookie } });
+    const withCookie = await t.app.inject({ method: "POST", url: "/api/tasks", payload: newTask, headers: { cookie: poster.cookie } });
     expect(withCookie.statusCode).toBe(201);
   });
 

@@ -14,10 +14,10 @@ import {
   setPhotoBodySchema,
   signedOutCountSchema,
 } from "../../../shared/account.js";
-import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/users.js";
-import { notFound } from "../../http-errors.js";
+import { errorResponses, notFound } from "../../http-errors.js";
 import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { exportAccount } from "./export.js";
@@ -38,7 +38,7 @@ import {
 // The signed-in person's own account: name, photo, password, sessions, export and deletion; and the
 // admin's queue of approved providers' photo changes (docs/decisions/021-account-settings-deletion-and-export.md).
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 404, 429);
 
 const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
   const ctx = { ...app.ctx, ...deps };
@@ -142,7 +142,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
     {
       config: user,
       preHandler: passwordLimit("account-delete"),
-      schema: { tags: ["account"], operationId: "deleteAccount", summary: "Deletes the signed-in person's account", body: deleteAccountBodySchema, response: { 200: okResponseSchema, 409: errorResponseSchema, ...errors } },
+      schema: { tags: ["account"], operationId: "deleteAccount", summary: "Deletes the signed-in person's account", body: deleteAccountBodySchema, response: { 200: okResponseSchema, ...errorResponses(409), ...errors } },
     },
     async (request, reply) => {
       await deleteAccount(ctx, requireUser(request), request.body);
@@ -153,7 +153,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
 
   // The admin's queue: approved providers' new photos, each approved or rejected with a reason.
   const admin = { auth: "admin" as const };
-  const adminErrors = { ...errors, 403: errorResponseSchema };
+  const adminErrors = { ...errors, ...errorResponses(403) };
   app.get(
     "/api/admin/photo-changes",
     { config: admin, schema: { tags: ["admin"], operationId: "listPhotoChanges", summary: "Lists the profile photos waiting for review", response: { 200: pendingPhotoListSchema, ...adminErrors } } },

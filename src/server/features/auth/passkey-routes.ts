@@ -9,7 +9,7 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, eq, isNull } from "drizzle-orm";
-import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import {
   passkeyAssertionBodySchema,
   passkeyNameBodySchema,
@@ -21,7 +21,7 @@ import {
 } from "../../../shared/security.js";
 import { passkeys, recoveryCodes } from "../../db/schema/security.js";
 import { sessions, users } from "../../db/schema/users.js";
-import { badRequest, notFound, unauthorized } from "../../http-errors.js";
+import { badRequest, errorResponses, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { endChallenge, findChallenge, firstFactorOf, hasSecondFactor, openSession, setWebauthnChallenge, startChallenge, type Challenge } from "./factors.js";
@@ -35,7 +35,7 @@ import { recordSecurityEvent } from "./security-log.js";
 // confirm it is you with one before a sensitive change. The relying party is PUBLIC_URL's host and
 // origin (docs/decisions/049-second-factors.md).
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 const NOT_CHECKED = "That passkey could not be checked. Try again, or use another way to confirm it is you.";
 
 const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -13,9 +13,9 @@ import {
   verifyEmailBodySchema,
   VERIFY_LINK_INVALID_MESSAGE,
 } from "../../../shared/auth.js";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
-import { badRequest } from "../../http-errors.js";
+import { badRequest, errorResponses } from "../../http-errors.js";
 import { secondFactorNeededSchema, type SecondFactorNeeded } from "../../../shared/security.js";
 import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
@@ -100,7 +100,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "requestPasswordReset",
         summary: "Sends a password reset link to an e-mail address",
         body: forgotPasswordBodySchema,
-        response: { 202: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -125,7 +125,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "checkPasswordResetToken",
         summary: "Checks that a password reset link is still valid",
         body: resetLinkCheckBodySchema,
-        response: { 200: okResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: okResponseSchema, ...errorResponses(400, 429) },
       },
     },
     async (request) => {
@@ -144,7 +144,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "resetPassword",
         summary: "Sets a new password with a reset link",
         body: resetPasswordBodySchema,
-        response: { 200: userSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: userSchema, 202: secondFactorNeededSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -165,7 +165,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "verifyEmail",
         summary: "Verifies an e-mail address with its link",
         body: verifyEmailBodySchema,
-        response: { 200: verifiedEmailResponseSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: verifiedEmailResponseSchema, 202: secondFactorNeededSchema, ...errorResponses(400, 409, 429) },
       },
     },
     async (request, reply) => {
@@ -189,7 +189,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ["auth"],
         operationId: "resendVerification",
         summary: "Sends the verification e-mail again",
-        response: { 200: messageResponseSchema, 202: messageResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: messageResponseSchema, 202: messageResponseSchema, ...errorResponses(401, 429) },
       },
     },
     async (request, reply) => {
@@ -210,7 +210,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "changeEmail",
         summary: "Starts a change of the signed-in person's e-mail address",
         body: changeEmailBodySchema,
-        response: { 202: messageResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 202: messageResponseSchema, ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {

@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { loginBodySchema, messageResponseSchema, registerBodySchema, userSchema } from "../../../shared/auth.js";
 import { safeReturnTo } from "../../../shared/return-to.js";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import { users } from "../../db/schema/users.js";
-import { unauthorized } from "../../http-errors.js";
+import { errorResponses, unauthorized } from "../../http-errors.js";
 import { secondFactorNeededSchema } from "../../../shared/security.js";
 import { clearSession, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
@@ -71,7 +71,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "register",
         summary: "Creates an account and signs it in",
         body: registerBodySchema,
-        response: { 202: messageResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -128,7 +128,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "login",
         summary: "Signs in with e-mail and password",
         body: loginBodySchema,
-        response: { 200: userSchema, 202: secondFactorNeededSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: userSchema, 202: secondFactorNeededSchema, ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) => {
@@ -169,7 +169,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/auth/user",
     {
       config: { auth: "user" },
-      schema: { tags: ["auth"], operationId: "getCurrentUser", summary: "Returns the signed-in person", response: { 200: userSchema, 401: errorResponseSchema } },
+      schema: { tags: ["auth"], operationId: "getCurrentUser", summary: "Returns the signed-in person", response: { 200: userSchema, ...errorResponses(401) } },
     },
     async (request) => toUserView(requireUser(request)),
   );

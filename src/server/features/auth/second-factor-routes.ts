@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { and, eq, isNull } from "drizzle-orm";
-import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import {
   recoveryCodesSchema,
   secondStepBodySchema,
@@ -14,7 +14,7 @@ import {
 } from "../../../shared/security.js";
 import { passkeys, recoveryCodes, totpFactors } from "../../db/schema/security.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
-import { badRequest, conflict, fieldError, notFound, unauthorized } from "../../http-errors.js";
+import { badRequest, conflict, errorResponses, fieldError, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { factorsResetMail } from "./account-mail.js";
@@ -30,7 +30,7 @@ import { newTotpSecret, totpSetup, totpStep, useTotpCode } from "./totp.js";
 // the security log, and an admin's reset of someone's factors (docs/product.md, "Account security";
 // docs/decisions/049-second-factors.md, 050-step-up-and-security-log.md). Passkeys: passkey-routes.ts.
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 export const SIGN_IN_TIMED_OUT = "Your sign-in timed out. Sign in again with your e-mail and password.";
 const WRONG_CODE = "That code is not right. Type the code your authenticator app shows now, or one of your recovery codes.";
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { markReadBodySchema, messageListSchema, messageSchema, sendMessageBodySchema } from "../../../shared/chat.js";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
-import { conflict, forbidden, tooManyRequests } from "../../http-errors.js";
+import { conflict, errorResponses, forbidden, tooManyRequests } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { retryAfterSeconds } from "../../plugins/rate-limit.js";
 import { ChatHub } from "./hub.js";
@@ -23,8 +22,8 @@ import { registerChatSocket } from "./socket.js";
 import { noticeUnseenMessages } from "./unread-notices.js";
 
 const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" }) });
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-const sendErrors = { ...errors, 409: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404);
+const sendErrors = { ...errors, ...errorResponses(409, 429) };
 
 const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

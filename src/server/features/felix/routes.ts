@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
 import { createPhraser } from "../../adapters/felix-phrasing/create-phraser.js";
 import { createRouter } from "../../adapters/routing/create-router.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { askFelix, type FelixServiceContext } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // POST /api/ask-felix. Signed-in users only: posters ask from the Post a Task dialog
 // and providers from job cards, both after signing in; a public route would let anyone spend
@@ -38,7 +38,7 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "askFelix",
         summary: "Asks Felix for a budget or a task description",
         body: felixRequestSchema,
-        response: { 200: felixResponseSchema, 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema },
+        response: { 200: felixResponseSchema, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request) => {

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ALERTS_FOR_PROVIDERS_MESSAGE, ALERT_EMAIL_INTERVAL_MS, TOO_MANY_ALERTS_MESSAGE, type JobAlertInput, type JobAlertList } from "../../../shared/job-alerts.js";
-import type { CreateTaskBody, TaskPrivate } from "../../../shared/tasks.js";
+import type { CreateTaskBody } from "../../../shared/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { postTaskForm, providerWithAlert } from "../../../../test/fixtures/factory.js";
+import { taskNear21401 } from "../../../../test/fixtures/task-bodies.js";
 import { notifications } from "../../db/schema/chat.js";
 import { jobAlertMatches, jobAlerts } from "../../db/schema/job-alerts.js";
 import { emailOutbox } from "../../db/schema/site.js";
@@ -18,25 +20,7 @@ const annapolis: JobAlertInput = { categories: ["pet", "errands"], near: "21401"
 const save = (user: TestUser | null, alerts: unknown) => call(t, user, { method: "PUT", url: "/api/alerts", payload: { alerts } });
 const read = (user: TestUser | null) => call(t, user, { url: "/api/alerts" });
 
-const taskBody: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 40,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-  // 3.3 miles from ZIP 21401's centroid.
-  lat: 38.98,
-  lon: -76.49,
-};
-
-const post = async (poster: TestUser, body: Partial<CreateTaskBody> = {}) => {
-  const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...taskBody, ...body } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as TaskPrivate;
-};
+const post = (poster: TestUser, body: Partial<CreateTaskBody> = {}) => postTaskForm(t, poster, taskNear21401(body));
 
 const alertsOf = async (user: TestUser) =>
   t.database.db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.kind, "task_alert")));
@@ -74,8 +58,7 @@ describe("PUT and GET /api/alerts", () => {
     [[{ ...annapolis, minBudget: -5 }], "alerts.0.minBudget", /0 or more/],
     [Array.from({ length: 11 }, () => annapolis), "alerts", /at most 10 job alerts/],
   ])("refuses %j with 400 under %s and changes nothing", async (alerts, field, message) => {
-    const provider = await createUser(t, { verifiedProvider: true });
-    await save(provider, [annapolis]);
+    const provider = await providerWithAlert(t, annapolis);
     const res = await save(provider, alerts);
     expect(res.statusCode, res.body).toBe(400);
     const body = res.json() as { message: string; fieldErrors: Record<string, string> };
@@ -152,8 +135,7 @@ describe("a posted task that matches", () => {
 describe("the digest e-mail", () => {
   it("sends one e-mail per 15 minutes listing every match since the last one; the bell is told each time", async () => {
     const poster = await createUser(t);
-    const provider = await createUser(t, { verifiedProvider: true });
-    await save(provider, [annapolis]);
+    const provider = await providerWithAlert(t, annapolis);
 
     const first = await post(poster, { title: "Dog walk one" });
     t.clock.advance(5 * 60_000);
@@ -188,8 +170,7 @@ describe("the digest e-mail", () => {
 
   it("sends none when the provider turned alert e-mails off; the bell still rings", async () => {
     const poster = await createUser(t);
-    const provider = await createUser(t, { verifiedProvider: true });
-    await save(provider, [annapolis]);
+    const provider = await providerWithAlert(t, annapolis);
     const off = await call(t, provider, { method: "PUT", url: "/api/notifications/preferences", payload: { email: { task_alert: false } } });
     expect(off.statusCode, off.body).toBe(200);
     await post(poster);
@@ -201,9 +182,8 @@ describe("the digest e-mail", () => {
 
   it("leaves out tasks that are no longer open", async () => {
     const poster = await createUser(t);
-    const provider = await createUser(t, { verifiedProvider: true });
+    const provider = await providerWithAlert(t, annapolis);
     const rival = await createUser(t, { verifiedProvider: true });
-    await save(provider, [annapolis]);
     const task = await post(poster, { title: "Taken already" });
     expect((await call(t, rival, { method: "PATCH", url: `/api/tasks/${task.id}/claim` })).statusCode).toBe(200);
     await t.app.ctx.scheduler.runAll();
@@ -212,8 +192,7 @@ describe("the digest e-mail", () => {
 
   it("is safe on several instances: each digest goes once", async () => {
     const poster = await createUser(t);
-    const providers = [await createUser(t, { verifiedProvider: true }), await createUser(t, { verifiedProvider: true }), await createUser(t, { verifiedProvider: true })];
-    for (const p of providers) await save(p, [annapolis]);
+    const providers = [await providerWithAlert(t, annapolis), await providerWithAlert(t, annapolis), await providerWithAlert(t, annapolis)];
     t.clock.advance(ALERT_EMAIL_INTERVAL_MS);
     await post(poster, { title: "Raced walk" });
     const before = await t.database.db.select().from(emailOutbox).where(eq(emailOutbox.kind, "task_alert"));
@@ -229,8 +208,7 @@ describe("the digest e-mail", () => {
 
 describe("the account", () => {
   it("exports the alerts and deletes them with the account", async () => {
-    const provider = await createUser(t, { verifiedProvider: true });
-    await save(provider, [annapolis]);
+    const provider = await providerWithAlert(t, annapolis);
     const exported = await call(t, provider, { url: "/api/account/export" });
     expect(exported.statusCode, exported.body).toBe(200);
     expect(exported.json()).toMatchObject({ jobAlerts: [{ categories: ["pet", "errands"], near: "21401", radiusMiles: 10, minBudgetCents: 3000 }] });

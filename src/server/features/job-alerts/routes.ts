@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { jobAlertListSchema, saveJobAlertsBodySchema } from "../../../shared/job-alerts.js";
 import { requireUser } from "../../plugins/auth.js";
 import { getAlerts, saveAlerts } from "./repository.js";
 import { alertMatchingProviders, sendAlertDigests } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Job alerts: a verified provider's saved searches (docs/product.md#job-alerts,
 // docs/decisions/032-job-alerts.md). Matching runs on posting: the
 // "job_alerts.match" action of the task table's post row.
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+const errors = errorResponses(400, 401, 403);
 
 const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

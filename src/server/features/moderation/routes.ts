@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import {
   adminReportSchema,
   blockedPersonSchema,
@@ -27,10 +27,11 @@ import {
   unhideReview,
   type ModerationDeps,
 } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Reports, blocks and the admin's moderation tools (docs/product.md, Moderation).
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409);
 const tags = ["moderation"];
 
 const moderationRoutes: FastifyPluginAsyncZod<ModerationDeps> = async (app, deps) => {
@@ -46,7 +47,7 @@ const moderationRoutes: FastifyPluginAsyncZod<ModerationDeps> = async (app, deps
     {
       config: user,
       preHandler: reportLimit,
-      schema: { tags, operationId: "createReport", summary: "Reports a user, task, chat message or review to the admins", body: createReportBodySchema, response: { 201: reportCreatedSchema, ...errors, 429: errorResponseSchema } },
+      schema: { tags, operationId: "createReport", summary: "Reports a user, task, chat message or review to the admins", body: createReportBodySchema, response: { 201: reportCreatedSchema, ...errors, ...errorResponses(429) } },
     },
     async (request, reply) => reply.code(201).send(await createReport(ctx, requireUser(request).id, request.body)),
   );
@@ -62,7 +63,7 @@ const moderationRoutes: FastifyPluginAsyncZod<ModerationDeps> = async (app, deps
     {
       config: user,
       preHandler: blockLimit,
-      schema: { tags, operationId: "blockUser", summary: "Blocks a person: no chat, no claims and hidden from each other", params: userIdParamSchema, response: { 200: okResponseSchema, ...errors, 429: errorResponseSchema } },
+      schema: { tags, operationId: "blockUser", summary: "Blocks a person: no chat, no claims and hidden from each other", params: userIdParamSchema, response: { 200: okResponseSchema, ...errors, ...errorResponses(429) } },
     },
     async (request) => {
       await block(ctx, requireUser(request).id, request.params.userId);
@@ -75,7 +76,7 @@ const moderationRoutes: FastifyPluginAsyncZod<ModerationDeps> = async (app, deps
     {
       config: user,
       preHandler: blockLimit,
-      schema: { tags, operationId: "unblockUser", summary: "Unblocks a person the caller blocked", params: userIdParamSchema, response: { 200: okResponseSchema, ...errors, 429: errorResponseSchema } },
+      schema: { tags, operationId: "unblockUser", summary: "Unblocks a person the caller blocked", params: userIdParamSchema, response: { 200: okResponseSchema, ...errors, ...errorResponses(429) } },
     },
     async (request) => {
       await unblock(ctx, requireUser(request).id, request.params.userId);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import {
   markNotificationsReadBodySchema,
   notificationListSchema,
@@ -10,6 +9,7 @@ import { announceNotifications } from "../../notify.js";
 import { requireUser } from "../../plugins/auth.js";
 import { getPreferences, listNotifications, markNotificationsRead, updatePreferences } from "./repository.js";
 import { registerTaskNotices } from "./task-notices.js";
+import { errorResponses } from "../../http-errors.js";
 
 const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -19,7 +19,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/notifications",
     {
       config: { auth: "user" },
-      schema: { tags: ["notifications"], operationId: "listNotifications", summary: "Lists the signed-in person's notifications", response: { 200: notificationListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["notifications"], operationId: "listNotifications", summary: "Lists the signed-in person's notifications", response: { 200: notificationListSchema, ...errorResponses(401) } },
     },
     async (request) => listNotifications(ctx.db, requireUser(request).id),
   );
@@ -33,7 +33,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "markNotificationsRead",
         summary: "Marks notifications as read",
         body: markNotificationsReadBodySchema,
-        response: { 200: notificationListSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+        response: { 200: notificationListSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => {
@@ -49,7 +49,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/notifications/preferences",
     {
       config: { auth: "user" },
-      schema: { tags: ["notifications"], operationId: "getNotificationPreferences", summary: "Returns which e-mails and pushes the person wants", response: { 200: notificationPreferencesSchema, 401: errorResponseSchema } },
+      schema: { tags: ["notifications"], operationId: "getNotificationPreferences", summary: "Returns which e-mails and pushes the person wants", response: { 200: notificationPreferencesSchema, ...errorResponses(401) } },
     },
     async (request) => getPreferences(ctx.db, requireUser(request).id),
   );
@@ -63,7 +63,7 @@ const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "setNotificationPreferences",
         summary: "Sets which e-mails and pushes the person wants",
         body: updateNotificationPreferencesSchema,
-        response: { 200: notificationPreferencesSchema, 400: errorResponseSchema, 401: errorResponseSchema },
+        response: { 200: notificationPreferencesSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => updatePreferences(ctx.db, requireUser(request).id, request.body),

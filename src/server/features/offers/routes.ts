@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { uuidParamSchema } from "../../../shared/common.js";
 import { dollarsToCents, formatDollars } from "../../../shared/money.js";
 import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import type { AppContext } from "../../context.js";
-import { conflict, forbidden, notFound } from "../../http-errors.js";
+import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import { requireUser } from "../../plugins/auth.js";
@@ -86,7 +86,7 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "listTaskOffers",
         summary: "Lists a task's offers: all of them for its poster, one's own for anyone else",
         params: uuidParamSchema,
-        response: { 200: offerListSchema, 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: offerListSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
@@ -109,11 +109,7 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         body: offerBodySchema,
         response: {
           200: offerSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
@@ -158,11 +154,7 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         params: uuidParamSchema,
         response: {
           200: offerSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import { resolveDisputeBodySchema } from "../../../shared/disputes.js";
 import { adminFinanceSchema } from "../../../shared/payments.js";
 import { ledgerPageSchema, ledgerSearchQuerySchema } from "../../../shared/receipts.js";
@@ -10,6 +10,7 @@ import { openDisputes, resolveDispute } from "./disputes.js";
 import { LEDGER_CSV_HEADER, ledgerCsvRows, searchLedger } from "./ledger-search.js";
 import { adminFinance } from "./read-models.js";
 import type { PaymentsContext } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // The admin's finance view (totals, the guarantee account, open disputes by age) and dispute
 // resolution with any split; every resolution lands in the audit log.
@@ -19,7 +20,7 @@ const taskIdParams = z.object({ taskId: z.uuid({ error: "taskId must be a UUID" 
 const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.get(
     "/api/admin/finance",
-    { config: { auth: "admin" }, schema: { tags: ["payments"], operationId: "getFinance", summary: "Returns the platform's money totals and disputes", response: { 200: adminFinanceSchema, 401: errorResponseSchema, 403: errorResponseSchema } } },
+    { config: { auth: "admin" }, schema: { tags: ["payments"], operationId: "getFinance", summary: "Returns the platform's money totals and disputes", response: { 200: adminFinanceSchema, ...errorResponses(401, 403) } } },
     async () => ({ ...(await adminFinance(ctx)), disputes: await openDisputes(ctx) }),
   );
 
@@ -35,11 +36,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
         body: resolveDisputeBodySchema,
         response: {
           200: okResponseSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
@@ -49,7 +46,7 @@ const adminRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app,
     },
   );
 
-  const ledgerErrors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+  const ledgerErrors = errorResponses(400, 401, 403);
   app.get(
     "/api/admin/ledger",
     {

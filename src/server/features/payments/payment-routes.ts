@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import { disputeMessageBodySchema, reportProblemBodySchema, taskDisputeAnswerSchema } from "../../../shared/disputes.js";
 import { taskPhotoImageParamsSchema } from "../../../shared/task-photos.js";
 import { dollarsToCents } from "../../../shared/money.js";
@@ -20,11 +20,12 @@ import { readDisputePhotoImage, type DisputePhotoDeps } from "./dispute-photos.j
 import { addDisputeMessage, reportProblem, taskDispute } from "./disputes.js";
 import { earnings } from "./read-models.js";
 import { approveRelease, confirmSandboxPayment, createPaymentIntent, taskEscrow, tipTask, type PaymentsContext } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // The poster's side: pay a claimed task, approve the release, tip; either party's "report a problem"
 // and its thread; and what the poster and provider see about a task's money.
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: DisputePhotoDeps }> = async (app, { ctx, photos }) => {
   // Card testing is the abuse to stop here: a few tries per person, enough for typos.
@@ -46,7 +47,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
     {
       config: { auth: "user", verifiedEmail: true },
       preHandler: cardLimit,
-      schema: { tags: ["payments"], operationId: "createPaymentIntent", summary: "Starts paying a task into escrow", body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, 429: errorResponseSchema, ...errors } },
+      schema: { tags: ["payments"], operationId: "createPaymentIntent", summary: "Starts paying a task into escrow", body: createPaymentIntentBodySchema, response: { 200: clientSecretSchema, ...errorResponses(429), ...errors } },
     },
     async (request) => ({
       clientSecret: await createPaymentIntent(ctx, requireUser(request).id, {
@@ -66,7 +67,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
         operationId: "confirmSandboxPayment",
         summary: "Confirms a payment in the sandbox provider",
         body: sandboxConfirmBodySchema,
-        response: { 200: sandboxConfirmResultSchema, 402: errorResponseSchema, 429: errorResponseSchema, ...errors },
+        response: { 200: sandboxConfirmResultSchema, ...errorResponses(402, 429), ...errors },
       },
     },
     async (request) => {
@@ -155,7 +156,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
         summary: "Adds a tip for the provider",
         params: uuidParamSchema,
         body: tipBodySchema,
-        response: { 200: tipResultSchema, 429: errorResponseSchema, ...errors },
+        response: { 200: tipResultSchema, ...errorResponses(429), ...errors },
       },
     },
     async (request) =>
@@ -167,7 +168,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
 
   app.get(
     "/api/payments/earnings",
-    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "getEarnings", summary: "Returns the signed-in provider's earnings", response: { 200: earningsSchema, 401: errorResponseSchema } } },
+    { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "getEarnings", summary: "Returns the signed-in provider's earnings", response: { 200: earningsSchema, ...errorResponses(401) } } },
     async (request) => earnings(ctx, requireUser(request).id),
   );
 };

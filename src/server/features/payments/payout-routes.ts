@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import { accountLinkSchema, connectAccountSchema } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
 import { completeSandboxOnboarding, createPayoutAccount, createPayoutAccountLink, type PaymentsContext } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Payout onboarding (docs/product.md, Money): create the account, then follow the link; the sandbox's link is our
 // own page that enables payouts.
 
-const errors = { 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+const errors = errorResponses(401, 403, 404, 409);
 
 const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app, { ctx }) => {
   app.post(

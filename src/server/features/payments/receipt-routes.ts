@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { uuidParamSchema } from "../../../shared/common.js";
 import {
   payoutHistorySchema,
   receiptListSchema,
@@ -9,7 +9,7 @@ import {
   type Receipt,
 } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
-import { notFound } from "../../http-errors.js";
+import { errorResponses, notFound } from "../../http-errors.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { csvStream } from "./csv.js";
 import { receiptPdf, statementPdf } from "./pdf.js";
@@ -20,7 +20,7 @@ import { EARNINGS_CSV_HEADER, earningsCsvRows, payoutHistory, yearlyStatement } 
 // A receipt is the payer's and the admins' alone; anyone else is told it does not exist, as for
 // files that are not theirs. Statements are always the caller's own.
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 async function receiptFor(ctx: AppContext, id: string, viewer: ReturnType<typeof requireUser>): Promise<Receipt> {
   const found = await findReceipt(ctx, id);

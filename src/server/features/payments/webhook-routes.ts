@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema } from "../../../shared/common.js";
-import { badRequest, notFound } from "../../http-errors.js";
+import { badRequest, errorResponses, notFound } from "../../http-errors.js";
 import { handleGatewayEvent, type PaymentsContext } from "./service.js";
 
 // Stripe's webhook. The signature covers the exact bytes Stripe sent, so this plugin (and only
@@ -20,7 +19,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (ap
         operationId: "receiveStripeWebhook",
         summary: "Receives Stripe's signed events",
         headers: z.object({ "stripe-signature": z.string().optional() }),
-        response: { 200: z.object({ received: z.literal(true) }), 400: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: z.object({ received: z.literal(true) }), ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { uuidParamSchema } from "../../../shared/common.js";
 import { userProfileSchema } from "../../../shared/profiles.js";
 import { getUserProfile } from "./repository.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Public profiles (docs/product.md, "People you can see"): anyone may read one, signed in or not.
 // The response schema names every field that may leave; nothing else can.
@@ -18,7 +19,7 @@ const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getPublicProfile",
         summary: "Returns a person's public profile",
         params: uuidParamSchema,
-        response: { 200: userProfileSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: userProfileSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => getUserProfile(ctx.db, request.params.id),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import {
   activeProviderSchema,
   applicationsQuerySchema,
@@ -13,9 +13,10 @@ import { moderationReasonBodySchema } from "../../../shared/moderation.js";
 import { requireUser } from "../../plugins/auth.js";
 import { listActiveProviders, listApplications, listAudit, listOutbox } from "./repository.js";
 import { decide } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 const userParams = z.object({ userId: z.uuid({ error: "userId must be a UUID" }) });
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { backgroundCheckSchema, backgroundCheckServiceSchema, manualCheckBodySchema } from "../../../shared/background-checks.js";
-import { errorResponseSchema } from "../../../shared/common.js";
 import type { BackgroundChecks } from "../../adapters/background-checks/background-checks.js";
 import { createBackgroundChecks } from "../../adapters/background-checks/create-background-checks.js";
-import { notFound, unauthorized } from "../../http-errors.js";
+import { errorResponses, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { handleCheckEvent, recordManualCheck, startCheck } from "./background-checks.js";
 
@@ -12,7 +11,7 @@ import { handleCheckEvent, recordManualCheck, startCheck } from "./background-ch
 // check; Checkr's webhook reports the result.
 
 const userParams = z.object({ userId: z.uuid({ error: "userId must be a UUID" }) });
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /**
  * Checkr's webhook. The signature covers the exact bytes Checkr sent, so this plugin (and only
@@ -31,7 +30,7 @@ const webhookRoutes: FastifyPluginAsyncZod<{ checks: BackgroundChecks }> = async
         operationId: "receiveCheckrWebhook",
         summary: "Receives Checkr's signed background-check events",
         headers: z.object({ "x-checkr-signature": z.string().optional() }),
-        response: { 200: z.object({ received: z.literal(true) }), 401: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: z.object({ received: z.literal(true) }), ...errorResponses(401, 404) },
       },
     },
     async (request) => {
@@ -90,7 +89,7 @@ const backgroundCheckRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "startBackgroundCheck",
         summary: "Starts a background check with the connected service",
         params: userParams,
-        response: { 201: backgroundCheckSchema, 502: errorResponseSchema, ...errors },
+        response: { 201: backgroundCheckSchema, ...errorResponses(502), ...errors },
       },
     },
     async (request, reply) => reply.code(201).send(await startCheck(ctx, checks, requireUser(request).id, request.params.userId)),

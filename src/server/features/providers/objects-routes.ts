@@ -1,7 +1,6 @@
 import type { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import {
   objectPathResponseSchema,
   setIdDocumentBodySchema,
@@ -14,6 +13,7 @@ import type { ObjectStorage } from "../../adapters/storage/storage.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
+import { errorResponses } from "../../http-errors.js";
 
 const LARGEST = uploadRule(null).maxBytes;
 
@@ -30,14 +30,7 @@ async function readLimited(stream: Readable, max: number): Promise<Buffer | "too
   return Buffer.concat(chunks);
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  404: errorResponseSchema,
-  410: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 404, 410, 413, 415);
 
 const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (app, { storage }) => {
   const { ctx } = app;
@@ -54,7 +47,7 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
         // The contract takes no body; a POST without one reaches validation as null. {} and
         // {kind} are accepted too (docs/decisions/009-uploads-and-storage.md).
         body: uploadRequestSchema.nullish(),
-        response: { 200: uploadUrlResponseSchema, 429: errorResponseSchema, ...errors },
+        response: { 200: uploadUrlResponseSchema, ...errorResponses(429), ...errors },
       },
     },
     async (request) => createUpload(ctx, storage, requireUser(request).id, request.body?.kind ?? null),

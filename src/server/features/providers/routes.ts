@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { applicationBodySchema, profilePatchSchema, providerProfileSchema } from "../../../shared/providers.js";
 import { createStorage } from "../../adapters/storage/create-storage.js";
 import { requireUser } from "../../plugins/auth.js";
@@ -11,6 +10,7 @@ import objectsRoutes from "./objects-routes.js";
 import { findProfile } from "./repository.js";
 import { submitApplication, updateProfile } from "./service.js";
 import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploads } from "./uploads.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Providers: applications and profiles here; uploads (objects-routes.ts), admin review
 // (admin-routes.ts) and the public directory (directory-routes.ts) in their own plugins.
@@ -18,7 +18,7 @@ import { deleteAbandonedUploads, deleteRetiredIdDocuments, deleteUnattachedUploa
 const providersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const storage = await createStorage(ctx.env);
-  const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema };
+  const errors = errorResponses(400, 401, 404, 409);
 
   app.post(
     "/api/provider/apply",
@@ -30,7 +30,7 @@ const providersRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "applyAsProvider",
         summary: "Applies to work as a provider",
         body: applicationBodySchema,
-        response: { 201: providerProfileSchema, 429: errorResponseSchema, ...errors },
+        response: { 201: providerProfileSchema, ...errorResponses(429), ...errors },
       },
     },
     async (request, reply) => reply.code(201).send(await submitApplication(ctx, requireUser(request).id, request.body)),

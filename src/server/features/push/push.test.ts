@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import type { CreateTaskBody } from "../../../shared/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { postTaskForm, providerWithAlert } from "../../../../test/fixtures/factory.js";
+import { taskNear21401 } from "../../../../test/fixtures/task-bodies.js";
 import { startLocalPushService, type LocalSubscription } from "../../../../test/fakes/local-push-service.js";
 import { pushOutbox, pushSubscriptions } from "../../db/schema/push.js";
 import { deliverQueuedPushes } from "./delivery.js";
@@ -14,24 +15,7 @@ const t = await useTestApp({ PUSH_SERVICE_HOSTS: "localhost" });
 const service = await startLocalPushService();
 afterAll(() => service.close());
 
-const taskBody: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 40,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-  lat: 38.98,
-  lon: -76.49,
-};
-
-const post = async (poster: TestUser) => {
-  const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: taskBody });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string }>();
-};
+const post = (poster: TestUser) => postTaskForm(t, poster, taskNear21401());
 
 const publicKey = async (user: TestUser) => {
   const res = await call(t, user, { url: "/api/push/key" });
@@ -43,9 +27,7 @@ const publicKey = async (user: TestUser) => {
 
 /** A provider with a job alert around Annapolis and one device subscribed. */
 async function alertedProviderWithDevice(): Promise<{ provider: TestUser; device: LocalSubscription }> {
-  const provider = await createUser(t, { verifiedProvider: true });
-  const alerts = [{ categories: ["pet"], near: "21401", radiusMiles: 10, minBudget: null }];
-  expect((await call(t, provider, { method: "PUT", url: "/api/alerts", payload: { alerts } })).statusCode).toBe(200);
+  const provider = await providerWithAlert(t);
   const device = await service.subscribe(await publicKey(provider));
   const res = await call(t, provider, { method: "POST", url: "/api/push/subscriptions", payload: { endpoint: device.endpoint, keys: device.keys } });
   expect(res.statusCode, res.body).toBe(200);

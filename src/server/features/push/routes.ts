@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, okResponseSchema } from "../../../shared/common.js";
+import { okResponseSchema } from "../../../shared/common.js";
 import { pushKeySchema, pushSubscriptionBodySchema, pushUnsubscribeBodySchema } from "../../../shared/push.js";
-import { conflict } from "../../http-errors.js";
+import { conflict, errorResponses } from "../../http-errors.js";
 import { PUSH_OUTBOX_CHANNEL } from "../../notify.js";
 import { requireUser } from "../../plugins/auth.js";
 import { deliverQueuedPushes, PushDrain } from "./delivery.js";
@@ -10,7 +10,7 @@ import { assertPushServiceEndpoint, deleteSubscription, saveSubscription } from 
 // Web Push: the server's key, and each device a person turns notifications on for
 // (docs/product.md#chat-and-notifications, docs/decisions/062-web-push-and-installable-app.md).
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+const errors = errorResponses(400, 401, 403);
 
 const pushRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -27,7 +27,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/push/key",
     {
       config: { auth: "user" },
-      schema: { tags: ["push"], operationId: "getPushKey", summary: "Returns the key browsers subscribe to pushes with", response: { 200: pushKeySchema, 401: errorResponseSchema } },
+      schema: { tags: ["push"], operationId: "getPushKey", summary: "Returns the key browsers subscribe to pushes with", response: { 200: pushKeySchema, ...errorResponses(401) } },
     },
     () => ({ publicKey: ctx.push.publicKey }),
   );
@@ -41,7 +41,7 @@ const pushRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "addPushSubscription",
         summary: "Turns on pushes for this device",
         body: pushSubscriptionBodySchema,
-        response: { 200: okResponseSchema, ...errors, 409: errorResponseSchema },
+        response: { 200: okResponseSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => {

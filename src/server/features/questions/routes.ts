@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { uuidParamSchema } from "../../../shared/common.js";
 import { notificationPreview } from "../../../shared/chat-text.js";
 import {
   answerQuestionBodySchema,
@@ -15,7 +15,7 @@ import {
   type TaskQuestion,
 } from "../../../shared/questions.js";
 import type { Db } from "../../db/client.js";
-import { conflict, forbidden, notFound } from "../../http-errors.js";
+import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
 import { isAdmin, requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
@@ -38,7 +38,7 @@ import {
 
 type SessionUser = NonNullable<FastifyRequest["user"]>;
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** The poster and admins see hidden questions (marked hidden); nobody else receives them. */
 const seesHidden = (found: QuestionContext, viewer: SessionUser | null) => viewer !== null && (viewer.id === found.task.userId || isAdmin(viewer));
@@ -86,7 +86,7 @@ const questionsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "listTaskQuestions",
         summary: "Lists a task's public questions and answers; its poster and admins also see hidden ones",
         params: uuidParamSchema,
-        response: { 200: taskQuestionListSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: taskQuestionListSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { createReviewBodySchema, reviewSchema, taskReviewsSchema, userReviewsSchema } from "../../../shared/reviews.js";
 import { requireUser } from "../../plugins/auth.js";
 import { createReview, revealDueReviews, reviewsForTask, reviewsOfUser } from "./repository.js";
+import { errorResponses } from "../../http-errors.js";
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const errors = errorResponses(400, 401, 403, 404);
 
 const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -16,7 +16,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/reviews",
     {
       config: { auth: "user" },
-      schema: { tags: ["reviews"], operationId: "createReview", summary: "Reviews the other party of a completed task", body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, 409: errorResponseSchema } },
+      schema: { tags: ["reviews"], operationId: "createReview", summary: "Reviews the other party of a completed task", body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, ...errorResponses(409) } },
     },
     async (request, reply) => {
       const review = await createReview(ctx.db, { ...request.body, reviewerId: requireUser(request).id, now: ctx.now() });
@@ -48,7 +48,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "listUserReviews",
         summary: "Lists the visible reviews of a person",
         params: z.object({ userId: z.uuid({ error: "userId must be a UUID" }) }),
-        response: { 200: userReviewsSchema, 400: errorResponseSchema },
+        response: { 200: userReviewsSchema, ...errorResponses(400) },
       },
     },
     async (request) => reviewsOfUser(ctx.db, request.params.userId),

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, pageQuerySchema } from "../../../shared/common.js";
+import { pageQuerySchema } from "../../../shared/common.js";
 import {
   appointmentBodySchema,
   appointmentDateProblem,
@@ -8,7 +8,7 @@ import {
   contactMessagePageSchema,
   createdResponseSchema,
 } from "../../../shared/site.js";
-import { namedFieldError } from "../../http-errors.js";
+import { errorResponses, namedFieldError } from "../../http-errors.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import {
   deleteExpiredSiteRecords,
@@ -27,8 +27,8 @@ const SUBMIT_LIMIT = { max: 5, windowMs: 10 * 60_000 } as const;
 const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const perIp = (name: string) => rateLimit(ctx.db, ctx.now, { name, ...SUBMIT_LIMIT, key: (r) => r.ip });
-  const writeErrors = { 400: errorResponseSchema, 429: errorResponseSchema };
-  const adminErrors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
+  const writeErrors = errorResponses(400, 429);
+  const adminErrors = errorResponses(400, 401, 403);
 
   app.post(
     "/api/contact",

@@ -1,19 +1,14 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, uuidParamSchema } from "../../../shared/common.js";
+import { uuidParamSchema } from "../../../shared/common.js";
 import { addTaskPhotoBodySchema, taskPhotoImageParamsSchema, taskPhotoParamsSchema, taskPhotosResponseSchema } from "../../../shared/task-photos.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { addTaskPhoto, readTaskPhotoImage, removeTaskPhoto, type TaskPhotoDeps } from "./service.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Task photos (docs/product.md#task-photos, docs/decisions/030-task-photos.md).
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps) => {
   const { ctx } = app;
@@ -30,7 +25,7 @@ const taskPhotosRoutes: FastifyPluginAsyncZod<TaskPhotoDeps> = async (app, deps)
         summary: "Adds an uploaded photo to a task",
         params: uuidParamSchema,
         body: addTaskPhotoBodySchema,
-        response: { 200: taskPhotosResponseSchema, 410: errorResponseSchema, 413: errorResponseSchema, 415: errorResponseSchema, 429: errorResponseSchema, ...errors },
+        response: { 200: taskPhotosResponseSchema, ...errorResponses(410, 413, 415, 429), ...errors },
       },
     },
     async (request) => addTaskPhoto(ctx, deps, requireUser(request).id, request.params.id, request.body),

@@ -1,31 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { CreateTaskBody, RadiusCounts, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import type { CreateTaskBody, RadiusCounts, TaskPublic } from "../../../shared/tasks.js";
 import { NEAR_MESSAGE } from "../../../shared/task-filters.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
+import { postTaskForm } from "../../../../test/fixtures/factory.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 // The job board's filters (docs/product.md#job-board-filters): near + radius, budget, when, each
 // alone, combined with each other and with category, search, sort and paging, and their bad values.
 // The database holds exactly the tasks made here. The clock starts at 2026-06-01 12:00 UTC, which is
 // Monday 8:00 AM in the board's time zone (America/New_York).
 
-const single: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 25,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-};
-
 const t = await useTestApp();
 const poster = await createUser(t);
 const mk = async (body: Partial<CreateTaskBody>) => {
   t.clock.advance(60_000);
-  const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...single, ...body } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as TaskPrivate;
+  return postTaskForm(t, poster, taskBody(body));
 };
 // Miles from ZIP 21401's centroid (38.9898, -76.5501): a 3.3, e 2.8, b 21.0, d 54.4, c has no position (a place
 // the gazetteer does not know).

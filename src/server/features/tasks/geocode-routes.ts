@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { GEOCODE_LIMIT } from "../../../shared/constants.js";
-import { errorResponseSchema } from "../../../shared/common.js";
 import { geocodeQuerySchema, geocodeResultsSchema } from "../../../shared/tasks.js";
-import { HttpError } from "../../http-errors.js";
+import { errorResponses, HttpError } from "../../http-errors.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 
 // Address autocomplete (docs/product.md): at least 3 characters, 5 US results. Public like the
@@ -24,7 +23,7 @@ const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "geocode",
         summary: "Finds the place of a ZIP code or town",
         querystring: geocodeQuerySchema,
-        response: { 200: geocodeResultsSchema, 400: errorResponseSchema, 429: errorResponseSchema, 502: errorResponseSchema },
+        response: { 200: geocodeResultsSchema, ...errorResponses(400, 429, 502) },
       },
     },
     async (request) => {

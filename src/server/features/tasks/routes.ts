@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { errorResponseSchema, notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
+import { notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
 import { offerParamsSchema } from "../../../shared/offers.js";
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import { declineRequestBodySchema } from "../../../shared/task-requests.js";
@@ -32,6 +32,7 @@ import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenT
 import { declineRequest, lapseDueRequests } from "./requests.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
+import { errorResponses } from "../../http-errors.js";
 
 // Tasks: post, find, claim and run a task through its life (docs/product.md, Task states). Every
 // state change goes through service.ts's one transition function, built from the shared table.
@@ -179,7 +180,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "postTask",
         summary: "Posts a new task",
         body: createTaskBodySchema,
-        response: { 201: taskPrivateSchema, 400: errorResponseSchema, 401: errorResponseSchema, 429: errorResponseSchema },
+        response: { 201: taskPrivateSchema, ...errorResponses(400, 401, 429) },
       },
       // One account cannot flood the job board.
       preHandler: rateLimit(ctx.db, ctx.now, {
@@ -202,7 +203,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "listOpenTasks",
         summary: "Lists the open tasks of the job board",
         querystring: openTasksQuerySchema,
-        response: { 200: taskListSchema, 304: notModifiedSchema, 400: errorResponseSchema },
+        response: { 200: taskListSchema, 304: notModifiedSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
@@ -225,7 +226,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "countOpenTasksByRadius",
         summary: "Counts the open tasks within each distance of a place",
         querystring: radiusCountsQuerySchema,
-        response: { 200: radiusCountsSchema, 400: errorResponseSchema },
+        response: { 200: radiusCountsSchema, ...errorResponses(400) },
       },
     },
     async (request) => countWithinRadii(ctx, request.query),
@@ -235,7 +236,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/my-tasks",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], operationId: "listMyTasks", summary: "Lists the tasks the signed-in person posted", response: { 200: myTaskListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listMyTasks", summary: "Lists the tasks the signed-in person posted", response: { 200: myTaskListSchema, ...errorResponses(401) } },
     },
     async (request) => listPostedBy(ctx, requireUser(request).id),
   );
@@ -244,7 +245,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/my-jobs",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], operationId: "listMyJobs", summary: "Lists the tasks the signed-in provider works on", response: { 200: myTaskListSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listMyJobs", summary: "Lists the tasks the signed-in provider works on", response: { 200: myTaskListSchema, ...errorResponses(401) } },
     },
     async (request) => listAssignedTo(ctx, requireUser(request).id),
   );
@@ -253,7 +254,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     "/api/tasks/declined",
     {
       config: { auth: "user" },
-      schema: { tags: ["tasks"], operationId: "listDeclinedTasks", summary: "Lists the tasks whose posters declined the signed-in provider", response: { 200: declinedTasksSchema, 401: errorResponseSchema } },
+      schema: { tags: ["tasks"], operationId: "listDeclinedTasks", summary: "Lists the tasks whose posters declined the signed-in provider", response: { 200: declinedTasksSchema, ...errorResponses(401) } },
     },
     // The board is the same for everyone and kept (decision 035), so a declined provider's browser
     // leaves these out of it, and their task page says why there is no Claim (decision 024).
@@ -269,7 +270,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: "getTask",
         summary: "Returns one task as the asking person may see it",
         params: uuidParamSchema,
-        response: { 200: taskDetailSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+        response: { 200: taskDetailSchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => getTaskDetail(ctx, request.params.id, request.user),
@@ -287,11 +288,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         body: editTaskBodySchema,
         response: {
           200: taskPrivateSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
@@ -315,11 +312,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
           params: uuidParamSchema,
           response: {
             200: taskPrivateSchema,
-            400: errorResponseSchema,
-            401: errorResponseSchema,
-            403: errorResponseSchema,
-            404: errorResponseSchema,
-            409: errorResponseSchema,
+            ...errorResponses(400, 401, 403, 404, 409),
           },
         },
       },
@@ -344,11 +337,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         body: declineRequestBodySchema,
         response: {
           200: taskPrivateSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
@@ -367,11 +356,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         params: offerParamsSchema,
         response: {
           200: taskPrivateSchema,
-          400: errorResponseSchema,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-          409: errorResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },

@@ -1,31 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { CreateTaskBody, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import type { CreateTaskBody, TaskPublic } from "../../../shared/tasks.js";
 import { eq } from "drizzle-orm";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp } from "../../../../test/create-test-app.js";
+import { postTaskForm } from "../../../../test/fixtures/factory.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 // The job board's query: only open tasks, search, category, paging and sorts, on a database
 // that holds exactly the tasks made here (the order assertions depend on it).
-
-const single: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 25,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "MD",
-};
 
 const t = await useTestApp();
 const poster = await createUser(t);
 const mk = async (body: Partial<CreateTaskBody>, minutesLater: number) => {
   t.clock.advance(minutesLater * 60_000);
-  const res = await call(t, poster, { method: "POST", url: "/api/tasks", payload: { ...single, ...body } });
-  expect(res.statusCode).toBe(201);
-  return res.json() as TaskPrivate;
+  return postTaskForm(t, poster, taskBody(body));
 };
 const a = await mk({ title: "Grocery run", description: "Milk and eggs", category: "shopping", budget: 30, lat: 38.98, lon: -76.49 }, 1);
 const b = await mk({ title: "Dog walk", description: "Friendly GROCERY-store dog", category: "pet", budget: 80, lat: 39.29, lon: -76.61 }, 1);

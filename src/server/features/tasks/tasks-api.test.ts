@@ -3,21 +3,11 @@ import { describe, expect, it } from "vitest";
 import { SCHEDULE_MESSAGES, type CreateTaskBody, type TaskPrivate } from "../../../shared/tasks.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { taskBody } from "../../../../test/fixtures/task-bodies.js";
 
 const t = await useTestApp();
 
-const single: CreateTaskBody = {
-  title: "Walk the dog",
-  description: "A 45-minute walk around the block",
-  category: "pet",
-  budget: 25,
-  urgency: "standard",
-  location: "58 West St",
-  city: "Annapolis",
-  state: "md",
-  lat: 38.97841,
-  lon: -76.49223,
-};
+const single = taskBody({ state: "md", lat: 38.97841, lon: -76.49223 });
 
 const route: CreateTaskBody = {
   title: "Deliver a cake",

@@ -1,5 +1,4 @@
-import { lazy, Suspense, useState } from "react";
-import type { ActiveProvider, ProviderProfile } from "@shared/providers";
+import type { ProviderProfile } from "@shared/providers";
 import { LoadingRegion, Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/use-toast";
@@ -10,7 +9,7 @@ import { useApplications } from "@/features/admin/api/get-applications";
 import { useRevokeApproval } from "@/features/admin/api/revoke-approval";
 import { ActiveProviderCard } from "@/features/admin/components/active-provider-card";
 import { AdminShell } from "@/features/admin/components/admin-shell";
-import { ApplicationCard, fullName } from "@/features/admin/components/application-card";
+import { ApplicationCard } from "@/features/admin/components/application-card";
 import { PhotoChangesQueue } from "@/features/account/components/photo-changes-queue";
 
 function Loading() {
@@ -22,17 +21,6 @@ function Loading() {
   );
 }
 
-// The two dialogs (Radix Dialog; the rejection's form with react-hook-form and zod) are their own
-// chunks, fetched at the first View or Reject press and kept mounted after, so closing animates:
-// the admin opens the page to read the lists (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
-const ApplicationDetailsDialog = lazy(() =>
-  import("@/features/admin/components/application-details-dialog").then((m) => ({ default: m.ApplicationDetailsDialog })),
-);
-const RejectDialog = lazy(() => import("@/features/admin/components/reject-dialog").then((m) => ({ default: m.RejectDialog })));
-const RevokeApprovalDialog = lazy(() =>
-  import("@/features/admin/components/revoke-approval-dialog").then((m) => ({ default: m.RevokeApprovalDialog })),
-);
-
 function Empty({ text }: { text: string }) {
   return <p className="py-12 text-center text-muted-foreground">{text}</p>;
 }
@@ -41,17 +29,7 @@ function AdminDashboard() {
   const applications = useApplications(true);
   const active = useActiveProviders(true);
   const decide = useDecideApplication();
-  const [details, setDetails] = useState<ProviderProfile | null>(null);
-  const [rejecting, setRejecting] = useState<ProviderProfile | null>(null);
-  const [revoking, setRevoking] = useState<ActiveProvider | null>(null);
   const revokeApproval = useRevokeApproval();
-  // Latched during render at the first opening (React's derived-state pattern): no effect, no extra frame.
-  const [detailsUsed, setDetailsUsed] = useState(false);
-  const [rejectUsed, setRejectUsed] = useState(false);
-  const [revokeUsed, setRevokeUsed] = useState(false);
-  if (details && !detailsUsed) setDetailsUsed(true);
-  if (rejecting && !rejectUsed) setRejectUsed(true);
-  if (revoking && !revokeUsed) setRevokeUsed(true);
 
   const pending = applications.data?.filter((a) => a.verificationStatus === "pending") ?? [];
   const underReview = applications.data?.filter((a) => a.verificationStatus === "under_review") ?? [];
@@ -74,24 +52,24 @@ function AdminDashboard() {
         onError: () => toast({ title: "Error", description: "Failed to update application status. Please try again.", variant: "destructive" }),
       },
     );
-  const reject = (userId: string, reason: string) =>
+  const reject = (userId: string, reason: string, done: () => void) =>
     decide.mutate(
       { userId, action: "reject", reason },
       {
         onSuccess: () => {
-          setRejecting(null);
+          done();
           toast({ title: "Application Rejected", description: "The provider has been notified of the rejection." });
         },
         onError: () => toast({ title: "Error", description: "Failed to reject application. Please try again.", variant: "destructive" }),
       },
     );
 
-  const revoke = (userId: string, reason: string) =>
+  const revoke = (userId: string, reason: string, done: () => void) =>
     revokeApproval.mutate(
       { userId, reason },
       {
         onSuccess: () => {
-          setRevoking(null);
+          done();
           toast({ title: "Approval Revoked", description: "The provider can no longer claim tasks and has been told why." });
         },
         onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to revoke the approval. Please try again."), variant: "destructive" }),
@@ -110,9 +88,8 @@ function AdminDashboard() {
             key={application.id}
             application={application}
             busy={decide.isPending}
-            onView={() => setDetails(application)}
             onReview={() => review(application.userId)}
-            onReject={() => setRejecting(application)}
+            onReject={(reason, done) => reject(application.userId, reason, done)}
             onApprove={() => approve(application.userId)}
           />
         ))}
@@ -145,39 +122,17 @@ function AdminDashboard() {
           ) : (
             <div className="grid gap-4 md:grid-cols-2">
               {providers.map((provider) => (
-                <ActiveProviderCard key={provider.id} provider={provider} onRevoke={() => setRevoking(provider)} />
+                <ActiveProviderCard
+                  key={provider.id}
+                  provider={provider}
+                  revoking={revokeApproval.isPending}
+                  onRevoke={(reason, done) => revoke(provider.userId, reason, done)}
+                />
               ))}
             </div>
           )}
         </TabsContent>
       </Tabs>
-      <Suspense fallback={null}>
-        {detailsUsed && <ApplicationDetailsDialog application={details} onClose={() => setDetails(null)} />}
-        {rejectUsed && (
-          <RejectDialog
-            key={rejecting?.id ?? "none"}
-            name={rejecting ? fullName(rejecting) : ""}
-            open={rejecting !== null}
-            pending={decide.isPending}
-            onCancel={() => setRejecting(null)}
-            onConfirm={(reason) => {
-              if (rejecting) reject(rejecting.userId, reason);
-            }}
-          />
-        )}
-        {revokeUsed && (
-          <RevokeApprovalDialog
-            key={revoking?.id ?? "none"}
-            name={revoking ? fullName(revoking) : ""}
-            open={revoking !== null}
-            pending={revokeApproval.isPending}
-            onCancel={() => setRevoking(null)}
-            onConfirm={(reason) => {
-              if (revoking) revoke(revoking.userId, reason);
-            }}
-          />
-        )}
-      </Suspense>
     </AdminShell>
   );
 }

@@ -1,10 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { LoadingRegion } from "@/components/ui/skeleton";
-import { useDeferredOverlay } from "@/components/ui/use-deferred-overlay";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { toast } from "@/components/ui/use-toast";
 import { PayoutAlert } from "@/features/payments/components/payout-alert";
 import { providerProfileQueryKey, useProviderProfile } from "@/features/providers/api/get-provider-profile";
@@ -75,8 +75,7 @@ function LoadingCards() {
 // The Post a Task wizard (react-hook-form, zod, the Radix dialog, select and radio groups) is its own
 // chunk, fetched when the pointer or focus reaches its button and shown at the press, as on the
 // landing page (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
-const loadPostTask = () => import("../post-task-dialog");
-const PostTaskDialogWithFelix = lazy(() => loadPostTask().then((m) => ({ default: m.PostTaskDialogWithFelix })));
+const postTaskDialog = deferredPart(() => import("../post-task-dialog"), (m) => m.PostTaskDialogWithFelix);
 
 /** The dashboard (/dashboard; docs/product.md#roles). */
 export default function DashboardPage() {
@@ -84,7 +83,6 @@ export default function DashboardPage() {
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);
   const [params] = useSearchParams();
   // "?post=task": back from signing in again with the Post a Task draft (docs/product.md#post-a-task-draft).
-  const posting = useDeferredOverlay(loadPostTask, params.get(POST_TASK_RETURN_PARAM) === "task");
   // "Request" and "Book again" open the wizard prefilled (docs/product.md, Requesting a provider).
   const requestId = params.get("request");
   const againId = params.get("again");
@@ -159,9 +157,17 @@ export default function DashboardPage() {
                 <Briefcase aria-hidden="true" /> My Jobs
               </Button>
             </div>
-            <Button {...posting.triggerProps}>
-              <Plus aria-hidden="true" /> Post a Task
-            </Button>
+            <DeferredDialog
+              part={postTaskDialog}
+              initiallyOpen={params.get(POST_TASK_RETURN_PARAM) === "task"}
+              trigger={
+                <Button>
+                  <Plus aria-hidden="true" /> Post a Task
+                </Button>
+              }
+            >
+              {(overlay) => <postTaskDialog.Component open={overlay.open} onOpenChange={overlay.setOpen} onCloseAutoFocus={overlay.returnFocus} />}
+            </DeferredDialog>
           </div>
 
           <section className="mt-6" aria-labelledby="dashboard-list-title">
@@ -186,12 +192,6 @@ export default function DashboardPage() {
           </section>
         </>
       )}
-
-      {posting.mounted && (
-        <Suspense fallback={null}>
-          <PostTaskDialogWithFelix open={posting.open} onOpenChange={posting.setOpen} onCloseAutoFocus={posting.returnFocus} />
-        </Suspense>
-      )}
       {requestId ? <RequestPosting providerId={requestId} /> : againId ? <BookAgainPosting taskId={againId} /> : null}
     </div>
   );
@@ -202,7 +202,7 @@ function PrefilledPosting({ prefill }: { prefill: Partial<PostTaskForm> }) {
   const [open, setOpen] = useState(true);
   return (
     <Suspense fallback={null}>
-      <PostTaskDialogWithFelix open={open} onOpenChange={setOpen} prefill={prefill} />
+      <postTaskDialog.Component open={open} onOpenChange={setOpen} prefill={prefill} />
     </Suspense>
   );
 }

@@ -22,13 +22,13 @@ function Greeting({ overlay, name }: { overlay: DeferredOverlay; name: string })
   );
 }
 
-function setup() {
+function setup(onOpen?: () => void) {
   const load = vi.fn(async () => ({ Greeting }));
   const part = deferredPart(load, (module) => module.Greeting);
   render(
     <>
       <Button>Before</Button>
-      <DeferredDialog part={part} trigger={<Button variant="secondary">Say hello</Button>}>
+      <DeferredDialog part={part} trigger={<Button variant="secondary">Say hello</Button>} {...(onOpen ? { onOpen } : {})}>
         {(overlay) => <part.Component overlay={overlay} name="Ada" />}
       </DeferredDialog>
     </>,
@@ -62,5 +62,19 @@ describe("DeferredDialog", () => {
     await vi.waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(document.activeElement).toBe(trigger);
     expect(trigger.getAttribute("aria-expanded")).toBe("false");
+  });
+
+  it("tells onOpen at each press that opens it, not when it closes", async () => {
+    const user = userEvent.setup();
+    const onOpen = vi.fn();
+    const { trigger } = setup(onOpen);
+    await user.click(trigger);
+    expect(await screen.findByRole("dialog", { name: "Hello Ada" }, { timeout: 10_000 })).toBeTruthy();
+    expect(onOpen).toHaveBeenCalledTimes(1);
+    await user.keyboard("{Escape}");
+    await vi.waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await user.click(trigger);
+    await screen.findByRole("dialog", { name: "Hello Ada" });
+    expect(onOpen).toHaveBeenCalledTimes(2);
   });
 });

@@ -23,15 +23,21 @@ export interface DeferredDialogProps<P> {
   trigger: ReactElement<ComponentProps<"button">>;
   /** Shown (so loaded) at once, as a page opened to continue in the overlay wants. */
   initiallyOpen?: boolean;
+  /** Runs when a press on the trigger opens the overlay, before it shows (the bell marks its notices read). */
+  onOpen?: () => void;
   /** The overlay, given its state: `<part.Component overlay={overlay} … />`. */
   children: (overlay: DeferredOverlay) => ReactNode;
 }
 
-export function DeferredDialog<P>({ part, trigger, initiallyOpen = false, children }: DeferredDialogProps<P>) {
+export function DeferredDialog<P>({ part, trigger, initiallyOpen = false, onOpen, children }: DeferredDialogProps<P>) {
   const overlay = useDeferredOverlay(part.load, initiallyOpen);
+  const toggle = () => {
+    if (!overlay.open) onOpen?.();
+    overlay.triggerProps.onClick();
+  };
   return (
     <>
-      {cloneElement(trigger, overlay.triggerProps)}
+      {cloneElement(trigger, { ...overlay.triggerProps, onClick: toggle })}
       {overlay.mounted && <Suspense fallback={null}>{children(overlay)}</Suspense>}
     </>
   );

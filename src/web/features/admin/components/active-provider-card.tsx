@@ -4,13 +4,28 @@ import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader } from "@/components/ui/card";
-import { fullName, initialsOf } from "./application-card";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { BackgroundCheckPanel } from "./background-check-panel";
+import { fullName, initialsOf } from "./provider-names";
+
+// The dialog and its reason form are a chunk fetched when the pointer or focus reaches the button
+// (docs/decisions/041-forms-loaded-on-first-use.md).
+const revokeDialog = deferredPart(() => import("./revoke-approval-dialog"), (m) => m.RevokeApprovalDialog);
 
 const TASK_STATUS: Record<string, string> = { claimed: "Claimed", in_progress: "In Progress" };
 
 /** An approved provider and what they are working on now; an admin may revoke the approval (docs/product.md, Moderation). */
-export function ActiveProviderCard({ provider, onRevoke }: { provider: ActiveProvider; onRevoke: () => void }) {
+export function ActiveProviderCard({
+  provider,
+  revoking,
+  onRevoke,
+}: {
+  provider: ActiveProvider;
+  /** A revocation is on its way to the server. */
+  revoking: boolean;
+  /** Revokes with the admin's reason; `done` closes the dialog once the server agreed. */
+  onRevoke: (reason: string, done: () => void) => void;
+}) {
   const name = fullName(provider);
   const task = provider.currentTask;
   return (
@@ -42,9 +57,16 @@ export function ActiveProviderCard({ provider, onRevoke }: { provider: ActivePro
         )}
         <BackgroundCheckPanel userId={provider.userId} name={name} check={provider.backgroundCheck} />
         <div>
-          <Button type="button" variant="outline" size="sm" onClick={onRevoke}>
-            Revoke approval
-          </Button>
+          <DeferredDialog
+            part={revokeDialog}
+            trigger={
+              <Button type="button" variant="outline" size="sm">
+                Revoke approval
+              </Button>
+            }
+          >
+            {(overlay) => <revokeDialog.Component name={name} overlay={overlay} pending={revoking} onConfirm={onRevoke} />}
+          </DeferredDialog>
         </div>
       </CardContent>
     </Card>

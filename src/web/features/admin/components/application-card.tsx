@@ -1,36 +1,34 @@
 import { CheckCircle, Eye, Search, XCircle } from "lucide-react";
 import { categoryLabel } from "@shared/constants";
-import { initials } from "@shared/names";
 import type { ProviderProfile } from "@shared/providers";
 import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader } from "@/components/ui/card";
+import { DeferredDialog, deferredPart } from "@/components/ui/deferred-dialog";
 import { BackgroundCheckPanel } from "./background-check-panel";
+import { fullName, initialsOf } from "./provider-names";
 import { StatusBadge } from "./status-badge";
 
-export function fullName(profile: ProviderProfile): string {
-  return `${profile.user.firstName} ${profile.user.lastName}`.trim() || profile.fullName;
-}
-
-export function initialsOf(profile: ProviderProfile): string {
-  return initials(profile.user);
-}
+// The two dialogs (Radix Dialog; the rejection's form with react-hook-form and zod) are their own
+// chunks, fetched when the pointer or focus reaches View Details or Reject: the admin opens the
+// page to read the lists (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
+const detailsDialog = deferredPart(() => import("./application-details-dialog"), (m) => m.ApplicationDetailsDialog);
+const rejectDialog = deferredPart(() => import("./reject-dialog"), (m) => m.RejectDialog);
 
 /** An application with its actions (up to 2 service types plus '+N'; docs/product.md#web-app). */
 export function ApplicationCard({
   application,
   busy,
-  onView,
   onReview,
   onReject,
   onApprove,
 }: {
   application: ProviderProfile;
   busy: boolean;
-  onView: () => void;
   onReview: () => void;
-  onReject: () => void;
+  /** Rejects with the admin's reason; `done` closes the dialog once the server agreed. */
+  onReject: (reason: string, done: () => void) => void;
   onApprove: () => void;
 }) {
   const name = fullName(application);
@@ -71,20 +69,34 @@ export function ApplicationCard({
         )}
       </CardContent>
       <CardFooter className="flex flex-wrap gap-2">
-        <Button size="sm" variant="outline" onClick={onView}>
-          <Eye aria-hidden="true" />
-          View Details
-        </Button>
+        <DeferredDialog
+          part={detailsDialog}
+          trigger={
+            <Button size="sm" variant="outline">
+              <Eye aria-hidden="true" />
+              View Details
+            </Button>
+          }
+        >
+          {(overlay) => <detailsDialog.Component application={application} overlay={overlay} />}
+        </DeferredDialog>
         {application.verificationStatus === "pending" ? (
           <Button size="sm" variant="secondary" disabled={busy} onClick={onReview}>
             <Search aria-hidden="true" />
             Mark Under Review
           </Button>
         ) : null}
-        <Button size="sm" variant="destructive" disabled={busy} onClick={onReject}>
-          <XCircle aria-hidden="true" />
-          Reject
-        </Button>
+        <DeferredDialog
+          part={rejectDialog}
+          trigger={
+            <Button size="sm" variant="destructive" disabled={busy}>
+              <XCircle aria-hidden="true" />
+              Reject
+            </Button>
+          }
+        >
+          {(overlay) => <rejectDialog.Component name={name} overlay={overlay} pending={busy} onConfirm={onReject} />}
+        </DeferredDialog>
         <Button size="sm" disabled={busy || !cleared} aria-describedby={cleared ? undefined : approveHint} onClick={onApprove}>
           <CheckCircle aria-hidden="true" />
           Approve

@@ -5,16 +5,18 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
+import type { DeferredOverlay } from "@/components/ui/use-deferred-overlay";
 import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
 
 type ReasonBody = { reason: string };
 
 export interface ReasonDialogProps {
-  open: boolean;
+  /** Opened by its card's button through DeferredDialog. */
+  overlay: DeferredOverlay;
   pending: boolean;
-  onCancel: () => void;
-  onConfirm: (reason: string) => void;
+  /** `done` empties the form and closes the dialog, once the decision is taken. */
+  onConfirm: (reason: string, done: () => void) => void;
 }
 
 /**
@@ -30,9 +32,8 @@ export function ReasonDialog({
   hint,
   action,
   acting,
-  open,
+  overlay,
   pending,
-  onCancel,
   onConfirm,
 }: ReasonDialogProps & {
   schema: z.ZodObject<{ reason: z.ZodType<string, string> }>;
@@ -46,19 +47,16 @@ export function ReasonDialog({
 }) {
   const form = useSchemaForm<ReasonBody>({ resolver: zodResolver(schema), defaultValues: { reason: "" }, mode: "onChange" });
   const { errors, isValid } = form.formState;
-  const confirm = form.handleSubmit(({ reason }) => onConfirm(reason));
+  // Each opening starts with an empty reason, however the last one ended.
+  const close = () => {
+    form.reset({ reason: "" });
+    overlay.setOpen(false);
+  };
+  const confirm = form.handleSubmit(({ reason }) => onConfirm(reason, close));
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        if (!next) {
-          form.reset({ reason: "" });
-          onCancel();
-        }
-      }}
-    >
-      <DialogContent>
+    <Dialog open={overlay.open} onOpenChange={(next) => (next ? overlay.setOpen(true) : close())}>
+      <DialogContent onCloseAutoFocus={overlay.returnFocus}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
@@ -68,7 +66,7 @@ export function ReasonDialog({
             <Textarea rows={4} maxLength={maxLengthOf(schema.shape.reason)} {...form.register("reason")} />
           </FormField>
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={onCancel}>
+            <Button type="button" variant="outline" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" variant="destructive" disabled={!isValid || pending}>

@@ -15,6 +15,9 @@ import { tasksBaseKey } from "./get-task";
  */
 export const NO_BUTTON_ACTORS = ["timer", "payment_system", "admin"] as const satisfies readonly (SystemActor | "admin")[];
 
+/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
+export const OWN_BUTTONS = ["accept_offer"] as const satisfies readonly TaskTransition["name"][];
+
 /**
  * The transitions of src/shared/task-lifecycle.ts that a person performs, each a PATCH
  * /api/tasks/{id}/{name}. Derived from the table, so a new person-driven row is a type error
@@ -22,11 +25,8 @@ export const NO_BUTTON_ACTORS = ["timer", "payment_system", "admin"] as const sa
  */
 export type TaskAction = Exclude<
   Extract<TaskTransition, { actor: Exclude<TaskTransition["actor"], (typeof NO_BUTTON_ACTORS)[number]> }>["name"],
-  OwnButtonTransition
+  (typeof OWN_BUTTONS)[number]
 >;
-
-/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
-export type OwnButtonTransition = "accept_offer";
 
 /** The route of each action: its name, except where the API spells it out (decline → decline-provider). */
 export const TASK_ACTION_PATH: Record<TaskAction, string> = {

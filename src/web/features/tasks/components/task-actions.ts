@@ -11,7 +11,7 @@ import {
   type TaskTransition,
   type TaskViewer,
 } from "@shared/task-lifecycle";
-import { NO_BUTTON_ACTORS, type OwnButtonTransition, type TaskAction } from "../api/transition-task";
+import { NO_BUTTON_ACTORS, OWN_BUTTONS, type TaskAction } from "../api/transition-task";
 
 // Which task buttons a viewer sees, and why one is disabled, read from the shared transition table
 // (docs/decisions/005-task-lifecycle-table.md) instead of a hand-written list: the server enforces
@@ -40,10 +40,8 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;
 
-const OWN_BUTTONS: readonly TaskTransition["name"][] = ["accept_offer"] satisfies OwnButtonTransition[];
-
 function isPersonTransition(transition: TaskTransition): transition is PersonTransition {
-  return !(NO_BUTTON_ACTORS as readonly TaskTransition["actor"][]).includes(transition.actor) && !OWN_BUTTONS.includes(transition.name);
+  return !(NO_BUTTON_ACTORS as readonly TaskTransition["actor"][]).includes(transition.actor) && !(OWN_BUTTONS as readonly TaskTransition["name"][]).includes(transition.name);
 }
 
 /** A row for the other way of finding a provider (Claim on a task that takes offers), or the request outcome the poster did not choose, is no button at all. */
