@@ -214,7 +214,7 @@ describe("removing a task", () => {
     expect((await adminPost("/api/admin/tasks/00000000-0000-4000-8000-000000000000/remove")).statusCode).toBe(404);
   });
 
-  it("refuses (409) to remove a task, or to suspend its provider, while a problem reported on it is open; no money moves", async () => {
+  it("refuses (409) to remove a task while a problem reported on it is open, and suspending its provider leaves it to the dispute; no money moves", async () => {
     const { task, poster, provider } = await taskAt(t, "in_progress");
     await reportProblem(t, poster, task);
     const refunds = () => t.database.db.select().from(ledgerTransactions).where(and(eq(ledgerTransactions.taskId, task.id), eq(ledgerTransactions.kind, "refund")));
@@ -222,13 +222,15 @@ describe("removing a task", () => {
     const removed = await adminPost(`/api/admin/tasks/${task.id}/remove`, { reason: "Prohibited item" });
     expect(removed.statusCode).toBe(409);
     expect(removed.json().message).toBe(OPEN_DISPUTE_ADMIN_MESSAGE);
-    // Suspending the provider would release the task (the admin's "release" row): refused the same way, whole.
+    // Suspending the provider ends their sessions, and releases their other claims but not this task:
+    // its money and people stay for the dispute.
+    const other = await taskAt(t, "claimed", { provider });
     const suspended = await adminPost(`/api/admin/users/${provider.id}/suspend`, { reason: "Fraudulent payments" });
-    expect(suspended.statusCode).toBe(409);
-    expect(suspended.json().message).toBe(OPEN_DISPUTE_ADMIN_MESSAGE);
+    expect(suspended.statusCode).toBe(200);
     expect(await taskRow(t, task.id)).toMatchObject({ status: "in_progress", providerId: provider.id });
+    expect(await taskRow(t, other.task.id)).toMatchObject({ status: "open", providerId: null });
     expect(await refunds()).toHaveLength(0);
-    expect((await call(t, provider, { url: "/api/auth/user" })).statusCode).toBe(200);
+    expect((await call(t, provider, { url: "/api/auth/user" })).statusCode).toBe(401);
 
     // The way out the sentence points to: the admin resolves the dispute, which settles the money.
     expect((await adminPost(`/api/admin/disputes/${task.id}/resolve`, { refund: 0, reason: "Work was done" })).statusCode).toBe(200);

@@ -13,6 +13,7 @@ import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { messages } from "../../db/schema/chat.js";
 import { reports, userBlocks } from "../../db/schema/moderation.js";
+import { disputes } from "../../db/schema/payments.js";
 import { taskQuestions } from "../../db/schema/questions.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -306,11 +307,21 @@ export async function suspendUser(ctx: AppContext, deps: ModerationDeps, admin: 
       throw conflict("This account is already suspended.");
     }
     await tx.delete(sessions).where(eq(sessions.userId, userId));
+    // A task with an open problem report keeps its money and people until an admin resolves the
+    // dispute (the rows' no_open_dispute guard); the suspension itself does not wait for it
+    // (docs/decisions/059-moderation.md).
+    const undisputed = sql`not exists (select 1 from ${disputes} where ${disputes.taskId} = ${tasks.id} and ${disputes.status} = 'open')`;
     const removable = findTransition("remove").from as readonly string[];
-    const posted = await tx.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.userId, userId), inArray(tasks.status, [...removable] as never)));
+    const posted = await tx
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.userId, userId), inArray(tasks.status, [...removable] as never), undisputed));
     for (const { id } of posted) await adminTransition(ctx, deps, tx, "remove", id, admin, reason, now);
     const releasable = findTransition("release").from as readonly string[];
-    const claimed = await tx.select({ id: tasks.id }).from(tasks).where(and(eq(tasks.providerId, userId), inArray(tasks.status, [...releasable] as never)));
+    const claimed = await tx
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.providerId, userId), inArray(tasks.status, [...releasable] as never), undisputed));
     for (const { id } of claimed) await adminTransition(ctx, deps, tx, "release", id, admin, reason, now);
     await audit(tx, {
       actorId: admin.id,
@@ -325,7 +336,7 @@ export async function suspendUser(ctx: AppContext, deps: ModerationDeps, admin: 
       userId,
       kind: "moderation",
       title: "Your Errandly account is suspended",
-      body: `An Errandly administrator suspended your account because: ${reason}. You have been signed out and cannot sign in while it is suspended; your open tasks were closed and any payments refunded. ${appeal(ctx)}`,
+      body: `An Errandly administrator suspended your account because: ${reason}. You have been signed out and cannot sign in while it is suspended; your open tasks were closed and any payments refunded, except a task with an open problem report, which an administrator settles. ${appeal(ctx)}`,
     });
   });
 }
