@@ -58,29 +58,50 @@ const ACTORS: Actor[] = [
   system("payment_system"),
 ];
 
-type State = Pick<TaskRow, "status" | "hiringMode" | "providerId" | "paymentCapturedAt" | "paymentDeadline">;
+type State = Pick<
+  TaskRow,
+  "status" | "hiringMode" | "providerId" | "paymentCapturedAt" | "paymentDeadline" | "requestedProviderId" | "requestExpiresAt" | "requestFallback"
+>;
+
+const NO_REQUEST = { requestedProviderId: null, requestExpiresAt: null, requestFallback: null } as const;
 
 /**
- * Every status, either way of finding a provider, with and without a provider, paid or not, and a
- * payment deadline absent, passed, just reached or ahead.
+ * A requested task's request (decision 065): from the assigned provider, its window ahead or
+ * passed, falling back to open or to cancelled. Other statuses carry none.
+ */
+const requestsOf = (status: State["status"]): Pick<State, "requestedProviderId" | "requestExpiresAt" | "requestFallback">[] =>
+  status !== "requested"
+    ? [NO_REQUEST]
+    : [new Date(now.getTime() + MINUTE), new Date(now.getTime() - MINUTE)].flatMap((requestExpiresAt) =>
+        (["open", "cancel"] as const).map((requestFallback) => ({ requestedProviderId: assigned.id, requestExpiresAt, requestFallback })),
+      );
+
+/**
+ * Every status, either way of finding a provider, with and without a provider, paid or not, a
+ * payment deadline absent, passed, just reached or ahead, and a requested task's request.
  */
 const STATES: State[] = TASK_STATUSES.flatMap((status) =>
   (["first_to_claim", "offers"] as const).flatMap((hiringMode) =>
     [null, assigned.id].flatMap((providerId) =>
       [null, new Date(now.getTime() - 5 * MINUTE)].flatMap((paymentCapturedAt) =>
-        [null, new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)].map((paymentDeadline) => ({
-          status,
-          hiringMode,
-          providerId,
-          paymentCapturedAt,
-          paymentDeadline,
-        })),
+        [null, new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)].flatMap((paymentDeadline) =>
+          requestsOf(status).map((request) => ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, ...request })),
+        ),
       ),
     ),
   ),
 );
 
-const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline }: State): State => ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline });
+const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, requestedProviderId, requestExpiresAt, requestFallback }: State): State => ({
+  status,
+  hiringMode,
+  providerId,
+  paymentCapturedAt,
+  paymentDeadline,
+  requestedProviderId,
+  requestExpiresAt,
+  requestFallback,
+});
 
 /**
  * The JS side of a row. The provider of an accepted offer is a row of the offers table, which only
@@ -105,10 +126,12 @@ describe("the task table's SQL and JS agree", () => {
   it.each(TASK_TRANSITIONS.map((row) => [row.name, row] as const))("%s: for every actor and state, who may act and what follows", async (_name, row) => {
     const cases = STATES.flatMap((state) => ACTORS.map((actor) => ({ state, actor })));
     const { id: _id, ...copy } = template;
-    const inserted = await t.database.db
-      .insert(tasks)
-      .values(cases.map(({ state }) => ({ ...copy, ...state })))
-      .returning({ id: tasks.id });
+    // In batches: one INSERT carries at most 65,535 parameters, and every case is a row of ~45 columns.
+    const inserted: { id: string }[] = [];
+    for (let i = 0; i < cases.length; i += 1_000) {
+      const batch = cases.slice(i, i + 1_000).map(({ state }) => ({ ...copy, ...state }));
+      inserted.push(...(await t.database.db.insert(tasks).values(batch).returning({ id: tasks.id })));
+    }
     // An open offer on every case's task, for the row that accepts one.
     const offers = takesOffer(row)
       ? await t.database.db
