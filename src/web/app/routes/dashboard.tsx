@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Briefcase, ClipboardList, Home, Plus } from "lucide-react";
-import { Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearchParams } from "wouter";
 import { Button } from "@/components/ui/button";
 import { LoadingRegion } from "@/components/ui/skeleton";
@@ -13,11 +13,6 @@ import { useMyJobs } from "@/features/tasks/api/get-my-jobs";
 import { useMyTasks } from "@/features/tasks/api/get-my-tasks";
 import { DashboardTaskCard, DashboardTaskCardSkeleton } from "@/features/tasks/components/dashboard-task-card";
 import { POST_TASK_RETURN_PARAM } from "@/features/tasks/components/post-task-return";
-import type { PostTaskForm } from "@/features/tasks/components/post-task-form";
-import { bookAgainForm, requestChoiceFor } from "@/features/tasks/components/post-task-prefill";
-import { useTask } from "@/features/tasks/api/get-task";
-import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
-import { useUserProfile } from "@/features/profiles/api/get-user-profile";
 import {
   canUseView,
   initialDashboardView,
@@ -76,6 +71,8 @@ function LoadingCards() {
 // chunk, fetched when the pointer or focus reaches its button and shown at the press, as on the
 // landing page (issue 17, docs/decisions/041-forms-loaded-on-first-use.md).
 const postTaskDialog = deferredPart(() => import("../post-task-dialog"), (m) => m.PostTaskDialogWithFelix);
+// "Request" and "Book again" arrive with ?request= or ?again=: what they read and prefill is its own chunk.
+const PrefilledPosting = lazy(() => import("../prefilled-posting"));
 
 /** The dashboard (/dashboard; docs/product.md#roles). */
 export default function DashboardPage() {
@@ -192,32 +189,11 @@ export default function DashboardPage() {
           </section>
         </>
       )}
-      {requestId ? <RequestPosting providerId={requestId} /> : againId ? <BookAgainPosting taskId={againId} /> : null}
+      {requestId || againId ? (
+        <Suspense fallback={null}>
+          <PrefilledPosting requestId={requestId} againId={againId} />
+        </Suspense>
+      ) : null}
     </div>
   );
-}
-
-/** The wizard prefilled once its fields are known, open at once (docs/product.md, Requesting a provider). */
-function PrefilledPosting({ prefill }: { prefill: Partial<PostTaskForm> }) {
-  const [open, setOpen] = useState(true);
-  return (
-    <Suspense fallback={null}>
-      <postTaskDialog.Component open={open} onOpenChange={setOpen} prefill={prefill} />
-    </Suspense>
-  );
-}
-
-/** "?request=<provider>": "Request" on a profile or directory card. */
-function RequestPosting({ providerId }: { providerId: string }) {
-  const profile = useUserProfile(providerId);
-  if (!profile.data) return null;
-  return <PrefilledPosting prefill={{ request: requestChoiceFor(profile.data.id, profile.data.displayName) }} />;
-}
-
-/** "?again=<task>": "Book again" on a completed task the poster posted. */
-function BookAgainPosting({ taskId }: { taskId: string }) {
-  const { viewer } = useTaskViewer();
-  const task = useTask(taskId, viewer);
-  if (task.data?.visibility !== "private") return null;
-  return <PrefilledPosting prefill={bookAgainForm(task.data)} />;
 }

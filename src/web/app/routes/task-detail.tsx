@@ -24,7 +24,6 @@ import { TaskCategoryBadge, TaskEscrowBadge, TaskStatusBadge, TaskUrgencyBadge }
 import { posterOwesPayment, taskActionButtons } from "@/features/tasks/components/task-actions";
 import { relativeTime, taskFelixContext } from "@/features/tasks/components/task-format";
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
-import { TaskRequestNote } from "@/features/tasks/components/task-request-note";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
 import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { useRenderTime } from "@/lib/hydration";
@@ -39,6 +38,8 @@ const TaskOffers = lazy(() => import("@/features/offers/components/task-offers")
 // when shown, so the task page's first load stays within its budget (docs/benchmarks.md).
 const TaskDisputePanel = lazy(() => import("@/features/payments/components/task-dispute").then((m) => ({ default: m.TaskDisputePanel })));
 const EditTaskButton = lazy(() => import("@/features/tasks/components/edit-task-button").then((m) => ({ default: m.EditTaskButton })));
+// Only a requested task shows it (decision 065): its own chunk, out of every other task's first load.
+const TaskRequestNote = lazy(() => import("@/features/tasks/components/task-request-note").then((m) => ({ default: m.TaskRequestNote })));
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
 // Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
 const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
@@ -215,7 +216,11 @@ export default function TaskDetailPage() {
                   {DECLINED_PROVIDER_MESSAGE}
                 </p>
               )}
-              {t.status === "requested" && <TaskRequestNote task={t} isPoster={isOwner} />}
+              {t.status === "requested" && (
+                <Suspense fallback={null}>
+                  <TaskRequestNote task={t} isPoster={isOwner} />
+                </Suspense>
+              )}
               {rowButtons.map((button) => (
                 <TaskActionButton
                   key={button.name}
