@@ -105,6 +105,8 @@ describe("moderation", () => {
     await expectClean(admin, "suspend confirmation");
     await suspend.getByRole("button", { name: "Suspend account" }).click();
     await expect.poll(() => suspend.isVisible(), { timeout: 10_000 }).toBe(false);
+    // The dialog closes at the press; the toast says when the suspension is done.
+    await expect.poll(() => admin.getByText("Suspend account: done").first().isVisible(), { timeout: 10_000 }).toBe(true);
 
     const session = await provider.request.get(`${e2e.server.url}/api/auth/user`);
     expect(session.status()).toBe(401);
