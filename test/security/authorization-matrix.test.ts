@@ -26,7 +26,7 @@ import { announceTaskUpdate } from "../../src/server/task-updates.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
-import { askQuestion, BASE_OFFER, makeOffer, postOffersTask, postRequestTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
+import { askQuestion, BASE_OFFER, createApplicant, makeOffer, postOffersTask, postRequestTask, taskAt as factoryTaskAt, taskRow as storedTask, type TaskStage } from "../fixtures/factory.js";
 import { tinyPng } from "../fixtures/test-files.js";
 import { openTestSocket, type TestSocket } from "../test-socket.js";
 import {
@@ -316,23 +316,7 @@ async function posterIdDocument(scene: Scene): Promise<void> {
 }
 
 /** A signed-in user with a pending provider application, for the admin review routes. */
-async function pendingApplicant(): Promise<TestUser> {
-  const applicant = await createUser(t);
-  await t.database.db.insert(providerProfiles).values({
-    userId: applicant.id,
-    verificationStatus: "pending",
-    fullName: "Pat Applicant",
-    email: applicant.email,
-    phone: "4105550199",
-    address: "12 Harbor Rd",
-    city: "Annapolis",
-    state: "MD",
-    zipCode: "21401",
-    serviceTypes: ["errands"],
-    bio: "Reliable",
-  });
-  return applicant;
-}
+const pendingApplicant = () => createApplicant(t, { profile: { bio: "Reliable" } });
 
 /** Hashed once: scrypt per actor would make the password routes' rows slow. */
 const MATRIX_PASSWORD = "matrix-password-123";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
-import { createProvider, postTask, recordClearCheck, transition } from "../../../../test/fixtures/factory.js";
+import { createApplicant, createProvider, postTask, recordClearCheck, transition } from "../../../../test/fixtures/factory.js";
 import { notifications } from "../../db/schema/chat.js";
 import { backgroundChecks } from "../../db/schema/background-checks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -14,24 +14,7 @@ import { auditLog } from "../../db/schema/users.js";
 
 const t = await useTestApp();
 
-/** Someone whose application waits for review (the apply route and its uploads are providers.test.ts's). */
-async function applicantWaiting(): Promise<TestUser> {
-  const user = await createUser(t);
-  await t.database.db.insert(providerProfiles).values({
-    userId: user.id,
-    verificationStatus: "pending",
-    fullName: "Pat Applicant",
-    email: user.email,
-    phone: "4105550199",
-    address: "12 Harbor Rd",
-    city: "Annapolis",
-    state: "MD",
-    zipCode: "21401",
-    serviceTypes: ["errands"],
-    bio: "Reliable and friendly.",
-  });
-  return user;
-}
+const applicantWaiting = () => createApplicant(t);
 
 const today = () => t.clock.now().toISOString().slice(0, 10);
 const record = (admin: TestUser, userId: string, payload: object) =>

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
-import { createProvider } from "../../../../test/fixtures/factory.js";
+import { createApplicant, createProvider } from "../../../../test/fixtures/factory.js";
 import { checkrSignature } from "../../adapters/background-checks/checkr.js";
 import { backgroundCheckEvents, backgroundChecks } from "../../db/schema/background-checks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -59,23 +59,9 @@ const t = await useTestApp({
   CHECKR_PACKAGE: "tasker_standard",
 });
 
-async function applicantWaiting(email?: string): Promise<TestUser> {
-  const user = await createUser(t, { firstName: "Pat", lastName: "Applicant", ...(email ? { email } : {}) });
-  await t.database.db.insert(providerProfiles).values({
-    userId: user.id,
-    verificationStatus: "pending",
-    fullName: "Pat Applicant",
-    email: user.email,
-    phone: "4105550199",
-    address: "12 Harbor Rd",
-    city: "Annapolis",
-    state: "MD",
-    zipCode: "21401-1234",
-    serviceTypes: ["errands"],
-    bio: "Reliable and friendly.",
-  });
-  return user;
-}
+// Checkr takes the five-digit ZIP code: a ZIP+4 is cut.
+const applicantWaiting = (email?: string) =>
+  createApplicant(t, { user: { firstName: "Pat", lastName: "Applicant", ...(email ? { email } : {}) }, profile: { zipCode: "21401-1234" } });
 
 const start = (admin: TestUser, userId: string) => call(t, admin, { method: "POST", url: `/api/admin/providers/${userId}/background-checks/start` });
 
