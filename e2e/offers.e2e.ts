@@ -13,6 +13,7 @@ import {
   signInThroughApi,
   useServerAndBrowser,
 } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Offers (docs/product.md, Offers): on a task that takes offers the provider makes an offer from the
 // task page, a second provider offers less, the poster reads Felix's view of the cheaper offer,
@@ -53,17 +54,7 @@ afterAll(async () => {
 });
 
 async function offersTask(title: string): Promise<string> {
-  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-    title,
-    description: "Collect a parcel from the post office",
-    category: "errands",
-    budget: 50,
-    urgency: "standard",
-    hiringMode: "offers",
-    location: "12 Main St",
-    city: "Annapolis",
-    state: "MD",
-  });
+  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { hiringMode: "offers" }));
   return task.id;
 }
 

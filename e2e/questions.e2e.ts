@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { request, type BrowserContext } from "playwright-core";
 import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
 // phone number and an e-mail address in the question, which everyone sees masked; the poster's bell
@@ -50,16 +51,7 @@ describe.each([
   it("a provider asks with a phone number and an e-mail, shown masked; the poster answers; everyone reads both", async () => {
     for (const page of [poster, provider, visitor, reader]) await page.setViewportSize(viewport);
     const title = `Parcel pickup with questions at ${viewport.width}`;
-    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-      title,
-      description: "Collect a parcel from the post office",
-      category: "errands",
-      budget: 50,
-      urgency: "standard",
-      location: "12 Main St",
-      city: "Annapolis",
-      state: "MD",
-    });
+    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title));
     const taskUrl = `${e2e.server.url}/task/${task.id}`;
 
     // The poster keeps the task open; their bell counts up live when the question arrives.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext } from "playwright-core";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Requesting a provider (docs/product.md, Requesting a provider): the poster presses Request on a
 // directory card and the wizard opens for that provider; the provider accepts a request from the
@@ -36,17 +37,7 @@ afterAll(async () => {
 
 /** A task requested from the demo provider, through the API the wizard posts to. */
 async function requestTask(title: string, fallback: "open" | "cancel"): Promise<string> {
-  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-    title,
-    description: "Collect a parcel from the post office",
-    category: "errands",
-    budget: 50,
-    urgency: "standard",
-    location: "12 Main St",
-    city: "Annapolis",
-    state: "MD",
-    request: { providerId, windowHours: 24, fallback },
-  });
+  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { request: { providerId, windowHours: 24, fallback } }));
   return task.id;
 }
 
