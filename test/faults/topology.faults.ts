@@ -5,10 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CDPSession } from "playwright-core";
 import WebSocket from "ws";
 import { launchBrowser } from "../../e2e/harness.js";
-import { openDatabase, type Database } from "../../src/server/db/client.js";
+import { sql } from "drizzle-orm";
+import { createStorage } from "../../src/server/adapters/storage/create-storage.js";
+import { writeBackup } from "../../src/server/backup/dump.js";
+import { openArchive, restoreBackup } from "../../src/server/backup/restore.js";
+import { parseEnv } from "../../src/server/config/env.js";
+import { openDatabase, queryRows, type Database } from "../../src/server/db/client.js";
 import { freePort } from "../../src/server/free-port.js";
 import { SERVICE_RESTART_CLOSE } from "../../src/shared/server-frames.js";
-import { testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
+import { freshDatabase, testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
 import { checkInvariants, installTransitionLog, transitionCounts } from "./invariants.js";
 import { SANDBOX_CARD, Traffic, claimedTask, createActors, need, rowCounts, sleep, taskBody, waitFor, type Actor } from "./load.js";
 import { startServer, type ServerProcess } from "./server-process.js";
@@ -363,8 +368,12 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       // come from the catch-up on reconnecting (a laptop waking up does the same).
       await cdp.send("Debugger.enable");
       await cdp.send("Debugger.pause");
-      await need(instances.get(victim) ?? null, victim).kill();
-      await waitFor("the page's socket to be cut", async () => first.closedAt !== null, 10_000, 25);
+      // A paused page hears of its socket's end only once it runs again (the browser's close event
+      // is the page's own), so the kill is judged where it happens: the process is gone, and
+      // HAProxy has taken it out, so the change below cannot reach it.
+      const killed = need(victim, "the page's instance");
+      await need(instances.get(killed) ?? null, killed).kill();
+      await waitForStates(`HAProxy to take ${killed} out`, (states) => states.get(killed) !== "UP", 10_000);
       const claim = await traffic.call(lb.url, provider, "PATCH", `/api/tasks/${taskId}/claim`);
       const intent = await traffic.call(lb.url, poster, "POST", "/api/create-payment-intent", { taskId, amount: Number(posted.body.totalAmount) });
       const paid = await traffic.call(lb.url, poster, "POST", "/api/sandbox/payments/confirm", { clientSecret: intent.body.clientSecret, ...SANDBOX_CARD });
@@ -484,6 +493,52 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     expect(load.unexpected).toEqual([]);
     expect(NAMES.map((n) => instances.get(n)?.pid)).toEqual(pids);
     for (const name of NAMES) expect(instances.get(name)?.exited()).toBe(false);
+  });
+
+  it("backs up through PgBouncer while the instances take writes, and the archive restores whole", async () => {
+    const db = need(database, "the database").db;
+    const lb = need(balancer, "HAProxy");
+    const traffic = new Traffic();
+    const load = startWorkload({
+      label: "topology backup",
+      url: () => lb.url,
+      posters: await createActors(db, 3, "poster"),
+      providers: await createActors(db, 2, "provider"),
+      traffic,
+      paymentsPerPoster: 2,
+    });
+    await load.rounds(1);
+    // As an operator runs it past one machine: DATABASE_URL is the pooler's, in transaction mode
+    // (the dump is one repeatable-read transaction and its cursor lives inside it).
+    const work = mkdtempSync(join(tmpdir(), "errandly-topology-backup-"));
+    const archive = join(work, "backup.tar.gz");
+    const storageEnv = (dir: string) => parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: join(work, "data"), STORAGE_DIR: dir });
+    const manifest = await writeBackup({ databaseUrl: need(bouncer, "PgBouncer").url, storage: await createStorage(storageEnv(storageDir)), archive });
+    await load.rounds(1);
+    await load.stop();
+    const target = await freshDatabase(need(postgres, "PostgreSQL").url);
+    const opened = await openArchive(archive);
+    try {
+      const restored = await restoreBackup({ ...opened, databaseUrl: target.url, storage: await createStorage(storageEnv(join(work, "objects"))) });
+      console.info(`[faults] topology backup through PgBouncer: ${manifest.tables.tasks?.rows} tasks, ${manifest.ledger.entries} ledger entries, ${manifest.files.length} files; writes during it: ${traffic.summary()}`);
+      // The fault suite's own transition log (installTransitionLog) is in the archive and stays there.
+      expect(restored.notRestored).toEqual(["fault_task_transitions"]);
+      const ours = Object.entries(manifest.tables).filter(([name]) => name !== "fault_task_transitions");
+      expect(restored.rows).toEqual(Object.fromEntries(ours.map(([name, table]) => [name, table.rows])));
+      expect(restored.ledger).toEqual(manifest.ledger);
+      expect(manifest.ledger.totalCents).toBe(0);
+      expect(manifest.tables.tasks?.rows).toBeGreaterThan(0);
+      expect(manifest.missingFiles).toEqual([]);
+      // The archive is one moment: the writes after it are in the live database only.
+      const [live] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from tasks`);
+      expect(live?.count).toBeGreaterThan(manifest.tables.tasks?.rows ?? 0);
+    } finally {
+      await opened.close();
+      await target.destroy();
+      rmSync(work, { recursive: true, force: true });
+    }
+    expect(traffic.serverErrors).toEqual([]);
+    expect(load.unexpected).toEqual([]);
   });
 
   it("has exactly one winner per claim race across the instances, and every invariant holds after all of it", async () => {

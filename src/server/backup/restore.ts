@@ -150,7 +150,7 @@ export async function restoreBackup(options: {
   manifest: Manifest;
   databaseUrl: string;
   storage: ObjectStorage;
-}): Promise<{ rows: Record<string, number>; ledger: Manifest["ledger"] }> {
+}): Promise<{ rows: Record<string, number>; ledger: Manifest["ledger"]; notRestored: string[] }> {
   const { dir, manifest } = options;
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();
@@ -160,7 +160,17 @@ export async function restoreBackup(options: {
     migrations = await migrationsUpTo(manifest);
     await migrate(drizzle({ client, casing: "snake_case" }), { migrationsFolder: migrations });
 
-    const tables = Object.keys(manifest.tables);
+    // The dump reads every table of the schema, an operator's own among them (an extension's
+    // such as PostGIS's spatial_ref_sys, a reporting table): they stay in the archive, and only
+    // the tables the migrations built are loaded, so a foreign table never fails the restore.
+    const { rows: built } = await client.query<{ name: string }>(
+      "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'",
+    );
+    const ours = new Set(built.map((b) => b.name));
+    const tables = Object.keys(manifest.tables).filter((table) => ours.has(table));
+    const notRestored = Object.keys(manifest.tables).filter((table) => !ours.has(table));
+    const { rows: sequenceRows } = await client.query<{ name: string }>("select sequencename as name from pg_sequences where schemaname = 'public'");
+    const sequences = new Set(sequenceRows.map((r) => r.name));
     const order = await tablesInLoadOrder(client, tables);
     await client.query("begin");
     for (const table of tables) await client.query(`alter table ${quote(table)} disable trigger user`);
@@ -169,7 +179,7 @@ export async function restoreBackup(options: {
       if (entry) await loadTable(client, dir, table, entry);
     }
     for (const [sequence, value] of Object.entries(manifest.sequences)) {
-      if (value !== null) await client.query("select setval($1::regclass, $2::bigint)", [quote(sequence), value]);
+      if (value !== null && sequences.has(sequence)) await client.query("select setval($1::regclass, $2::bigint)", [quote(sequence), value]);
     }
     for (const table of tables) await client.query(`alter table ${quote(table)} enable trigger user`);
     const rows: Record<string, number> = {};
@@ -186,7 +196,7 @@ export async function restoreBackup(options: {
     for (const file of manifest.files) {
       await options.storage.put(file.key, await readFile(join(dir, "files", file.key)), file.contentType);
     }
-    return { rows, ledger };
+    return { rows, ledger, notRestored };
   } catch (err) {
     await client.query("rollback").catch(() => undefined);
     throw err;

@@ -35,6 +35,11 @@ async function main(argv: string[]): Promise<number> {
         `Restored ${rows} rows and ${opened.manifest.files.length} files from the backup of ${opened.manifest.createdAt} into ${server.description}. ` +
           "Start the server on this configuration; it applies any newer migrations.",
       );
+      if (restored.notRestored.length > 0) {
+        console.log(
+          `Left in the archive, not Errandly's tables: ${restored.notRestored.join(", ")}. Their rows are in db/<table>.jsonl inside it, for you to load if you need them.`,
+        );
+      }
     } finally {
       await server.release();
     }
