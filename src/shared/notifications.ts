@@ -23,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   "question_answered",
   "task_requested",
   "request_ended",
+  "request_cancelled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -83,4 +84,5 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   question_answered: "The poster answers my question on their task",
   task_requested: "A poster requests me for a task",
   request_ended: "A provider I requested declines or does not answer",
+  request_cancelled: "A poster cancels a task they requested me for",
 };

@@ -47,6 +47,8 @@ export const PUSH_KINDS_ON_FIRST_DEVICE = [
   "payment_received",
   "chat_message",
   "task_requested",
+  // Its counterpart: the request the provider was weighing is gone (decision 065).
+  "request_cancelled",
 ] as const satisfies readonly NotificationKind[];
 
 /** A kind's switch in the push list: its e-mail wording, but a job alert's push is not the 15-minute digest. */

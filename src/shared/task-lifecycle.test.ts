@@ -492,7 +492,14 @@ describe("requesting a provider (decision 065)", () => {
   it("offers one decline row, the one the poster's choice picks", () => {
     expect(availableTransitions(requested({}), REQUESTED, NOW)).toEqual(["accept_request", "decline_request"]);
     expect(availableTransitions(requested({ requestFallback: "cancel" }), REQUESTED, NOW)).toEqual(["accept_request", "decline_request_cancel"]);
-    expect(availableTransitions(requested({}), ACTORS.poster, NOW)).toEqual(["cancel"]);
+    expect(availableTransitions(requested({}), ACTORS.poster, NOW)).toEqual(["cancel_request"]);
+  });
+
+  it("lets the poster cancel a waiting request by its own row, so the requested provider is told", () => {
+    expect(evaluateTransition("cancel_request", requested({}), ACTORS.poster, NOW)).toEqual(OK);
+    expect(evaluateTransition("cancel_request", requested({}), REQUESTED, NOW)).toMatchObject({ ok: false, status: 403 });
+    expect(evaluateTransition("cancel", requested({}), ACTORS.poster, NOW)).toMatchObject({ ok: false, status: 409 });
+    expect(findTransition("cancel_request").actions).toContain("notify.provider_request_cancelled");
   });
 
   it("lapses only once the window has passed, by the row of the poster's choice", () => {

@@ -150,6 +150,8 @@ export const TASK_ACTIONS = [
   // hears that it was declined or lapsed, and whether the task opened to everyone or was cancelled.
   "notify.provider_requested",
   "notify.poster_request_ended",
+  // The requested provider hears that the poster cancelled the request while it waited (decision 065).
+  "notify.provider_request_cancelled",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -246,9 +248,10 @@ export const TASK_TRANSITIONS = [
   },
   {
     // A paid claimed task may be cancelled too: the payments feature refunds the capture.
+    // A requested task has its own row, cancel_request, so its provider hears of it (decision 065).
     name: "cancel",
     actor: "poster",
-    from: ["open", "claimed", "requested"],
+    from: ["open", "claimed"],
     to: "cancelled",
     requires: [],
     effects: [],
@@ -426,6 +429,18 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["notify.poster_request_ended", "announce"],
   },
+  {
+    // The poster cancels a request while it waits: nothing was paid, the task was on no board, and
+    // the requested provider is told (decision 065). PATCH /api/tasks/{id}/cancel picks this row.
+    name: "cancel_request",
+    actor: "poster",
+    from: ["requested"],
+    to: "cancelled",
+    requires: [],
+    effects: [],
+    guards: [],
+    actions: ["notify.provider_request_cancelled", "announce"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -535,7 +550,10 @@ const verbOf = (name: TaskTransitionName): string =>
         ? "accept the request for"
         : name === "decline_request" || name === "decline_request_cancel"
           ? "decline the request for"
-          : name;
+          : name === "cancel_request"
+            ? // The same words as cancel: a stranger is not told the task is a request (its page is 404 to them).
+              "cancel"
+            : name;
 
 /** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
 function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
@@ -608,6 +626,10 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
     case "lapse_request":
     case "lapse_request_cancel":
       return "Only a requested task can lapse";
+    case "cancel_request":
+      return status === "cancelled"
+        ? "This task is already cancelled"
+        : "The provider answered your request, or its time ran out, before your cancel arrived. Look at the task again: you can still cancel it from its page.";
   }
 }
 

@@ -149,6 +149,18 @@ export function registerTaskNotices(ctx: AppContext): void {
       taskId: task.id,
     });
   });
+  // ...and the requested provider hears when the poster cancels the request before they answered.
+  ctx.taskActions.handle("notify.provider_request_cancelled", async ({ task, tx }) => {
+    if (task.requestedProviderId === null) return;
+    const poster = await providerSummary(tx, task.userId);
+    await notifyUser(ctx, tx, {
+      userId: task.requestedProviderId,
+      kind: "request_cancelled",
+      title: "A request for you was cancelled",
+      body: `${poster ? displayName(poster) : "The poster"} cancelled their request for "${task.title}" before you answered. There is nothing to accept or decline now; you can find other tasks on the job board.`,
+      taskId: task.id,
+    });
+  });
   ctx.taskActions.handle("notify.poster_work_completed", async ({ task, tx }) => {
     await notifyUser(ctx, tx, {
       userId: task.userId,

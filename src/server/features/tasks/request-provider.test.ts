@@ -1,16 +1,20 @@
-import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import type { NotificationList } from "../../../shared/notifications.js";
 import { REQUEST_MESSAGES } from "../../../shared/task-requests.js";
 import type { TaskDetail } from "../../../shared/tasks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
+import { emailOutbox } from "../../db/schema/site.js";
 import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { BASE_BODY, createPoster, createProvider, postRequestTask, postTask, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { startLocalPushService } from "../../../../test/fakes/local-push-service.js";
 
 // Requesting a provider (docs/product.md, Requesting a provider; docs/decisions/065-requesting-a-provider.md).
 
-const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30" });
+const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30", PUSH_SERVICE_HOSTS: "localhost" });
+const pushService = await startLocalPushService();
+afterAll(() => pushService.close());
 
 const HOUR = 3_600_000;
 const decline = (user: TestUser, taskId: string, reason?: string) =>
@@ -185,22 +189,27 @@ describe("races: exactly one winner", () => {
     expect(await noticesOf(poster, "request_ended")).toHaveLength(res.statusCode === 200 ? 0 : 1);
   });
 
-  // The poster may cancel a requested task and an unpaid claimed one alike, so the cancel always
-  // succeeds: either it came first and the accept is refused, or the accept came first and Sam is
-  // told the claimed task was cancelled. Never a claimed task after a successful cancel.
+  // The poster's cancel takes the cancel_request row while the request waits, and the cancel row once
+  // it was accepted, by the status it read: a cancel that read "requested" and lost to the accept is
+  // refused (409), so the poster never cancels a claim they were not shown. Whatever the order, the
+  // task is cancelled exactly when the cancel succeeded, and Sam hears of it exactly once, in the
+  // words of what he had: a request (request_cancelled) or a claim (task_cancelled).
   it("accept against the poster's cancel", async () => {
     const poster = await createPoster(t);
     const sam = await createProvider(t);
     for (let round = 0; round < 3; round += 1) {
       const task = await postRequestTask(t, poster, sam);
       const [accepted, cancelled] = await Promise.all([accept(sam, task.id), call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` })]);
-      expect(cancelled.statusCode).toBe(200);
       expect([200, 409]).toContain(accepted.statusCode);
+      expect([200, 409]).toContain(cancelled.statusCode);
+      expect(accepted.statusCode === 200 || cancelled.statusCode === 200).toBe(true);
       const row = await taskRow(t, task.id);
-      expect(row.status).toBe("cancelled");
+      expect(row.status).toBe(cancelled.statusCode === 200 ? "cancelled" : "claimed");
       expect(row.providerId).toBe(accepted.statusCode === 200 ? sam.id : null);
-      const told = (await noticesOf(sam, "task_cancelled")).filter((n) => n.taskId === task.id);
-      expect(told).toHaveLength(accepted.statusCode === 200 ? 1 : 0);
+      const requestNotices = (await noticesOf(sam, "request_cancelled")).filter((n) => n.taskId === task.id);
+      const claimNotices = (await noticesOf(sam, "task_cancelled")).filter((n) => n.taskId === task.id);
+      expect(requestNotices).toHaveLength(accepted.statusCode === 409 ? 1 : 0);
+      expect(claimNotices).toHaveLength(accepted.statusCode === 200 && cancelled.statusCode === 200 ? 1 : 0);
     }
   });
 });
@@ -216,6 +225,34 @@ describe("the provider's list and the poster's cancel", () => {
     expect((await taskRow(t, task.id)).status).toBe("cancelled");
     const after = (await call(t, sam, { url: "/api/tasks/my-jobs" })).json<{ id: string }[]>();
     expect(after.map((j) => j.id)).not.toContain(task.id);
+  });
+
+  it("tells the requested provider when the poster cancels: bell, e-mail and push, with the task's title", async () => {
+    const poster = await createPoster(t, { firstName: "Pat", lastName: "Quinn" });
+    const sam = await createProvider(t);
+    const task = await postRequestTask(t, poster, sam);
+    // Sam turns on notifications on one device after the request came: its first-device kinds include a cancelled request.
+    const key = (await call(t, sam, { url: "/api/push/key" })).json<{ publicKey: string }>().publicKey;
+    const device = await pushService.subscribe(key);
+    expect((await call(t, sam, { method: "POST", url: "/api/push/subscriptions", payload: { endpoint: device.endpoint, keys: device.keys } })).statusCode).toBe(200);
+
+    const res = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` });
+    expect(res.statusCode).toBe(200);
+    const row = await taskRow(t, task.id);
+    expect(row.status).toBe("cancelled");
+    expect(row.cancelledAt).not.toBeNull();
+
+    const body = `Pat Q. cancelled their request for "${BASE_BODY.title}" before you answered. There is nothing to accept or decline now; you can find other tasks on the job board.`;
+    const [notice] = await noticesOf(sam, "request_cancelled");
+    expect(notice).toMatchObject({ title: "A request for you was cancelled", body, taskId: task.id });
+    const mails = await t.database.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, sam.email), eq(emailOutbox.kind, "request_cancelled")));
+    expect(mails.map((m) => m.subject)).toEqual(["A request for you was cancelled"]);
+    expect(mails[0]?.text).toContain(body);
+    await vi.waitFor(async () => expect(await pushService.received(device)).toHaveLength(1), { timeout: 10_000, interval: 50 });
+    const [push] = await pushService.received(device);
+    expect(JSON.parse(push ?? "")).toEqual({ kind: "request_cancelled", title: "A request for you was cancelled", body, url: `/task/${task.id}` });
+    // Nobody else is told: the poster did it.
+    expect(await noticesOf(poster, "request_cancelled")).toHaveLength(0);
   });
 
   it("still posts a task for everyone the usual way", async () => {

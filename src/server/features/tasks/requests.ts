@@ -1,4 +1,6 @@
 import { and, eq, isNotNull, lte } from "drizzle-orm";
+import type { TaskStatus } from "../../../shared/constants.js";
+import { findTransition } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { notFound } from "../../http-errors.js";
@@ -22,6 +24,19 @@ async function fallbackOf(ctx: AppContext, taskId: string): Promise<"open" | "ca
 export async function declineRequest(ctx: AppContext, taskId: string, user: SessionUser, reason: string | undefined): Promise<TaskRow> {
   const name = (await fallbackOf(ctx, taskId)) === "cancel" ? "decline_request_cancel" : "decline_request";
   return performTransition(ctx, name, taskId, user, reason === undefined ? {} : { reason });
+}
+
+/**
+ * The poster's Cancel (PATCH /api/tasks/{id}/cancel): a request still waiting leaves by its own row,
+ * cancel_request, whose action tells the requested provider; any other task by cancel. The row is
+ * picked from the status read here and its UPDATE checks that status again, so a cancel that loses
+ * to the provider's accept is refused with 409 rather than cancelling the claim unannounced.
+ */
+export async function cancelAsPoster(ctx: AppContext, taskId: string, user: SessionUser): Promise<TaskRow> {
+  const [row] = await ctx.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  if (!row) throw notFound("Task not found");
+  const fromHere = (name: "cancel_request" | "cancel") => (findTransition(name).from as readonly TaskStatus[]).includes(row.status);
+  return performTransition(ctx, fromHere("cancel_request") ? "cancel_request" : "cancel", taskId, user);
 }
 
 /** Requests past their window, oldest first (the partial index serves it). */

@@ -29,7 +29,7 @@ import geocodeRoutes from "./geocode-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
 import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput, type SessionUser } from "./repository.js";
-import { declineRequest, lapseDueRequests } from "./requests.js";
+import { cancelAsPoster, declineRequest, lapseDueRequests } from "./requests.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
 import { errorResponses } from "../../http-errors.js";
@@ -69,7 +69,6 @@ const PERSON_TRANSITIONS = [
   { name: "claim", path: "claim" },
   { name: "start", path: "start" },
   { name: "complete", path: "complete" },
-  { name: "cancel", path: "cancel" },
   { name: "reactivate", path: "reactivate" },
   { name: "decline", path: "decline-provider" },
   { name: "withdraw", path: "withdraw" },
@@ -322,6 +321,25 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     );
   }
+
+  // The poster's one Cancel: a waiting request by its own row, so its provider is told (decision 065).
+  app.patch(
+    "/api/tasks/:id/cancel",
+    {
+      config: { auth: "user" },
+      schema: {
+        tags: ["tasks"],
+        operationId: "cancelTask",
+        summary: "The poster cancels the task, by the cancel row or, for a request still waiting, by cancel_request",
+        params: uuidParamSchema,
+        response: {
+          200: taskPrivateSchema,
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) => privateView(ctx, await cancelAsPoster(ctx, request.params.id, requireUser(request))),
+  );
 
   // Declining a request carries an optional reason, and its row is the one the poster's choice picks
   // (docs/decisions/065-requesting-a-provider.md).

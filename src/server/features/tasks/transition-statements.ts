@@ -91,6 +91,7 @@ const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   accept_request: "claimedAt",
   decline_request_cancel: "cancelledAt",
   lapse_request_cancel: "cancelledAt",
+  cancel_request: "cancelledAt",
   start: "startedAt",
   complete: "completedAt",
   cancel: "cancelledAt",

@@ -110,6 +110,7 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   "notify.offers_decided": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "offer_decided")).toHaveLength(1),
   "notify.provider_requested": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_requested")).toHaveLength(1),
   "notify.poster_request_ended": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "request_ended")).toHaveLength(1),
+  "notify.provider_request_cancelled": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "request_cancelled")).toHaveLength(1),
 };
 
 interface Scenario {
@@ -379,6 +380,19 @@ const SCENARIOS: Scenario[] = [
       },
     }),
   ),
+  {
+    row: "cancel_request",
+    label: "a requested task its poster cancels before the provider answers",
+    proves: ["notify.provider_request_cancelled", "announce"],
+    run: async () => {
+      const { poster } = await taskAt(t, "open");
+      const provider = await createProvider(t);
+      const task = await postRequestTask(t, poster, provider);
+      return walk("cancel_request", { poster, provider, alerted: null }, task.id, async () => {
+        expect((await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` })).statusCode).toBe(200);
+      });
+    },
+  },
 ];
 
 /** The requested provider declines, or the window passes and the scheduler's lapse job runs. */

@@ -42,6 +42,8 @@ export const TASK_ACTION_PATH: Record<TaskAction, string> = {
   // The poster's choice picks the row; the route finds it (docs/decisions/065-requesting-a-provider.md).
   decline_request: "decline-request",
   decline_request_cancel: "decline-request",
+  // The poster's one Cancel: the route takes this row while the request waits.
+  cancel_request: "cancel",
 };
 
 export interface TaskActionInput {

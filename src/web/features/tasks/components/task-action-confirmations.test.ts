@@ -31,6 +31,18 @@ describe("actionConfirmation", () => {
     expect(actionConfirmation("cancel", base)?.lines).not.toContain("$32.90 will be refunded to your card.");
   });
 
+  // Decision 065: a waiting request has nothing paid and is on no board; its provider is the one told.
+  it("says no money moves and names the requested provider when cancelling a waiting request", () => {
+    const requested = { ...base, status: "requested" as const, requestedProviderName: "Sam P." };
+    expect(actionConfirmation("cancel_request", requested)).toEqual({
+      title: "Cancel this task?",
+      lines: ["Nothing has been paid, so no money moves.", "Sam P. will be told that you cancelled the request.", "This cannot be undone."],
+      confirmLabel: "Yes, cancel task",
+      cancelLabel: "Keep task",
+      destructive: true,
+    });
+  });
+
   it("states the late-cancellation fee and the rest refunded before a paid task due within a day is cancelled", () => {
     const now = new Date("2026-11-24T10:00:00Z");
     const paid = { ...base, status: "claimed" as const, paymentCapturedAt: "2026-11-24T09:00:00Z", providerId: provider.id, provider };

@@ -17,7 +17,9 @@ export interface ActionConfirmation {
   destructive: boolean;
 }
 
-type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate">;
+type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate"> &
+  // Only a requested task's page has it (decision 065); the job board's cards do not.
+  Partial<Pick<TaskPublic, "requestedProviderName">>;
 
 /** The task table's actions that move money (src/shared/task-lifecycle.ts, TASK_ACTIONS). */
 export type EscrowAction = Extract<(typeof TASK_ACTIONS)[number], `escrow.${string}`>;
@@ -163,6 +165,19 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = 
         ],
         confirmLabel: "Yes, decline",
         cancelLabel: "Go back",
+        destructive: true,
+      };
+    // Nothing is paid while a request waits, and the task is on no board: the provider is told (decision 065).
+    case "cancel_request":
+      return {
+        title: "Cancel this task?",
+        lines: [
+          "Nothing has been paid, so no money moves.",
+          `${task.requestedProviderName ?? "The provider you requested"} will be told that you cancelled the request.`,
+          "This cannot be undone.",
+        ],
+        confirmLabel: "Yes, cancel task",
+        cancelLabel: "Keep task",
         destructive: true,
       };
     case "start":

@@ -39,7 +39,8 @@ describe("taskActionButtons", () => {
         fallback === "open" ? "decline_request" : "decline_request_cancel",
       ]);
       expect(taskActionButtons(requested, viewer(OTHER, true), NOW)).toEqual([]);
-      expect(taskActionButtons(requested, viewer(POSTER), NOW).map((b) => b.name)).toEqual(["cancel"]);
+      // The poster's Cancel Task on a waiting request is its own row, so the provider is told (decision 065).
+      expect(taskActionButtons(requested, viewer(POSTER), NOW).map((b) => ({ name: b.name, label: b.label }))).toEqual([{ name: "cancel_request", label: "Cancel Task" }]);
     }
   });
 

@@ -36,6 +36,7 @@ export const TASK_ACTION_COPY: Record<TaskAction, TaskActionCopy> = {
   accept_request: { label: "Accept Request", pendingLabel: "Accepting...", variant: "default" },
   decline_request: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
   decline_request_cancel: { label: "Decline Request", pendingLabel: "Declining...", variant: "destructive" },
+  cancel_request: { label: "Cancel Task", pendingLabel: "Cancelling...", variant: "destructive" },
 };
 
 type PersonTransition = Extract<TaskTransition, { name: TaskAction }>;

@@ -71,6 +71,11 @@ const TOASTS: Record<TaskAction, Toasts> = {
     signedOut: "Please sign in to perform this action",
     failure: update,
   },
+  cancel_request: {
+    success: { title: "Request cancelled", description: "The task is cancelled, and the provider you requested was told." },
+    signedOut: "Please sign in to perform this action",
+    failure: update,
+  },
 };
 
 /** Runs a task button of taskActionButtons(); `pending` is the action in flight, if any. */
