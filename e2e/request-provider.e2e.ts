@@ -5,9 +5,10 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Requesting a provider (docs/product.md, Requesting a provider): the poster presses Request on a
 // directory card and the wizard opens for that provider; the provider accepts a request from the
-// task page and the poster pays the stated total; a second request is declined and opens to
-// everyone; "Book Again" on the completed task opens the wizard prefilled. At a phone's width and a
-// desktop's.
+// task page and the poster pays the stated total; a second request is declined with a reason, opens
+// to everyone, and the poster reads the reason in their bell; a third is cancelled by the poster and
+// the provider's open page follows; "Book Again" on the completed task opens the wizard prefilled.
+// At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
 let posterContext: BrowserContext;
@@ -47,7 +48,7 @@ describe.each([
   { width: 390, height: 844 },
   { width: 1366, height: 900 },
 ])("requesting a provider at $width px", (viewport) => {
-  it("Request opens the wizard for the provider; one request is accepted and paid, one declined; Book Again prefills", async () => {
+  it("Request opens the wizard for the provider; one request is accepted and paid, one declined with a reason, one cancelled; Book Again prefills", async () => {
     await poster.setViewportSize(viewport);
     await provider.setViewportSize(viewport);
 
@@ -82,13 +83,41 @@ describe.each([
     expect(paid).toMatchObject({ totalAmount: 54.5, providerId });
     expect(paid.paymentCapturedAt).not.toBeNull();
 
-    // A second request is declined: it opens to everyone, as the poster chose.
+    // A second request is declined with a reason: it opens to everyone, as the poster chose.
     const declined = await requestTask(`Declined parcel at ${viewport.width}`, "open");
     await provider.goto(`${e2e.server.url}/task/${declined}`);
     await provider.getByRole("button", { name: "Decline Request" }).click({ timeout: 15_000 });
-    await provider.getByRole("alertdialog").getByRole("button", { name: "Yes, decline" }).click();
+    const refusal = provider.getByRole("alertdialog", { name: "Decline this request?" });
+    await expect.poll(() => refusal.isVisible()).toBe(true);
+    const reason = `Away at a wedding that week (${viewport.width} px).`;
+    await refusal.getByLabel("Reason (optional)").fill(reason);
+    expect(formatViolations(await seriousAxeViolations(provider))).toBe("");
+    expect(await noSidewaysScroll(provider)).toBe(true);
+    await refusal.getByRole("button", { name: "Yes, decline" }).click();
+    await expect.poll(() => refusal.isVisible(), { timeout: 15_000 }).toBe(false);
     await expect.poll(async () => (await e2e.api<{ status: string }>(poster, "GET", `/api/tasks/${declined}`)).status, { timeout: 15_000 }).toBe("open");
     expect(await noSidewaysScroll(provider)).toBe(true);
+
+    // The poster reads why in their bell.
+    await poster.goto(`${e2e.server.url}/task/${declined}`);
+    await poster.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ }).click({ timeout: 15_000 });
+    await expect.poll(() => poster.getByText(`Their reason: "${reason}"`).first().isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
+    await poster.keyboard.press("Escape");
+
+    // A third request is cancelled by the poster: no money moves, and the provider's open page follows.
+    const withdrawn = await requestTask(`Cancelled parcel at ${viewport.width}`, "open");
+    await provider.goto(`${e2e.server.url}/task/${withdrawn}`);
+    await expect.poll(() => provider.getByRole("button", { name: "Accept Request" }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await poster.goto(`${e2e.server.url}/task/${withdrawn}`);
+    await poster.getByRole("button", { name: "Cancel Task" }).click({ timeout: 15_000 });
+    const cancel = poster.getByRole("alertdialog", { name: "Cancel this task?" });
+    await expect.poll(() => cancel.isVisible()).toBe(true);
+    expect(await cancel.getByText("Nothing has been paid, so no money moves.").isVisible()).toBe(true);
+    expect(await cancel.getByText(`${providerName} will be told that you cancelled the request.`).isVisible()).toBe(true);
+    await cancel.getByRole("button", { name: "Yes, cancel task" }).click();
+    await expect.poll(() => provider.getByRole("button", { name: "Accept Request" }).isVisible(), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => provider.getByText("Cancelled", { exact: true }).first().isVisible(), { timeout: 15_000 }).toBe(true);
 
     // The first task is done; Book Again opens the wizard prefilled, requested from the same provider.
     await e2e.api(provider, "PATCH", `/api/tasks/${accepted}/start`);

@@ -622,14 +622,12 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
     case "accept_request":
     case "decline_request":
     case "decline_request_cancel":
+    // The poster's cancel that lost to an accept or a lapse reads the same: their page then shows which.
+    case "cancel_request":
       return "This request has already been answered, has lapsed or was cancelled by the poster.";
     case "lapse_request":
     case "lapse_request_cancel":
       return "Only a requested task can lapse";
-    case "cancel_request":
-      return status === "cancelled"
-        ? "This task is already cancelled"
-        : "The provider answered your request, or its time ran out, before your cancel arrived. Look at the task again: you can still cancel it from its page.";
   }
 }
 

@@ -40,6 +40,8 @@ const TaskDisputePanel = lazy(() => import("@/features/payments/components/task-
 const EditTaskButton = lazy(() => import("@/features/tasks/components/edit-task-button").then((m) => ({ default: m.EditTaskButton })));
 // Only a requested task shows it (decision 065): its own chunk, out of every other task's first load.
 const TaskRequestNote = lazy(() => import("@/features/tasks/components/task-request-note").then((m) => ({ default: m.TaskRequestNote })));
+// The requested provider's decline takes an optional reason: its button and dialog load with it.
+const DeclineRequestButton = lazy(() => import("@/features/tasks/components/decline-request-button").then((m) => ({ default: m.DeclineRequestButton })));
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
 // Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
 const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
@@ -221,16 +223,22 @@ export default function TaskDetailPage() {
                   <TaskRequestNote task={t} isPoster={isOwner} />
                 </Suspense>
               )}
-              {rowButtons.map((button) => (
-                <TaskActionButton
-                  key={button.name}
-                  task={t}
-                  button={button}
-                  onRun={() => run(t.id, button)}
-                  pending={pendingHere === button.name}
-                  disabled={!button.enabled || pending !== null}
-                />
-              ))}
+              {rowButtons.map((button) =>
+                button.name === "decline_request" || button.name === "decline_request_cancel" ? (
+                  <Suspense key={button.name} fallback={null}>
+                    <DeclineRequestButton taskId={t.id} action={button.name} button={button} disabled={!button.enabled || pending !== null} />
+                  </Suspense>
+                ) : (
+                  <TaskActionButton
+                    key={button.name}
+                    task={t}
+                    button={button}
+                    onRun={() => run(t.id, button)}
+                    pending={pendingHere === button.name}
+                    disabled={!button.enabled || pending !== null}
+                  />
+                ),
+              )}
               {/* docs/product.md, Requesting a provider: the same task again, from the same provider. */}
               {isOwner && t.status === "completed" && t.provider && (
                 <Button asChild variant="outline">

@@ -49,15 +49,17 @@ export const TASK_ACTION_PATH: Record<TaskAction, string> = {
 export interface TaskActionInput {
   id: string;
   action: TaskAction;
+  /** Declining a request: the optional reason the poster reads (declineRequestBodySchema). */
+  reason?: string | undefined;
 }
 
 /** After a claim or an update the related task and user caches are refreshed (docs/product.md#web-app). */
 export function useTaskAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: TaskActionInput) =>
+    mutationFn: ({ id, action, reason }: TaskActionInput) =>
       // Declining a request takes a body (its optional reason).
-      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${TASK_ACTION_PATH[action]}`, action.startsWith("decline_request") ? {} : undefined),
+      apiRequest<TaskPrivate>("PATCH", `/api/tasks/${encodeURIComponent(id)}/${TASK_ACTION_PATH[action]}`, action.startsWith("decline_request") ? { reason } : undefined),
     onSettled: async () => {
       // Also after a refusal: a 409 means our copy of the task is out of date.
       await Promise.all([

@@ -79,6 +79,22 @@ function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskPrice, now
   return actions.filter(isEscrowAction).flatMap((moneyAction) => MONEY_CONSEQUENCES[moneyAction](money) ?? []);
 }
 
+/** Declining a request (decision 065): its dialog adds the optional reason for the poster (decline-request-dialog.tsx). */
+export function declineRequestConfirmation(action: Extract<TaskAction, `decline_request${string}`>): ActionConfirmation {
+  return {
+    title: "Decline this request?",
+    lines: [
+      action === "decline_request"
+        ? "No money moves. As the poster chose, the task then opens on the job board for every provider."
+        : "No money moves. As the poster chose, the task is then cancelled.",
+      "The poster is told at once.",
+    ],
+    confirmLabel: "Yes, decline",
+    cancelLabel: "Go back",
+    destructive: true,
+  };
+}
+
 /** The confirmation shown before `action`, or null for an action that needs none (start, reactivate). */
 export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = new Date()): ActionConfirmation | null {
   const price = priceTask(dollarsToCents(task.budget), task.urgency);
@@ -155,18 +171,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = 
       };
     case "decline_request":
     case "decline_request_cancel":
-      return {
-        title: "Decline this request?",
-        lines: [
-          action === "decline_request"
-            ? "No money moves. As the poster chose, the task then opens on the job board for every provider."
-            : "No money moves. As the poster chose, the task is then cancelled.",
-          "The poster is told at once.",
-        ],
-        confirmLabel: "Yes, decline",
-        cancelLabel: "Go back",
-        destructive: true,
-      };
+      return declineRequestConfirmation(action);
     // Nothing is paid while a request waits, and the task is on no board: the provider is told (decision 065).
     case "cancel_request":
       return {

@@ -71,12 +71,22 @@ const TOASTS: Record<TaskAction, Toasts> = {
     signedOut: "Please sign in to perform this action",
     failure: update,
   },
-  cancel_request: {
-    success: { title: "Request cancelled", description: "The task is cancelled, and the provider you requested was told." },
-    signedOut: "Please sign in to perform this action",
-    failure: update,
-  },
+  cancel_request: { success: { title: "Task updated successfully!" }, signedOut: "Please sign in to perform this action", failure: update },
 };
+
+/** The failure toast of any task action: a 401 also sends the person to sign in. */
+export function toastFailure(action: TaskAction, error: unknown): void {
+  if (isUnauthorizedError(error)) {
+    toast({ title: "Unauthorized", description: TOASTS[action].signedOut, variant: "destructive" });
+    redirectToLoginSoon();
+    return;
+  }
+  toast({ ...TOASTS[action].failure(error), variant: "destructive" });
+}
+
+export function toastSuccess(action: TaskAction): void {
+  toast(TOASTS[action].success);
+}
 
 /** Runs a task button of taskActionButtons(); `pending` is the action in flight, if any. */
 export function useTaskActions() {
@@ -87,21 +97,7 @@ export function useTaskActions() {
       goToLogin();
       return;
     }
-    const toasts = TOASTS[button.name];
-    mutation.mutate(
-      { id, action: button.name },
-      {
-        onSuccess: () => toast(toasts.success),
-        onError: (error) => {
-          if (isUnauthorizedError(error)) {
-            toast({ title: "Unauthorized", description: toasts.signedOut, variant: "destructive" });
-            redirectToLoginSoon();
-            return;
-          }
-          toast({ ...toasts.failure(error), variant: "destructive" });
-        },
-      },
-    );
+    mutation.mutate({ id, action: button.name }, { onSuccess: () => toastSuccess(button.name), onError: (error) => toastFailure(button.name, error) });
   };
   return { run, pending: mutation.isPending ? mutation.variables : null };
 }
