@@ -619,10 +619,10 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a claimed or started task's provider can be released";
     case "accept_offer":
       return "This task is no longer open, so its offers are closed.";
+    // The poster's cancel that lost to an accept or a lapse reads the same: their page then shows which.
     case "accept_request":
     case "decline_request":
     case "decline_request_cancel":
-    // The poster's cancel that lost to an accept or a lapse reads the same: their page then shows which.
     case "cancel_request":
       return "This request has already been answered, has lapsed or was cancelled by the poster.";
     case "lapse_request":

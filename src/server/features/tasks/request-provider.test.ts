@@ -6,7 +6,7 @@ import { REQUEST_MESSAGES } from "../../../shared/task-requests.js";
 import type { TaskDetail } from "../../../shared/tasks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
-import { call, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
+import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { BASE_BODY, createPoster, createProvider, postRequestTask, postTask, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { startLocalPushService } from "../../../../test/fakes/local-push-service.js";
 
@@ -235,6 +235,15 @@ describe("the provider's list and the poster's cancel", () => {
     const key = (await call(t, sam, { url: "/api/push/key" })).json<{ publicKey: string }>().publicKey;
     const device = await pushService.subscribe(key);
     expect((await call(t, sam, { method: "POST", url: "/api/push/subscriptions", payload: { endpoint: device.endpoint, keys: device.keys } })).statusCode).toBe(200);
+
+    // Only the poster cancels: not the requested provider, another provider, or an admin.
+    const admin = await createUser(t, { role: "admin" });
+    for (const who of [sam, await createProvider(t), admin]) {
+      const refused = await call(t, who, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` });
+      expect(refused.statusCode).toBe(403);
+      expect(message(refused)).toBe("Only the task owner can cancel this task");
+    }
+    expect((await taskRow(t, task.id)).status).toBe("requested");
 
     const res = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` });
     expect(res.statusCode).toBe(200);
