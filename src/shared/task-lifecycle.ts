@@ -619,12 +619,13 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
       return "Only a claimed or started task's provider can be released";
     case "accept_offer":
       return "This task is no longer open, so its offers are closed.";
-    // The poster's cancel that lost to an accept or a lapse reads the same: their page then shows which.
     case "accept_request":
     case "decline_request":
     case "decline_request_cancel":
-    case "cancel_request":
       return "This request has already been answered, has lapsed or was cancelled by the poster.";
+    // The poster's cancel that lost to an accept or a lapse: their page already shows which.
+    case "cancel_request":
+      return "Your request was answered or ran out just now. The task page shows what happened, and you can still cancel it from there.";
     case "lapse_request":
     case "lapse_request_cancel":
       return "Only a requested task can lapse";

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { createPoster, createProvider, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { createPoster, createProvider, postRequestTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { tinyPng } from "../../../../test/fixtures/test-files.js";
 import { CURRENT_PASSWORD_WRONG, type AccountExport, type SessionView } from "../../../shared/account.js";
 import { createStorage } from "../../adapters/storage/create-storage.js";
@@ -450,6 +450,16 @@ describe("deleting the account", () => {
     expect(seen.statusCode).toBe(200);
     expect(seen.body).not.toContain("Dana");
     expect(seen.body).not.toContain(poster.email);
+  });
+
+  it("cancels a request still waiting for its provider's answer, and the provider is told", async () => {
+    const poster = await withPassword(await createPoster(t));
+    const sam = await createProvider(t);
+    const requested = await postRequestTask(t, poster, sam);
+    expect((await remove(poster)).statusCode).toBe(200);
+    expect((await taskRow(t, requested.id)).status).toBe("cancelled");
+    const told = await t.database.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, sam.id));
+    expect(told.map((n) => n.kind)).toContain("request_cancelled");
   });
 
   it("a deleted provider's profile is emptied and off the directory", async () => {

@@ -2,6 +2,7 @@
 // they share its row, photo and session helpers; splitting would scatter one settings page.
 import type { FastifyRequest } from "fastify";
 import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import type { TaskStatus } from "../../../shared/constants.js";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
 import { CURRENT_PASSWORD_WRONG, describeDevice } from "../../../shared/account.js";
 import { describeProof } from "../../../shared/security-rules.js";
@@ -36,7 +37,7 @@ export interface AccountDeps {
   verifyPassword(password: string, stored: string): Promise<boolean>;
   /** The password policy (docs/product.md, Passwords): throws a 400 with the reason. */
   assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }, field: string): Promise<void>;
-  cancelTaskAsPoster(taskId: string, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
+  cancelTaskAsPoster(task: { id: string; status: TaskStatus }, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
 }
 
 export type AccountContext = AppContext & AccountDeps;
@@ -322,17 +323,18 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
   await confirmIdentity(ctx, user.id, body);
   const storageKeys = await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
-    // The user's row first, then their open tasks: a claim waits for us and then finds them cancelled.
+    // The user's row first, then their open tasks and requests still waiting: a claim or an accept
+    // waits for us and then finds them cancelled (a requested provider is told, as on any cancel).
     await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
     const open = await tx
-      .select({ id: tasks.id })
+      .select({ id: tasks.id, status: tasks.status })
       .from(tasks)
-      .where(and(eq(tasks.userId, user.id), eq(tasks.status, "open")))
+      .where(and(eq(tasks.userId, user.id), inArray(tasks.status, ["open", "requested"])))
       .for("update");
     const blocker = await deletionBlocker(tx, user.id);
     if (blocker) throw conflict(blocker);
     for (const task of open) {
-      if (!(await ctx.cancelTaskAsPoster(task.id, user, { tx, now }))) throw conflict("One of your tasks changed while deleting. Please try again.");
+      if (!(await ctx.cancelTaskAsPoster(task, user, { tx, now }))) throw conflict("One of your tasks changed while deleting. Please try again.");
     }
     const placeholder = deletedEmail(user.id);
     const [before] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id));

@@ -59,6 +59,8 @@ describe("receipts", () => {
     const [mail, second] = await mailsTo(poster);
     expect(second).toBeUndefined();
     expect(mail?.subject).toBe(`Payment receipt ${receipt.number}`);
+    // The name's initial ends the sentence: one period, not two.
+    expect(mail?.text).toContain('Your receipt for "Carry a wardrobe upstairs" with Maria G.\n');
     expect(mail?.text).toContain("Budget: $100.00");
     expect(mail?.text).toContain("Urgent surcharge: $15.00");
     expect(mail?.text).toContain("Service fee: $9.70");

@@ -82,7 +82,9 @@ export function receiptNotice(receipt: Receipt, payerId: string, publicUrl: stri
     kind: "receipt",
     title: `${RECEIPT_TITLES[receipt.kind]} ${receipt.number}`,
     body:
-      `Your receipt for "${receipt.task.title}"${provider}.\n\n${lines}\n\n` +
+      // A display name ends in its initial's period ("Devon P."): the sentence does not add another.
+      `Your receipt for "${receipt.task.title}"${provider}`.replace(/\.?$/, ".") +
+      `\n\n${lines}\n\n` +
       `View or download it as a PDF: ${publicUrl}/receipts/${receipt.id}`,
     taskId: receipt.task.id,
   };

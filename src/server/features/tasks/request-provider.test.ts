@@ -203,6 +203,9 @@ describe("races: exactly one winner", () => {
       expect([200, 409]).toContain(accepted.statusCode);
       expect([200, 409]).toContain(cancelled.statusCode);
       expect(accepted.statusCode === 200 || cancelled.statusCode === 200).toBe(true);
+      if (cancelled.statusCode === 409) {
+        expect(message(cancelled)).toBe("Your request was answered or ran out just now. The task page shows what happened, and you can still cancel it from there.");
+      }
       const row = await taskRow(t, task.id);
       expect(row.status).toBe(cancelled.statusCode === 200 ? "cancelled" : "claimed");
       expect(row.providerId).toBe(accepted.statusCode === 200 ? sam.id : null);

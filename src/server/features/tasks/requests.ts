@@ -35,8 +35,12 @@ export async function declineRequest(ctx: AppContext, taskId: string, user: Sess
 export async function cancelAsPoster(ctx: AppContext, taskId: string, user: SessionUser): Promise<TaskRow> {
   const [row] = await ctx.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
   if (!row) throw notFound("Task not found");
-  const fromHere = (name: "cancel_request" | "cancel") => (findTransition(name).from as readonly TaskStatus[]).includes(row.status);
-  return performTransition(ctx, fromHere("cancel_request") ? "cancel_request" : "cancel", taskId, user);
+  return performTransition(ctx, posterCancelRow(row.status), taskId, user);
+}
+
+/** The row a poster's cancel takes from `status`: a request still waiting has its own. */
+export function posterCancelRow(status: TaskStatus): "cancel_request" | "cancel" {
+  return (findTransition("cancel_request").from as readonly TaskStatus[]).includes(status) ? "cancel_request" : "cancel";
 }
 
 /** Requests past their window, oldest first (the partial index serves it). */
