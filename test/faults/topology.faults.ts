@@ -10,6 +10,7 @@ import { createStorage } from "../../src/server/adapters/storage/create-storage.
 import { writeBackup } from "../../src/server/backup/dump.js";
 import { openArchive, restoreBackup } from "../../src/server/backup/restore.js";
 import { parseEnv } from "../../src/server/config/env.js";
+import { SERVICE_UNAVAILABLE } from "../../src/server/plugins/errors.js";
 import { openDatabase, queryRows, type Database } from "../../src/server/db/client.js";
 import { freePort } from "../../src/server/free-port.js";
 import { SERVICE_RESTART_CLOSE } from "../../src/shared/server-frames.js";
@@ -66,8 +67,6 @@ async function waitForStates(what: string, check: (states: Map<string, string>) 
   return waitFor(what, async () => check(await lb.states()), timeoutMs, 25);
 }
 
-/** The errors plugin's answer when a database connection failed (src/server/plugins/errors.ts). */
-const DATABASE_RETRY = "Service temporarily unavailable. Please try again shortly.";
 
 /** Why instances answered 503: the causes their logs name, counted. */
 function unavailableCauses(): string {
@@ -444,7 +443,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     // acknowledged write is there once.
     expect(traffic.noAnswer).toEqual([]);
     expect(traffic.serverErrors).toEqual([]);
-    expect(traffic.unavailable.filter((u) => !u.includes(DATABASE_RETRY))).toEqual([]);
+    expect(traffic.unavailable.filter((u) => !u.includes(SERVICE_UNAVAILABLE))).toEqual([]);
     expect(load.unexpected).toEqual([]);
     expect([...(await rowCounts(db, "tasks", [...load.acked.tasks.keys()])).values()].every((n) => n === 1)).toBe(true);
     expect([...(await rowCounts(db, "messages", [...load.acked.messages.keys()])).values()].every((n) => n === 1)).toBe(true);

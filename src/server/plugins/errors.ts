@@ -62,9 +62,7 @@ export default fp(
         // An outage fails every request alike: a warning each, so real errors stand out in the log.
         if (unavailable) request.log.warn({ err: error }, "service unavailable: a connection failed");
         else request.log.error({ err: error }, "request failed");
-        return reply.code(unavailable ? 503 : 500).send({
-          message: unavailable ? "Service temporarily unavailable. Please try again shortly." : "Internal server error",
-        });
+        return reply.code(unavailable ? 503 : 500).send({ message: unavailable ? SERVICE_UNAVAILABLE : "Internal server error" });
       }
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type) carry safe messages.
       return reply.code(status).send({ message: error.message });
@@ -72,6 +70,9 @@ export default fp(
   },
   { name: "errors" },
 );
+
+/** What a request or a socket frame that could not reach the database is told: it is worth retrying. */
+export const SERVICE_UNAVAILABLE = "Service temporarily unavailable. Please try again shortly.";
 
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "57P03", "53300"]);
 // node-postgres reports a connection lost mid-query or a client broken by it without a code.

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable, SERVICE_UNAVAILABLE } from "../../plugins/errors.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RawData, WebSocket } from "ws";
 import { clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
@@ -197,8 +198,11 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
               return;
             }
             // Once, at warn, and without the frame or the query: they may hold a user's message text.
-            app.log.warn({ frameType: parsed.data.type, code: (err as { code?: string }).code }, "chat frame failed");
-            send(socket, { type: "error", message: "Something went wrong. Please try again." });
+            // A database out of reach (a pool or PgBouncer wait ran out under overload, an outage)
+            // is said as the HTTP routes' 503 says it: nothing was stored, and trying again will work.
+            const unavailable = isDatabaseUnavailable(err);
+            app.log.warn({ frameType: parsed.data.type, code: (err as { code?: string }).code, unavailable }, "chat frame failed");
+            send(socket, { type: "error", message: unavailable ? SERVICE_UNAVAILABLE : "Something went wrong. Please try again." });
           }
         });
       });
