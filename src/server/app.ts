@@ -21,7 +21,7 @@ import authRoutes from "./features/auth/routes.js";
 import { assertPasswordAccepted } from "./features/auth/password-policy.js";
 import { hashPassword, verifyPassword } from "./features/auth/passwords.js";
 import { transitionTask } from "./features/tasks/service.js";
-import { posterCancelRow } from "./features/tasks/requests.js";
+import { declineRow, posterCancelRow } from "./features/tasks/requests.js";
 import { createStorage } from "./adapters/storage/create-storage.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
@@ -228,6 +228,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     assertPasswordAccepted,
     cancelTaskAsPoster: async (task, poster, options) =>
       (await transitionTask(ctx, posterCancelRow(task.status), task.id, { kind: "person", user: poster }, options)) !== null,
+    declineRequestAsProvider: async (task, provider, options) =>
+      (await transitionTask(ctx, declineRow(task.fallback), task.id, { kind: "person", user: provider }, options)) !== null,
   });
 
   // Task photos complete their uploads through the providers' one upload flow (decision 030).

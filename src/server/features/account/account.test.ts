@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -460,6 +460,23 @@ describe("deleting the account", () => {
     expect((await taskRow(t, requested.id)).status).toBe("cancelled");
     const told = await t.database.db.select({ kind: notifications.kind }).from(notifications).where(eq(notifications.userId, sam.id));
     expect(told.map((n) => n.kind)).toContain("request_cancelled");
+  });
+
+  it("declines the requests waiting for a provider who closes their account, as the posters chose", async () => {
+    const sam = await withPassword(await createProvider(t, { firstName: "Sam", lastName: "Leaving" }));
+    const poster = await createPoster(t);
+    const opens = await postRequestTask(t, poster, sam);
+    const cancels = await postRequestTask(t, poster, sam, { fallback: "cancel" });
+    expect((await remove(sam)).statusCode).toBe(200);
+    expect((await taskRow(t, opens.id)).status).toBe("open");
+    expect((await taskRow(t, cancels.id)).status).toBe("cancelled");
+    const told = await t.database.db
+      .select({ kind: notifications.kind, body: notifications.body })
+      .from(notifications)
+      .where(and(eq(notifications.userId, poster.id), eq(notifications.kind, "request_ended")));
+    expect(told).toHaveLength(2);
+    for (const notice of told) expect(notice.body).toContain('Sam L. declined your request for "');
+    for (const notice of told) expect(notice.body).toContain('Their reason: "I closed my Errandly account."');
   });
 
   it("a deleted provider's profile is emptied and off the directory", async () => {

@@ -38,6 +38,12 @@ export interface AccountDeps {
   /** The password policy (docs/product.md, Passwords): throws a 400 with the reason. */
   assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }, field: string): Promise<void>;
   cancelTaskAsPoster(task: { id: string; status: TaskStatus }, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
+  /** Declines a request waiting for this provider's answer, as their own decline would. */
+  declineRequestAsProvider(
+    task: { id: string; fallback: "open" | "cancel" | null },
+    provider: SessionUser,
+    options: { tx: Db; now: Date; reason: string },
+  ): Promise<boolean>;
 }
 
 export type AccountContext = AppContext & AccountDeps;
@@ -313,6 +319,9 @@ async function confirmIdentity(ctx: AccountContext, userId: string, body: Delete
   }
 }
 
+/** The reason a poster reads when the provider they requested closed their account before answering. */
+const ACCOUNT_CLOSED_REASON = "I closed my Errandly account.";
+
 /**
  * Erases or anonymizes what identifies the person; keeps the records others rely on (tasks they
  * were part of, payments, ledger entries, review ratings). Refused with 409 while a task, escrow,
@@ -335,6 +344,16 @@ export async function deleteAccount(ctx: AccountContext, user: SessionUser, body
     if (blocker) throw conflict(blocker);
     for (const task of open) {
       if (!(await ctx.cancelTaskAsPoster(task, user, { tx, now }))) throw conflict("One of your tasks changed while deleting. Please try again.");
+    }
+    // Requests still waiting for their answer are declined, so no poster waits out the window for
+    // a closed account: the task opens or is cancelled as its poster chose, and they are told.
+    const waiting = await tx
+      .select({ id: tasks.id, fallback: tasks.requestFallback })
+      .from(tasks)
+      .where(and(eq(tasks.requestedProviderId, user.id), eq(tasks.status, "requested")))
+      .for("update");
+    for (const task of waiting) {
+      if (!(await ctx.declineRequestAsProvider(task, user, { tx, now, reason: ACCOUNT_CLOSED_REASON }))) throw conflict("A request for you changed while deleting. Please try again.");
     }
     const placeholder = deletedEmail(user.id);
     const [before] = await tx.select({ email: users.email }).from(users).where(eq(users.id, user.id));

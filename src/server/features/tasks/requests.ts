@@ -22,8 +22,12 @@ async function fallbackOf(ctx: AppContext, taskId: string): Promise<"open" | "ca
 
 /** The requested provider declines, with an optional reason the poster reads. */
 export async function declineRequest(ctx: AppContext, taskId: string, user: SessionUser, reason: string | undefined): Promise<TaskRow> {
-  const name = (await fallbackOf(ctx, taskId)) === "cancel" ? "decline_request_cancel" : "decline_request";
-  return performTransition(ctx, name, taskId, user, reason === undefined ? {} : { reason });
+  return performTransition(ctx, declineRow(await fallbackOf(ctx, taskId)), taskId, user, reason === undefined ? {} : { reason });
+}
+
+/** The row a decline takes, by the poster's choice for it; the row's UPDATE checks that choice again. */
+export function declineRow(fallback: "open" | "cancel" | null): "decline_request" | "decline_request_cancel" {
+  return fallback === "cancel" ? "decline_request_cancel" : "decline_request";
 }
 
 /**
