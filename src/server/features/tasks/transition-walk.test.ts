@@ -338,19 +338,34 @@ const SCENARIOS: Scenario[] = [
       return walk("post_request", { poster, provider, alerted: null }, null, async () => (await postRequestTask(t, poster, provider)).id);
     },
   },
-  {
-    row: "accept_request",
-    label: "a requested task",
-    proves: ["notify.poster_claimed", "announce"],
-    run: async () => {
-      const { poster } = await taskAt(t, "open");
-      const provider = await createProvider(t);
-      const task = await postRequestTask(t, poster, provider);
-      return walk("accept_request", { poster, provider, alerted: null }, task.id, async () => {
-        expect((await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/accept-request` })).statusCode).toBe(200);
-      });
-    },
-  },
+  // The provider's accept and the poster's cancel: one PATCH by one party on a request still waiting.
+  ...(
+    [
+      { row: "accept_request", label: "a requested task", proves: ["notify.poster_claimed", "announce"], by: "provider", path: "accept-request" },
+      {
+        row: "cancel_request",
+        label: "a requested task its poster cancels before the provider answers",
+        proves: ["notify.provider_request_cancelled", "announce"],
+        by: "poster",
+        path: "cancel",
+      },
+    ] as const
+  ).map(
+    ({ row, label, proves, by, path }): Scenario => ({
+      row,
+      label,
+      proves: [...proves],
+      run: async () => {
+        const { poster } = await taskAt(t, "open");
+        const provider = await createProvider(t);
+        const task = await postRequestTask(t, poster, provider);
+        return walk(row, { poster, provider, alerted: null }, task.id, async () => {
+          const actor = by === "poster" ? poster : provider;
+          expect((await call(t, actor, { method: "PATCH", url: `/api/tasks/${task.id}/${path}` })).statusCode).toBe(200);
+        });
+      },
+    }),
+  ),
   ...(["decline_request", "lapse_request"] as const).map(
     (row): Scenario => ({
       row,
@@ -380,19 +395,6 @@ const SCENARIOS: Scenario[] = [
       },
     }),
   ),
-  {
-    row: "cancel_request",
-    label: "a requested task its poster cancels before the provider answers",
-    proves: ["notify.provider_request_cancelled", "announce"],
-    run: async () => {
-      const { poster } = await taskAt(t, "open");
-      const provider = await createProvider(t);
-      const task = await postRequestTask(t, poster, provider);
-      return walk("cancel_request", { poster, provider, alerted: null }, task.id, async () => {
-        expect((await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/cancel` })).statusCode).toBe(200);
-      });
-    },
-  },
 ];
 
 /** The requested provider declines, or the window passes and the scheduler's lapse job runs. */
