@@ -1,7 +1,7 @@
-// `npm test`: typecheck, lint, unused code (knip), the API document (spectral), unit, server
-// integration, build, faults, browser end-to-end, in that order (cheapest first), stopping at the
-// first failure. Ends with one "N passed, N failed" line.
-import { spawnSync } from "node:child_process";
+// `npm test`: typecheck, lint, unused code (knip), the API document (spectral) and unit side by
+// side, then server integration, build, faults and browser end-to-end in that order (cheapest
+// first), stopping at the first failing stage. Ends with one "N passed, N failed" line.
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { ensureChromium, ensureTopologyTools } from "./provision.mjs";
 
@@ -17,6 +17,38 @@ function run(title, command, args, env = {}) {
   if (res.status !== 0) {
     summary();
     process.exit(res.status ?? 1);
+  }
+}
+
+/**
+ * Runs the checks at once and prints each one's output whole when it ends. Each is one process
+ * that mostly keeps one core busy, so on two cores the group takes about as long as its longest
+ * check (lint) instead of the sum (docs/benchmarks.md, Test suite).
+ */
+async function together(checks) {
+  const started = Date.now();
+  console.log(`\n=== ${checks.map((c) => c.title).join(", ")}: side by side`);
+  const outcomes = await Promise.all(
+    checks.map(
+      ({ title, command, args }) =>
+        new Promise((resolve) => {
+          const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+          const output = [];
+          child.stdout.on("data", (d) => output.push(d));
+          child.stderr.on("data", (d) => output.push(d));
+          child.on("close", (status) => {
+            console.log(`\n=== ${title}: ${command} ${args.join(" ")}`);
+            process.stdout.write(Buffer.concat(output));
+            console.log(`=== ${title}: ${status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+            resolve(status);
+          });
+        }),
+    ),
+  );
+  const failed = outcomes.find((status) => status !== 0);
+  if (failed !== undefined) {
+    summary();
+    process.exit(failed ?? 1);
   }
 }
 
@@ -45,14 +77,16 @@ function summary() {
   console.log(`\n${passed} passed, ${failed} failed`);
 }
 
-run("typecheck", "npx", ["tsc", "-p", "tsconfig.node.json"]);
-run("typecheck web", "npx", ["tsc", "-p", "tsconfig.web.json"]);
-run("lint", "npx", ["eslint", ".", "--max-warnings", "0"]);
-// Unused files, exports and dependencies, and an API document every client can read
-// (docs/decisions/047-knip-and-spectral-in-the-test-command.md).
-run("unused code", "npm", ["run", "lint:unused"]);
-run("api document", "npm", ["run", "lint:api"]);
-run("unit", "npx", vitest("unit"));
+await together([
+  { title: "lint", command: "npx", args: ["eslint", ".", "--max-warnings", "0"] },
+  { title: "typecheck", command: "npx", args: ["tsc", "-p", "tsconfig.node.json"] },
+  { title: "typecheck web", command: "npx", args: ["tsc", "-p", "tsconfig.web.json"] },
+  // Unused files, exports and dependencies, and an API document every client can read
+  // (docs/decisions/047-knip-and-spectral-in-the-test-command.md).
+  { title: "unused code", command: "npm", args: ["run", "lint:unused"] },
+  { title: "api document", command: "npm", args: ["run", "lint:api"] },
+  { title: "unit", command: "npx", args: vitest("unit") },
+]);
 run("server", "npx", vitest("server"));
 run("build", "npm", ["run", "build"]);
 ensureTopologyTools();

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "drizzle-orm";
 import { DELETED_USER, displayName } from "../../../shared/names.js";
 import {
   MODERATION_APPEAL,
@@ -11,9 +11,9 @@ import {
 import { evaluateTransition, findTransition, type TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
+import { taskHasOpenDisputeSql } from "../../db/disputes.js";
 import { messages } from "../../db/schema/chat.js";
 import { reports, userBlocks } from "../../db/schema/moderation.js";
-import { disputes } from "../../db/schema/payments.js";
 import { taskQuestions } from "../../db/schema/questions.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -310,7 +310,7 @@ export async function suspendUser(ctx: AppContext, deps: ModerationDeps, admin: 
     // A task with an open problem report keeps its money and people until an admin resolves the
     // dispute (the rows' no_open_dispute guard); the suspension itself does not wait for it
     // (docs/decisions/059-moderation.md).
-    const undisputed = sql`not exists (select 1 from ${disputes} where ${disputes.taskId} = ${tasks.id} and ${disputes.status} = 'open')`;
+    const undisputed = not(taskHasOpenDisputeSql());
     const removable = findTransition("remove").from as readonly string[];
     const posted = await tx
       .select({ id: tasks.id })

@@ -1,8 +1,8 @@
 // Over 400 lines on purpose, for now: the money records' conditional UPDATEs, the ledger that
 // every money action writes, and the receipts read from that ledger share the ledger's accounts
 // and the write path (a ledger write mails its receipt in the same transaction). The read models
-// are in read-models.ts; the records' consequences move to their handlers once the money table
-// names its actions like the task table's (docs/decisions/045-transitions-name-their-actions.md).
+// are in read-models.ts; the money table's named actions are handled in money-actions.ts
+// (docs/decisions/045-transitions-name-their-actions.md).
 import { and, eq, gt, inArray, lte, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import {
   STUCK_PROCESSING_MS,

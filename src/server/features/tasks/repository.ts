@@ -8,7 +8,7 @@ import type { createTaskBodySchema, openTasksQuerySchema } from "../../../shared
 import type { AppContext } from "../../context.js";
 import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
-import { disputes } from "../../db/schema/payments.js";
+import { taskHasOpenDisputeSql } from "../../db/disputes.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, taskWithdrawals } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
@@ -111,12 +111,8 @@ export async function blockedWithPoster(taskId: string, userId: string, tx: Db):
 
 /** Whether a problem reported on this task is still open (docs/decisions/057-disputes-guarantee-late-cancellation.md). */
 export async function hasOpenDispute(taskId: string, tx: Db): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: disputes.id })
-    .from(disputes)
-    .where(and(eq(disputes.taskId, taskId), eq(disputes.status, "open")))
-    .limit(1);
-  return row !== undefined;
+  const [row] = await tx.select({ open: taskHasOpenDisputeSql() }).from(tasks).where(eq(tasks.id, taskId));
+  return row?.open === true;
 }
 
 export async function wasDeclined(taskId: string, providerId: string, tx: Db): Promise<boolean> {
