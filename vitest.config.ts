@@ -19,6 +19,9 @@ export default defineConfig({
           environment: "node",
           // An unexpected console.error fails a component test as it fails a server test.
           setupFiles: ["src/web/testing/setup-dom.ts", "test/fail-on-console-error.ts"],
+          // `npm test` runs this suite beside lint and the typechecks (scripts/test-all.mjs): a
+          // component test of 2.5 s alone takes twice that there, past vitest's default of 5 s.
+          testTimeout: 20_000,
         },
       },
       {

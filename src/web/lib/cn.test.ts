@@ -37,9 +37,7 @@ describe("cn", () => {
     expect(classListWords.some((word) => word.endsWith(":animate-fade-in"))).toBe(true);
     const differing = classListWords.filter((word) => cn(word, word) !== twMerge(word, word));
     expect(differing).toEqual([]);
-    // Every pair of the app's class names: it grows with the square of the source's vocabulary
-    // (a million pairs and more), so it gets more than the default five seconds on a busy machine.
-  }, 60_000);
+  });
 
   it("resolves every pair of the app's class names as tailwind-merge does, in both orders", () => {
     const differing: string[] = [];
@@ -49,7 +47,9 @@ describe("cn", () => {
       }
     }
     expect(differing).toEqual([]);
-  });
+    // Every pair of the app's class names: it grows with the square of the source's vocabulary
+    // (a million pairs and more), so it gets more than the default five seconds on a busy machine.
+  }, 60_000);
 
   it("resolves longer lists, and the same classes under variants in any order, as tailwind-merge does", () => {
     const variants = fc.subarray(["hover", "focus-visible", "sm", "md", "dark", "disabled", "before", "*", "[&>svg]", "data-[state=open]", "aria-invalid"]);
