@@ -13,7 +13,7 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { askQuestion, expire, GOOD_CARD, makeOffer, postOffersTask, postRequestTask, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { askQuestion, createApplicant, expire, GOOD_CARD, makeOffer, postOffersTask, postRequestTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
@@ -240,23 +240,17 @@ await db
   .where(eq(providerProfiles.userId, provider()));
 
 // An applicant waiting for review: admins read the application, nobody else.
-const applicant = await createUser(t);
+const applicant = await createApplicant(t);
 pool.userIds.push(applicant.id);
 plant("applicant's e-mail", { kind: "people", ids: [applicant.id] }, applicant.email);
-await db.insert(providerProfiles).values({
-  userId: applicant.id,
-  verificationStatus: "pending",
-  fullName: "Pending Applicant",
-  email: applicant.email,
-  phone: plant("applicant's phone", { kind: "people", ids: [applicant.id] }, `443${String(randomBytes(4).readUInt32BE() % 1e7).padStart(7, "0")}`),
-  address: plant("applicant's home address", { kind: "people", ids: [applicant.id] }),
-  city: "Annapolis",
-  state: "MD",
-  zipCode: "21401",
-  serviceTypes: ["errands"],
-  bio: "Careful and quick",
-  idDocumentPath: plant("applicant's ID document path", { kind: "people", ids: [applicant.id] }, `/objects/${randomUUID()}`),
-});
+await db
+  .update(providerProfiles)
+  .set({
+    phone: plant("applicant's phone", { kind: "people", ids: [applicant.id] }, `443${String(randomBytes(4).readUInt32BE() % 1e7).padStart(7, "0")}`),
+    address: plant("applicant's home address", { kind: "people", ids: [applicant.id] }),
+    idDocumentPath: plant("applicant's ID document path", { kind: "people", ids: [applicant.id] }, `/objects/${randomUUID()}`),
+  })
+  .where(eq(providerProfiles.userId, applicant.id));
 
 let coordinates = 0;
 /**

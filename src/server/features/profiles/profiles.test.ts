@@ -6,7 +6,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { reviews } from "../../db/schema/reviews.js";
 import { users } from "../../db/schema/users.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { taskAt } from "../../../../test/fixtures/factory.js";
+import { createApplicant, taskAt } from "../../../../test/fixtures/factory.js";
 
 // GET /api/users/{id}/profile (docs/product.md, "People you can see"): what it shows, and what it
 // must never carry whatever the person's data (e-mail, phone, street, ZIP, full last name).
@@ -130,20 +130,15 @@ describe("GET /api/users/:id/profile", () => {
   });
 
   it("keeps an applicant's unapproved bio, place and photo private", async () => {
-    const applicant = await createUser(t);
-    await t.database.db.insert(providerProfiles).values({
-      userId: applicant.id,
-      verificationStatus: "pending",
-      fullName: "Applicant Person",
-      email: applicant.email,
-      phone: "4105550199",
-      address: "9 Secret Lane",
-      city: "Crofton",
-      state: "MD",
-      zipCode: "21114",
-      serviceTypes: ["delivery"],
-      bio: "Not approved yet",
-      profilePhotoPath: "/objects/00000000-0000-4000-8000-0000000000cc",
+    const applicant = await createApplicant(t, {
+      profile: {
+        address: "9 Secret Lane",
+        city: "Crofton",
+        zipCode: "21114",
+        serviceTypes: ["delivery"],
+        bio: "Not approved yet",
+        profilePhotoPath: "/objects/00000000-0000-4000-8000-0000000000cc",
+      },
     });
     const res = await profileOf(applicant.id);
     expect(res.statusCode).toBe(200);
