@@ -160,6 +160,26 @@ export const ledgerEntries = pgTable(
   (t) => [index().on(t.account), index().on(t.transactionId)],
 );
 
+/**
+ * What a receipt names, as it was when its money moved (docs/decisions/060-receipts-from-the-ledger.md,
+ * "Facts frozen at issue"): one row per ledger transaction that has a receipt, written in the same
+ * database transaction and never changed after (a trigger refuses UPDATE and DELETE), so editing or
+ * reopening the task later does not rewrite it. The provider is kept by id, so the name follows an
+ * account deletion's anonymization.
+ */
+export const receiptFacts = pgTable("receipt_facts", {
+  transactionId: uuid()
+    .primaryKey()
+    .references(() => ledgerTransactions.id),
+  title: text().notNull(),
+  scheduledDate: timestamp({ withTimezone: true }),
+  budgetCents: integer().notNull(),
+  urgentFeeCents: integer().notNull(),
+  serviceFeeCents: integer().notNull(),
+  totalCents: integer().notNull(),
+  providerId: uuid().references(() => users.id),
+});
+
 /** Stripe webhook event ids already handled. */
 export const webhookEvents = pgTable("webhook_events", {
   id: text().primaryKey(),

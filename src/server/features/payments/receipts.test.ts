@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { createProvider, taskAt, transition } from "../../../../test/fixtures/factory.js";
 import { pdfText } from "../../../../test/pdf-text.js";
-import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
+import { ledgerEntries, ledgerTransactions, receiptFacts } from "../../db/schema/payments.js";
+import { tasks } from "../../db/schema/tasks.js";
 import { emailOutbox } from "../../db/schema/site.js";
-import { priceTask } from "../../../shared/money.js";
+import { formatDollarsExact, priceTask } from "../../../shared/money.js";
 import type { LedgerPage, PayoutHistory, Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { csvField } from "./csv.js";
 import { ACCOUNTS, cardMovement, findReceipt } from "./repository.js";
@@ -133,6 +134,63 @@ describe("receipts", () => {
     expect(text).toContain("Refunded to card ending 4242");
     const mails = await mailsTo(cancelled.poster);
     expect(mails.map((m) => m.subject.split(" ER-")[0]).sort()).toEqual(["Payment receipt", "Refund receipt"]);
+  });
+
+  it("keeps the figures, title, date and provider of the moment the money moved after the task is edited and claimed again", async () => {
+    const first = await createProvider(t, { firstName: "Maria", lastName: "Gomez" });
+    const scheduledDate = new Date(t.clock.now().getTime() + 3 * 86_400_000).toISOString();
+    const { task, poster } = await taskAt(t, "paid", { provider: first, budgetCents: 6000, body: { title: "Carry a wardrobe upstairs", scheduledDate } });
+    const paid = priceTask(6000, "standard");
+    expect((await call(t, first, { method: "PATCH", url: `/api/tasks/${task.id}/withdraw` })).statusCode).toBe(200);
+    const edited = await call(t, poster, {
+      method: "PATCH",
+      url: `/api/tasks/${task.id}`,
+      payload: { title: "Carry two wardrobes upstairs", description: "Both from the van, third floor", budget: 80, scheduledDate: null, location: "1 Main St" },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const second = await createProvider(t, { firstName: "Devon", lastName: "Park" });
+    expect(await transition(t, "claim", task.id, second)).toMatchObject({ providerId: second.id, budgetCents: 8000 });
+
+    const [refund, payment] = await receiptsOf(poster);
+    expect([refund?.kind, payment?.kind]).toEqual(["refund", "payment"]);
+    const paymentReceipt = (await get(poster, `/api/receipts/${payment?.id}`)).json<Receipt>();
+    expect(paymentReceipt).toMatchObject({
+      budget: 60,
+      serviceFee: paid.serviceFeeCents / 100,
+      total: paid.totalCents / 100,
+      amount: paid.totalCents / 100,
+      task: { title: "Carry a wardrobe upstairs", scheduledDate, providerName: "Maria G." },
+    });
+    // The withdrawal released the provider before its refund was written: the refund names none, as its e-mail did.
+    const refundReceipt = (await get(poster, `/api/receipts/${refund?.id}`)).json<Receipt>();
+    expect(refundReceipt).toMatchObject({ total: paid.totalCents / 100, amount: paid.totalCents / 100, task: { title: "Carry a wardrobe upstairs", providerName: null } });
+
+    const paymentPdf = pdfText((await get(poster, `/api/receipts/${payment?.id}/pdf`)).rawPayload);
+    for (const line of ["Task: Carry a wardrobe upstairs", "Provider: Maria G.", "$60.00", formatDollarsExact(paid.totalCents)]) expect(paymentPdf).toContain(line);
+    expect(paymentPdf).not.toContain("$80.00");
+    const refundPdf = pdfText((await get(poster, `/api/receipts/${refund?.id}/pdf`)).rawPayload);
+    expect(refundPdf).toContain("Task: Carry a wardrobe upstairs");
+    expect(refundPdf).not.toContain(formatDollarsExact(priceTask(8000, "standard").totalCents));
+  });
+
+  it("reads a receipt issued before its facts were frozen from the task as it is now, and never rewrites frozen facts", async () => {
+    const { task, poster } = await taskAt(t, "paid", { budgetCents: 5000, body: { title: "Walk the dog" } });
+    const [receipt] = await receiptsOf(poster);
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => "succeeded",
+        (err: Error) => String((err.cause as Error | undefined)?.message ?? err.message),
+      );
+    expect(await failure(t.database.db.update(receiptFacts).set({ budgetCents: 1 }))).toBe("receipt facts are written once, when the money moves");
+    expect(await failure(t.database.db.delete(receiptFacts))).toBe("receipt facts are written once, when the money moves");
+    // A receipt from before migration 0024 has no facts row: the trigger is set aside here only to make one.
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table receipt_facts disable trigger user`);
+      await tx.delete(receiptFacts).where(eq(receiptFacts.transactionId, receipt?.id ?? ""));
+      await tx.execute(sql`alter table receipt_facts enable trigger user`);
+    });
+    await t.database.db.update(tasks).set({ title: "Walk two dogs" }).where(eq(tasks.id, task.id));
+    expect((await get(poster, `/api/receipts/${receipt?.id}`)).json<Receipt>()).toMatchObject({ budget: 50, task: { title: "Walk two dogs" } });
   });
 
   it("decides on the ledger write path, from the postings in hand, the receipts the ledger read finds", async () => {

@@ -17,7 +17,7 @@ import type { Receipt } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
-import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, payments, payouts, tips } from "../../db/schema/payments.js";
+import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, receiptFacts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { notifyUser } from "../../notify.js";
@@ -526,16 +526,25 @@ async function receiptRows(db: Db, where: SQL, limit: number): Promise<{ payerId
           coalesce(-sum(e.amount_cents) filter (where e.account = ${ACCOUNTS.posterPayments} and e.amount_cents < 0), 0) as paid_cents,
           coalesce(sum(e.amount_cents) filter (where e.account = ${ACCOUNTS.refunds} and e.amount_cents > 0), 0) as refunded_cents,
           ${receiptCard} as card_last4,
-          t.id as task_id, t.title, t.scheduled_date, t.budget_cents, t.urgent_fee_cents, t.service_fee_cents, t.total_cents,
+          t.id as task_id,
+          coalesce(f.title, t.title) as title,
+          case when f.transaction_id is null then t.scheduled_date else f.scheduled_date end as scheduled_date,
+          coalesce(f.budget_cents, t.budget_cents) as budget_cents,
+          coalesce(f.urgent_fee_cents, t.urgent_fee_cents) as urgent_fee_cents,
+          coalesce(f.service_fee_cents, t.service_fee_cents) as service_fee_cents,
+          coalesce(f.total_cents, t.total_cents) as total_cents,
           t.user_id as poster_id, payer.first_name as payer_first, payer.last_name as payer_last,
           provider.first_name as provider_first, provider.last_name as provider_last
         from ledger_transactions lt
         join ledger_entries e on e.transaction_id = lt.id
         join tasks t on t.id = lt.task_id
         join users payer on payer.id = t.user_id
-        left join users provider on provider.id = t.provider_id
+        -- The facts frozen when the money moved; a receipt issued before migration 0024 has none and
+        -- reads the task as it is now (decision 060, "Facts frozen at issue").
+        left join receipt_facts f on f.transaction_id = lt.id
+        left join users provider on provider.id = case when f.transaction_id is null then t.provider_id else f.provider_id end
         where ${where}
-        group by lt.id, t.id, payer.id, provider.id
+        group by lt.id, t.id, f.transaction_id, payer.id, provider.id
         having bool_or((e.account = ${ACCOUNTS.posterPayments} and e.amount_cents < 0) or (e.account = ${ACCOUNTS.refunds} and e.amount_cents > 0))
         order by lt.created_at desc, max(e.id) desc
         limit ${limit}`,
@@ -577,8 +586,28 @@ export async function receiptsOfPayer(ctx: AppContext, payerId: string): Promise
   return rows.flatMap(({ row }) => receiptOf(row) ?? []);
 }
 
-/** The receipt's e-mail and notice, in the transaction that moved the money, so both commit together. */
+/**
+ * Freezes the receipt's facts (the task's price, title, date and provider as they are now), then
+ * sends its e-mail and notice, in the transaction that moved the money, so all three commit together
+ * and the receipt reads later as the e-mail did (decision 060, "Facts frozen at issue").
+ */
 async function mailReceipt(ctx: AppContext, transactionId: string, tx: Db): Promise<void> {
+  await tx.insert(receiptFacts).select(
+    tx
+      .select({
+        transactionId: ledgerTransactions.id,
+        title: tasks.title,
+        scheduledDate: tasks.scheduledDate,
+        budgetCents: tasks.budgetCents,
+        urgentFeeCents: tasks.urgentFeeCents,
+        serviceFeeCents: tasks.serviceFeeCents,
+        totalCents: tasks.totalCents,
+        providerId: tasks.providerId,
+      })
+      .from(ledgerTransactions)
+      .innerJoin(tasks, eq(tasks.id, ledgerTransactions.taskId))
+      .where(eq(ledgerTransactions.id, transactionId)),
+  );
   const found = await findReceipt(ctx, transactionId, tx);
   if (found) await notifyUser(ctx, tx, receiptNotice(found.receipt, found.payerId, ctx.env.PUBLIC_URL));
 }
