@@ -59,8 +59,7 @@ describe("task chat and reviews", () => {
     const before = await unread();
 
     // Pay (sandbox card), start and complete through the API, then review in the UI.
-    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.payByApi(poster, task);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/start`);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/complete`);
 

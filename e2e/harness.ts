@@ -11,6 +11,7 @@ import { freePort } from "../src/server/free-port.js";
 import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
+import { GOOD_CARD } from "../test/fixtures/cards.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
 
 // Browser journeys run the real server (source through tsx, the built web app from dist/web or
@@ -375,6 +376,8 @@ export interface Journey {
   browser: Browser;
   /** Calls the API as `page`'s signed-in person and returns the JSON answer; any status but 2xx throws. */
   api<T>(page: Page, method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T>;
+  /** Pays a claimed task with the sandbox's good card as `poster`, through the routes the card form uses. */
+  payByApi(poster: Page, task: { id: string; totalAmount: number }): Promise<void>;
 }
 
 /** One server with the demo data and one Chromium for the whole file, stopped after its last test. */
@@ -384,6 +387,10 @@ export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
       const res = await page.request.fetch(`${journey.server.url}${path}`, { method, data, headers: { origin: journey.server.url } });
       if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);
       return (await res.json()) as T;
+    },
+    async payByApi(poster: Page, task: { id: string; totalAmount: number }): Promise<void> {
+      const { clientSecret } = await journey.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
+      await journey.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, ...GOOD_CARD });
     },
   } as Journey;
   beforeAll(async () => {

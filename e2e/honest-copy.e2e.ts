@@ -4,6 +4,7 @@ import { dollarsToCents } from "../src/shared/money.js";
 import { paymentReceivedWords } from "../src/shared/money-words.js";
 import { CARD_REFUSED_NEXT_STEP } from "../src/shared/payments.js";
 import { DEMO, formatViolations, latestMailLink, newPage, seriousAxeViolations, signIn, TILE_HOST, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Issue 27, items 10 and 13, as a person reads them at 390 and 1366 px: the payment toast says what
 // happens to an $80 task's money, a refused card is said on the form, a cancelled task promises its
@@ -35,23 +36,7 @@ async function signedIn(width: number, email: string, password = DEMO.password):
 }
 
 async function postTask(poster: Page, title: string, budget: number): Promise<Task> {
-  return e2e.api<Task>(poster, "POST", "/api/tasks", {
-    title,
-    description: "Collect a parcel from the post office",
-    category: "errands",
-    budget,
-    urgency: "standard",
-    location: "12 Main St",
-    city: "Annapolis",
-    state: "MD",
-    lat: 38.9784,
-    lon: -76.4922,
-  });
-}
-
-async function payByApi(poster: Page, task: Task): Promise<void> {
-  const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-  await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" });
+  return e2e.api<Task>(poster, "POST", "/api/tasks", parcelPickup(title, { budget, lat: 38.9784, lon: -76.4922 }));
 }
 
 async function payInBrowser(poster: Page, taskId: string, cardNumber: string): Promise<void> {
@@ -103,7 +88,7 @@ describe("copy that says what the product does", () => {
     const provider = await signedIn(width, DEMO.provider);
     const task = await postTask(poster.page, `Cancelled parcel ${width}`, 102);
     await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
-    await payByApi(poster.page, task);
+    await e2e.payByApi(poster.page, task);
     await e2e.api(poster.page, "PATCH", `/api/tasks/${task.id}/cancel`);
 
     await provider.page.goto(`${e2e.server.url}/task/${task.id}`);
@@ -166,7 +151,7 @@ describe("copy that says what the product does", () => {
     // A finished task under the approval window's budget: nothing stays held, so deletion is allowed.
     const task = await postTask(page, `Parcel of a leaving poster ${width}`, 50);
     await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
-    await payByApi(page, task);
+    await e2e.payByApi(page, task);
     await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/start`);
     await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/complete`);
 
@@ -195,7 +180,7 @@ describe("copy that says what the product does", () => {
     const provider = await signedIn(width, DEMO.provider);
     const task = await postTask(poster.page, `Map parcel ${width}`, 40);
     await e2e.api(provider.page, "PATCH", `/api/tasks/${task.id}/claim`);
-    await payByApi(poster.page, task);
+    await e2e.payByApi(poster.page, task);
     // Routed after newPage's blank tiles, so this failure takes precedence (harness.ts).
     await provider.page.route(TILE_HOST, (route) => route.abort());
     await provider.page.goto(`${e2e.server.url}/task/${task.id}`);

@@ -66,8 +66,7 @@ describe("live task status", () => {
     const start = provider.getByRole("button", { name: "Start Task" });
     expect(await start.isEnabled()).toBe(false);
 
-    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.payByApi(poster, task);
     // Within a second of the payment's answer, without a reload.
     await expect.poll(() => start.isEnabled(), { timeout: 1_000, interval: 50 }).toBe(true);
     expect(await provider.getByText("Waiting for Payment", { exact: true }).count()).toBe(0);

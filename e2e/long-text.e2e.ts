@@ -47,8 +47,7 @@ describe("long unbroken text", () => {
     await e2e.api(provider, "PATCH", "/api/provider/profile", { bio: url600("LongBio") });
 
     await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/claim`);
-    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: done.totalAmount, taskId: done.id });
-    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.payByApi(poster, done);
     await e2e.api(poster, "POST", "/api/messages", { taskId: done.id, content: url600("LongChat") });
     await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/start`);
     await e2e.api(provider, "PATCH", `/api/tasks/${done.id}/complete`);

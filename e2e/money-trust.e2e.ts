@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, tasksOnMap, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // No surprises with money (docs/decisions/024-declining-a-provider.md, docs/product.md): the poster
 // sees who claimed and declines them; the provider is told and cannot claim again; every
@@ -29,22 +30,7 @@ beforeAll(async () => {
 });
 
 async function postTask(title: string, budget: number): Promise<{ id: string; totalAmount: number }> {
-  return e2e.api(poster, "POST", "/api/tasks", {
-    title,
-    description: "Collect a parcel from the post office",
-    category: "errands",
-    budget,
-    urgency: "standard",
-    location: "12 Main St",
-    city: "Annapolis",
-    state: "MD",
-  });
-}
-
-/** Pays a claimed task with the sandbox card, through the same routes the card form uses. */
-async function payByApi(task: { id: string; totalAmount: number }): Promise<void> {
-  const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { taskId: task.id, amount: task.totalAmount });
-  await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" });
+  return e2e.api(poster, "POST", "/api/tasks", parcelPickup(title, { budget }));
 }
 
 async function expectAxeClean(page: Page): Promise<void> {
@@ -151,11 +137,11 @@ describe("money trust", () => {
     // poster approved the release before the 24-hour window ended.
     const refunded = await postTask("Carry groceries upstairs", 120);
     await e2e.api(provider, "PATCH", `/api/tasks/${refunded.id}/claim`);
-    await payByApi(refunded);
+    await e2e.payByApi(poster, refunded);
     await e2e.api(poster, "PATCH", `/api/tasks/${refunded.id}/cancel`);
     const early = await postTask("Assemble a standing desk", 150);
     await e2e.api(provider, "PATCH", `/api/tasks/${early.id}/claim`);
-    await payByApi(early);
+    await e2e.payByApi(poster, early);
     await e2e.api(provider, "PATCH", `/api/tasks/${early.id}/start`);
     await e2e.api(provider, "PATCH", `/api/tasks/${early.id}/complete`);
     await e2e.api(poster, "POST", `/api/tasks/${early.id}/approve-release`);
@@ -222,7 +208,7 @@ describe("money trust", () => {
   it("complete, release and tip each state their amount before anything happens", async () => {
     const task = await postTask("Move a bookcase", 150);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
-    await payByApi(task);
+    await e2e.payByApi(poster, task);
     await poster.goto(`${e2e.server.url}/task/${task.id}`);
     await expect.poll(() => poster.getByText("Paid · held in escrow").first().isVisible(), POLL).toBe(true);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/start`);
@@ -278,7 +264,7 @@ describe("money trust", () => {
   it("cancelling a paid task: the poster sees the refund, the provider is told, the chat is closed", async () => {
     const task = await postTask("Deliver a birthday cake", 30);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
-    await payByApi(task);
+    await e2e.payByApi(poster, task);
     await e2e.api(poster, "POST", "/api/messages", { taskId: task.id, content: "The cake is in the fridge." });
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);

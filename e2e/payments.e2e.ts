@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext } from "playwright-core";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // The poster pays a claimed task in the browser with the sandbox card form, the provider works it
 // and sees the money on /earnings; a declined card leaves the task unpaid; a $150 task waits for the
@@ -26,16 +27,7 @@ beforeAll(async () => {
 
 /** Posted by the poster and claimed by the provider, both through the API. */
 async function claimedTask(title: string, budget: number): Promise<string> {
-  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-    title,
-    description: "Collect a parcel from the post office",
-    category: "errands",
-    budget,
-    urgency: "standard",
-    location: "12 Main St",
-    city: "Annapolis",
-    state: "MD",
-  });
+  const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { budget }));
   await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
   return task.id;
 }

@@ -45,8 +45,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
     const title = `Withdraw check ${width} ${Date.now()}`;
     const task = await postTask(poster, title, 40);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
-    const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-    await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+    await e2e.payByApi(poster, task);
     const refund = formatDollarsExact(dollarsToCents(task.totalAmount));
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);

@@ -13,7 +13,8 @@ import { WEEKDAYS } from "../../src/shared/constants.js";
 import { NOTIFICATION_KINDS } from "../../src/shared/notifications.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
-import { askQuestion, createApplicant, expire, GOOD_CARD, makeOffer, postOffersTask, postRequestTask, postTask, taskRow, transition } from "../fixtures/factory.js";
+import { GOOD_CARD } from "../fixtures/cards.js";
+import { askQuestion, createApplicant, expire, makeOffer, postOffersTask, postRequestTask, postTask, taskRow, transition } from "../fixtures/factory.js";
 import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 

@@ -7,7 +7,8 @@ import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerAcceptWords, offerQuote, type Off
 import { formatDollarsExact } from "../../../shared/money.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { createPoster, createProvider, GOOD_CARD, makeOffer, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { GOOD_CARD } from "../../../../test/fixtures/cards.js";
+import { createPoster, createProvider, makeOffer, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Offers on a task that takes them (docs/product.md, Offers; docs/decisions/061-offers.md).
 
