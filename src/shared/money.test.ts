@@ -4,6 +4,7 @@ import { URGENCIES } from "./constants.js";
 import {
   MAX_BUDGET_CENTS,
   centsToDollars,
+  disputeSplit,
   dollarsToCents,
   formatDollars,
   formatDollarsExact,
@@ -11,6 +12,7 @@ import {
   providerEarningsCents,
   serviceFeeCents,
   urgentSurchargeCents,
+  workValueOfRelease,
   youllEarnText,
 } from "./money.js";
 import { budgetDollarsSchema } from "./money-schemas.js";
@@ -217,6 +219,38 @@ describe("what the provider earns (docs/product.md, Fees)", () => {
         const earnings = providerEarningsCents(budget, u);
         expect(earnings + price.platformCommissionCents).toBe(price.totalCents - price.serviceFeeCents);
         expect(earnings).toBeLessThanOrEqual(price.budgetCents + price.urgentFeeCents);
+      }),
+    );
+  });
+});
+
+describe("an admin's split of a held escrow (docs/product.md, Money: disputes)", () => {
+  // $60 standard: $65.30 held, of which the provider's share is $51.00 and the work value $60.00.
+  const price = priceTask(6000, "standard");
+
+  it("refunds the poster's part and gives the provider the full release's share of the rest", () => {
+    expect(disputeSplit(price, 6530, 2000)).toEqual({ refundCents: 2000, releaseCents: 4530, providerShareCents: 3537 });
+    expect(disputeSplit(price, 6530, 0)).toEqual({ refundCents: 0, releaseCents: 6530, providerShareCents: 5100 });
+    expect(disputeSplit(price, 6530, 6530)).toEqual({ refundCents: 6530, releaseCents: 0, providerShareCents: 0 });
+  });
+
+  it("reads the released work value so that the platform keeps 15% of it", () => {
+    // floor(6000 × 4530 / 6530) = 4162; the provider's 3537 leaves a 625 commission (15.02%).
+    expect(workValueOfRelease(price, 4530, 6530)).toBe(4162);
+    expect(workValueOfRelease(price, 6530, 6530)).toBe(6000);
+    expect(workValueOfRelease(price, 0, 6530)).toBe(0);
+  });
+
+  it("never gives the provider more than the released work value, nor the platform a negative commission", () => {
+    fc.assert(
+      fc.property(budgetCents, urgency, fc.double({ min: 0, max: 1, noNaN: true }), (budget, u, part) => {
+        const p = priceTask(budget, u);
+        const split = disputeSplit(p, p.totalCents, Math.floor(p.totalCents * part));
+        expect(split.refundCents + split.releaseCents).toBe(p.totalCents);
+        const gross = workValueOfRelease(p, split.releaseCents, p.totalCents);
+        expect(split.providerShareCents).toBeLessThanOrEqual(gross);
+        expect(gross - split.providerShareCents).toBeGreaterThanOrEqual(Math.floor(((gross * 15) / 100) - 1));
+        expect(gross).toBeLessThanOrEqual(split.releaseCents);
       }),
     );
   });

@@ -112,6 +112,36 @@ export function providerShareOfRelease(price: TaskPrice, releasedCents: number, 
 }
 
 /**
+ * The budget and urgent surcharge behind `releasedCents` of a task's escrow of `heldCents`: the
+ * work value's part of the release, in the proportion providerShareOfRelease uses, rounded down. A
+ * provider's statement reads it as gross; gross minus their share is the platform's commission on
+ * it, so a split's fee stays 15% of its gross (docs/product.md, Money: statements).
+ */
+export function workValueOfRelease(price: TaskPrice, releasedCents: number, heldCents: number): number {
+  if (releasedCents <= 0 || heldCents <= 0) return 0;
+  const workCents = price.budgetCents + price.urgentFeeCents;
+  if (releasedCents >= heldCents) return workCents;
+  return Math.floor((workCents * releasedCents) / heldCents);
+}
+
+/** An admin's resolution while the escrow holds `heldCents`: the poster's refund, the rest released. */
+export interface DisputeSplit {
+  refundCents: number;
+  releaseCents: number;
+  /** What the provider receives of the released part (providerShareOfRelease); the platform keeps the rest. */
+  providerShareCents: number;
+}
+
+/**
+ * The one split of a held escrow: what the server records when an admin resolves a dispute and what
+ * the admin's confirmation states before it (docs/product.md, Money: disputes).
+ */
+export function disputeSplit(price: TaskPrice, heldCents: number, refundCents: number): DisputeSplit {
+  const releaseCents = Math.max(0, heldCents - refundCents);
+  return { refundCents, releaseCents, providerShareCents: providerShareOfRelease(price, releaseCents, heldCents) };
+}
+
+/**
  * Whether cancelling at `now` is late: less than LATE_CANCEL_HOURS before the task's scheduled time
  * (or after it). A task with no scheduled time is never late (docs/product.md, Money: late cancellation).
  */

@@ -111,10 +111,12 @@ export type TaskEscrow = z.infer<typeof taskEscrowSchema>;
 /**
  * Where a paid task's money stands for its provider, from the money records and the ledger
  * (src/shared/money-lifecycle.ts): paid and the work not done yet; held in escrow until `releaseAt`;
- * held while an admin reviews a reported problem; released to them; or refunded to the poster
- * (a paid task cancelled, or a dispute resolved with a refund), which earns them nothing.
+ * held while an admin reviews a reported problem (at any stage before release); released to them;
+ * refunded to the poster (a paid task cancelled, or a dispute resolved with a full refund), which
+ * earns them nothing; or settled by an admin's resolution that split the escrow: part refunded to
+ * the poster, the provider's share of the rest paid to them.
  */
-export const EARNING_STATUSES = ["in_progress", "held", "under_review", "released", "refunded"] as const;
+export const EARNING_STATUSES = ["in_progress", "held", "under_review", "released", "refunded", "settled"] as const;
 export type EarningStatus = (typeof EARNING_STATUSES)[number];
 
 export const earningsSchema = z.object({
@@ -127,12 +129,14 @@ export const earningsSchema = z.object({
       taskId: z.uuid(),
       title: z.string(),
       status: z.enum(EARNING_STATUSES),
-      /** What the task earns them, tips aside: the ledger's amount once released, 0 once refunded, the share to come before. */
+      /** What the task earns them, tips aside: the ledger's amount once released or settled, 0 once refunded, the share to come before. */
       earned: z.number(),
       tips: z.number(),
+      /** What the ledger gave back to the poster for this task (a cancel's refund, a dispute's refund); 0 when nothing. */
+      refundedToPoster: z.number(),
       /** Held: when the release falls due. */
       releaseAt: z.string().nullable(),
-      /** Released: when the ledger moved the money to them (early when the poster approved). */
+      /** Released or settled: when the ledger moved the money to them (early when the poster approved). */
       releasedAt: z.string().nullable(),
       /** Refunded: when the ledger gave the money back to the poster. */
       refundedAt: z.string().nullable(),

@@ -10,7 +10,7 @@ import {
   type TaskDisputeAnswer,
 } from "../../../shared/disputes.js";
 import { evaluateMoneyTransition, moneyActorRefusal, type MoneyRequester } from "../../../shared/money-lifecycle.js";
-import { centsToDollars, dollarsToCents, formatDollarsExact, priceTask, providerShareOfRelease } from "../../../shared/money.js";
+import { centsToDollars, disputeSplit, dollarsToCents, formatDollarsExact, priceTask } from "../../../shared/money.js";
 import type { AdminFinance } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
 import { disputeMessages, disputes, ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
@@ -126,8 +126,9 @@ export async function addDisputeMessage(
 
 /**
  * An admin's resolution: `refund` dollars to the poster. While the escrow holds money the rest of
- * it is released (the provider's usual share of it); once released, the refund is paid by the
- * guarantee account, recovered from the provider only when the admin says so.
+ * it is released (the provider's share of it by disputeSplit, which the admin's confirmation states
+ * first); once released, the refund is paid by the guarantee account, recovered from the provider
+ * only when the admin says so.
  */
 export async function resolveDispute(
   ctx: PaymentsContext,
@@ -146,7 +147,7 @@ export async function resolveDispute(
     if (refundCents < 0 || refundCents > most) {
       throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid and was not refunded yet"}`);
     }
-    const releaseCents = held > 0 ? held - refundCents : 0;
+    const split = disputeSplit(priceTask(task.budgetCents, task.urgency), held, refundCents);
     const now = ctx.now();
     const [dispute] = await tx
       .update(disputes)
@@ -157,8 +158,8 @@ export async function resolveDispute(
         lastAdminActionAt: now,
         resolutionReason: input.reason,
         refundCents: held > 0 ? refundCents : 0,
-        releaseCents,
-        providerShareCents: providerShareOfRelease(priceTask(task.budgetCents, task.urgency), releaseCents, held),
+        releaseCents: split.releaseCents,
+        providerShareCents: split.providerShareCents,
         guaranteeCents: held > 0 ? 0 : refundCents,
         recoverFromProvider: held === 0 && input.recoverFromProvider,
       })

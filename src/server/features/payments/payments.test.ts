@@ -8,8 +8,10 @@ import { escrowHolds, payments, payouts, tips } from "../../db/schema/payments.j
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { auditLog } from "../../db/schema/users.js";
+import { disputeSplit, priceTask } from "../../../shared/money.js";
 import type { Earnings } from "../../../shared/payments.js";
-import { createProvider, taskAt, transition } from "../../../../test/fixtures/factory.js";
+import type { YearlyStatement } from "../../../shared/receipts.js";
+import { createProvider, reportProblem, taskAt, transition } from "../../../../test/fixtures/factory.js";
 import { ACCOUNTS, accountBalance } from "./repository.js";
 
 const t = await useTestApp();
@@ -332,6 +334,63 @@ describe("earnings", () => {
     const refundAll = { refund: disputed.task.totalCents / 100, reason: "Nobody came" };
     expect((await call(t, admin, { method: "POST", url: resolveUrl, payload: refundAll })).statusCode).toBe(200);
     expect(await rowOf(disputed.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, refundedAt: t.clock.now().toISOString() });
+  });
+});
+
+describe("earnings and the yearly statement after an admin's split", () => {
+  const resolve = (admin: TestUser, taskId: string, refundCents: number) =>
+    call(t, admin, { method: "POST", url: `/api/admin/disputes/${taskId}/resolve`, payload: { refund: refundCents / 100, reason: "Part of the work was done." } });
+
+  async function settledByAdmin(refundOf: (totalCents: number) => number) {
+    const provider = await createProvider(t);
+    const admin = await createUser(t, { role: "admin" });
+    // The tester's case: $60 standard ($65.30 paid), started, then a problem reported by the poster.
+    const { task, poster } = await taskAt(t, "in_progress", { provider, budgetCents: 6000 });
+    await reportProblem(t, poster, task);
+    const before = (await call(t, provider, { method: "GET", url: "/api/payments/earnings" })).json<Earnings>();
+    const refundCents = refundOf(task.totalCents);
+    t.clock.advance(60_000);
+    expect((await resolve(admin, task.id, refundCents)).statusCode).toBe(200);
+    const after = (await call(t, provider, { method: "GET", url: "/api/payments/earnings" })).json<Earnings>();
+    const statement = await call(t, provider, { method: "GET", url: `/api/payments/statements/${t.clock.now().getUTCFullYear()}` });
+    return { task, provider, before, after, statement, refundCents, price: priceTask(6000, "standard") };
+  }
+
+  it("reads a started task under dispute as held by the dispute, not in progress", async () => {
+    const { task, before } = await settledByAdmin(() => 0);
+    expect(before.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status: "under_review", earned: 51, refundedToPoster: 0 });
+    expect(before.held).toBe(51);
+  });
+
+  it("after a $20 refund shows the $35.37 received, and a statement whose fee is 15% of its gross", async () => {
+    const { task, after, statement } = await settledByAdmin(() => 2000);
+    const now = t.clock.now().toISOString();
+    expect(after.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status: "settled", earned: 35.37, refundedToPoster: 20, releasedAt: now, refundedAt: null });
+    expect(after).toMatchObject({ held: 0, available: 35.37 });
+    // floor(6000 × 4530 / 6530) = 4162 of work value released; the provider's 3537 leaves 625 (15.0%).
+    expect(statement.json<YearlyStatement>()).toMatchObject({ gross: 41.62, fees: 6.25, tips: 0, net: 35.37, transactions: 1 });
+  });
+
+  it.each([
+    { refunded: "0%", part: 0, status: "settled" },
+    { refunded: "40%", part: 0.4, status: "settled" },
+    { refunded: "100%", part: 1, status: "refunded" },
+  ] as const)("after a $refunded refund reads what the ledger moved, gross - fees = net", async ({ part, status }) => {
+    const { task, provider, after, statement, refundCents, price } = await settledByAdmin((total) => Math.round(total * part));
+    const split = disputeSplit(price, price.totalCents, refundCents);
+    expect(after.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status, earned: split.providerShareCents / 100, refundedToPoster: refundCents / 100 });
+    expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(split.providerShareCents);
+    expect((await taskRow(task.id))?.status).toBe("cancelled");
+    if (split.providerShareCents === 0) {
+      // Nothing reached the provider's balance, so the year has no statement.
+      expect(statement.statusCode).toBe(404);
+      return;
+    }
+    const figures = statement.json<YearlyStatement>();
+    expect(Math.round((figures.gross - figures.fees) * 100)).toBe(Math.round(figures.net * 100));
+    expect(figures.net).toBe(split.providerShareCents / 100);
+    // The fee is the platform's commission on the released part: 15% of its gross, to the cent.
+    expect(Math.abs(figures.fees * 100 - Math.round(figures.gross * 15))).toBeLessThanOrEqual(1);
   });
 });
 

@@ -6,6 +6,7 @@ import { centsToDollars, priceTask } from "../../../shared/money.js";
 import type { AdminFinance, EarningStatus, Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
+import { taskHasOpenDisputeSql } from "../../db/disputes.js";
 import { escrowHolds, ledgerEntries, ledgerTransactions, payouts, tips } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden } from "../../http-errors.js";
@@ -62,14 +63,28 @@ export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id:
   };
 }
 
+interface EarningFacts {
+  hold: HoldRow["status"] | null;
+  paymentStands: boolean;
+  openDispute: boolean;
+  /** An admin's resolution split the escrow (a `split` ledger transaction). */
+  split: boolean;
+  /** What the ledger credited this provider for the task (release, split, late fee). */
+  receivedCents: number;
+}
+
 /** A paid task's money as its provider sees it (shared/payments.ts, EARNING_STATUSES). */
-function earningStatus(hold: HoldRow["status"] | null, paymentStands: boolean): EarningStatus {
-  if (hold === "holding") return "held";
-  if (hold === "disputed") return "under_review";
-  if (hold === "released") return "released";
-  // A refunded escrow (a dispute resolved with a refund), or no escrow and no captured payment
-  // left: a paid task cancelled before completion, whose payment was refunded in full.
-  if (hold === "refunded" || !paymentStands) return "refunded";
+function earningStatus(facts: EarningFacts): EarningStatus {
+  // A resolution decides it whatever the task's stage was: a claimed or started task has no escrow
+  // hold, so before this its split read "In progress" (docs/product.md, Money: disputes).
+  if (facts.split) return facts.receivedCents > 0 ? "settled" : "refunded";
+  if (facts.hold === "released") return "released";
+  // An open dispute holds the money before completion too, not only a completed task's hold.
+  if (facts.hold === "disputed" || facts.openDispute) return "under_review";
+  if (facts.hold === "holding") return "held";
+  // A refunded escrow, or no escrow and no captured payment left: a paid task cancelled before
+  // completion, whose payment was refunded in full.
+  if (facts.hold === "refunded" || !facts.paymentStands) return "refunded";
   return "in_progress";
 }
 
@@ -94,6 +109,11 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
       releasedCents: sql<string | null>`(select sum(r.amount_cents) from ${released} r)`,
       releasedAt: sql<Date | string | null>`(select max(r.created_at) from ${released} r)`,
       refundedAt: sql<Date | string | null>`(select max(lt.created_at) from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind in ('refund', 'split'))`,
+      refundedCents: sql<string | null>`(select sum(e.amount_cents) from ledger_transactions lt
+        join ledger_entries e on e.transaction_id = lt.id
+        where lt.task_id = ${tasks.id} and lt.kind in ('refund', 'split', 'guarantee') and e.account = ${ACCOUNTS.refunds})`,
+      split: sql<boolean>`exists (select 1 from ledger_transactions lt where lt.task_id = ${tasks.id} and lt.kind = 'split')`,
+      openDispute: taskHasOpenDisputeSql(),
     })
     .from(tasks)
     .leftJoin(escrowHolds, eq(escrowHolds.taskId, tasks.id))
@@ -104,17 +124,20 @@ export async function earnings(ctx: AppContext, providerId: string): Promise<Ear
   let held = 0;
   const list = rows.map((r) => {
     const share = priceTask(r.budgetCents, r.urgency).providerShareCents;
-    const status = earningStatus(r.holdStatus, r.paymentStands);
+    const receivedCents = Number(r.releasedCents ?? 0);
+    const status = earningStatus({ hold: r.holdStatus, paymentStands: r.paymentStands, openDispute: r.openDispute, split: r.split, receivedCents });
     if (status === "held" || status === "under_review") held += share;
-    const earnedCents = status === "refunded" ? 0 : status === "released" ? Number(r.releasedCents ?? 0) : share;
+    const moved = status === "released" || status === "settled";
+    const earnedCents = status === "refunded" ? 0 : moved ? receivedCents : share;
     return {
       taskId: r.taskId,
       title: r.title,
       status,
       earned: centsToDollars(earnedCents),
       tips: centsToDollars(Number(r.tips)),
+      refundedToPoster: centsToDollars(Number(r.refundedCents ?? 0)),
       releaseAt: status === "held" && r.releaseAt ? r.releaseAt.toISOString() : null,
-      releasedAt: status === "released" ? iso(r.releasedAt) : null,
+      releasedAt: moved ? iso(r.releasedAt) : null,
       refundedAt: status === "refunded" ? iso(r.refundedAt) : null,
       completedAt: r.completedAt ? r.completedAt.toISOString() : null,
     };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { centsToDollars, priceTask } from "../../../shared/money.js";
+import { centsToDollars, priceTask, workValueOfRelease } from "../../../shared/money.js";
 import type { LedgerKind } from "../../../shared/money-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
 import { FORM_1099K_THRESHOLD_CENTS, FORM_1099K_THRESHOLD_TRANSACTIONS, type PayoutHistory, type YearlyStatement } from "../../../shared/receipts.js";
@@ -25,6 +25,9 @@ interface BalanceEntry {
   title: string | null;
   budgetCents: number | null;
   urgency: Urgency | null;
+  /** What the entry's transaction took from the task's escrow, and gave back to the poster of it. */
+  escrowCents: number;
+  refundCents: number;
 }
 
 /** Every entry of the provider's balance, oldest first (entry ids follow the order they were written). */
@@ -39,9 +42,13 @@ async function balanceEntries(ctx: AppContext, providerId: string): Promise<Bala
     title: string | null;
     budget_cents: number | null;
     urgency: Urgency | null;
+    escrow_cents: string | null;
+    refund_cents: string | null;
   }>(
     ctx.db,
-    sql`select e.id, lt.kind, lt.idempotency_key as key, e.amount_cents, e.created_at, t.id as task_id, t.title, t.budget_cents, t.urgency
+    sql`select e.id, lt.kind, lt.idempotency_key as key, e.amount_cents, e.created_at, t.id as task_id, t.title, t.budget_cents, t.urgency,
+          (select -sum(x.amount_cents) from ledger_entries x where x.transaction_id = lt.id and x.account = (${ACCOUNTS.escrow("")}::text || lt.task_id::text)) as escrow_cents,
+          (select sum(x.amount_cents) from ledger_entries x where x.transaction_id = lt.id and x.account = ${ACCOUNTS.refunds}) as refund_cents
         from ledger_entries e
         join ledger_transactions lt on lt.id = e.transaction_id
         left join tasks t on t.id = lt.task_id
@@ -58,6 +65,8 @@ async function balanceEntries(ctx: AppContext, providerId: string): Promise<Bala
     title: r.title,
     budgetCents: r.budget_cents,
     urgency: r.urgency,
+    escrowCents: Number(r.escrow_cents ?? 0),
+    refundCents: Number(r.refund_cents ?? 0),
   }));
 }
 
@@ -104,13 +113,23 @@ export async function yearlyStatement(ctx: AppContext, provider: { id: string; f
     } else if (entry.kind === "tip") {
       tips += entry.amountCents;
       transactions += 1;
-    } else if (entry.budgetCents !== null && entry.urgency !== null) {
-      // The platform's commission is the one fee rule's (shared/money.ts, priceTask); gross is
-      // what reached the balance plus that commission, so gross - fees is the ledger's own figure.
-      const commission = priceTask(entry.budgetCents, entry.urgency).platformCommissionCents;
-      gross += entry.amountCents + commission;
-      fees += commission;
+    } else if ((entry.kind === "release" || entry.kind === "split") && entry.budgetCents !== null && entry.urgency !== null) {
+      // Gross is the budget and surcharge behind the released part of the escrow (all of it for a
+      // release, what a dispute's split did not refund otherwise: workValueOfRelease); the fee is
+      // gross less what the ledger credited, so gross - fees is the ledger's own figure and a split's
+      // fee stays the platform's commission on that part, not on the whole budget.
+      const released = entry.escrowCents - entry.refundCents;
+      const workCents = workValueOfRelease(priceTask(entry.budgetCents, entry.urgency), released, entry.escrowCents);
+      gross += workCents;
+      fees += workCents - entry.amountCents;
       transactions += 1;
+    } else if (entry.kind === "late_fee") {
+      // A late-cancellation fee is the provider's in full, no commission (docs/product.md, Late cancellation).
+      gross += entry.amountCents;
+      transactions += 1;
+    } else if (entry.kind === "guarantee") {
+      // A refund the admin recovered from the provider (decision 057): it takes back gross earnings.
+      gross += entry.amountCents;
     }
   }
   return {

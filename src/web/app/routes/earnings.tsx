@@ -21,6 +21,7 @@ const STATUS_LABEL: Record<EarningRow["status"], string> = {
   under_review: "Under review",
   released: "Released",
   refunded: "Refunded to poster",
+  settled: "Settled by admin",
 };
 
 const at = (iso: string) => formatDate(new Date(iso), "MMM d, h:mm a");
@@ -30,12 +31,15 @@ function whenOf(row: EarningRow): string {
   if (row.status === "held" && row.releaseAt) return `Releases ${at(row.releaseAt)}`;
   if (row.status === "released" && row.releasedAt) return `Released ${at(row.releasedAt)}`;
   if (row.status === "refunded" && row.refundedAt) return `Refunded ${at(row.refundedAt)}`;
-  if (row.status === "under_review") return "Held while an admin reviews a reported problem";
+  if (row.status === "settled" && row.releasedAt) {
+    return `Paid to you ${at(row.releasedAt)} by an admin's resolution of a reported problem; ${money(row.refundedToPoster)} was refunded to the poster`;
+  }
+  if (row.status === "under_review") return "Held until an admin resolves the reported problem";
   return "Held for release once you complete the work";
 }
 
 function StatusBadge({ row }: { row: EarningRow }) {
-  return <Badge variant={row.status === "released" ? "success" : "secondary"}>{STATUS_LABEL[row.status]}</Badge>;
+  return <Badge variant={row.status === "released" || row.status === "settled" ? "success" : "secondary"}>{STATUS_LABEL[row.status]}</Badge>;
 }
 
 const TaskLink = ({ row }: { row: EarningRow }) => (
@@ -103,7 +107,7 @@ function EarningTable({ rows }: { rows: EarningRow[] }) {
 
 function Totals({ data }: { data: Earnings }) {
   const tiles = [
-    { label: "Held in escrow", value: data.held, hint: "Completed work waiting for release" },
+    { label: "Held in escrow", value: data.held, hint: "Completed work waiting for release, and work under a reported problem" },
     { label: "Available", value: data.available, hint: data.payoutsEnabled ? "Being paid out" : "Set up payouts to receive it" },
     { label: "Paid out", value: data.paidOut, hint: "Sent to your payout account" },
   ];

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { lazy, Suspense, useState } from "react";
 import { DISPUTE_REASON_LABELS, disputeMessageBodySchema, type TaskDispute, type TaskDisputeAnswer } from "@shared/disputes";
-import { dollarsToCents, formatDollarsExact } from "@shared/money";
+import { disputeSplit, dollarsToCents, formatDollarsExact, priceTask } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -70,8 +70,12 @@ function AnswerForm({ taskId }: { taskId: string }) {
   );
 }
 
-/** An admin's split: the poster's refund in dollars; the rest of the escrow is released. */
-function ResolveForm({ taskId, held }: { taskId: string; held: number }) {
+/**
+ * An admin's split: the poster's refund in dollars; the rest of the escrow is released. The
+ * confirmation states both amounts from disputeSplit, the function the server records them with.
+ */
+function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
+  const taskId = task.id;
   const [refund, setRefund] = useState("");
   const [reason, setReason] = useState("");
   const [recover, setRecover] = useState(false);
@@ -79,9 +83,13 @@ function ResolveForm({ taskId, held }: { taskId: string; held: number }) {
   const refundCents = Math.round(Number(refund) * 100);
   const most = held > 0 ? dollarsToCents(held) : null;
   const valid = refund.trim() !== "" && Number.isFinite(refundCents) && refundCents >= 0 && (most === null || refundCents <= most) && reason.trim().length > 0;
+  const split = most !== null ? disputeSplit(priceTask(dollarsToCents(task.budget), task.urgency), most, refundCents) : null;
   const lines =
-    most !== null
-      ? [`${formatDollarsExact(refundCents)} is refunded to the poster.`, `${formatDollarsExact(most - refundCents)} is released; the provider receives their usual share of it.`]
+    split !== null
+      ? [
+          `${formatDollarsExact(split.refundCents)} is refunded to the poster.`,
+          `The provider receives ${formatDollarsExact(split.providerShareCents)} of the ${formatDollarsExact(split.releaseCents)} released; Errandly keeps ${formatDollarsExact(split.releaseCents - split.providerShareCents)} in fees.`,
+        ]
       : [`${formatDollarsExact(refundCents)} is refunded to the poster from Errandly's guarantee.`, recover ? "The same amount is taken from the provider's next payouts; they are told." : "Nothing is taken from the provider."];
   return (
     <div className="grid gap-3 rounded-md border p-3">
@@ -169,7 +177,7 @@ function DisputeCard({ task, answer, isAdmin }: { task: TaskDetail; answer: Task
         {dispute.resolution && <p className="text-sm">Admin's reason: {dispute.resolution.reason}</p>}
         <Thread dispute={dispute} />
         {open && <AnswerForm taskId={task.id} />}
-        {open && isAdmin && <ResolveForm taskId={task.id} held={answer.held} />}
+        {open && isAdmin && <ResolveForm task={task} held={answer.held} />}
         {answer.canReport && <ReportButton taskId={task.id} held={answer.held} />}
       </CardContent>
     </Card>
