@@ -241,6 +241,14 @@ export const taskPublicSchema = z.object({
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 
+/**
+ * How an admin's resolution of a reported problem settled a task it ended (claimed or in progress →
+ * cancelled): all refunded to the poster, partly refunded (the rest paid to the provider), or all
+ * paid to the provider (docs/product.md, Money: disputes).
+ */
+export const TASK_SETTLEMENTS = ["refunded", "partly_refunded", "provider_paid"] as const;
+export type TaskSettlement = (typeof TASK_SETTLEMENTS)[number];
+
 /** The poster, the assigned provider and admins see the addresses and each other's full names too. */
 export const taskPrivateSchema = taskPublicSchema.extend({
   poster: taskInsiderPartySchema,
@@ -255,6 +263,8 @@ export const taskPrivateSchema = taskPublicSchema.extend({
   startLon: z.number().nullable(),
   endLat: z.number().nullable(),
   endLon: z.number().nullable(),
+  /** A cancelled task's settlement by an admin's resolution; null for every other task. */
+  settlement: z.enum(TASK_SETTLEMENTS).nullable(),
 });
 export type TaskPrivate = z.infer<typeof taskPrivateSchema>;
 

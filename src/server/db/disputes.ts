@@ -1,4 +1,5 @@
 import { getTableName, sql, type SQL } from "drizzle-orm";
+import type { TaskSettlement } from "../../shared/tasks.js";
 import { disputes } from "./schema/payments.js";
 import { tasks } from "./schema/tasks.js";
 
@@ -13,4 +14,17 @@ import { tasks } from "./schema/tasks.js";
  */
 export function taskHasOpenDisputeSql(): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${disputes} d where d.task_id = ${sql.identifier(getTableName(tasks))}.${sql.identifier(tasks.id.name)} and d.status = 'open')`;
+}
+
+/**
+ * SQL, in a query over `tasks`: how an admin's resolution settled the row's task, when the
+ * resolution ended it (the task table's resolve_dispute: claimed or in_progress → cancelled); null
+ * for any other task. Read from the resolved dispute's amounts, the same ones its `split` moved.
+ */
+export function taskSettlementSql(): SQL<TaskSettlement | null> {
+  const taskRef = sql`${sql.identifier(getTableName(tasks))}`;
+  return sql<TaskSettlement | null>`case when ${taskRef}.${sql.identifier(tasks.status.name)} = 'cancelled' then (
+    select case when coalesce(d.release_cents, 0) = 0 then 'refunded' when coalesce(d.refund_cents, 0) = 0 then 'provider_paid' else 'partly_refunded' end
+    from ${disputes} d where d.task_id = ${taskRef}.${sql.identifier(tasks.id.name)} and d.status = 'resolved'
+    order by d.resolved_at desc limit 1) end`;
 }

@@ -353,7 +353,7 @@ describe("earnings and the yearly statement after an admin's split", () => {
     expect((await resolve(admin, task.id, refundCents)).statusCode).toBe(200);
     const after = (await call(t, provider, { method: "GET", url: "/api/payments/earnings" })).json<Earnings>();
     const statement = await call(t, provider, { method: "GET", url: `/api/payments/statements/${t.clock.now().getUTCFullYear()}` });
-    return { task, provider, before, after, statement, refundCents, price: priceTask(6000, "standard") };
+    return { task, poster, provider, before, after, statement, refundCents, price: priceTask(6000, "standard") };
   }
 
   it("reads a started task under dispute as held by the dispute, not in progress", async () => {
@@ -372,15 +372,22 @@ describe("earnings and the yearly statement after an admin's split", () => {
   });
 
   it.each([
-    { refunded: "0%", part: 0, status: "settled" },
-    { refunded: "40%", part: 0.4, status: "settled" },
-    { refunded: "100%", part: 1, status: "refunded" },
-  ] as const)("after a $refunded refund reads what the ledger moved, gross - fees = net", async ({ part, status }) => {
-    const { task, provider, after, statement, refundCents, price } = await settledByAdmin((total) => Math.round(total * part));
+    { refunded: "0%", part: 0, status: "settled", settlement: "provider_paid" },
+    { refunded: "40%", part: 0.4, status: "settled", settlement: "partly_refunded" },
+    { refunded: "100%", part: 1, status: "refunded", settlement: "refunded" },
+  ] as const)("after a $refunded refund reads what the ledger moved, gross - fees = net", async ({ part, status, settlement }) => {
+    const { task, poster, provider, after, statement, refundCents, price } = await settledByAdmin((total) => Math.round(total * part));
     const split = disputeSplit(price, price.totalCents, refundCents);
     expect(after.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status, earned: split.providerShareCents / 100, refundedToPoster: refundCents / 100 });
     expect(await balance(ACCOUNTS.providerBalance(provider.id))).toBe(split.providerShareCents);
+    // The task ended as cancelled; its insiders read how the resolution settled it, on the task page and both dashboards.
     expect((await taskRow(task.id))?.status).toBe("cancelled");
+    expect((await call(t, provider, { method: "GET", url: `/api/tasks/${task.id}` })).json()).toMatchObject({ status: "cancelled", settlement });
+    const listed = async (who: TestUser, url: string) => (await call(t, who, { method: "GET", url })).json<{ id: string; settlement: string | null }[]>().find((row) => row.id === task.id);
+    expect(await listed(poster, "/api/tasks/my-tasks")).toMatchObject({ settlement });
+    expect(await listed(provider, "/api/tasks/my-jobs")).toMatchObject({ settlement });
+    const stranger = await createUser(t);
+    expect((await call(t, stranger, { method: "GET", url: `/api/tasks/${task.id}` })).json()).not.toHaveProperty("settlement");
     if (split.providerShareCents === 0) {
       // Nothing reached the provider's balance, so the year has no statement.
       expect(statement.statusCode).toBe(404);

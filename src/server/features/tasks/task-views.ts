@@ -1,11 +1,12 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import type { TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskProviderCard, TaskPublic } from "../../../shared/tasks.js";
+import type { TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskProviderCard, TaskPublic, TaskSettlement } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
+import { taskSettlementSql } from "../../db/disputes.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
 import { preparedOnce, RowStatement } from "../../db/prepared.js";
 import { toTaskPhotos, type TaskPhotoRow } from "../../db/task-photo-list.js";
@@ -101,6 +102,7 @@ export const taskDetailStatement = new RowStatement(
     providerRating: averageRatingSql(provider.ratingSum, provider.ratingCount),
     providerReviewCount: sql<number | null>`${provider.ratingCount}`,
     providerCompletedTasks: sql<number | null>`${completedTasksSql(sql`${provider.id}`)}`,
+    settlement: taskSettlementSql(),
   },
   sql`from ${tasks}
     join ${users} ${poster} on ${poster.id} = ${tasks.userId}
@@ -126,6 +128,7 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
     providerRating,
     providerReviewCount,
     providerCompletedTasks,
+    settlement,
     ...row
   } = found;
   const parties = new Map<string, PartyRow>([
@@ -152,7 +155,7 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
   const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.id === requestedFrom || viewer.role === "admin");
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(photoRows, row.title);
-  return insider ? { ...toPrivateView(row, parties), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
+  return insider ? { ...toPrivateView(row, parties, settlement), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
 }
 
 /** The task after a transition, as the actor sees it (always an insider of the task). */
@@ -316,7 +319,7 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
   };
 }
 
-function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivate {
+function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>, settlement: TaskSettlement | null): TaskPrivate {
   return {
     ...toPublicView(publicFields(row), parties),
     poster: insiderParty(parties, row.userId),
@@ -331,6 +334,7 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>): TaskPrivat
     startLon: row.startLon,
     endLat: row.endLat,
     endLon: row.endLon,
+    settlement,
     ...taskRequest(row, parties),
   };
 }
@@ -349,6 +353,18 @@ function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): Pick<TaskPri
 /** Parties of many rows at once, then each row's view. */
 async function privateViews(db: Db, rows: TaskRow[]): Promise<TaskPrivate[]> {
   const parties = await loadParties(db, rows.flatMap((r) => [r.userId, ...(r.providerId ? [r.providerId] : []), ...(r.requestedProviderId ? [r.requestedProviderId] : [])]));
-  return rows.map((r) => toPrivateView(r, parties));
+  const settlements = await loadSettlements(db, rows);
+  return rows.map((r) => toPrivateView(r, parties, settlements.get(r.id) ?? null));
+}
+
+/** The settlements of the cancelled, paid tasks among `rows`, in one query (none when there are none). */
+async function loadSettlements(db: Db, rows: TaskRow[]): Promise<Map<string, TaskSettlement>> {
+  const ids = rows.filter((r) => r.status === "cancelled" && r.paymentCapturedAt !== null).map((r) => r.id);
+  if (ids.length === 0) return new Map();
+  const found = await db
+    .select({ id: tasks.id, settlement: taskSettlementSql() })
+    .from(tasks)
+    .where(inArray(tasks.id, ids));
+  return new Map(found.flatMap((f) => (f.settlement ? [[f.id, f.settlement] as const] : [])));
 }
 

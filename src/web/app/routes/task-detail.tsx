@@ -159,7 +159,7 @@ export default function TaskDetailPage() {
         <Card>
           <CardHeader className="gap-3">
             <div className="flex flex-wrap gap-2">
-              <TaskStatusBadge status={t.status} />
+              <TaskStatusBadge status={t.status} settlement={t.visibility === "private" ? t.settlement : null} />
               <TaskCategoryBadge category={t.category} />
               <TaskUrgencyBadge urgency={t.urgency} />
               <TaskEscrowBadge task={t} />

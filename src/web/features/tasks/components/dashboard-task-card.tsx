@@ -15,7 +15,7 @@ export function DashboardTaskCard({ task, viewerId }: { task: TaskPrivate; viewe
     <Card className="flex flex-col" data-testid="dashboard-task-card">
       <CardHeader className="gap-3">
         <div className="flex flex-wrap gap-2">
-          <TaskStatusBadge status={task.status} />
+          <TaskStatusBadge status={task.status} settlement={task.settlement} />
           <TaskCategoryBadge category={task.category} />
           <TaskUrgencyBadge urgency={task.urgency} />
         </div>

@@ -1,11 +1,12 @@
 import { ShieldCheck, Zap } from "lucide-react";
 import { categoryLabel, type TaskStatus, type Urgency } from "@shared/constants";
-import type { TaskPublic } from "@shared/tasks";
+import type { TaskPublic, TaskSettlement } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { statusBadgeVariant, statusLabel } from "./task-format";
 
-export function TaskStatusBadge({ status }: { status: TaskStatus }) {
-  return <Badge variant={statusBadgeVariant(status)}>{statusLabel(status)}</Badge>;
+/** The task's status, or for a task an admin's resolution ended, how its money was settled. */
+export function TaskStatusBadge({ status, settlement = null }: { status: TaskStatus; settlement?: TaskSettlement | null }) {
+  return <Badge variant={statusBadgeVariant(status, settlement)}>{statusLabel(status, settlement)}</Badge>;
 }
 
 export function TaskCategoryBadge({ category }: { category: string }) {

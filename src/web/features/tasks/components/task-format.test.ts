@@ -141,6 +141,7 @@ describe("taskFelixContext", () => {
       startLon: null,
       endLat: null,
       endLon: null,
+      settlement: null,
     };
     expect(taskFelixContext(privateTask)).toMatchObject({
       startLocation: "15200 Annapolis Rd",

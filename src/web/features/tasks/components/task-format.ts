@@ -1,14 +1,15 @@
 import { formatDate, timeAgo } from "@/lib/dates";
 import type { TaskStatus, UserRole } from "@shared/constants";
 import type { FelixContext } from "@shared/felix";
-import type { TaskDetail, TaskPublic } from "@shared/tasks";
+import type { TaskDetail, TaskPublic, TaskSettlement } from "@shared/tasks";
 
 // Display rules shared by the job board, the task page and the dashboard (docs/product.md#web-app).
 
 export type BadgeVariant = "default" | "secondary" | "destructive";
 
 /** Status badges (docs/product.md#web-app): open and requested secondary; claimed, in_progress, completed default; cancelled, payment_expired destructive. */
-export function statusBadgeVariant(status: TaskStatus): BadgeVariant {
+export function statusBadgeVariant(status: TaskStatus, settlement: TaskSettlement | null = null): BadgeVariant {
+  if (settlement) return "secondary";
   switch (status) {
     case "open":
     case "requested":
@@ -33,8 +34,15 @@ const STATUS_LABELS: Record<TaskStatus, string> = {
   requested: "Requested",
 };
 
-export function statusLabel(status: TaskStatus): string {
-  return STATUS_LABELS[status];
+/** A task an admin's resolution ended reads how its money was settled, not just "Cancelled" (docs/product.md, Money: disputes). */
+const SETTLEMENT_LABELS: Record<TaskSettlement, string> = {
+  refunded: "Resolved: refunded",
+  partly_refunded: "Resolved: partly refunded",
+  provider_paid: "Resolved: provider paid",
+};
+
+export function statusLabel(status: TaskStatus, settlement: TaskSettlement | null = null): string {
+  return settlement ? SETTLEMENT_LABELS[settlement] : STATUS_LABELS[status];
 }
 
 function place(city: string | null, state: string | null): string | null {

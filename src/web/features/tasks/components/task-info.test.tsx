@@ -39,6 +39,7 @@ const task: TaskDetail = {
   startLon: null,
   endLat: null,
   endLon: null,
+  settlement: null,
   stops: null,
   stopCount: 0,
   isRoute: false,
