@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { disputeSplit, priceTask } from "../src/shared/money.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Disputes at every paid stage and late cancellation (docs/product.md, Money; docs/decisions/057):
 // a poster reports a problem on a started task with a photo, the provider answers, an admin sees the
-// photo and refunds 40%, and both see the amounts; a late cancellation states its fee before anything happens. At 390 and 1366 px.
+// photo and refunds 40% after a confirmation stating both amounts, both see the amounts and the
+// settled badge, and the provider's earnings show what they received; a late cancellation states
+// its fee before anything happens. At 390 and 1366 px.
 
 const e2e = useServerAndBrowser();
 
@@ -97,15 +100,34 @@ describe.each([
     await admin.getByRole("button", { name: "Resolve dispute" }).click();
     const confirm = admin.getByRole("alertdialog").or(admin.getByRole("dialog"));
     await expect.poll(() => confirm.getByText(`${dollars(refund)} is refunded to the poster.`).isVisible(), { timeout: 15_000 }).toBe(true);
+    // Both amounts before anything moves, by the split the server records (disputeSplit).
+    const split = disputeSplit(priceTask(task.budget * 100, "standard"), Math.round(task.totalAmount * 100), Math.round(refund * 100));
+    const received = dollars(split.providerShareCents / 100);
+    const released = dollars(split.releaseCents / 100);
+    const kept = dollars((split.releaseCents - split.providerShareCents) / 100);
+    await expect.poll(() => confirm.getByText(`The provider receives ${received} of the ${released} released; Errandly keeps ${kept} in fees.`).isVisible()).toBe(true);
     await axeClean(admin);
     await confirm.getByRole("button", { name: "Yes, resolve" }).click();
 
     for (const page of [poster, provider]) {
-      await expect.poll(() => money(page).textContent(), { timeout: 15_000 }).toContain(`the poster was refunded ${dollars(refund)} and the provider received $`);
+      await expect.poll(() => money(page).textContent(), { timeout: 15_000 }).toContain(`the poster was refunded ${dollars(refund)} and the provider received ${received}.`);
       await expect.poll(() => page.getByText("Admin's reason: One of the two boxes was moved.").isVisible()).toBe(true);
+      // The task ended, but it was not simply cancelled: the badge says how the money was settled.
+      await expect.poll(() => page.getByText("Resolved: partly refunded").first().isVisible(), { timeout: 15_000 }).toBe(true);
       await noSidewaysScroll(page);
     }
     await axeClean(poster);
+
+    // The provider's earnings show what they received and why, not "In progress".
+    await provider.goto(`${e2e.server.url}/earnings`);
+    const row = provider.getByTestId(viewport.width < 768 ? "earnings-card" : "earnings-row").filter({ hasText: task.title });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Settled by admin");
+    const rowText = (await row.textContent()) ?? "";
+    expect(rowText).toContain(received);
+    expect(rowText).toContain(`${dollars(refund)} was refunded to the poster`);
+    expect(rowText).not.toContain("In progress");
+    await axeClean(provider);
+    await noSidewaysScroll(provider);
     for (const page of pages) await page.context().close();
   });
 
