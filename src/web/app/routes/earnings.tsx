@@ -94,8 +94,8 @@ function EarningTable({ rows }: { rows: EarningRow[] }) {
               <td className="p-3 whitespace-nowrap">
                 <StatusBadge row={row} />
               </td>
-              <td className="p-3">{money(row.earned)}</td>
-              <td className="p-3">{money(row.tips)}</td>
+              <td className="p-3 whitespace-nowrap">{money(row.earned)}</td>
+              <td className="p-3 whitespace-nowrap">{money(row.tips)}</td>
               <td className="p-3">{whenOf(row)}</td>
             </tr>
           ))}

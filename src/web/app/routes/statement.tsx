@@ -36,7 +36,7 @@ export default function StatementPage() {
                   <th scope="row" className="py-2 pr-4 text-left font-normal">
                     {label}
                   </th>
-                  <td className="py-2 text-right font-medium">{value}</td>
+                  <td className="py-2 text-right font-medium whitespace-nowrap">{value}</td>
                 </tr>
               ))}
             </tbody>
