@@ -95,12 +95,12 @@ describe("taskActionButtons", () => {
     });
   });
 
-  it("gives the poster's disabled Decline the dispute's sentence too, not its pointer to Cancel", () => {
+  it("offers the poster Decline until they pay, and no dead Decline once paid, with or without a dispute", () => {
+    expect(shown(taskActionButtons(claimed(false), viewer(POSTER), NOW)).map((b) => b.name)).toEqual(["cancel", "decline"]);
     const paid = claimed(true);
-    expect(shown(taskActionButtons(paid, viewer(POSTER), NOW)).find((b) => b.name === "decline")?.reason).toMatch(/cancel the task for a refund/);
+    expect(shown(taskActionButtons(paid, viewer(POSTER), NOW))).toEqual([{ name: "cancel", enabled: true, reason: null, signIn: false }]);
     expect(shown(taskActionButtons(paid, viewer(POSTER), NOW, true))).toEqual([
       { name: "cancel", enabled: false, reason: OPEN_DISPUTE_MESSAGE, signIn: false },
-      { name: "decline", enabled: false, reason: OPEN_DISPUTE_MESSAGE, signIn: false },
     ]);
   });
 

@@ -53,6 +53,14 @@ function otherHiringMode(transition: TaskTransition, task: TaskLifecycleState, n
   );
 }
 
+/**
+ * A condition that, once unmet, never holds again in this state: a payment is not undone, so the
+ * poster's Decline on a paid claim is a choice that has closed, not one to wait for. Its button is
+ * not offered at all (the poster's Cancel Task, with its refund, is the way out; docs/product.md,
+ * Task states), unlike Start, which waits for the payment and is shown disabled.
+ */
+const CLOSED_ONCE_UNMET: readonly TaskCondition[] = ["unpaid"];
+
 export interface TaskActionButton extends TaskActionCopy {
   name: TaskAction;
   actor: PersonTransition["actor"];
@@ -70,7 +78,8 @@ export interface TaskActionButton extends TaskActionCopy {
  * The buttons `viewer` sees on `task` at `now`, in table order:
  * - allowed by the table: an enabled button;
  * - the right person in the right state, but a condition unmet (409 from `requires`): disabled,
- *   with the table's message as the reason;
+ *   with the table's message as the reason, unless that condition can no longer come true
+ *   (`CLOSED_ONCE_UNMET`): no button;
  * - signed out, on a transition any verified provider may take from this state: enabled, and
  *   pressing it sends the visitor to sign in (only Claim today);
  * - anything else (not theirs: 403, or not from this state): no button.
@@ -96,6 +105,7 @@ export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer |
       const unmet = (transition.requires as readonly { condition: TaskCondition; message: string }[]).find(
         (requirement) => requirement.message === result.message,
       );
+      if (unmet && CLOSED_ONCE_UNMET.includes(unmet.condition)) continue;
       buttons.push({ ...base, enabled: false, disabledReason: result.message, blockedBy: unmet?.condition ?? null, signInMessage: null });
     }
   }
@@ -105,8 +115,8 @@ export function taskActionButtons(task: TaskLifecycleState, viewer: TaskViewer |
   const shown = buttons.filter((b) => b.enabled || !buttons.some((o) => o.enabled && o.actor === b.actor && o.name !== b.name && to(o.name) === to(b.name)));
   if (!disputeOpen) return shown;
   const waitsForDispute = (name: TaskAction) => findTransition(name).guards.some(({ guard }) => guard === "no_open_dispute");
-  // A button already disabled (Decline on a paid task, whose own reason points to Cancel, which
-  // waits too) says the dispute's sentence as well: the dispute is what stands in the way now.
+  // A button already disabled (Start waiting for a payment) says the dispute's sentence as well:
+  // the dispute is what stands in the way now.
   return shown.map((b) => ((b.enabled && waitsForDispute(b.name)) || !b.enabled ? { ...b, enabled: false, disabledReason: OPEN_DISPUTE_MESSAGE, blockedBy: null } : b));
 }
 
