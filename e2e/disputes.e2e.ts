@@ -60,6 +60,8 @@ describe.each([
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);
     await provider.goto(`${e2e.server.url}/task/${task.id}`);
+    // Cancel Task is gone once work starts; the page says where the way out went.
+    await expect.poll(() => poster.getByText("The work has started, so the task can no longer be cancelled. To ask for your money back, use Report a Problem below.").isVisible(), { timeout: 15_000 }).toBe(true);
     await poster.getByRole("button", { name: "Report a Problem" }).click();
     const dialog = poster.getByRole("dialog", { name: "Report a Problem" });
     await expect.poll(() => dialog.getByText(`${dollars(task.totalAmount)} stays held in escrow until an admin decides.`).isVisible(), { timeout: 15_000 }).toBe(true);
@@ -141,6 +143,10 @@ describe.each([
     const task = await paidTask(poster, provider, `Late cancel ${viewport.width}`, soon);
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);
+    await poster.getByRole("button", { name: /^Cancel/ }).first().waitFor();
+    // Paid: declining the provider has closed, so it is not offered as a dead button.
+    expect(await poster.getByRole("button", { name: "Decline This Provider" }).count()).toBe(0);
+    expect(await poster.getByText("You can decline this provider until you pay").count()).toBe(0);
     await poster.getByRole("button", { name: /^Cancel/ }).first().click();
     // 15% of the $50 budget is $7.50.
     await expect.poll(() => poster.getByText("The task is due in less than 24 hours, so $7.50 goes to").isVisible(), { timeout: 15_000 }).toBe(true);

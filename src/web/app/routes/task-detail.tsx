@@ -260,6 +260,12 @@ export default function TaskDetailPage() {
                   </p>
                 ) : null,
               )}
+              {/* Cancel Task is gone once work starts: say where the way out went (docs/product.md, Late cancellation). */}
+              {isOwner && t.status === "in_progress" && !disputeOpen && (
+                <p className="w-full text-sm text-muted-foreground">
+                  The work has started, so the task can no longer be cancelled. To ask for your money back, use Report a Problem below.
+                </p>
+              )}
             </section>
           </CardContent>
         </Card>
