@@ -13,7 +13,8 @@ export function PostTaskDialogWithFelix({
   onOpenChange,
   onCloseAutoFocus,
   prefill,
-}: Pick<PostTaskDialogProps, "open" | "onOpenChange" | "onCloseAutoFocus" | "prefill">) {
+  onPosted,
+}: Pick<PostTaskDialogProps, "open" | "onOpenChange" | "onCloseAutoFocus" | "prefill" | "onPosted">) {
   const { isAuthenticated } = useUser();
   return (
     <PostTaskDialog
@@ -21,6 +22,7 @@ export function PostTaskDialogWithFelix({
       onOpenChange={onOpenChange}
       onCloseAutoFocus={onCloseAutoFocus}
       prefill={prefill}
+      onPosted={onPosted}
       budgetHelper={
         isAuthenticated
           ? ({ context, applyBudget }) => <AskFelixButton mode="recommend" context={context} onApplyBudget={applyBudget} />

@@ -11,28 +11,28 @@ import { PostTaskDialogWithFelix } from "./post-task-dialog";
 // features meet, and loaded only when the dashboard is opened that way (its first-load budget).
 
 /** The wizard prefilled once its fields are known, open at once (docs/product.md, Requesting a provider). */
-function Prefilled({ prefill }: { prefill: Partial<PostTaskForm> }) {
+function Prefilled({ prefill, onPosted }: { prefill: Partial<PostTaskForm>; onPosted: () => void }) {
   const [open, setOpen] = useState(true);
-  return <PostTaskDialogWithFelix open={open} onOpenChange={setOpen} prefill={prefill} />;
+  return <PostTaskDialogWithFelix open={open} onOpenChange={setOpen} prefill={prefill} onPosted={onPosted} />;
 }
 
 /** "?request=<provider>": "Request" on a profile or directory card. */
-function RequestPosting({ providerId }: { providerId: string }) {
+function RequestPosting({ providerId, onPosted }: { providerId: string; onPosted: () => void }) {
   const profile = useUserProfile(providerId);
   if (!profile.data) return null;
-  return <Prefilled prefill={{ request: requestChoiceFor(profile.data.id, profile.data.displayName) }} />;
+  return <Prefilled prefill={{ request: requestChoiceFor(profile.data.id, profile.data.displayName) }} onPosted={onPosted} />;
 }
 
 /** "?again=<task>": "Book again" on a completed task the poster posted. */
-function BookAgainPosting({ taskId }: { taskId: string }) {
+function BookAgainPosting({ taskId, onPosted }: { taskId: string; onPosted: () => void }) {
   const { viewer } = useTaskViewer();
   const task = useTask(taskId, viewer);
   if (task.data?.visibility !== "private") return null;
-  return <Prefilled prefill={bookAgainForm(task.data)} />;
+  return <Prefilled prefill={bookAgainForm(task.data)} onPosted={onPosted} />;
 }
 
-/** Whichever of the two the dashboard's address asks for. */
-export default function PrefilledPosting({ requestId, againId }: { requestId: string | null; againId: string | null }) {
-  if (requestId) return <RequestPosting providerId={requestId} />;
-  return againId ? <BookAgainPosting taskId={againId} /> : null;
+/** Whichever of the two the dashboard's address asks for; `onPosted` once the task is posted. */
+export default function PrefilledPosting({ requestId, againId, onPosted }: { requestId: string | null; againId: string | null; onPosted: () => void }) {
+  if (requestId) return <RequestPosting providerId={requestId} onPosted={onPosted} />;
+  return againId ? <BookAgainPosting taskId={againId} onPosted={onPosted} /> : null;
 }

@@ -78,11 +78,24 @@ const PrefilledPosting = lazy(() => import("../prefilled-posting"));
 export default function DashboardPage() {
   const user = useSignedInUser();
   const [chosenView, setChosenView] = useState<DashboardView | null>(null);
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   // "?post=task": back from signing in again with the Post a Task draft (docs/product.md#post-a-task-draft).
   // "Request" and "Book again" open the wizard prefilled (docs/product.md, Requesting a provider).
   const requestId = params.get("request");
   const againId = params.get("again");
+  // Kept once read: posting drops ?request=/?again= from the address (so a reload or Back does not
+  // open the same request again), while the wizard stays open for its photo step.
+  const [prefillFrom, setPrefillFrom] = useState<{ requestId: string | null; againId: string | null } | null>(null);
+  if ((requestId || againId) && (prefillFrom?.requestId !== requestId || prefillFrom.againId !== againId)) setPrefillFrom({ requestId, againId });
+  const dropPrefillParams = () =>
+    setParams(
+      (current) => {
+        current.delete("request");
+        current.delete("again");
+        return current;
+      },
+      { replace: true },
+    );
   usePayoutReturn();
 
   const view = chosenView ?? initialDashboardView(user.role, storedView());
@@ -189,9 +202,9 @@ export default function DashboardPage() {
           </section>
         </>
       )}
-      {requestId || againId ? (
+      {prefillFrom ? (
         <Suspense fallback={null}>
-          <PrefilledPosting requestId={requestId} againId={againId} />
+          <PrefilledPosting requestId={prefillFrom.requestId} againId={prefillFrom.againId} onPosted={dropPrefillParams} />
         </Suspense>
       ) : null}
     </div>

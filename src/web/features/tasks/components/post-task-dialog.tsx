@@ -61,6 +61,8 @@ export interface PostTaskDialogProps {
   afterPost?: (task: TaskPrivate, done: () => void) => ReactNode;
   /** Fields to start from instead of the draft: a request of one provider, or "Book again" (post-task-prefill.ts). */
   prefill?: Partial<PostTaskForm>;
+  /** Told once the task is posted (the prefilled wizard's page then drops the address that opened it). */
+  onPosted?: () => void;
 }
 
 const STEP_TITLES = ["Task Details", "Location & Budget", "Review"] as const;
@@ -102,7 +104,7 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
-export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost, prefill }: PostTaskDialogProps) {
+export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost, prefill, onPosted }: PostTaskDialogProps) {
   const [posted, setPosted] = useState<TaskPrivate | null>(null);
   const onOpenChange = (next: boolean) => {
     if (!next) setPosted(null);
@@ -151,6 +153,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
       onSuccess: (task) => {
         toast({ title: "Success", description: "Your task has been posted successfully!" });
         clearPostTaskDraft();
+        onPosted?.();
         if (afterPost) setPosted(task);
         else onOpenChange(false);
         setStep(1);
