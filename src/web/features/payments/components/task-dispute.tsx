@@ -1,6 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { lazy, Suspense, useState } from "react";
-import { DISPUTE_REASON_LABELS, disputeMessageBodySchema, type TaskDispute, type TaskDisputeAnswer } from "@shared/disputes";
+import { useWatch } from "react-hook-form";
+import type { z } from "zod";
+import {
+  DISPUTE_REASON_LABELS,
+  disputeMessageBodySchema,
+  resolveDisputeBodySchema,
+  type ResolveDisputeBody,
+  type TaskDispute,
+  type TaskDisputeAnswer,
+} from "@shared/disputes";
 import { disputeSplit, dollarsToCents, formatDollarsExact, priceTask } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
@@ -12,7 +21,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/use-toast";
-import { errorMessage } from "@/lib/api";
 import { useUser } from "@/lib/current-user";
 import { formatDate } from "@/lib/dates";
 import { maxLengthOf } from "@/lib/form";
@@ -27,6 +35,8 @@ import { useResolveDispute } from "../api/resolve-dispute";
 const reportDialog = deferredPart(() => import("./report-problem-dialog"), (m) => m.ReportProblemDialog);
 // The answer's photo picker is its own chunk too, fetched only while a dispute is open.
 const DisputePhotoPicker = lazy(() => import("./dispute-photo-picker").then((m) => ({ default: m.DisputePhotoPicker })));
+
+type ResolveDisputeValues = z.output<typeof resolveDisputeBodySchema>;
 
 const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
@@ -71,18 +81,34 @@ function AnswerForm({ taskId }: { taskId: string }) {
 }
 
 /**
+ * The shared body schema, and while the escrow holds money, a refund of at most what it holds (the
+ * server refuses more too, disputes.ts): said under the field as it is typed.
+ */
+function resolveFormSchema(heldCents: number | null) {
+  if (heldCents === null) return resolveDisputeBodySchema;
+  return resolveDisputeBodySchema.extend({
+    refund: resolveDisputeBodySchema.shape.refund.refine((dollars) => dollarsToCents(dollars) <= heldCents, {
+      error: `The refund can be at most ${formatDollarsExact(heldCents)}, what the escrow holds.`,
+    }),
+  });
+}
+
+/**
  * An admin's split: the poster's refund in dollars; the rest of the escrow is released. The
  * confirmation states both amounts from disputeSplit, the function the server records them with.
  */
 function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
   const taskId = task.id;
-  const [refund, setRefund] = useState("");
-  const [reason, setReason] = useState("");
-  const [recover, setRecover] = useState(false);
-  const resolve = useResolveDispute();
-  const refundCents = Math.round(Number(refund) * 100);
   const most = held > 0 ? dollarsToCents(held) : null;
-  const valid = refund.trim() !== "" && Number.isFinite(refundCents) && refundCents >= 0 && (most === null || refundCents <= most) && reason.trim().length > 0;
+  const form = useSchemaForm<ResolveDisputeBody, ResolveDisputeValues>({
+    resolver: zodResolver(resolveFormSchema(most)),
+    defaultValues: { refund: undefined, reason: "", recoverFromProvider: false },
+    mode: "onChange",
+  });
+  const resolve = useResolveDispute();
+  const values = useWatch({ control: form.control });
+  const refundCents = Number.isFinite(values.refund) ? dollarsToCents(values.refund ?? 0) : 0;
+  const recover = values.recoverFromProvider === true;
   const split = most !== null ? disputeSplit(priceTask(dollarsToCents(task.budget), task.urgency), most, refundCents) : null;
   const lines =
     split !== null
@@ -91,37 +117,46 @@ function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
           `The provider receives ${formatDollarsExact(split.providerShareCents)} of the ${formatDollarsExact(split.releaseCents)} released; Errandly keeps ${formatDollarsExact(split.releaseCents - split.providerShareCents)} in fees.`,
         ]
       : [`${formatDollarsExact(refundCents)} is refunded to the poster from Errandly's guarantee.`, recover ? "The same amount is taken from the provider's next payouts; they are told." : "Nothing is taken from the provider."];
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((body) =>
+    resolve.mutate(
+      { taskId, ...body },
+      {
+        onSuccess: () => toast({ title: "Dispute Resolved", description: lines[0] }),
+        onError: (error) => {
+          const rest = form.showServerErrors(error, "Failed to resolve the dispute.");
+          if (rest) toast({ title: "Error", description: rest, variant: "destructive" });
+        },
+      },
+    ),
+  );
   return (
     <div className="grid gap-3 rounded-md border p-3">
       <h3 className="font-semibold">Resolve as admin</h3>
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label="Refund to the poster ($)" description={most !== null ? `The escrow holds ${formatDollarsExact(most)}.` : "The money was already released."}>
-          <Input inputMode="decimal" value={refund} onChange={(event) => setRefund(event.target.value)} />
+        <FormField
+          label="Refund to the poster ($)"
+          description={most !== null ? `The escrow holds ${formatDollarsExact(most)}.` : "The money was already released."}
+          error={errors.refund?.message}
+        >
+          <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register("refund", { valueAsNumber: true })} />
         </FormField>
-        <FormField label="Reason shown to both">
-          <Input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
+        <FormField label="Reason shown to both" error={errors.reason?.message}>
+          <Input maxLength={maxLengthOf(resolveDisputeBodySchema.shape.reason)} {...form.register("reason")} />
         </FormField>
       </div>
       {most === null && (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={recover} onChange={(event) => setRecover(event.target.checked)} /> Recover it from the provider's next payouts
+          <input type="checkbox" {...form.register("recoverFromProvider")} /> Recover it from the provider's next payouts
         </label>
       )}
       <div>
         <ConfirmActionDialog
-          trigger={<Button disabled={!valid || resolve.isPending}>{resolve.isPending ? "Resolving..." : "Resolve dispute"}</Button>}
+          trigger={<Button disabled={!form.formState.isValid || resolve.isPending}>{resolve.isPending ? "Resolving..." : "Resolve dispute"}</Button>}
           title="Resolve this dispute?"
           lines={[...lines, "Both people are told the amounts and your reason."]}
           confirmLabel="Yes, resolve"
-          onConfirm={() =>
-            resolve.mutate(
-              { taskId, refund: refundCents / 100, reason, recoverFromProvider: recover },
-              {
-                onSuccess: () => toast({ title: "Dispute Resolved", description: lines[0] }),
-                onError: (error) => toast({ title: "Error", description: errorMessage(error, "Failed to resolve the dispute."), variant: "destructive" }),
-              },
-            )
-          }
+          onConfirm={() => void submit()}
         />
       </div>
     </div>
