@@ -96,8 +96,21 @@ describe.each([
     const full = await admin.getByRole("link", { name: "Photo 1 from the poster, open full size" }).getAttribute("href");
     expect(full).toMatch(/^\/api\/dispute-photos\/[0-9a-f-]+\/medium$/);
     expect(await admin.evaluate(async (url) => (await fetch(url)).headers.get("content-type"), full ?? "")).toBe("image/webp");
+    // The admin is not the poster: the provider's card is not "Your provider", and the parties'
+    // chat says where the admin writes instead of "Offline" and a refusal.
+    await expect.poll(() => admin.getByRole("heading", { name: "Provider", exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await admin.getByRole("heading", { name: "Your provider" }).count()).toBe(0);
+    expect(await admin.getByText("To write to both of them about a reported problem, add a note in the problem's thread on this page.", { exact: false }).isVisible()).toBe(true);
+    expect(await admin.getByText("You don't have permission to view this chat").count()).toBe(0);
+    // A refund above what the escrow holds is refused under the field, as it is typed.
+    const refundField = admin.getByLabel("Refund to the poster ($)");
+    await refundField.fill("999");
+    await expect
+      .poll(() => admin.getByText(`The refund can be at most ${dollars(task.totalAmount)}, what the escrow holds.`).isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    expect(await refundField.getAttribute("aria-invalid")).toBe("true");
     const refund = Math.round(task.totalAmount * 40) / 100;
-    await admin.getByLabel("Refund to the poster ($)").fill(refund.toFixed(2));
+    await refundField.fill(refund.toFixed(2));
     await admin.getByLabel("Reason shown to both").fill("One of the two boxes was moved.");
     await admin.getByRole("button", { name: "Resolve dispute" }).click();
     const confirm = admin.getByRole("alertdialog").or(admin.getByRole("dialog"));

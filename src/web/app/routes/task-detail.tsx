@@ -305,7 +305,7 @@ export default function TaskDetailPage() {
         {t.provider && (isOwner || viewer?.role === "admin") && (
           <ClaimedByCard
             provider={t.provider}
-            title={t.status === "claimed" ? "Claimed by" : "Your provider"}
+            title={t.status === "claimed" ? "Claimed by" : isOwner ? "Your provider" : "Provider"}
             actions={
               decline ? (
                 <div className="grid gap-2">

@@ -174,3 +174,19 @@ describe("TaskChatPanel connection states", { timeout: 20_000 }, () => {
     expect(screen.queryByText("Connected")).toBeNull();
   });
 });
+
+describe("TaskChatPanel for an admin", () => {
+  it("says where an admin writes instead of Offline and a refusal, and opens no socket", async () => {
+    const ADMIN = "00000000-0000-4000-8000-000000000009";
+    fakeApi({
+      "GET /api/auth/user": {
+        body: { id: ADMIN, email: "ada@example.test", firstName: "Ada", lastName: "Admin", first_name: "Ada", last_name: "Admin", name: "Ada Admin", profileImageUrl: null, role: "admin", isAdmin: true, createdAt: "2026-01-01T00:00:00.000Z" },
+      },
+    });
+    renderWithApp(<TaskChatPanel task={task()} />);
+    expect(await screen.findByText(/Only the poster and the provider write in this chat\. To write to both of them about a reported problem, add a note in the problem's thread on this page\./)).toBeTruthy();
+    expect(screen.queryByText("Offline")).toBeNull();
+    expect(screen.queryByText(/permission/)).toBeNull();
+    expect(FakeSocket.instances).toHaveLength(0);
+  });
+});

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import type { Message } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { useUser } from "@/lib/current-user";
 import { ChatCard, type ChatPartner } from "./chat-card";
@@ -29,6 +30,23 @@ export function TaskChatPanel({ task, reportMessage }: { task: TaskDetail; repor
       <ChatCard connected={false}>
         <ChatNotice>Chat will be available once a provider claims this task</ChatNotice>
       </ChatCard>
+    );
+  }
+  if (!isParticipant && user?.isAdmin) {
+    // Admins do not write in the parties' chat (the server refuses it, docs/decisions/010): no
+    // Offline or refusal here, but where an admin does write to both.
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle asChild className="text-lg">
+            <h2>Task Messages</h2>
+          </CardTitle>
+          <CardDescription>
+            Only the poster and the provider write in this chat. To write to both of them about a reported problem, add a note in the problem&apos;s
+            thread on this page.
+          </CardDescription>
+        </CardHeader>
+      </Card>
     );
   }
   if (!isParticipant) {
