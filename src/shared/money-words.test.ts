@@ -36,6 +36,14 @@ describe("the approval window, as the copy words it", () => {
     const urgent = priceTask(10_000, "urgent");
     expect(urgent.providerShareCents).toBe(Math.floor(((10_000 + urgent.urgentFeeCents) * PROVIDER_SHARE_PERCENT) / 100));
   });
+
+  it("tells the provider the poster pays the service fee, not that no fee leaves a share the platform takes part of", () => {
+    expect(MONEY_WORDS.providerKeeps).toBe(`You keep ${MONEY_WORDS.providerShare}; the poster pays the service fee on top.`);
+    // The task page's earnings line reads it, not its own words.
+    const taskInfo = readFileSync("src/web/features/tasks/components/task-info.tsx", "utf8");
+    expect(taskInfo).toContain("MONEY_WORDS.providerKeeps");
+    expect(taskInfo).not.toMatch(/No service fee is taken/);
+  });
 });
 
 describe("the pages' copy", () => {

@@ -14,6 +14,7 @@ import { formatDollars, formatDollarsExact, needsApprovalWindow } from "./money.
 // Money and Fees). A page never writes "$100", "85%" or "24-hour" itself.
 
 const threshold = formatDollars(APPROVAL_WINDOW_THRESHOLD_CENTS);
+const providerShare = `${PROVIDER_SHARE_PERCENT}% of the budget plus any urgent surcharge`;
 
 export const MONEY_WORDS = {
   minimumBudget: formatDollars(MIN_BUDGET_CENTS),
@@ -21,8 +22,10 @@ export const MONEY_WORDS = {
   /** What the service fee is; it is charged on the surcharge too. */
   serviceFee: `${SERVICE_FEE_PERCENT}% of the budget (plus any urgent surcharge), plus ${formatDollarsExact(SERVICE_FEE_FIXED_CENTS)}`,
   /** The provider's share, a noun phrase: "You keep …". */
-  providerShare: `${PROVIDER_SHARE_PERCENT}% of the budget plus any urgent surcharge`,
+  providerShare,
   providerSharePercent: `${PROVIDER_SHARE_PERCENT}%`,
+  /** Under the provider's earnings: the poster's service fee comes on top of the budget, not out of the share. */
+  providerKeeps: `You keep ${providerShare}; the poster pays the service fee on top.`,
   commissionPercent: `${100 - PROVIDER_SHARE_PERCENT}%`,
   /**
    * When the provider is paid. The window is keyed on the budget alone (`needsApprovalWindow`),

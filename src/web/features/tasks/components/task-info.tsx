@@ -120,7 +120,7 @@ export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetai
         <p className="text-sm text-muted-foreground">
           {cancelled
             ? "This task was cancelled, so it pays nothing."
-            : `${youllEarnText(dollarsToCents(task.budget), task.urgency)}. No service fee is taken from your share.`}
+            : `${youllEarnText(dollarsToCents(task.budget), task.urgency)}. ${MONEY_WORDS.providerKeeps}`}
         </p>
       </div>
     );
