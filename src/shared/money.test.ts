@@ -15,7 +15,7 @@ import {
   workValueOfRelease,
   youllEarnText,
 } from "./money.js";
-import { budgetDollarsSchema } from "./money-schemas.js";
+import { budgetDollarsSchema, offerPriceDollarsSchema } from "./money-schemas.js";
 
 const budgetCents = fc.integer({ min: 2000, max: MAX_BUDGET_CENTS });
 const urgency = fc.constantFrom(...URGENCIES);
@@ -191,6 +191,11 @@ describe("budgetDollarsSchema", () => {
     if (message !== undefined) {
       expect(result.error?.issues.map((i) => i.message)).toContain(message);
     }
+  });
+
+  it("refuses an offer's price below the minimum in an offer's words, at the same bound", () => {
+    expect(offerPriceDollarsSchema.safeParse(19.99).error?.issues.map((i) => i.message)).toEqual(["The lowest offer is $20. Raise your price to at least that."]);
+    expect(offerPriceDollarsSchema.safeParse(20).success).toBe(true);
   });
 
   it("accepts exactly the two-decimal amounts between $20 and $100,000", () => {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Urgency } from "./constants.js";
 import { text } from "./common.js";
 import { formatDollarsExact, priceTask, type TaskPrice } from "./money.js";
-import { budgetDollarsSchema } from "./money-schemas.js";
+import { offerPriceDollarsSchema } from "./money-schemas.js";
+import { DEFAULT_PAYMENT_WINDOW_MINUTES } from "./task-lifecycle.js";
 import { taskProviderCardSchema } from "./tasks.js";
 
 // Offers on a task that takes them (docs/product.md, Offers; docs/decisions/061-offers.md). The
@@ -27,7 +28,7 @@ export const OFFER_MESSAGES = {
 } as const;
 
 export const offerBodySchema = z.object({
-  price: budgetDollarsSchema,
+  price: offerPriceDollarsSchema,
   message: text(1, 1000, "Message"),
   availability: text(1, 200, "When you can do it"),
 });
@@ -70,6 +71,6 @@ export function offerAcceptWords(providerName: string, quote: TaskPrice): string
   return (
     `You will pay ${formatDollarsExact(quote.totalCents)} in total: ${providerName}'s price of ${formatDollarsExact(quote.budgetCents)}` +
     `${urgent} and the ${formatDollarsExact(quote.serviceFeeCents)} service fee. ` +
-    `${providerName} is assigned at once and you have the payment window to pay; the other offers are closed.`
+    `${providerName} is assigned at once and you have ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; the other offers are closed.`
   );
 }

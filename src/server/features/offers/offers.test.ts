@@ -67,11 +67,11 @@ describe("making an offer", () => {
     expect(await noticesOf(poster, "offer_received")).toHaveLength(2);
   });
 
-  it("refuses a price under the minimum budget with the field's message", async () => {
+  it("refuses a price under the minimum budget with the field's message, said as an offer", async () => {
     const task = await postOffersTask(t, await createPoster(t));
     const res = await call(t, await createProvider(t), { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: { price: 19.99, message: "Hi", availability: "Today" } });
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ fieldErrors: Record<string, string> }>().fieldErrors.price).toBe("Minimum budget is $20");
+    expect(res.json<{ fieldErrors: Record<string, string> }>().fieldErrors.price).toBe("The lowest offer is $20. Raise your price to at least that.");
   });
 
   it("refuses people who are not verified providers, and the poster", async () => {

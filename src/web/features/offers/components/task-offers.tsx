@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
-import type { Urgency } from "@shared/constants";
-import { formatDollars } from "@shared/money";
+import { MIN_BUDGET_CENTS, type Urgency } from "@shared/constants";
+import { centsToDollars, formatDollars } from "@shared/money";
+import { MONEY_WORDS } from "@shared/money-words";
 import { offerAcceptWords, offerBodySchema, offerQuote, type Offer, type OfferBody } from "@shared/offers";
 import type { TaskProviderCard } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
@@ -138,13 +139,13 @@ function OwnOffer({ taskId, offer }: { taskId: string; offer: Offer | null }) {
         <CardDescription>
           {offer
             ? `You offered ${formatDollars(Math.round(offer.price * 100))}. The poster sees it with your profile; change or withdraw it while the task is open.`
-            : "This poster reviews offers. Name your price (at least $20), say when you can do it, and add a short message."}
+            : `This poster reviews offers. Name your price (at least ${MONEY_WORDS.minimumBudget}), say when you can do it, and add a short message.`}
         </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-4">
           <FormField label="Your price ($)" required error={errors.price?.message} description="What you will be paid before the platform's share.">
-            <Input type="number" inputMode="decimal" min={20} step="0.01" {...form.register("price", { valueAsNumber: true })} />
+            <Input type="number" inputMode="decimal" min={centsToDollars(MIN_BUDGET_CENTS)} step="0.01" {...form.register("price", { valueAsNumber: true })} />
           </FormField>
           <FormField label="When you can do it" required error={errors.availability?.message}>
             <Input maxLength={maxLengthOf(offerBodySchema.shape.availability)} placeholder="e.g. Saturday morning" {...form.register("availability")} />
