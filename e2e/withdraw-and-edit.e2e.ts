@@ -92,6 +92,8 @@ describe.each(WIDTHS)("at %i px", (width) => {
     // Below the minimum: the shared schema's message under the field, nothing sent.
     const budget = dialog.getByLabel("Budget ($)");
     await budget.fill("5");
+    // The hint says the minimum before Save does.
+    await expect.poll(() => dialog.getByText("Enter the budget in dollars, at least $20.").isVisible(), { timeout: 5_000 }).toBe(true);
     await dialog.getByRole("button", { name: "Save Changes" }).click();
     await expect.poll(() => dialog.getByText(/^Minimum budget is/).isVisible(), { timeout: 5_000 }).toBe(true);
 

@@ -1,5 +1,6 @@
 import type { FieldErrors, Resolver } from "react-hook-form";
 import { formatDollarsExact, dollarsToCents, priceTask } from "@shared/money";
+import { MONEY_WORDS } from "@shared/money-words";
 import { editTaskBodySchema, type TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -134,7 +135,7 @@ export function EditTaskDialog({ task, open, onOpenChange, onCloseAutoFocus }: E
             label="Budget ($)"
             required
             error={errors.budget?.message}
-            description={total ? `You will pay ${total} in total, fees included.` : "Enter the budget in dollars."}
+            description={total ? `You will pay ${total} in total, fees included.` : `Enter the budget in dollars, at least ${MONEY_WORDS.minimumBudget}.`}
           >
             <Input type="number" inputMode="decimal" step="0.01" min="0" {...form.register("budget")} />
           </FormField>
