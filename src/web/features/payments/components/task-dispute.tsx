@@ -133,7 +133,7 @@ function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
   return (
     <div className="grid gap-3 rounded-md border p-3">
       <h3 className="font-semibold">Resolve as admin</h3>
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid items-start gap-3 sm:grid-cols-2">
         <FormField
           label="Refund to the poster ($)"
           description={most !== null ? `The escrow holds ${formatDollarsExact(most)}.` : "The money was already released."}
