@@ -37,8 +37,7 @@ async function paidTask(poster: Page, provider: Page, title: string, scheduledDa
     scheduledDate,
   });
   await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
-  const { clientSecret } = await e2e.api<{ clientSecret: string }>(poster, "POST", "/api/create-payment-intent", { amount: task.totalAmount, taskId: task.id });
-  await e2e.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, cardNumber: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" });
+  await e2e.payByApi(poster, task);
   return task;
 }
 

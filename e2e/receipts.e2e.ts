@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Download, Page } from "playwright-core";
 import { pdfText } from "../test/pdf-text.js";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // A poster pays by card, opens the receipt and downloads its PDF; the provider exports the earnings
 // CSV and opens the yearly statement. On a phone and a desktop, axe clean, nothing scrolling sideways.
@@ -31,16 +32,7 @@ describe.each([390, 1366])("receipts and statements at %i px", (width) => {
     provider.problems.length = 0;
 
     const title = `Receipt journey ${width}, "quoted", =SUM(1)`;
-    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", {
-      title,
-      description: "Collect a parcel from the post office",
-      category: "errands",
-      budget: 60,
-      urgency: "urgent",
-      location: "12 Main St",
-      city: "Annapolis",
-      state: "MD",
-    });
+    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { budget: 60, urgency: "urgent" }));
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);
