@@ -7,7 +7,7 @@ import { pdfText } from "../../../../test/pdf-text.js";
 import { ledgerEntries, ledgerTransactions, receiptFacts } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { emailOutbox } from "../../db/schema/site.js";
-import { formatDollarsExact, priceTask } from "../../../shared/money.js";
+import { formatDollarsExact, lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
 import type { LedgerPage, PayoutHistory, Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { csvField } from "./csv.js";
 import { ACCOUNTS, cardMovement, findReceipt } from "./repository.js";
@@ -285,6 +285,28 @@ describe("statements", () => {
     });
     expect((await get(provider, "/api/payments/statements/last")).statusCode).toBe(400);
     expect((await get(null, "/api/payments/earnings.csv")).statusCode).toBe(401);
+  });
+
+  it("counts a late-cancellation fee as gross with no fee on it, beside a released task's commission", async () => {
+    const provider = await createProvider(t, { firstName: "Lee", lastName: "Ortiz" });
+    await taskAt(t, "completed", { provider, budgetCents: 5000 });
+    const soon = new Date(t.clock.now().getTime() + 2 * 3_600_000).toISOString();
+    const late = await taskAt(t, "paid", { provider, budgetCents: 4000, body: { scheduledDate: soon } });
+    expect(await transition(t, "cancel", late.task.id, late.poster)).not.toBeNull();
+
+    // The fee is the provider's in full (docs/product.md, Late cancellation): 15% of $40 is $6.00.
+    const feeCents = lateCancellationFeeCents(4000, priceTask(4000, "standard").totalCents);
+    expect(feeCents).toBe(600);
+    const released = priceTask(5000, "standard");
+    const statement = (await get(provider, `/api/payments/statements/${t.clock.now().getUTCFullYear()}`)).json<YearlyStatement>();
+    expect(statement).toMatchObject({
+      gross: (5000 + feeCents) / 100,
+      fees: released.platformCommissionCents / 100,
+      tips: 0,
+      net: (released.providerShareCents + feeCents) / 100,
+      transactions: 2,
+    });
+    expect(Math.round((statement.gross - statement.fees) * 100)).toBe(Math.round(statement.net * 100));
   });
 
   it("writes CSV fields that stay text: commas, quotes, line breaks and formulas", () => {
