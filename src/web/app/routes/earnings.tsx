@@ -27,12 +27,14 @@ const STATUS_LABEL: Record<EarningRow["status"], string> = {
 const at = (iso: string) => formatDate(new Date(iso), "MMM d, h:mm a");
 
 /** When the money moved or will move, as the ledger says (docs/product.md, Money). */
-function whenOf(row: EarningRow): string {
+export function whenOf(row: EarningRow): string {
   if (row.status === "held" && row.releaseAt) return `Releases ${at(row.releaseAt)}`;
   if (row.status === "released" && row.releasedAt) return `Released ${at(row.releasedAt)}`;
   if (row.status === "refunded" && row.refundedAt) return `Refunded ${at(row.refundedAt)}`;
   if (row.status === "settled" && row.releasedAt) {
-    return `Paid to you ${at(row.releasedAt)} by an admin's resolution of a reported problem; ${money(row.refundedToPoster)} was refunded to the poster`;
+    // A resolution that released everything refunded nothing: no "$0.00 was refunded" clause.
+    const refunded = row.refundedToPoster > 0 ? `; ${money(row.refundedToPoster)} was refunded to the poster` : "";
+    return `Paid to you ${at(row.releasedAt)} by an admin's resolution of a reported problem${refunded}`;
   }
   if (row.status === "under_review") return "Held until an admin resolves the reported problem";
   return "Held for release once you complete the work";
