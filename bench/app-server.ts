@@ -2,6 +2,7 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../src/server/free-port.js";
+import { seedDemoTasks, seedEmbeddedDemoTasks } from "../test/demo-tasks.js";
 
 // The app as it would be deployed, for the benchmarks that measure it from outside: the production
 // build (or src/server/main.ts through tsx), configured only through its environment.
@@ -36,11 +37,17 @@ export interface AppServerOptions {
   /** Unset: the embedded PostgreSQL under dataDir, the product's default. */
   databaseUrl?: string | null;
   env?: Record<string, string>;
+  /**
+   * The demo's tasks in its database before it starts: a production-mode server refuses SEED_DEMO
+   * (docs/decisions/066-demo-data-on-loopback-only.md).
+   */
+  demoTasks?: boolean;
 }
 
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const { entry, dataDir, databaseUrl } = options;
   if (!existsSync(entry)) throw new Error(`${entry} not found: run \`npm run build\` first`);
+  if (options.demoTasks) await (databaseUrl ? seedDemoTasks(databaseUrl) : seedEmbeddedDemoTasks(dataDir));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...startNodeFlags(), ...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {

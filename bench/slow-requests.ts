@@ -266,7 +266,8 @@ async function main(): Promise<void> {
     server = await startAppServer({
       entry: SERVER_ENTRY,
       dataDir,
-      env: { SEED_DEMO: "true", ...(REQUEST_TIMEOUT ? { REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT } : {}) },
+      demoTasks: true,
+      env: REQUEST_TIMEOUT ? { REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT } : {},
     });
     const board = (await (await fetch(`http://127.0.0.1:${server.port}/api/tasks/open?pageSize=1`)).json()) as { id: string }[];
     const taskId = board[0]?.id;

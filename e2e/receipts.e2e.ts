@@ -75,7 +75,7 @@ describe.each([390, 1366])("receipts and statements at %i px", (width) => {
     const csv = await downloaded(provider, () => exportLink.click());
     expect(csv.download.suggestedFilename()).toMatch(/^errandly-earnings-\d{4}-\d{2}-\d{2}\.csv$/);
     // $69 of work less the 15% commission: $58.65; the title quoted, its formula kept as text.
-    expect(csv.body.toString("utf8")).toContain(`,Released,"Receipt journey ${width}, ""quoted"", =SUM(1)",${task.id},58.65\r\n`);
+    expect(csv.body.toString("utf8")).toContain(`,Released,"Receipt journey ${width}, ""quoted"", '=SUM(1)",${task.id},58.65\r\n`);
 
     const year = new Date().getUTCFullYear();
     await provider.getByRole("link", { name: `Statement ${year}` }).click();

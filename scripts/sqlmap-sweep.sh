@@ -95,10 +95,12 @@ PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U errandly)
 "${PSQL[@]}" -d postgres -c "create database errandly" >/dev/null
 
 # --- the built server -------------------------------------------------------------------------------
+# In development mode: the sweep signs in with the demo logins, which a production-mode server refuses
+# (docs/decisions/066-demo-data-on-loopback-only.md); the SQL it sends is the same in either mode.
 PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
-NODE_ENV=production SANDBOX_PAYMENTS_IN_PRODUCTION=true HOST=127.0.0.1 PORT="$PORT" PUBLIC_URL="$BASE" \
-  DATA_DIR="$WORK/data" DATABASE_URL="postgres://errandly@127.0.0.1:$PG_PORT/errandly" SEED_DEMO=true LOG_LEVEL=warn \
+NODE_ENV=development HOST=127.0.0.1 PORT="$PORT" PUBLIC_URL="$BASE" \
+  DATA_DIR="$WORK/data" STORAGE_DIR="$WORK/data/objects" DATABASE_URL="postgres://errandly@127.0.0.1:$PG_PORT/errandly" SEED_DEMO=true LOG_LEVEL=warn \
   node dist/server/server/main.js >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 120); do

@@ -1,8 +1,8 @@
 import { buildApp } from "./app.js";
-import { EnvError, parseEnv } from "./config/env.js";
+import { demoDataExposure, EnvError, parseEnv } from "./config/env.js";
 import { migrateDatabase, openDatabase } from "./db/client.js";
 import { databaseServer } from "./db/database-server.js";
-import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, seedDemoData } from "./seed/demo.js";
+import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, refusePublishedDemoLogins, seedDemoData } from "./seed/demo.js";
 
 // The process entry: configuration, database, migrations, demo data, HTTP, graceful shutdown.
 
@@ -33,6 +33,16 @@ async function main(): Promise<void> {
     poolMode: env.DATABASE_POOL_MODE,
     listenUrl: directUrl,
   });
+  // Demo data only where nobody else can reach it (docs/decisions/066-demo-data-on-loopback-only.md):
+  // env.ts refused SEED_DEMO=true elsewhere; demo logins an earlier local start left stop it too.
+  const exposure = demoDataExposure(env);
+  const refusal = exposure ? await refusePublishedDemoLogins(database.db, exposure) : null;
+  if (refusal) {
+    console.error(refusal);
+    await database.close();
+    await server.release();
+    process.exit(1);
+  }
   const app = await buildApp({ env, database, startScheduler: true });
 
   if (env.SEED_DEMO) {

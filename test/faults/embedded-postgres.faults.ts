@@ -99,6 +99,36 @@ describe("embedded PostgreSQL", () => {
     // The demo data survived: its poster signs in (the admin would be asked for a second factor).
     await signIn(third, "poster@errandly.test");
   });
+
+  it("keeps the demo to a local start: production seeds none and refuses SEED_DEMO and the demo logins a local start left", async () => {
+    // A production start on an empty database: no demo data, nothing printed about it.
+    const production = { NODE_ENV: "production", PUBLIC_URL: "https://errandly.example" };
+    const deployed = await startServer({ env: { ...production, SEED_DEMO: "" } });
+    started.push(deployed);
+    expect(deployed.output()).not.toContain("Demo logins");
+    const res = await fetch(`${deployed.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: production.PUBLIC_URL },
+      body: JSON.stringify({ email: "admin@errandly.test", password: DEMO_PASSWORD }),
+    });
+    expect(res.status).toBe(401);
+    await deployed.stop();
+
+    // As `npm start` runs on the same, still empty, database: development, SEED_DEMO unset, loopback
+    // (docs/decisions/066-demo-data-on-loopback-only.md).
+    const local = await startServer({ dataDir: deployed.dataDir, env: { NODE_ENV: "development", SEED_DEMO: "" } });
+    started.push(local);
+    expect(local.output()).toContain("Demo logins (password for all: demo-harbor-lantern):");
+    await signIn(local, "poster@errandly.test");
+    await local.stop();
+
+    await expect(startServer({ dataDir: local.dataDir, env: { ...production, SEED_DEMO: "true" } })).rejects.toThrow(
+      /SEED_DEMO: must not be true when NODE_ENV is production/,
+    );
+    await expect(startServer({ dataDir: local.dataDir, env: { ...production, SEED_DEMO: "" } })).rejects.toThrow(
+      /published demo password \(admin@errandly\.test, poster@errandly\.test, provider@errandly\.test\), and NODE_ENV is production/,
+    );
+  }, 300_000);
 });
 
 describe("several instances", () => {

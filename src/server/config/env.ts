@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_MAP_ATTRIBUTION, DEFAULT_MAP_TILE_URL } from "../../shared/map.js";
+import { demoDataDecision, type DemoDataSettings } from "./demo-data.js";
 
 // Every environment variable the server reads is parsed here, once, at boot. Nothing else reads
 // process.env (docs/architecture.md). A bad value stops the server with a message naming it.
@@ -26,7 +27,14 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
     PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default("0.0.0.0"),
+    /**
+     * Where the server listens: loopback unless told otherwise, so a first `npm start` is not a
+     * server others can reach (docs/deploy.md says when to set 0.0.0.0; decision 066). 127.0.0.1
+     * rather than "localhost": Fastify binds "localhost" as one server per address, and only the
+     * first has the per-address connection cap; browsers and Node's fetch reach http://localhost
+     * on 127.0.0.1 all the same (they try ::1 and 127.0.0.1 both).
+     */
+    HOST: z.string().min(1).default("127.0.0.1"),
     DATA_DIR: z.string().min(1).default("./data"),
     /**
      * Where local uploads live (default DATA_DIR/objects). Required with DATABASE_URL and no S3: every
@@ -105,7 +113,11 @@ const envSchema = z
           .map((e) => e.trim().toLowerCase())
           .filter(Boolean),
       ),
-    SEED_DEMO: bool.default(true),
+    /**
+     * Seed an empty database with the demo data. Unset: on a loopback development or test run only;
+     * true anywhere else stops the start, as the demo logins are published (config/demo-data.ts).
+     */
+    SEED_DEMO: bool.optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: bool.default(false),
     /** Tasks one person may post per hour: one account cannot flood the job board. */
@@ -220,6 +232,8 @@ const envSchema = z
     if (!env.DATABASE_URL && env.DATABASE_POOL_MODE === "transaction") {
       ctx.addIssue({ code: "custom", path: ["DATABASE_POOL_MODE"], message: "transaction only applies with DATABASE_URL pointing at a pooler: set DATABASE_URL too, or remove it" });
     }
+    const demo = demoDataDecision(demoSettings(env));
+    if (demo.refusal) ctx.addIssue({ code: "custom", path: ["SEED_DEMO"], message: demo.refusal });
     const record = env as Record<string, unknown>;
     for (const [name, keys] of groups) {
       const set = keys.filter((k) => record[k] !== undefined);
@@ -230,7 +244,11 @@ const envSchema = z
       }
     }
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
+  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, SEED_DEMO: demoDataDecision(demoSettings(env)).seed }));
+
+function demoSettings(env: { NODE_ENV: DemoDataSettings["nodeEnv"]; HOST: string; PUBLIC_URL?: string | undefined; SEED_DEMO?: boolean | undefined }): DemoDataSettings {
+  return { nodeEnv: env.NODE_ENV, host: env.HOST, publicUrl: env.PUBLIC_URL, seedDemo: env.SEED_DEMO };
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -245,6 +263,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+/** Why others may reach this server (it may then hold no demo data), or null on a loopback development or test run. */
+export function demoDataExposure(env: Env): string | null {
+  return demoDataDecision(demoSettings(env)).exposure;
 }
 
 export function isHttps(env: Env): boolean {

@@ -1,4 +1,4 @@
-import { count } from "drizzle-orm";
+import { count, inArray } from "drizzle-orm";
 import type { Category, Urgency } from "../../shared/constants.js";
 import { priceTask } from "../../shared/money.js";
 import type { Db } from "../db/client.js";
@@ -7,11 +7,12 @@ import { providerProfiles } from "../db/schema/providers.js";
 import { totpFactors } from "../db/schema/security.js";
 import { tasks } from "../db/schema/tasks.js";
 import { users } from "../db/schema/users.js";
-import { hashPassword } from "../features/auth/passwords.js";
+import { hashPassword, verifyPassword } from "../features/auth/passwords.js";
 import { approx } from "../features/tasks/positions.js";
 
-// Demo data for an empty database (SEED_DEMO, on by default): three accounts and a dozen open
-// tasks across Maryland, so a fresh `npm start` has something to look at.
+// Demo data for an empty database (SEED_DEMO; by default on a loopback development run only,
+// config/demo-data.ts): three accounts and a dozen open tasks across Maryland, so a fresh
+// `npm start` has something to look at.
 
 // It meets the password policy like any other (docs/product.md "Passwords"; password-policy.test.ts checks).
 export const DEMO_PASSWORD = "demo-harbor-lantern";
@@ -68,18 +69,24 @@ const DEMO_TASKS: DemoTask[] = [
   { title: "Farmers market shopping", description: "Seasonal produce from the Saturday market, list provided, budget for goods separate.", category: "shopping", budget: 30, urgency: "standard", at: ANNAPOLIS, hoursAgo: 50 },
 ];
 
-/** Seeds only an empty database; returns whether it seeded. */
-export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
+const DEMO_EMAILS = { poster: "poster@errandly.test", provider: "provider@errandly.test", admin: "admin@errandly.test" };
+
+/**
+ * Seeds only an empty database; returns whether it seeded. `password` is the demo accounts'; a
+ * bench that wants the demo tasks behind a production-mode server gives one nobody knows, as such a
+ * server refuses the published one (refusePublishedDemoLogins).
+ */
+export async function seedDemoData(db: Db, now: Date, password = DEMO_PASSWORD): Promise<boolean> {
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return false;
 
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const passwordHash = await hashPassword(password);
   const [poster, provider, admin] = await db
     .insert(users)
     .values([
-      { email: "poster@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Paula", lastName: "Poster", role: "user" },
-      { email: "provider@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Devon", lastName: "Provider", role: "provider" },
-      { email: "admin@errandly.test", passwordHash, emailVerifiedAt: now, firstName: "Ada", lastName: "Admin", role: "admin" },
+      { email: DEMO_EMAILS.poster, passwordHash, emailVerifiedAt: now, firstName: "Paula", lastName: "Poster", role: "user" },
+      { email: DEMO_EMAILS.provider, passwordHash, emailVerifiedAt: now, firstName: "Devon", lastName: "Provider", role: "provider" },
+      { email: DEMO_EMAILS.admin, passwordHash, emailVerifiedAt: now, firstName: "Ada", lastName: "Admin", role: "admin" },
     ])
     .returning();
   if (!poster || !provider || !admin) throw new Error("demo users were not created");
@@ -155,4 +162,28 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
     }),
   );
   return true;
+}
+
+/**
+ * Why a start that may hold no demo data (`exposure`, from config/demo-data.ts) must stop: the
+ * database still has demo accounts that sign in with the published password, as one seeded by an
+ * earlier local `npm start` on the same DATA_DIR or database would. Null when it has none. Not
+ * seeding is not enough there: whoever reaches the server would sign in as its demo admin.
+ */
+export async function refusePublishedDemoLogins(db: Db, exposure: string): Promise<string | null> {
+  const rows = await db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(inArray(users.email, Object.values(DEMO_EMAILS)));
+  const published: string[] = [];
+  for (const row of rows) {
+    if (row.passwordHash && (await verifyPassword(DEMO_PASSWORD, row.passwordHash))) published.push(row.email);
+  }
+  if (published.length === 0) return null;
+  return (
+    `This database holds demo accounts that sign in with the published demo password (${published.sort().join(", ")}), ` +
+    `and ${exposure}: anyone who reaches this server could sign in as them. Start on an empty database ` +
+    "(a new DATA_DIR or DATABASE_URL), or start once on this machine alone (npm start: NODE_ENV development, " +
+    "HOST 127.0.0.1) and change those accounts' passwords in Settings, or delete them (docs/deploy.md, \"Listening and demo data\")."
+  );
 }

@@ -255,8 +255,8 @@ describe("statements", () => {
     expect(lines[0]).toBe("Date,Type,Task,Task ID,Amount (USD)");
     expect(lines).toHaveLength(5);
     expect(lines.some((l) => l.includes(`,Released,"Water plants, front and back",${first.task.id},${(share(5000) / 100).toFixed(2)}`))).toBe(true);
-    expect(lines.some((l) => l.includes(`,Released,'=1+2 errand,${second.task.id},`))).toBe(true);
-    expect(lines.some((l) => l.includes(`,Tip,'=1+2 errand,${second.task.id},5.00`))).toBe(true);
+    expect(lines.some((l) => l.includes(`,Released,"'=1+2 errand",${second.task.id},`))).toBe(true);
+    expect(lines.some((l) => l.includes(`,Tip,"'=1+2 errand",${second.task.id},5.00`))).toBe(true);
     expect(lines.at(-1)).toMatch(new RegExp(`,Payout,,,-${(paidOut / 100).toFixed(2)}$`));
 
     const statement = await get(provider, `/api/payments/statements/${year}`);
@@ -314,7 +314,7 @@ describe("statements", () => {
     expect(csvField("a, b")).toBe('"a, b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField("two\nlines")).toBe('"two\nlines"');
-    for (const formula of ["=SUM(A1:A2)", "+1", "-2+3", "@cmd", "\tx"]) expect(csvField(formula)).toBe(`'${formula}`);
+    for (const formula of ["=SUM(A1:A2)", "+1", "-2+3", "@cmd", "\tx"]) expect(csvField(formula)).toBe(`"'${formula}"`);
     expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
     expect(csvField({ cents: -1250 })).toBe("-12.50");
     expect(csvField(null)).toBe("");
@@ -324,7 +324,8 @@ describe("statements", () => {
 describe("admin ledger search", () => {
   it("finds entries by task, account and dates, a page at a time, and exports them as CSV", async () => {
     const admin = await createUser(t, { role: "admin" });
-    const { task } = await taskAt(t, "completed", { budgetCents: 5000 });
+    // A formula behind a semicolon: one cell in our CSV, a cell of its own in a spreadsheet set to ";".
+    const { task } = await taskAt(t, "completed", { budgetCents: 5000, body: { title: "Paint fence;=1+1" } });
     const byTask = (await get(admin, `/api/admin/ledger?taskId=${task.id}`)).json<LedgerPage>();
     // The capture (2 postings) and the release below $100 at completion (3 postings).
     expect(byTask.entries).toHaveLength(5);
@@ -372,6 +373,7 @@ describe("admin ledger search", () => {
     const lines = csv.body.trimEnd().split("\r\n");
     expect(lines[0]).toBe("Entry,Date,Kind,Account,Amount (USD),Transaction,Task ID,Task,Memo");
     expect(lines.slice(1).map((l) => Number(l.split(",")[0]))).toEqual(byTask.entries.map((e) => e.id));
+    expect(lines.slice(1).every((l) => l.includes(`,${task.id},"Paint fence;'=1+1",`))).toBe(true);
 
     const provider = await createProvider(t);
     for (const url of ["/api/admin/ledger", "/api/admin/ledger.csv"]) {

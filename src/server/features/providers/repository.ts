@@ -8,6 +8,7 @@ import type { ActiveProvider, AuditEntry, OutboxEntry, ProviderProfile, PublicPr
 import { haversineMiles } from "../../../shared/geo.js";
 import { roundMiles, unknownZipMessage } from "../../../shared/task-filters.js";
 import { findZip, nearPoint } from "../../adapters/geocoding/gazetteer-geocoder.js";
+import { hideOneTimeLinks } from "../../adapters/mail/one-time-links.js";
 import { blockedBetweenSql } from "../../db/blocks.js";
 import type { Db } from "../../db/client.js";
 import { averageRatingSql } from "../../db/ratings.js";
@@ -189,13 +190,14 @@ export async function listAudit(db: Db): Promise<AuditEntry[]> {
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
 }
 
+/** The newest mail as an admin sees it: its one-time links hidden (adapters/mail/one-time-links.ts). */
 export async function listOutbox(db: Db): Promise<OutboxEntry[]> {
   const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.createdAt)).limit(200);
   return rows.map((r) => ({
     id: r.id,
     to: r.to,
     subject: r.subject,
-    text: r.text,
+    text: hideOneTimeLinks(r.text),
     kind: r.kind,
     status: r.status,
     error: r.error,

@@ -42,10 +42,17 @@ function OutboxList() {
   );
 }
 
-/** /admin/outbox: every e-mail the product sent or stored (docs/decisions/011-email-outbox.md). */
+/**
+ * /admin/outbox: every e-mail the product sent or stored (docs/decisions/011-email-outbox.md), its
+ * one-time links hidden by the server (decision 066).
+ */
 export default function AdminOutboxPage() {
   return (
-    <AdminShell title="E-mail Outbox" current="/admin/outbox">
+    <AdminShell
+      title="E-mail Outbox"
+      description="Links that sign someone in or change their account are hidden here: they work only for the person they were sent to."
+      current="/admin/outbox"
+    >
       <OutboxList />
     </AdminShell>
   );

@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { migrateDatabase, openDatabase } from "../src/server/db/client.js";
+import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
+import { seedDemoData } from "../src/server/seed/demo.js";
+
+// The demo's tasks for a production-mode server that a measurement wants them on (bench:lighthouse,
+// bench:slow). Such a server refuses SEED_DEMO and any demo account that signs in with the published
+// password (docs/decisions/066-demo-data-on-loopback-only.md), so the demo data goes in before it
+// starts, its accounts behind a password nobody knows.
+
+/** Migrates the database at `databaseUrl` and seeds it so. */
+export async function seedDemoTasks(databaseUrl: string): Promise<void> {
+  await migrateDatabase(databaseUrl);
+  const database = await openDatabase({ databaseUrl, poolSize: 1 });
+  try {
+    await seedDemoData(database.db, new Date(), randomBytes(24).toString("base64url"));
+  } finally {
+    await database.close();
+  }
+}
+
+/** The same in the embedded PostgreSQL under `dataDir`, which the server then starts as its own. */
+export async function seedEmbeddedDemoTasks(dataDir: string): Promise<void> {
+  const embedded = await openEmbeddedPostgres({ dir: dataDir });
+  try {
+    await seedDemoTasks(embedded.url);
+  } finally {
+    if (embedded.owned) await embedded.stop("fast");
+  }
+}
