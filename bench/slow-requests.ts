@@ -13,10 +13,13 @@ import { median, percentile, rssMb } from "./stats.js";
 // server on its default database, seeded with the demo data, measured from outside:
 //
 // (a) stalled bodies: --stalled connections (1,000) from 127.0.0.1 each announce a sign-in body of
-//     just under 1 MB, send all of it but the last KB, and stall. The server's RSS before, at its
-//     peak and after the server has closed them all; and when it closed the last one, against its
-//     REQUEST_TIMEOUT_MS. Target: peak less than 150 MB over before, and every connection closed
-//     (its memory given back) within the timeout.
+//     just under 1 MB, send all of it but the last KB, and stall; meanwhile --stalled-headers
+//     connections (64) from 127.0.0.3 each leave their header block incomplete (nothing at all,
+//     half a request line, no blank line, one header line a second). The server's RSS before, at
+//     its peak and after the server has closed them all; and the longest any of them stayed open,
+//     against REQUEST_TIMEOUT_MS for the bodies and HEADERS_TIMEOUT_MS for the headers (decision
+//     071). Target: peak less than 150 MB over before, and every connection closed (its memory
+//     given back) within its timeout + 2 s.
 // (b) flood: a child process keeps --flood requests (3,000) for a server-rendered task page in
 //     flight from 127.0.0.1 for --flood-seconds, each on a new connection and sent again as soon
 //     as it is answered or refused; meanwhile a visitor at 127.0.0.2 asks for the job board (the
@@ -26,6 +29,7 @@ import { median, percentile, rssMb } from "./stats.js";
 //   npm run build && npm run bench:slow
 //   npm run bench:slow -- --runs=3 --stalled=1000 --flood=3000 --flood-seconds=10 --request-timeout=60000
 //   --request-timeout=MS  the server's REQUEST_TIMEOUT_MS (its default otherwise)
+//   --headers-timeout=MS  the server's HEADERS_TIMEOUT_MS (its default otherwise: 20 s, or the request's if shorter)
 //   --only=stalled|flood  one of the two
 //   --flooder-nice=19     run the flooding process at a lower priority, so that sending the flood does
 //                         not take CPU from the server as it would not from a real server (default 0)
@@ -37,6 +41,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const args = benchArgs();
 const RUNS = Number(args.get("runs") ?? 3);
 const STALLED = Number(args.get("stalled") ?? 1000);
+const STALLED_HEADERS = Number(args.get("stalled-headers") ?? 64);
 /** Announced by each stalled body: just under the server's 1 MiB body limit. */
 const ANNOUNCED_BYTES = 1_048_000;
 /** Sent by each: all but the last KB, so the body never completes. */
@@ -46,15 +51,20 @@ const FLOOD_SECONDS = Number(args.get("flood-seconds") ?? 10);
 const BASELINE_SECONDS = 3;
 const PROBE_GAP_MS = 10;
 const REQUEST_TIMEOUT = args.get("request-timeout");
+const HEADERS_TIMEOUT = args.get("headers-timeout");
 const ONLY = args.get("only");
 const FLOODER_NICE = Number(args.get("flooder-nice") ?? 0);
 const SERVER_ENTRY = resolve(ROOT, args.get("server") ?? "dist/server/server/main.js");
 const RSS_TARGET_MB = 150;
 const P99_TARGET_MS = 250;
-/** The server's REQUEST_TIMEOUT_MS when the bench does not set it (src/server/config/env.ts). */
+/** The server's REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS when the bench does not set them (src/server/config/env.ts). */
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 20_000;
+/** How long past its timeout a stalled connection may stay open: the server looks every 250 ms (app.ts), on a loaded event loop. */
+const LATE_S = 2;
 const FLOODER = "127.0.0.1";
 const VISITOR = "127.0.0.2";
+const HEADER_STALLER = "127.0.0.3";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
@@ -68,10 +78,41 @@ interface StalledRun {
   /** RSS 1 s and 10 s after the server closed the last connection. */
   afterMb: number;
   laterMb: number;
-  /** The longest a connection stayed open after sending its headers (the timeout runs from there). */
+  /** The longest a stalled body's connection stayed open after it opened (the timeout runs from there). */
   longestOpenS: number;
+  /** The same for the incomplete header blocks. */
+  longestHeadersOpenS: number;
   outcomes: Record<string, number>;
 }
+
+/** A connection opened from `localAddress` that writes `send` on opening: when it closed and what it was answered. */
+function stallOne(port: number, localAddress: string, send: (socket: net.Socket) => void): { socket: net.Socket; closed: Promise<{ openMs: number; outcome: string }> } {
+  const socket = net.connect({ host: "127.0.0.1", port, localAddress });
+  let answer = "";
+  let openedAt = Number.NaN;
+  socket.on("data", (chunk: Buffer) => (answer ||= chunk.toString("latin1", 0, 12)));
+  socket.on("error", () => undefined);
+  socket.once("connect", () => {
+    openedAt = performance.now();
+    send(socket);
+  });
+  const closed = new Promise<{ openMs: number; outcome: string }>((done) =>
+    socket.once("close", () => done({ openMs: performance.now() - openedAt, outcome: answer ? `answered ${answer.slice(9, 12)}` : "closed unanswered" })),
+  );
+  return { socket, closed };
+}
+
+/** Ways a header block stays incomplete; the last sends one more header line a second, never the blank line. */
+const INCOMPLETE_HEADERS: ((socket: net.Socket, port: number) => void)[] = [
+  () => undefined,
+  (socket) => socket.write("GET /robots.t"),
+  (socket, port) => socket.write(`GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`),
+  (socket, port) => {
+    socket.write(`GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    const trickle = setInterval(() => socket.write("X-Trickle: 1\r\n"), 1000);
+    socket.once("close", () => clearInterval(trickle));
+  },
+];
 
 async function stalledRun(server: AppServer, timeoutMs: number): Promise<StalledRun> {
   const pid = server.child.pid ?? 0;
@@ -82,39 +123,39 @@ async function stalledRun(server: AppServer, timeoutMs: number): Promise<Stalled
   const body = Buffer.alloc(SENT_BYTES, "a");
   body.write('{"email":"');
   const head = Buffer.from(
-    `POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${ANNOUNCED_BYTES}\r\n\r\n`,
+    `POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nContent-Length: ${ANNOUNCED_BYTES}\r\n\r\n`,
   );
   const outcomes: Record<string, number> = {};
-  let longestOpenMs = 0;
-  const sockets: net.Socket[] = [];
-  const closed = Array.from({ length: STALLED }, () => {
-    const socket = net.connect({ host: "127.0.0.1", port: server.port, localAddress: FLOODER });
-    sockets.push(socket);
-    let answer = "";
-    let sentAt = Number.NaN;
-    socket.on("data", (chunk: Buffer) => (answer ||= chunk.toString("latin1", 0, 12)));
-    socket.on("error", () => undefined);
-    socket.once("connect", () => {
-      sentAt = performance.now();
+  const bodies = Array.from({ length: STALLED }, () =>
+    stallOne(server.port, FLOODER, (socket) => {
       socket.write(head);
       socket.write(body);
-    });
-    return new Promise<void>((done) =>
-      socket.once("close", () => {
-        if (!Number.isNaN(sentAt)) longestOpenMs = Math.max(longestOpenMs, performance.now() - sentAt);
-        count(outcomes, answer ? `answered ${answer.slice(9, 12)}` : "closed unanswered");
-        done();
-      }),
-    );
-  });
+    }),
+  );
+  const headers = Array.from({ length: STALLED_HEADERS }, (_, i) =>
+    stallOne(server.port, HEADER_STALLER, (socket) => INCOMPLETE_HEADERS[i % INCOMPLETE_HEADERS.length]?.(socket, server.port)),
+  );
+  const sockets = [...bodies, ...headers].map((stall) => stall.socket);
+  const longest = async (kind: string, stalls: { closed: Promise<{ openMs: number; outcome: string }> }[]) => {
+    let ms = 0;
+    for (const { openMs, outcome } of await Promise.all(stalls.map((stall) => stall.closed))) {
+      // A connection refused as it opened never opened: it has no time to count.
+      if (!Number.isNaN(openMs)) ms = Math.max(ms, openMs);
+      count(outcomes, `${kind} ${outcome}`);
+    }
+    return ms;
+  };
   // Bounded: whatever is still open well after the timeout is counted and closed by us.
   const deadline = sleep(timeoutMs + 15_000).then(() => "deadline" as const);
-  const ended = await Promise.race([Promise.all(closed).then(() => "closed" as const), deadline]);
+  const all = Promise.all([longest("bodies", bodies), longest("headers", headers)]);
+  const ended = await Promise.race([all, deadline]);
+  let longestOpenMs = Number.NaN;
+  let longestHeadersOpenMs = Number.NaN;
   if (ended === "deadline") {
-    const open = sockets.filter((s) => !s.destroyed).length;
-    outcomes["still open at the deadline"] = open;
+    outcomes["still open at the deadline"] = sockets.filter((s) => !s.destroyed).length;
     for (const s of sockets) s.destroy();
-    longestOpenMs = Number.NaN;
+  } else {
+    [longestOpenMs, longestHeadersOpenMs] = ended;
   }
   // RSS once the server has let go: V8 gives freed pages back after a collection, which an idle
   // server runs on its own time, so it is read twice.
@@ -123,7 +164,7 @@ async function stalledRun(server: AppServer, timeoutMs: number): Promise<Stalled
   const afterMb = rssMb(pid);
   await sleep(9_000);
   const laterMb = rssMb(pid);
-  return { beforeMb, peakMb, afterMb, laterMb, longestOpenS: longestOpenMs / 1000, outcomes };
+  return { beforeMb, peakMb, afterMb, laterMb, longestOpenS: longestOpenMs / 1000, longestHeadersOpenS: longestHeadersOpenMs / 1000, outcomes };
 }
 
 // ---- (b) flood ---------------------------------------------------------------------------------
@@ -256,8 +297,9 @@ async function floodRun(server: AppServer, taskPath: string): Promise<FloodRun> 
 async function main(): Promise<void> {
   warnIfStale(SERVER_ENTRY);
   const timeoutMs = REQUEST_TIMEOUT ? Number(REQUEST_TIMEOUT) : DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeoutMs = HEADERS_TIMEOUT ? Number(HEADERS_TIMEOUT) : Math.min(DEFAULT_HEADERS_TIMEOUT_MS, timeoutMs);
   console.log(
-    `bench:slow: ${cpus().length} cores, Node ${process.version}, ${RUNS} run(s), REQUEST_TIMEOUT_MS ${timeoutMs}, flooder nice ${FLOODER_NICE} ` +
+    `bench:slow: ${cpus().length} cores, Node ${process.version}, ${RUNS} run(s), REQUEST_TIMEOUT_MS ${timeoutMs}, HEADERS_TIMEOUT_MS ${headersTimeoutMs}, flooder nice ${FLOODER_NICE} ` +
       `(load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`,
   );
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-bench-slow-"));
@@ -267,7 +309,10 @@ async function main(): Promise<void> {
       entry: SERVER_ENTRY,
       dataDir,
       demoTasks: true,
-      env: REQUEST_TIMEOUT ? { REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT } : {},
+      env: {
+        ...(REQUEST_TIMEOUT ? { REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT } : {}),
+        ...(HEADERS_TIMEOUT ? { HEADERS_TIMEOUT_MS: HEADERS_TIMEOUT } : {}),
+      },
     });
     const board = (await (await fetch(`http://127.0.0.1:${server.port}/api/tasks/open?pageSize=1`)).json()) as { id: string }[];
     const taskId = board[0]?.id;
@@ -281,22 +326,25 @@ async function main(): Promise<void> {
         runs.push(r);
         console.log(
           `stalled ${run}: RSS ${f(r.beforeMb)} MB before, ${f(r.peakMb)} peak (+${f(r.peakMb - r.beforeMb)}), ${f(r.afterMb)} 1 s after ` +
-            `(+${f(r.afterMb - r.beforeMb)}), ${f(r.laterMb)} 10 s after (+${f(r.laterMb - r.beforeMb)}); the longest a connection stayed open after its headers ${f(r.longestOpenS)} s; ${JSON.stringify(r.outcomes)}`,
+            `(+${f(r.afterMb - r.beforeMb)}), ${f(r.laterMb)} 10 s after (+${f(r.laterMb - r.beforeMb)}); the longest a connection stayed open: ` +
+            `a stalled body ${f(r.longestOpenS)} s, an incomplete header block ${f(r.longestHeadersOpenS)} s; ${JSON.stringify(r.outcomes)}`,
         );
       }
       const rises = runs.map((r) => r.peakMb - r.beforeMb);
-      const longest = median(runs.map((r) => r.longestOpenS));
+      // How long past its own timeout each run's slowest-closed connection stayed open (NaN: one was still open at the deadline).
+      const pastTimeout = (r: StalledRun) => Math.max(r.longestOpenS - timeoutMs / 1000, r.longestHeadersOpenS - headersTimeoutMs / 1000);
       console.log(
         `\nstalled, median of ${RUNS}: RSS ${f(median(runs.map((r) => r.beforeMb)))} MB before, ${f(median(runs.map((r) => r.peakMb)))} peak ` +
           `(+${f(median(rises))}; the largest rise +${f(Math.max(...rises))}), ${f(median(runs.map((r) => r.afterMb)))} 1 s after, ` +
-          `${f(median(runs.map((r) => r.laterMb)))} 10 s after; the longest a connection stayed open ${f(longest)} s (timeout ${timeoutMs / 1000} s)`,
+          `${f(median(runs.map((r) => r.laterMb)))} 10 s after; the longest a connection stayed open: a stalled body ${f(median(runs.map((r) => r.longestOpenS)))} s ` +
+          `(timeout ${timeoutMs / 1000} s), an incomplete header block ${f(median(runs.map((r) => r.longestHeadersOpenS)))} s (timeout ${headersTimeoutMs / 1000} s); ` +
+          `in all runs, the most any stayed past its timeout ${f(Math.max(...runs.map(pastTimeout)))} s`,
       );
-      // Node checks the open connections every second (src/server/app.ts); a second more for a busy event loop.
-      const late = runs.filter((r) => !(r.longestOpenS <= timeoutMs / 1000 + 2)).length;
+      const late = runs.filter((r) => !(pastTimeout(r) <= LATE_S)).length;
       const over = runs.filter((r) => r.peakMb - r.beforeMb >= RSS_TARGET_MB).length;
       console.log(
         `target: RSS rise under ${RSS_TARGET_MB} MB (${over === 0 ? "met" : `NOT met in ${over} run(s)`}), ` +
-          `every connection closed within the timeout + 2 s (${late === 0 ? "met" : `NOT met in ${late} run(s)`})\n`,
+          `every connection closed within its timeout + ${LATE_S} s (${late === 0 ? "met" : `NOT met in ${late} run(s)`})\n`,
       );
       if (over + late > 0) failures.push("stalled");
     }

@@ -88,15 +88,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           },
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
-    // A request that has not arrived, headers and body, within REQUEST_TIMEOUT_MS gets 408 and its
-    // connection is closed, so a stalled body frees its memory (docs/decisions/043-slow-requests-bounded.md).
-    // Node checks the open connections every connectionsCheckingInterval (30 s unless told), so
-    // it checks at least every second here; headers may not take longer than the whole request.
+    // A request that has not arrived, headers and body, within REQUEST_TIMEOUT_MS, or whose headers
+    // have not within HEADERS_TIMEOUT_MS, gets 408 and its connection is closed, whether it waits in
+    // the line or is at work (docs/decisions/043-slow-requests-bounded.md, 071-connections-closed-on-time.md).
+    // Node's parser knows when each request began and whether it has all arrived; the server looks
+    // every connectionsCheckingInterval (30 s unless told), so a connection outlives its deadline by
+    // up to that: here a tenth of the header timeout, at most 250 ms.
     requestTimeout: env.REQUEST_TIMEOUT_MS,
     clientErrorHandler,
     http: {
-      headersTimeout: env.REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: Math.min(1_000, env.REQUEST_TIMEOUT_MS),
+      headersTimeout: env.HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(250, Math.ceil(env.HEADERS_TIMEOUT_MS / 10)),
     },
   }).withTypeProvider<ZodTypeProvider>();
 

@@ -23,6 +23,13 @@ function isTileTemplate(value: string): boolean {
   }
 }
 
+/**
+ * A request's headers' time to arrive when HEADERS_TIMEOUT_MS is unset: longer than a browser keeps a
+ * connection it opened ahead and has not used (10 s in Chromium), so the server does not close one
+ * just as the browser sends on it (docs/decisions/071-connections-closed-on-time.md).
+ */
+const DEFAULT_HEADERS_TIMEOUT_MS = 20_000;
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
@@ -90,6 +97,13 @@ const envSchema = z
      * in 60 s needs about 1.4 Mbit/s.
      */
     REQUEST_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(3_600_000).default(60_000),
+    /**
+     * How long a request's headers may take to arrive, from the connection's opening (or the
+     * request's first byte on a kept-alive connection); past it 408 and the connection is closed
+     * (docs/decisions/071-connections-closed-on-time.md). Unset: 20 s, or REQUEST_TIMEOUT_MS if that
+     * is shorter; never longer than it.
+     */
+    HEADERS_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(100).max(300_000).optional(),
     /**
      * Connections one client address may hold open at once; more are closed as they open (decision
      * 043). Not applied with TRUST_PROXY, where every connection comes from the proxy.
@@ -225,6 +239,10 @@ const envSchema = z
     if (env.BACKGROUND_CHECKS === "checkr" && !env.CHECKR_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["CHECKR_API_KEY"], message: "is required when BACKGROUND_CHECKS is checkr (the API key from Checkr's developer settings)" });
     }
+    // Node refuses a header timeout longer than the whole request's (decision 071).
+    if (env.HEADERS_TIMEOUT_MS !== undefined && env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: "custom", path: ["HEADERS_TIMEOUT_MS"], message: `must not be longer than REQUEST_TIMEOUT_MS (${env.REQUEST_TIMEOUT_MS})` });
+    }
     // The embedded PostgreSQL is always reached directly; these two only describe a DATABASE_URL.
     if (!env.DATABASE_URL && env.DATABASE_LISTEN_URL) {
       ctx.addIssue({ code: "custom", path: ["DATABASE_LISTEN_URL"], message: "only applies with DATABASE_URL: set DATABASE_URL too, or remove it" });
@@ -244,7 +262,12 @@ const envSchema = z
       }
     }
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, SEED_DEMO: demoDataDecision(demoSettings(env)).seed }));
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    SEED_DEMO: demoDataDecision(demoSettings(env)).seed,
+    HEADERS_TIMEOUT_MS: env.HEADERS_TIMEOUT_MS ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
+  }));
 
 function demoSettings(env: { NODE_ENV: DemoDataSettings["nodeEnv"]; HOST: string; PUBLIC_URL?: string | undefined; SEED_DEMO?: boolean | undefined }): DemoDataSettings {
   return { nodeEnv: env.NODE_ENV, host: env.HOST, publicUrl: env.PUBLIC_URL, seedDemo: env.SEED_DEMO };

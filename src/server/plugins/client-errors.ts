@@ -2,8 +2,8 @@ import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 
 // What a client gets when its request never reached a route: it took longer than REQUEST_TIMEOUT_MS
-// to arrive (docs/decisions/043-slow-requests-bounded.md), its headers were too large, or it was not
-// HTTP. Fastify's own answers ("Client Timeout") are not sentences and differ in shape from every
+// to arrive, or its headers longer than HEADERS_TIMEOUT_MS (docs/decisions/043-slow-requests-bounded.md,
+// 071-connections-closed-on-time.md), its headers were too large, or it was not HTTP. Fastify's own answers ("Client Timeout") are not sentences and differ in shape from every
 // other error; these are `{message}` like the rest, written straight to the socket, which is then closed.
 
 const ANSWERS: Record<string, { status: number; message: string }> = {
