@@ -14,6 +14,7 @@ describe("maskContactDetails", () => {
     ["Call (555) 123-4567", `Call ${PHONE}`],
     ["Text 555.123.4567 please", `Text ${PHONE} please`],
     ["Ring 555 123 4567", `Ring ${PHONE}`],
+    ["Ring 410 555 2026", `Ring ${PHONE}`],
     ["My cell is 5551234567.", `My cell is ${PHONE}.`],
     ["Dial +1 (555) 123-4567", `Dial ${PHONE}`],
     ["UK: +44 20 7946 0958", `UK: ${PHONE}`],
@@ -95,6 +96,8 @@ describe("maskContactDetails", () => {
     "Budget $120.50 - $150.75, about 25 kg, a 120*80*60 cm box, 3 x 4 ft.",
     "Shifts 10.30-11.30 and 9.15-10.45, one or two helpers, five boxes.",
     "Sizes 8, 10 and 12, a polka dot dress and a dot com era lamp.",
+    "Walk my dog at 7:00 and 18:00, Dec 20-27 2026, or 12 14 2026.",
+    "Assemble an IKEA PAX 802.145.49 wardrobe, 2 units, 9am-12pm.",
   ])("keeps %j as written", (input) => {
     expect(maskContactDetails(input)).toBe(input);
   });

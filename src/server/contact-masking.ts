@@ -231,8 +231,8 @@ const REPEATS = new Map([
 
 /**
  * What a number is not: a date (2026-05-12, 12.05.2026), a range of years (2025-2026), a ZIP+4
- * code (21201-1234), a decimal (45.00, 10.30), an ordinal (5th). Each stops a run of digits
- * instead of joining it. Tried at the first digit of a group only.
+ * code (21201-1234), an article number (802.145.49), a decimal (45.00, 10.30), an ordinal (5th).
+ * Each stops a run of digits instead of joining it. Tried at the first digit of a group only.
  */
 const NOT_A_PHONE = new RegExp(
   [
@@ -240,6 +240,8 @@ const NOT_A_PHONE = new RegExp(
     String.raw`(?<![\d.-])(?<dmy>(?<a>\d{1,2})(?<s2>[-.])(?<b>\d{1,2})\k<s2>(?:\d{4}|\d{2}))(?!\d|[-.]\d)`,
     String.raw`(?<![\d.-])(?<years>(?:19|20)\d{2}\s*-\s*(?:(?:19|20)\d{2}|\d{2}))(?!\d|[-.]\d)`,
     String.raw`(?<![\d.-])(?<zip>\d{5}-\d{4})(?!\d|[-.]\d)`,
+    // An IKEA article number (802.145.49): assembling furniture is a common task.
+    String.raw`(?<![\d.-])(?<article>\d{3}\.\d{3}\.\d{2})(?!\d|[-.]\d)`,
     // A price or a time of at most five whole digits: a longer "number" with a decimal is no price.
     String.raw`(?<![\d.])(?<decimal>\d{1,5}\.\d{1,2})(?!\d|\.\d)`,
     String.raw`(?<ordinal>\d{1,3}(?:st|nd|rd|th))(?![\p{L}\d])`,
@@ -260,15 +262,24 @@ function stopsRun(m: RegExpExecArray): boolean {
 }
 
 /**
+ * Days or months and then a year, in digits ("Dec 20-27 2026", "12 14 2026"): a date, not a number
+ * to call. A phone number ending in 2026 has longer groups before it ("410 555 2026").
+ */
+function daysAndYear(groups: string[]): boolean {
+  const year = groups.at(-1) ?? "";
+  return /^(?:19|20)\d{2}$/.test(year) && groups.length <= 4 && groups.slice(0, -1).every((g) => /^\d{1,2}$/.test(g));
+}
+
+/**
  * Runs of digits and number words with only spaces, dots, dashes, brackets and the like between
  * them, or commas after a number word ("410  555  1234", "4 1 0 5 5 5", "four one zero, five five
  * five, 1234", "double five"): a phone number when the run stands for 7 digits or more.
  */
 function digitRuns(t: Traced, spans: Span[]): void {
   const text = t.text;
-  let run: { start: number; end: number; digits: number; repeat: number; afterTens: boolean; afterWord: boolean } | null = null;
+  let run: { start: number; end: number; digits: number; repeat: number; afterTens: boolean; afterWord: boolean; groups: string[] } | null = null;
   const close = () => {
-    if (run && run.digits >= PHONE_DIGITS) {
+    if (run && run.digits >= PHONE_DIGITS && !daysAndYear(run.groups)) {
       let { start, end } = run;
       // "+1 (410) 555-1234": the sign and brackets round the digits go with them.
       while (start > 0 && (text[start - 1] === "+" || text[start - 1] === "(")) start -= 1;
@@ -294,7 +305,8 @@ function digitRuns(t: Traced, spans: Span[]): void {
     const word = groups["word"]?.toLowerCase();
     const digits = groups["digits"] !== undefined ? piece[0].length : word !== undefined ? NUMBER_WORDS.get(word) : undefined;
     if (digits !== undefined) {
-      run ??= { start: pos, end, digits: 0, repeat: 1, afterTens: false, afterWord: false };
+      run ??= { start: pos, end, digits: 0, repeat: 1, afterTens: false, afterWord: false, groups: [] };
+      run.groups.push(word ?? piece[0]);
       // "thirty four" is 34, two digits, not three.
       const joinsTens = run.afterTens && word !== undefined && NUMBER_WORDS.get(word) === 1 && word !== "zero" && word !== "oh" && word !== "o";
       run.digits += joinsTens ? 0 : digits + run.repeat - 1;
@@ -303,7 +315,8 @@ function digitRuns(t: Traced, spans: Span[]): void {
       run.afterWord = word !== undefined;
       run.end = end;
     } else if (word !== undefined && REPEATS.has(word)) {
-      run ??= { start: pos, end: pos, digits: 0, repeat: 1, afterTens: false, afterWord: true };
+      run ??= { start: pos, end: pos, digits: 0, repeat: 1, afterTens: false, afterWord: true, groups: [] };
+      run.groups.push(word);
       run.repeat = REPEATS.get(word) ?? 1;
       run.afterTens = false;
     } else if (groups["space"] === undefined && !(piece[0] === "," && run?.afterWord)) {
