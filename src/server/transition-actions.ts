@@ -13,6 +13,12 @@ import type { tasks } from "./db/schema/tasks.js";
 
 export type TaskRow = typeof tasks.$inferSelect;
 
+/** An offer as a poster accepts it: its id and the price they were shown, in cents (docs/decisions/061-offers.md). */
+export interface NamedOffer {
+  id: string;
+  priceCents: number;
+}
+
 /** What every task action is handed. */
 export interface TaskActionEvent {
   transition: TaskProcessName;
@@ -27,8 +33,8 @@ export interface TaskActionEvent {
   releasedProviderId: string | null;
   /** Why an admin moved the task (remove, release), for the notices; absent for everyone else's transitions. */
   reason?: string;
-  /** The offer the transition names (accept_offer); null for the others. */
-  offerId: string | null;
+  /** The offer the transition names, at the price its actor saw (accept_offer); null for the others. */
+  offer: NamedOffer | null;
   tx: Db;
   now: Date;
 }

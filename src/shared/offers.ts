@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Urgency } from "./constants.js";
 import { text } from "./common.js";
 import { formatDollarsExact, priceTask, type TaskPrice } from "./money.js";
-import { offerPriceDollarsSchema } from "./money-schemas.js";
+import { dollarsSchema, offerPriceDollarsSchema } from "./money-schemas.js";
 import { DEFAULT_PAYMENT_WINDOW_MINUTES } from "./task-lifecycle.js";
 import { taskProviderCardSchema } from "./tasks.js";
 
@@ -56,6 +56,18 @@ export const offerParamsSchema = z.object({
   id: z.uuid({ error: "Task id must be a UUID" }),
   offerId: z.uuid({ error: "Offer id must be a UUID" }),
 });
+
+/**
+ * Accepting names the price the poster saw, in dollars as the offer list gives it: a provider who
+ * changes the offer in the meantime changes nothing the poster did not see (docs/decisions/061-offers.md).
+ */
+export const acceptOfferBodySchema = z.object({ price: dollarsSchema });
+export type AcceptOfferBody = z.input<typeof acceptOfferBodySchema>;
+
+/** The refusal of an accept whose offer now has another price: the new price, and what to do. */
+export function offerChangedMessage(priceCents: number): string {
+  return `This offer changed to ${formatDollarsExact(priceCents)} since you opened it. Look at it again before accepting.`;
+}
 
 /**
  * What accepting an offer of `priceCents` costs the poster: the one fee function on the offered

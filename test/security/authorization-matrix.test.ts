@@ -854,7 +854,7 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
   "PATCH /api/tasks/:id/decline-request": requestAnswer("decline-request"),
   "POST /api/tasks/:id/offers/:offerId/accept": {
     prepare: offeredTask,
-    request: (w) => post(`/api/tasks/${offered(w).taskId}/offers/${offered(w).offerId}/accept`),
+    request: (w) => post(`/api/tasks/${offered(w).taskId}/offers/${offered(w).offerId}/accept`, { price: BASE_OFFER.price }),
     check: async (w, res) => {
       if (res.statusCode < 300) return;
       expect((await taskRow(offered(w).taskId)).status, w.label).toBe("open");

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp, type TestUser } from "../../../test/create-test-app.js";
 import { createPoster, createProvider, postTask, taskAt } from "../../../test/fixtures/factory.js";
 import { hashToken, sessionByToken } from "../features/auth/sessions.js";
+import { contentPlaceholders } from "../features/chat/masked-content.js";
 import { CHAT_RATE_WINDOW_MS, insertMessageStatement, participantChatStatement } from "../features/chat/repository.js";
 import { candidateStatements } from "../features/job-alerts/repository.js";
 import { recordTransactionStatement } from "../features/payments/repository.js";
@@ -112,7 +113,7 @@ describe("prepared statements answer as drizzle does", () => {
       ...hitPlaceholders(`chat:${poster.id}`, CHAT_RATE_WINDOW_MS, now),
       taskId: task.id,
       senderId: poster.id,
-      content: "On my way?",
+      ...contentPlaceholders("On my way?"),
       now: now.toISOString(),
     });
     if (!sent?.id) throw new Error("no message stored");

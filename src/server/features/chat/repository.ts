@@ -7,6 +7,7 @@ import { messages } from "../../db/schema/chat.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden, notFound } from "../../http-errors.js";
 import { hitPlaceholders, hitSql } from "../../plugins/rate-limit.js";
+import { contentPlaceholders, storedContentSql } from "./masked-content.js";
 
 export const CHAT_CHANNEL = "chat_messages";
 
@@ -164,7 +165,7 @@ export const insertMessageStatement = new SqlStatement<InsertedRow>(
         insert into messages (task_id, sender_id, recipient_id, content, created_at)
         select t.id, ${sql.placeholder("senderId")}::uuid,
                case when t.user_id = ${sql.placeholder("senderId")}::uuid then t.provider_id else t.user_id end,
-               ${sql.placeholder("content")}::text, ${sql.placeholder("now")}::timestamptz
+               ${storedContentSql(sql`t.payment_captured_at`)}, ${sql.placeholder("now")}::timestamptz
         from tasks t, hit
         where t.id = ${sql.placeholder("taskId")}::uuid and t.provider_id is not null and t.status <> 'cancelled'
           and (t.user_id = ${sql.placeholder("senderId")}::uuid or t.provider_id = ${sql.placeholder("senderId")}::uuid)
@@ -195,7 +196,7 @@ export async function insertMessage(db: Db, input: { taskId: string; senderId: s
     ...hitPlaceholders(`chat:${input.senderId}`, CHAT_RATE_WINDOW_MS, input.now),
     taskId: input.taskId,
     senderId: input.senderId,
-    content: input.content,
+    ...contentPlaceholders(input.content),
     now: input.now.toISOString(),
   });
   if (!row) throw new Error("the chat statement returned no counter row");

@@ -5,16 +5,19 @@ import { MIN_BUDGET_CENTS } from "../../../shared/constants.js";
 import type { NotificationList } from "../../../shared/notifications.js";
 import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerAcceptWords, offerQuote, type OfferList } from "../../../shared/offers.js";
 import { formatDollarsExact } from "../../../shared/money.js";
+import { HIDDEN } from "../../contact-masking.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { GOOD_CARD } from "../../../../test/fixtures/cards.js";
-import { createPoster, createProvider, makeOffer, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_OFFER, createPoster, createProvider, makeOffer, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Offers on a task that takes them (docs/product.md, Offers; docs/decisions/061-offers.md).
 
 const t = await useTestApp({ PAYMENT_WINDOW_MINUTES: "30" });
 
-const accept = (user: TestUser, taskId: string, offerId: string) => call(t, user, { method: "POST", url: `/api/tasks/${taskId}/offers/${offerId}/accept` });
+/** Accepts at the price the poster saw: the base offer's unless given. */
+const accept = (user: TestUser, taskId: string, offerId: string, price: number = BASE_OFFER.price) =>
+  call(t, user, { method: "POST", url: `/api/tasks/${taskId}/offers/${offerId}/accept`, payload: { price } });
 const withdraw = (user: TestUser, taskId: string) => call(t, user, { method: "DELETE", url: `/api/tasks/${taskId}/offer` });
 const offersSeenBy = async (user: TestUser, taskId: string) => {
   const res = await call(t, user, { url: `/api/tasks/${taskId}/offers` });
@@ -98,6 +101,19 @@ describe("making an offer", () => {
     expect(again.json<{ message: string }>().message).toBe(OFFER_MESSAGES.noOffer);
   });
 
+  it("masks contact details in the message and the availability before storing them", async () => {
+    const poster = await createPoster(t);
+    const task = await postOffersTask(t, poster);
+    const provider = await createProvider(t);
+    await makeOffer(t, provider, task.id, { message: "Call me on 410  555  1234 or sam at gmail", availability: "Any time, wa.me/14105551234" });
+    expect((await offersSeenBy(poster, task.id))[0]).toMatchObject({
+      message: `Call me on ${HIDDEN.phone} or ${HIDDEN.email}`,
+      availability: `Any time, ${HIDDEN.link}`,
+    });
+    const [stored] = await t.database.db.select().from(taskOffers).where(eq(taskOffers.taskId, task.id));
+    expect(stored?.message).toBe(`Call me on ${HIDDEN.phone} or ${HIDDEN.email}`);
+  });
+
   it(`holds at most ${MAX_OPEN_OFFERS} open offers per provider, counting only open tasks`, async () => {
     const poster = await createPoster(t);
     const provider = await createProvider(t);
@@ -124,7 +140,7 @@ describe("accepting an offer", () => {
     const other = await createProvider(t);
     const offerId = await makeOffer(t, chosen, task.id, { price: 65 });
     await makeOffer(t, other, task.id, { price: 40 });
-    const res = await accept(poster, task.id, offerId);
+    const res = await accept(poster, task.id, offerId, 65);
     expect(res.statusCode).toBe(200);
     const quote = offerQuote(6500, "standard");
     expect(res.json()).toMatchObject({ status: "claimed", providerId: chosen.id, budget: 65, totalAmount: quote.totalCents / 100 });
@@ -165,12 +181,60 @@ describe("accepting an offer", () => {
     expect(await taskRow(t, task.id)).toMatchObject({ status: "open", providerId: null, budgetCents: 5000 });
   });
 
+  it("refuses an offer whose price changed after the poster saw it, naming the new price, and moves nothing", async () => {
+    const poster = await createPoster(t);
+    const task = await postOffersTask(t, poster, { budgetCents: 5000 });
+    const provider = await createProvider(t);
+    const offerId = await makeOffer(t, provider, task.id, { price: 20 });
+    const seen = (await offersSeenBy(poster, task.id))[0];
+    expect(seen?.price).toBe(20);
+    // The bait and switch: same offer, another price, just before the poster accepts.
+    expect(await makeOffer(t, provider, task.id, { price: 999 })).toBe(offerId);
+    const res = await accept(poster, task.id, offerId, seen?.price);
+    expect(res.statusCode).toBe(409);
+    expect(res.json<{ message: string }>().message).toBe("This offer changed to $999.00 since you opened it. Look at it again before accepting.");
+    expect(await taskRow(t, task.id)).toMatchObject({ status: "open", providerId: null, budgetCents: 5000, paymentDeadline: null });
+    const [offer] = await t.database.db.select().from(taskOffers).where(eq(taskOffers.id, offerId));
+    expect(offer).toMatchObject({ status: "open", priceCents: 99_900 });
+    expect(await noticesOf(provider, "offer_decided")).toEqual([]);
+    // Accepting the price now shown works.
+    const again = await accept(poster, task.id, offerId, 999);
+    expect(again.statusCode).toBe(200);
+    expect(await taskRow(t, task.id)).toMatchObject({ status: "claimed", providerId: provider.id, budgetCents: 99_900 });
+  });
+
+  it("never accepts a price the poster did not name when the change and the accept meet", async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const poster = await createPoster(t);
+      const task = await postOffersTask(t, poster);
+      const provider = await createProvider(t);
+      const offerId = await makeOffer(t, provider, task.id, { price: 20 });
+      const change = call(t, provider, { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: { ...BASE_OFFER, price: 999 } });
+      const [accepted, changed] = await Promise.all([accept(poster, task.id, offerId, 20), change]);
+      expect([accepted.statusCode, changed.statusCode].sort()).toEqual([200, 409]);
+      const row = await taskRow(t, task.id);
+      const [offer] = await t.database.db.select().from(taskOffers).where(eq(taskOffers.id, offerId));
+      if (accepted.statusCode === 200) expect([row.status, row.budgetCents, offer?.status, offer?.priceCents]).toEqual(["claimed", 2000, "accepted", 2000]);
+      else expect([row.status, row.providerId, offer?.status, offer?.priceCents]).toEqual(["open", null, "open", 99_900]);
+    }
+  });
+
+  it("wants the price the poster saw", async () => {
+    const poster = await createPoster(t);
+    const task = await postOffersTask(t, poster);
+    const offerId = await makeOffer(t, await createProvider(t), task.id);
+    const res = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept`, payload: {} });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ fieldErrors: Record<string, string> }>().fieldErrors).toHaveProperty("price");
+    expect((await taskRow(t, task.id)).status).toBe("open");
+  });
+
   it("lets exactly one of two accepts at once win", async () => {
     const poster = await createPoster(t);
     const task = await postOffersTask(t, poster);
     const [a, b] = [await createProvider(t), await createProvider(t)];
     const offers = [await makeOffer(t, a, task.id, { price: 30 }), await makeOffer(t, b, task.id, { price: 35 })];
-    const answers = await Promise.all(offers.map((id) => accept(poster, task.id, id)));
+    const answers = await Promise.all(offers.map((id, i) => accept(poster, task.id, id, [30, 35][i])));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const winner = answers.findIndex((r) => r.statusCode === 200);
     const row = await taskRow(t, task.id);
@@ -218,7 +282,7 @@ describe("accepting an offer", () => {
         const words = offerAcceptWords("Sam P.", quote);
         // The confirmation states the total first.
         expect(words.startsWith(`You will pay ${formatDollarsExact(quote.totalCents)} in total`)).toBe(true);
-        expect((await accept(poster, task.id, offerId)).statusCode).toBe(200);
+        expect((await accept(poster, task.id, offerId, priceCents / 100)).statusCode).toBe(200);
         const claimed = await taskRow(t, task.id);
         const { payment, clientSecret } = await startPayment(t, poster, claimed);
         expect(payment.amountCents).toBe(quote.totalCents);

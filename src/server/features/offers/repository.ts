@@ -10,6 +10,7 @@ import { taskOffers } from "../../db/schema/offers.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
+import type { NamedOffer } from "../../transition-actions.js";
 
 // The offers table's reads and writes (docs/decisions/061-offers.md). An offer counts as open while
 // its row says so and its task is still open: offers expire with their task without a write.
@@ -101,16 +102,27 @@ export async function withdrawOffer(db: Db, taskId: string, providerId: string, 
 }
 
 /**
- * accept_offer's consequence on the offers (the offers.accept action): the named offer, still open,
- * becomes accepted; null when it is not (withdrawn or taken first), which rolls the transition back.
- * The row lock makes an accept and a withdrawal of one offer wait for each other: one of them wins.
+ * accept_offer's consequence on the offers (the offers.accept action): the named offer, still open
+ * and at the price the poster saw, becomes accepted; null when it is not (withdrawn, taken first or
+ * changed), which rolls the transition back. The row lock makes an accept and a withdrawal or a
+ * change of one offer wait for each other, and the loser's condition is read again: one of them wins.
  */
-export async function acceptOffer(tx: Db, taskId: string, offerId: string, now: Date): Promise<OfferRow | null> {
+export async function acceptOffer(tx: Db, taskId: string, offer: NamedOffer, now: Date): Promise<OfferRow | null> {
   const [row] = await tx
     .update(taskOffers)
     .set({ status: "accepted", updatedAt: now })
-    .where(and(eq(taskOffers.id, offerId), eq(taskOffers.taskId, taskId), eq(taskOffers.status, "open")))
+    .where(and(eq(taskOffers.id, offer.id), eq(taskOffers.taskId, taskId), eq(taskOffers.status, "open"), eq(taskOffers.priceCents, offer.priceCents)))
     .returning();
+  return row ?? null;
+}
+
+/** The task's offer `offerId` if it is open: why an accept was refused. */
+export async function openOffer(db: Db, taskId: string, offerId: string): Promise<OfferRow | null> {
+  const [row] = await db
+    .select()
+    .from(taskOffers)
+    .where(and(eq(taskOffers.id, offerId), eq(taskOffers.taskId, taskId), eq(taskOffers.status, "open")))
+    .limit(1);
   return row ?? null;
 }
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uuidParamSchema } from "../../../shared/common.js";
 import { dollarsToCents, formatDollars } from "../../../shared/money.js";
-import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
+import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerChangedMessage, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
+import { maskContactDetails } from "../../contact-masking.js";
 import type { AppContext } from "../../context.js";
 import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
@@ -14,6 +15,7 @@ import {
   listOffers,
   lockAndCountOpenOffers,
   offerContext,
+  openOffer,
   priceTaskAt,
   upsertOffer,
   withdrawOffer,
@@ -38,12 +40,16 @@ function offerRefusal(found: OfferContext | null, userId: string): Error | null 
 
 function registerOfferActions(ctx: AppContext): void {
   // The transition's UPDATE assigned the offer's provider (the assign_offer_provider effect); here
-  // the offer itself must still be open, or the whole transition rolls back with 409. The task is
+  // the offer itself must still be open at the price the poster saw, or the whole transition rolls
+  // back with 409: a provider who changed the price since cannot have it accepted unseen. The task is
   // then priced at the offer by the one fee function, the same quote the poster confirmed.
   ctx.taskActions.handle("offers.accept", async (event) => {
-    const { task, offerId, tx, now } = event;
-    const offer = offerId === null ? null : await acceptOffer(tx, task.id, offerId, now);
-    if (!offer || offer.providerId !== task.providerId) throw conflict(OFFER_MESSAGES.offerGone);
+    const { task, offer: named, tx, now } = event;
+    const offer = named === null ? null : await acceptOffer(tx, task.id, named, now);
+    if (!offer || offer.providerId !== task.providerId) {
+      const current = named === null ? null : await openOffer(tx, task.id, named.id);
+      throw conflict(current && current.priceCents !== named?.priceCents ? offerChangedMessage(current.priceCents) : OFFER_MESSAGES.offerGone);
+    }
     const { budgetCents, urgentFeeCents, serviceFeeCents, totalCents } = offerQuote(offer.priceCents, task.urgency);
     const price = { budgetCents, urgentFeeCents, serviceFeeCents, totalCents };
     await priceTaskAt(tx, task.id, price);
@@ -125,7 +131,16 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
         // A blocked pair cannot work together: no offer either way (the claim row's not_blocked guard says the same).
         if (found.blocked) throw forbidden(BLOCKED_MESSAGE);
         if ((await lockAndCountOpenOffers(tx, user.id, taskId)) >= MAX_OPEN_OFFERS) throw conflict(OFFER_MESSAGES.tooMany);
-        const written = await upsertOffer(tx, { taskId, providerId: user.id, priceCents: dollarsToCents(body.price), message: body.message, availability: body.availability, now });
+        // Masked before it is stored, as public questions are: an offer is the other way to hand the
+        // poster a number before anything is paid (docs/decisions/070-contact-masking.md).
+        const written = await upsertOffer(tx, {
+          taskId,
+          providerId: user.id,
+          priceCents: dollarsToCents(body.price),
+          message: maskContactDetails(body.message),
+          availability: maskContactDetails(body.availability),
+          now,
+        });
         if (!written) throw conflict(OFFER_MESSAGES.notOpen);
         await notifyUser(ctx, tx, {
           userId: found.task.userId,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NotificationList } from "../../../shared/notifications.js";
-import { HIDDEN, MAX_OPEN_QUESTIONS_PER_ASKER, QUESTION_MESSAGES, QUESTION_RATE_LIMIT_PER_MINUTE, type TaskQuestion, type TaskQuestionList } from "../../../shared/questions.js";
+import { MAX_OPEN_QUESTIONS_PER_ASKER, QUESTION_MESSAGES, QUESTION_RATE_LIMIT_PER_MINUTE, type TaskQuestion, type TaskQuestionList } from "../../../shared/questions.js";
+import { HIDDEN } from "../../contact-masking.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { askQuestion, createPoster, createProvider, postTask, taskAt } from "../../../../test/fixtures/factory.js";
 
@@ -25,6 +26,15 @@ async function noticesOf(user: TestUser, kind: string) {
 const messageOf = (res: { json: <T>() => T }) => res.json<{ message: string }>().message;
 
 describe("asking", () => {
+  it("masks contact details however they are written: spaced, full-width, invisible, spelled out or defanged", async () => {
+    const task = await postTask(t, await createPoster(t));
+    const sam = await createProvider(t);
+    const res = await ask(sam, task.id, "Ring ４１０５５５１２３４, 4\u200B1\u200B0 555 1234 or four one zero five five five one two three four; sam at gmail, t.me/sammy, evil dot com, hxxp://x.io");
+    expect(res.statusCode).toBe(201);
+    const masked = `Ring ${HIDDEN.phone}, ${HIDDEN.phone} or ${HIDDEN.phone}; ${HIDDEN.email}, ${HIDDEN.link}, ${HIDDEN.link}, ${HIDDEN.link}`;
+    expect((await questionsSeenBy(null, task.id)).map((q) => q.body)).toEqual([masked]);
+  });
+
   it("stores the question masked, shows it to everyone, and tells the poster", async () => {
     const poster = await createPoster(t);
     const task = await postTask(t, poster);

@@ -5,7 +5,6 @@ import { notificationPreview } from "../../../shared/chat-text.js";
 import {
   answerQuestionBodySchema,
   askQuestionBodySchema,
-  maskContactDetails,
   MAX_OPEN_QUESTIONS_PER_ASKER,
   QUESTION_MESSAGES,
   QUESTION_RATE_LIMIT_PER_MINUTE,
@@ -14,6 +13,7 @@ import {
   taskQuestionSchema,
   type TaskQuestion,
 } from "../../../shared/questions.js";
+import { maskContactDetails } from "../../contact-masking.js";
 import type { Db } from "../../db/client.js";
 import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";

@@ -2,7 +2,8 @@ import type { FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { serializerCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { notModifiedSchema, uuidParamSchema } from "../../../shared/common.js";
-import { offerParamsSchema } from "../../../shared/offers.js";
+import { dollarsToCents } from "../../../shared/money.js";
+import { acceptOfferBodySchema, offerParamsSchema } from "../../../shared/offers.js";
 import type { SystemActor, TaskTransitionName } from "../../../shared/task-lifecycle.js";
 import { declineRequestBodySchema } from "../../../shared/task-requests.js";
 import {
@@ -362,7 +363,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => privateView(ctx, await declineRequest(ctx, request.params.id, requireUser(request), request.body.reason)),
   );
 
-  // accept_offer names the offer, so it has a route of its own (docs/decisions/061-offers.md).
+  // accept_offer names the offer and the price the poster saw, so it has a route of its own
+  // (docs/decisions/061-offers.md).
   app.post(
     "/api/tasks/:id/offers/:offerId/accept",
     {
@@ -370,8 +372,9 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ["offers"],
         operationId: "acceptTaskOffer",
-        summary: "Accepts an offer: the task is claimed by its provider at the offered price",
+        summary: "Accepts an offer at the price the poster saw: the task is claimed by its provider at that price",
         params: offerParamsSchema,
+        body: acceptOfferBodySchema,
         response: {
           200: taskPrivateSchema,
           ...errorResponses(400, 401, 403, 404, 409),
@@ -380,7 +383,8 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { id, offerId } = request.params;
-      return privateView(ctx, await performTransition(ctx, "accept_offer", id, requireUser(request), { offerId }));
+      const offer = { id: offerId, priceCents: dollarsToCents(request.body.price) };
+      return privateView(ctx, await performTransition(ctx, "accept_offer", id, requireUser(request), { offer }));
     },
   );
 

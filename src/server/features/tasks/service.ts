@@ -18,7 +18,7 @@ import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
 import { HttpError, conflict, forbidden, namedFieldError, notFound } from "../../http-errors.js";
-import type { TaskActionEvent, TaskRow } from "../../transition-actions.js";
+import type { NamedOffer, TaskActionEvent, TaskRow } from "../../transition-actions.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import {
   dueUnpaidClaims,
@@ -100,8 +100,8 @@ export interface TransitionOptions {
   now?: Date;
   /** Why an admin moved the task (docs/decisions/059-moderation.md), or why a requested provider declined (decision 065), handed to the row's actions. */
   reason?: string;
-  /** The offer the transition names (accept_offer). */
-  offerId?: string;
+  /** The offer the transition names, at the price its actor saw (accept_offer). */
+  offer?: NamedOffer;
 }
 
 /** Moves the task, or returns null when the table's WHERE did not match. */
@@ -120,12 +120,12 @@ export async function transitionTask(
     // (the notice, the declined record) name the provider the UPDATE really released.
     const releases = (transition.effects as readonly string[]).includes("release_provider");
     const releasedProviderId = releases ? await lockProviderOf(taskId, tx) : null;
-    const offerId = options.offerId ?? null;
-    const row = await updateByTransition(ctx, name, taskId, actor, now, tx, offerId);
+    const offer = options.offer ?? null;
+    const row = await updateByTransition(ctx, name, taskId, actor, now, tx, offer?.id ?? null);
     if (!row) return null;
     await runGuards(ctx, transition, "after_update", { taskId, actor, tx });
     const actorId = actor.kind === "person" ? actor.user.id : null;
-    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, offerId, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
+    await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, offer, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
     return row;
   };
   return options.tx ? run(options.tx) : ctx.db.transaction(run);
@@ -137,7 +137,7 @@ export async function performTransition(
   name: TaskTransitionName,
   taskId: string,
   user: SessionUser,
-  options: Pick<TransitionOptions, "offerId" | "reason"> = {},
+  options: Pick<TransitionOptions, "offer" | "reason"> = {},
 ): Promise<TaskRow> {
   const now = ctx.now();
   const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now, ...options });
@@ -240,7 +240,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       approxLon: approx(position?.lon),
       now: now.toISOString(),
     });
-    await runActions(ctx, posting, { transition: posting.name, task: inserted, actorId: user.id, releasedProviderId: null, offerId: null, tx, now });
+    await runActions(ctx, posting, { transition: posting.name, task: inserted, actorId: user.id, releasedProviderId: null, offer: null, tx, now });
     return inserted;
   });
   return privateView(ctx, row);

@@ -322,7 +322,7 @@ const SCENARIOS: Scenario[] = [
       const provider = await createProvider(t);
       const offerId = await makeOffer(t, provider, task.id, { price: 42 });
       return walk("accept_offer", { poster, provider, alerted: null }, task.id, async () => {
-        const res = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept` });
+        const res = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept`, payload: { price: 42 } });
         expect(res.statusCode).toBe(200);
       });
     },

@@ -96,7 +96,9 @@ function PosterOffers({
                     lines={[offerAcceptWords(offer.provider.displayName, quote)]}
                     confirmLabel={`Accept and pay ${formatDollars(quote.totalCents)}`}
                     onConfirm={() =>
-                      accept.mutate(offer.id, {
+                      // The price shown here: if the provider changed it since, the server refuses
+                      // saying the new price, and the list is read again (docs/decisions/061-offers.md).
+                      accept.mutate(offer, {
                         onSuccess: () => toast({ title: "Offer accepted", description: `Pay ${formatDollars(quote.totalCents)} to confirm ${offer.provider.displayName}.` }),
                         onError: (error) => toast({ title: "Could not accept", description: errorMessage(error, "Please try again."), variant: "destructive" }),
                       })
