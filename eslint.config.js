@@ -90,6 +90,40 @@ const internalModulesAllow = [
   "leaflet/dist/leaflet.css",
 ];
 
+/**
+ * Admin powers follow from the admin role AND a two-factor session, decided in one place:
+ * src/server/policy.ts (docs/decisions/068-admin-powers-need-two-factors.md). Elsewhere in the server
+ * a role is never compared (in code, in drizzle's eq/ne, or in SQL text) and a session's or a row's
+ * `.role` is not read: code passes the policy's answer (`Viewer.admin`, `isAdminSession`).
+ * `users.role`, the column, stays usable for statements that set or export a role.
+ */
+const POLICY_MESSAGE = "Decide what a session may do in src/server/policy.ts (isAdminSession, viewerOf, hasAdminRole, adminAccountSql), not by its role (decision 068).";
+const roleComparisons = [
+  ...["left", "right"].flatMap((side) =>
+    [`[${side}.property.name="role"]`, `[${side}.expression.property.name="role"]`].map((operand) => ({
+      selector: `BinaryExpression[operator=/^[!=]==?$/]${operand}`,
+      message: POLICY_MESSAGE,
+    })),
+  ),
+  { selector: 'CallExpression[callee.name=/^(eq|ne|inArray|notInArray)$/][arguments.0.property.name="role"]', message: POLICY_MESSAGE },
+  // SQL text: `u.role = 'admin'`, or `${users.role} <> 'admin'` (the role column, then the text after it).
+  { selector: "TemplateElement[value.raw=/role\\s*(=|<>|!=)\\s*'admin'|^\\s*(=|<>|!=)\\s*'admin'/]", message: POLICY_MESSAGE },
+];
+const roleReads = [
+  { selector: 'MemberExpression[property.name="role"]:not([object.name="users"])', message: POLICY_MESSAGE },
+  { selector: 'MemberExpression[computed=true][property.value="role"]', message: POLICY_MESSAGE },
+  { selector: 'ObjectPattern > Property[key.name="role"]', message: POLICY_MESSAGE },
+];
+const SERVER_CODE = ["src/server/**/*.ts"];
+const SERVER_TESTS = ["src/server/**/*.test.ts"];
+const POLICY_FILE = "src/server/policy.ts";
+/**
+ * Where a role is the data itself, so it is read (never compared): the API's user answer
+ * (auth/repository.ts toUserView sends `role`), the admin command line that grants and revokes it,
+ * and the demo seed that writes it.
+ */
+const ROLE_IS_DATA = ["src/server/features/auth/repository.ts", "src/server/cli/**/*.ts", "src/server/seed/**/*.ts"];
+
 /** Tests, e2e journeys, benches, scripts and tool configs may use devDependencies; the server's code may not. */
 const devOnlyFiles = [
   "**/*.test.ts",
@@ -186,6 +220,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: SERVER_CODE,
+    ignores: [...SERVER_TESTS, POLICY_FILE, ...ROLE_IS_DATA],
+    rules: { "no-restricted-syntax": ["error", ...roleComparisons, ...roleReads] },
+  },
+  {
+    files: ROLE_IS_DATA,
+    rules: { "no-restricted-syntax": ["error", ...roleComparisons] },
   },
   {
     files: ["**/*.js", "**/*.mjs"],

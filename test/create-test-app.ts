@@ -101,6 +101,11 @@ export async function createUser(
     verifiedProvider?: boolean;
     /** false: an account that has not opened its verification link yet (verified by default). */
     emailVerified?: boolean;
+    /**
+     * false for an admin: no second factor yet (promoted before enrolling, or after a factor reset),
+     * so a session proven by the password alone, without admin powers (docs/decisions/068).
+     */
+    secondFactor?: boolean;
   } = {},
 ): Promise<TestUser> {
   counter += 1;
@@ -122,7 +127,7 @@ export async function createUser(
   }
   // Admins always have a second factor (docs/decisions/049-second-factors.md): an authenticator app,
   // given at sign-in. Everyone's session is freshly signed in with the password.
-  const admin = user.role === "admin";
+  const admin = user.role === "admin" && overrides.secondFactor !== false;
   if (admin) await t.database.db.insert(totpFactors).values({ userId: user.id, secret: newTotpSecret(), confirmedAt: t.clock.now() });
   const token = await createSession(t.database.db, user.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now(), {}, {
     firstFactor: "password",

@@ -13,7 +13,13 @@ export const userSchema = z.object({
   name: z.string(),
   profileImageUrl: z.string().nullable(),
   role: z.enum(USER_ROLES),
+  /**
+   * Admin powers in this session: the admin role on a session proven by two factors
+   * (docs/decisions/068-admin-powers-need-two-factors.md). The web shows admin things by this, never by `role`.
+   */
   isAdmin: z.boolean(),
+  /** An admin signed in with one factor: no admin powers until they add (or sign in with) a second factor. */
+  adminNeedsSecondFactor: z.boolean(),
   /** Whether the person opened a link we sent to `email` (or their identity provider vouched for it). */
   emailVerified: z.boolean(),
   createdAt: z.string(),

@@ -26,11 +26,11 @@ const POSTER = "00000000-0000-4000-8000-000000000001";
 const ASSIGNED = "00000000-0000-4000-8000-000000000002";
 
 const ACTORS = {
-  poster: { id: POSTER, role: "user", isAdmin: false, providerVerified: false },
-  assignedProvider: { id: ASSIGNED, role: "provider", isAdmin: false, providerVerified: true },
-  otherProvider: { id: "00000000-0000-4000-8000-000000000003", role: "both", isAdmin: false, providerVerified: true },
-  unverifiedUser: { id: "00000000-0000-4000-8000-000000000004", role: "provider", isAdmin: false, providerVerified: false },
-  admin: { id: "00000000-0000-4000-8000-000000000005", role: "admin", isAdmin: true, providerVerified: false },
+  poster: { id: POSTER, isAdmin: false, providerVerified: false },
+  assignedProvider: { id: ASSIGNED, isAdmin: false, providerVerified: true },
+  otherProvider: { id: "00000000-0000-4000-8000-000000000003", isAdmin: false, providerVerified: true },
+  unverifiedUser: { id: "00000000-0000-4000-8000-000000000004", isAdmin: false, providerVerified: false },
+  admin: { id: "00000000-0000-4000-8000-000000000005", isAdmin: true, providerVerified: false },
   signedOut: null,
   timer: "timer",
   paymentSystem: "payment_system",

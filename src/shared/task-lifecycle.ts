@@ -1,4 +1,4 @@
-import type { HiringMode, TaskStatus, UserRole } from "./constants.js";
+import type { HiringMode, TaskStatus } from "./constants.js";
 import type { RequestFallback } from "./task-requests.js";
 
 // The task state machine (docs/product.md, Task states) as one declarative table
@@ -496,13 +496,13 @@ export const openDisputeRefusal = (actor: TaskProcessStep["actor"]): string => (
 export const DECLINED_PROVIDER_MESSAGE = "The poster declined your claim on this task. You can claim other tasks on the job board.";
 
 /**
- * The signed-in person. `role` grants nothing here on purpose: claiming depends on approved
- * verification, not on the chosen role. `isAdmin` grants only the admin rows (remove, release),
- * which the admin's moderation tools perform (docs/product.md, Moderation).
+ * The signed-in person. No role here on purpose: claiming depends on approved verification, not on
+ * the chosen role. `isAdmin` grants only the admin rows (remove, release, resolve), which the admin's
+ * moderation tools perform (docs/product.md, Moderation); the server sets it from its policy, an
+ * admin role on a two-factor session (src/server/policy.ts, docs/decisions/068).
  */
 export interface TaskViewer {
   id: string;
-  role: UserRole;
   isAdmin: boolean;
   providerVerified: boolean;
 }

@@ -145,8 +145,77 @@ describe("lint boundaries", { timeout: 60_000 }, () => {
       code: `import "node:fs";\n`,
       rule: "import-x/no-nodejs-modules",
     },
+    // Admin powers are decided in src/server/policy.ts alone (docs/decisions/068-admin-powers-need-two-factors.md).
+    {
+      what: "a role compared in server code",
+      file: "src/server/features/chat/planted.ts",
+      code: `export const admin = (user: { role: string }) => user.role === "admin";\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "a role compared through an optional chain, even where the role is the data (the seed)",
+      file: "src/server/seed/planted.ts",
+      code: `export const admin = (user: { role: string } | null) => "admin" !== user?.role;\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "a session's role passed on instead of the policy's answer",
+      file: "src/server/features/tasks/planted.ts",
+      code: `export const viewer = (user: { id: string; role: string }) => ({ id: user.id, role: user.role });\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "a role read by its name in brackets",
+      file: "src/server/features/reviews/planted.ts",
+      code: `export const role = (user: Record<string, string>) => user["role"];\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "a role destructured",
+      file: "src/server/features/questions/planted.ts",
+      code: `export const role = ({ role }: { role: string }) => role;\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "the role column compared through drizzle",
+      file: "src/server/features/moderation/planted.ts",
+      code: `import { eq } from "drizzle-orm";\nimport { users } from "../../db/schema/users.js";\nexport const admins = eq(users.role, "admin");\n`,
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "the role compared in SQL text",
+      file: "src/server/features/tasks/planted.ts",
+      code: "import { sql } from \"drizzle-orm\";\nexport const admin = sql`exists (select 1 from users u where u.id = $1 and u.role = 'admin')`;\n",
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "the role column compared in SQL",
+      file: "src/server/features/providers/planted.ts",
+      code: "import { sql } from \"drizzle-orm\";\nimport { users } from \"../../db/schema/users.js\";\nexport const notAdmin = sql`${users.role} <> 'admin'`;\n",
+      rule: "no-restricted-syntax",
+    },
+    {
+      what: "a role compared where the role is the data (the admin command line)",
+      file: "src/server/cli/planted.ts",
+      code: `export const admin = (user: { role: string }) => user.role === "admin";\n`,
+      rule: "no-restricted-syntax",
+    },
   ])("fails on $what", async ({ file, code, rule }) => {
     expect(ruleIds(await lint(file, code))).toContain(rule);
+  });
+
+  it("passes the role where it is allowed: the policy, the places that set or show it, the column in a statement, and tests", async () => {
+    const allowed = [
+      { file: "src/server/policy.ts", code: `export const isAdmin = (user: { role: string }) => user.role === "admin";\n` },
+      { file: "src/server/features/auth/repository.ts", code: `export const view = (user: { role: string }) => ({ role: user.role });\n` },
+      { file: "src/server/cli/planted.ts", code: `export const said = (role: string) => (role === "admin" ? "an admin" : "a user");\n` },
+      {
+        file: "src/server/features/account/planted.ts",
+        code: `import { users } from "../../db/schema/users.js";\nexport const columns = { role: users.role };\n`,
+      },
+      { file: "src/server/features/chat/planted.test.ts", code: `export const admin = (user: { role: string }) => user.role === "admin";\n` },
+    ];
+    for (const { file, code } of allowed) expect(ruleIds(await lint(file, code)), file).not.toContain("no-restricted-syntax");
   });
 
   it("passes a feature that imports its own files, lib, the design system, shared and a package's public entry", async () => {

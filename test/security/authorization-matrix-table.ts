@@ -19,17 +19,24 @@
 //   assignedProvider the verified provider assigned to the task (for claim: the verified provider
 //                    about to claim it, since an open task has no provider yet)
 //   otherProvider    another verified provider, with no relation to the task
-//   admin            signed in with role admin, no relation to the task
+//   admin            signed in with role admin on two factors, no relation to the task
+//   oneFactorAdmin   signed in with role admin by the password alone, with no second factor yet
+//                    (promoted by ADMIN_EMAILS or `npm run admin -- grant` before enrolling, or after
+//                    a factor reset). Admin powers need two factors (src/server/policy.ts,
+//                    docs/decisions/068-admin-powers-need-two-factors.md), so this column is not
+//                    written per row but follows from that rule: every /api/admin/* route answers 403
+//                    second_factor_required, and every other route, socket frame included, answers as
+//                    it does to `user`, the stranger. A new route is covered without a new column.
 //
 // A write gets a fresh poster, provider and task for each actor, so one actor's success never
 // changes another's answer; a read shares one task among the six. The user, the other provider and
 // the admin are always new. 404 where the product hides existence on purpose: a file that is not
 // yours does not exist.
 
-export const ACTORS = ["signedOut", "user", "poster", "assignedProvider", "otherProvider", "admin"] as const;
+export const ACTORS = ["signedOut", "user", "poster", "assignedProvider", "otherProvider", "admin", "oneFactorAdmin"] as const;
 export type Actor = (typeof ACTORS)[number];
 
-/** One status per actor, in ACTORS order. */
+/** One status per actor written in the table, in ACTORS order; the one-factor admin's follows from the rule (expectedStatus). */
 export type Statuses = readonly [signedOut: number, user: number, poster: number, assignedProvider: number, otherProvider: number, admin: number];
 
 const everyone = (status: number): Statuses => [status, status, status, status, status, status];
@@ -294,6 +301,16 @@ export const HTTP_MATRIX = {
 
 export type RouteKey = keyof typeof HTTP_MATRIX;
 
+/** The admin area: the routes config.auth "admin" guards, all under /api/admin/. */
+export const isAdminArea = (key: RouteKey): boolean => key.split(" ")[1]?.startsWith("/api/admin/") === true;
+
+/** What `actor` must get from the route: the row's status, or for the one-factor admin the rule's (see the top). */
+export function expectedStatus(key: RouteKey, actor: Actor): number {
+  const row: readonly number[] = HTTP_MATRIX[key];
+  if (actor === "oneFactorAdmin") return isAdminArea(key) ? 403 : (row[ACTORS.indexOf("user")] as number);
+  return row[ACTORS.indexOf(actor)] as number;
+}
+
 /**
  * Socket frames over /ws, on a claimed task's chat: the first frame the server answers with.
  * "refused" means the upgrade itself was refused (no session), so no frame can be sent.
@@ -328,6 +345,17 @@ export const SOCKET_MATRIX = {
    * the parties and admins hear the dispute.
    */
   "task_updated while watching its page": ["refused", "task_updated", "task_updated", "task_updated", "task_updated", "task_updated"],
+  /**
+   * {type:"auth", taskId}, then the poster writes in the chat (POST /api/messages): the sockets in
+   * the task's room hear it, the parties' and moderating admins'; a refused socket hears nothing.
+   */
+  "a party's message after auth": ["refused", "nothing", "message", "message", "nothing", "message"],
 } as const satisfies Record<string, FrameOutcomes>;
 
 export type SocketFrameKey = keyof typeof SOCKET_MATRIX;
+
+/** What `actor`'s socket must get: the row's outcome, or for the one-factor admin the stranger's (see the top). */
+export function expectedFrame(key: SocketFrameKey, actor: Actor): FrameOutcome {
+  const row: readonly FrameOutcome[] = SOCKET_MATRIX[key];
+  return row[ACTORS.indexOf(actor === "oneFactorAdmin" ? "user" : actor)] as FrameOutcome;
+}

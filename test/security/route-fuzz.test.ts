@@ -19,7 +19,7 @@ import { tinyPdf, tinyPng } from "../fixtures/test-files.js";
 import { EVIL_STRINGS, evil, junkJson, nearValue, toJsonText, validValue, type JsonSchema, type NamedValues } from "./schema-arbitrary.js";
 
 // Every route, fuzzed from its own schemas (the OpenAPI document @fastify/swagger builds from the
-// routes' zod schemas), by five kinds of caller. For every request:
+// routes' zod schemas), by six kinds of caller. For every request:
 //   1. no 5xx: client input never crashes the server;
 //   2. a 4xx is JSON `{message}` and changes nothing in the database;
 //   3. no answer carries a secret planted in the fixtures that this caller may not see.
@@ -108,13 +108,19 @@ const operations = [...documented, ...undocumented];
 
 // ---------------------------------------------------------------------------------------------
 // Callers and fixtures: a poster with tasks in every state, the provider assigned to them, a
-// plain user, an admin, and a signed-out visitor. Secrets are planted wherever the data model
-// holds something private, with who may see each.
+// plain user, an admin, an admin signed in with the password alone (no second factor yet), and a
+// signed-out visitor. Secrets are planted wherever the data model holds something private, with
+// who may see each.
 
-type ActorName = "anonymous" | "user" | "poster" | "provider" | "admin";
+type ActorName = "anonymous" | "user" | "poster" | "provider" | "admin" | "oneFactorAdmin";
 interface Actor {
   login: TestUser | null;
   role: "user" | "provider" | "admin" | null;
+  /**
+   * Admin powers: the admin role on a session proven by two factors. An admin on one factor has
+   * none, and sees what any user sees (src/server/policy.ts, docs/decisions/068).
+   */
+  admin: boolean;
 }
 
 type Audience =
@@ -169,11 +175,12 @@ const posterLastName = plant("poster's full last name", lastNameAudience, `Zqpos
 const providerLastName = plant("provider's full last name", lastNameAudience, `Zqprovider${randomBytes(4).toString("hex")}`);
 
 const actors: Record<ActorName, Actor> = {
-  anonymous: { login: null, role: null },
-  user: { login: await createUser(t), role: "user" },
-  poster: { login: await createUser(t, { lastName: posterLastName }), role: "user" },
-  provider: { login: await createUser(t, { verifiedProvider: true, lastName: providerLastName }), role: "provider" },
-  admin: { login: await createUser(t, { role: "admin" }), role: "admin" },
+  anonymous: { login: null, role: null, admin: false },
+  user: { login: await createUser(t), role: "user", admin: false },
+  poster: { login: await createUser(t, { lastName: posterLastName }), role: "user", admin: false },
+  provider: { login: await createUser(t, { verifiedProvider: true, lastName: providerLastName }), role: "provider", admin: false },
+  admin: { login: await createUser(t, { role: "admin" }), role: "admin", admin: true },
+  oneFactorAdmin: { login: await createUser(t, { role: "admin", secondFactor: false }), role: "admin", admin: false },
 };
 const ACTOR_NAMES = Object.keys(actors) as ActorName[];
 
@@ -470,12 +477,14 @@ async function refreshFixtures(op: Operation): Promise<{ providerUploadUrl: stri
 
 /** A caller whose session a request ended (sign-out, sign-in) gets a new one. */
 async function keepSignedIn(name: ActorName): Promise<void> {
-  const login = actors[name].login;
+  const { login, admin } = actors[name];
   if (!login) return;
   const token = login.cookie.slice(login.cookie.indexOf("=") + 1);
   const [alive] = await queryRows<{ ok: number }>(db, sql`select 1 as ok from sessions where token_hash = ${hashToken(token)}`);
   if (alive) return;
-  const fresh = await createSession(db, login.id, { idleDays: t.env.SESSION_IDLE_DAYS, absoluteDays: t.env.SESSION_ABSOLUTE_DAYS }, t.clock.now());
+  // Proven as createUser proved the first one, so the admin keeps two factors and the one-factor admin one.
+  const proof = { firstFactor: "password", secondFactor: admin ? "totp" : null } as const;
+  const fresh = await createSession(db, login.id, { idleDays: t.env.SESSION_IDLE_DAYS, absoluteDays: t.env.SESSION_ABSOLUTE_DAYS }, t.clock.now(), {}, proof);
   login.cookie = `errandly_session=${fresh}`;
   plantSession(login);
 }
@@ -743,7 +752,7 @@ function headersArb(op: Operation, kind: FuzzRequest["kind"]): fc.Arbitrary<Reco
   return fc.tuple(declared, hostile).map(([a, b]) => ({ ...a, ...b }));
 }
 
-/** The poster, the provider and the admin own most of the data, so most paths go deep with them. */
+/** The poster, the provider and the admins own most of the data (or may seem to), so most paths go deep with them. */
 const anyActor = fc.oneof(
   ...ACTOR_NAMES.map((name) => ({ arbitrary: fc.constant(name), weight: name === "anonymous" || name === "user" ? 1 : 2 })),
 );
@@ -799,7 +808,7 @@ async function visibleTo(secret: Secret, actor: Actor, before: Observation): Pro
     );
     if (other) return true;
   }
-  if (actor.role === "admin") return true;
+  if (actor.admin) return true;
   const id = actor.login?.id;
   if (!id) return false;
   switch (audience.kind) {

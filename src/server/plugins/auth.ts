@@ -6,9 +6,10 @@ import { isHttps } from "../config/env.js";
 import { recordSecurityEvent } from "../features/auth/security-log.js";
 import { deleteSession, resolveSession, type SessionUser } from "../features/auth/sessions.js";
 import { forbidden, unauthorized } from "../http-errors.js";
+import { adminAreaRefusal } from "../policy.js";
 
 // Who is asking, and may they? Every /api route declares `config.auth`:
-//   "public" anyone, "user" a signed-in user, "admin" a signed-in admin.
+//   "public" anyone, "user" a signed-in user, "admin" a signed-in admin on two factors (src/server/policy.ts).
 // Ownership (poster, assigned provider) is checked by the feature itself. A route without a
 // declaration fails at startup, so a new route cannot be forgotten.
 
@@ -45,15 +46,6 @@ export function sessionCookieName(https: boolean): string {
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;
-}
-
-export function isAdmin(user: SessionUser | null): boolean {
-  return user?.role === "admin";
-}
-
-/** Proven by two factors: a password and a second factor, or a passkey alone (something held, unlocked on the device). */
-export function isMultiFactor(user: SessionUser): boolean {
-  return user.secondFactor !== null || user.firstFactor === "passkey";
 }
 
 export function recentlyProven(user: SessionUser, now: Date): boolean {
@@ -108,14 +100,15 @@ export default fp(
       if (auth === "public") return;
       if (!request.user) throw unauthorized();
       if (auth === "admin") {
-        // Admins always on two factors (docs/decisions/049-second-factors.md); every refusal is logged (ASVS 16.3).
-        const refusal = !isAdmin(request.user) ? forbidden("Admins only") : !isMultiFactor(request.user) ? forbidden(ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED) : null;
-        if (refusal) {
+        // Admins always on two factors (docs/decisions/049-second-factors.md, 068); every refusal is logged (ASVS 16.3).
+        const reason = adminAreaRefusal(request.user);
+        if (reason) {
+          const refusal = reason === "not_admin" ? forbidden("Admins only") : forbidden(ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED);
           await recordSecurityEvent(app.ctx.db, request, app.ctx.now(), {
             userId: request.user.id,
             event: "admin_route_denied",
             result: "failure",
-            details: { method: request.method, route: request.routeOptions.url, reason: refusal.reason ?? "not_admin" },
+            details: { method: request.method, route: request.routeOptions.url, reason },
           });
           throw refusal;
         }

@@ -2,6 +2,7 @@ import { ShieldAlert } from "lucide-react";
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import { Link } from "wouter";
 import type { User } from "@shared/auth";
+import { ADMIN_SECOND_FACTOR_MESSAGE } from "@shared/security-rules";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
@@ -42,6 +43,30 @@ function AccessDenied() {
   );
 }
 
+/**
+ * An admin signed in with one factor has no admin powers (docs/decisions/068-admin-powers-need-two-factors.md):
+ * the admin pages say how to get them instead of opening onto refusals.
+ */
+function SecondFactorFirst() {
+  return (
+    <div className="mx-auto max-w-md px-4 py-16">
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h1>Add a second factor first</h1>
+          </CardTitle>
+          <CardDescription>{ADMIN_SECOND_FACTOR_MESSAGE}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild>
+            <a href="/settings/security">Add a second factor</a>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
 /** For a page that says why to sign in instead of sending the visitor away at once. */
 function SignInPrompt({ title, description }: SignInPromptCopy) {
   return (
@@ -74,7 +99,7 @@ export interface SignInPromptCopy {
 
 export interface ProtectedRouteProps {
   children: ReactNode;
-  /** Admin pages: a signed-in person without the role sees "Access Denied". */
+  /** Admin pages: an admin on one factor is asked for a second one, anyone else without admin powers sees "Access Denied". */
   role?: "admin";
   /** A visitor sees this prompt with a Sign In button instead of being sent to sign in at once. */
   signInPrompt?: SignInPromptCopy;
@@ -84,6 +109,6 @@ export function ProtectedRoute({ children, role, signInPrompt }: ProtectedRouteP
   const { user, isLoading } = useUser();
   if (isLoading) return <PageSpinner />;
   if (!user) return signInPrompt ? <SignInPrompt {...signInPrompt} /> : <RedirectToSignIn />;
-  if (role && user.role !== role) return <AccessDenied />;
+  if (role === "admin" && !user.isAdmin) return user.adminNeedsSecondFactor ? <SecondFactorFirst /> : <AccessDenied />;
   return <SignedInUserContext value={user}>{children}</SignedInUserContext>;
 }

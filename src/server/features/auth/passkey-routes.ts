@@ -24,6 +24,7 @@ import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, errorResponses, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import type { Proof } from "../../policy.js";
 import { endChallenge, findChallenge, firstFactorOf, hasSecondFactor, openSession, setWebauthnChallenge, startChallenge, type Challenge } from "./factors.js";
 import { recoveryCodesLeft, replaceRecoveryCodes } from "./recovery-codes.js";
 import { toUserView } from "./repository.js";
@@ -74,10 +75,10 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
-  const signedInUser = async (userId: string) => {
+  const signedInUser = async (userId: string, proof: Proof) => {
     const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
     if (!row) throw unauthorized(SIGN_IN_TIMED_OUT);
-    return toUserView(row);
+    return toUserView(row, proof);
   };
 
   // ------------------------------------------------------------------------------------------
@@ -256,7 +257,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         challenge.purpose === "second_factor" ? { firstFactor: firstFactorOf(challenge), secondFactor: "passkey" as const } : { firstFactor: "passkey" as const };
       await openSession(app, request, reply, key.userId, proof);
       await recordSecurityEvent(ctx.db, request, now, { userId: key.userId, event: "sign_in", result: "success", details: { ...proof } });
-      return signedInUser(key.userId);
+      return signedInUser(key.userId, proof);
     },
   );
 

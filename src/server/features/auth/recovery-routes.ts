@@ -151,7 +151,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const userId = await resetPassword(ctx, request.body.token, request.body.password);
       const secondStep = await signIn(request, reply, userId);
       if (secondStep) return reply.code(202).send(secondStep);
-      return toUserView(await userById(userId));
+      return toUserView(await userById(userId), { firstFactor: "email_link" });
     },
   );
 
@@ -173,7 +173,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       const verified = await verifyEmailLink(ctx, request.body.token, request.body.password, opener);
       const secondStep = await signIn(request, reply, verified.userId);
       if (secondStep) return reply.code(202).send(secondStep);
-      return { ...toUserView(await userById(verified.userId)), returnTo: verified.returnTo };
+      return { ...toUserView(await userById(verified.userId), { firstFactor: "email_link" }), returnTo: verified.returnTo };
     },
   );
 

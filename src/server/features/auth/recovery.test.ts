@@ -170,7 +170,8 @@ describe("verification", () => {
     expect(before?.role).toBe("user");
     const res = await post("/api/auth/verify-email", { token: await linkToken("chief@example.test", "/verify-email") }, { cookie: signUp });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ role: "admin", isAdmin: true, emailVerified: true });
+    // Admin powers wait for a second factor: the link is one factor (docs/decisions/068-admin-powers-need-two-factors.md).
+    expect(res.json()).toMatchObject({ role: "admin", isAdmin: false, adminNeedsSecondFactor: true, emailVerified: true });
   });
 
   it("resends a link to an unverified person (rate limited), and says so to a verified one", async () => {

@@ -1,7 +1,8 @@
-import { and, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, not } from "drizzle-orm";
 import type { User } from "../../../shared/auth.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
+import { adminAccountSql, adminNeedsSecondFactor, isAdminSession, type Proof } from "../../policy.js";
 import type { SessionUser, UserRow } from "./sessions.js";
 
 // The users table: look-ups for sign-in, the start-up admin promotion and the API's user answer.
@@ -21,13 +22,17 @@ export async function promoteAdminEmails(db: Db, emails: readonly string[]): Pro
   const promoted = await db
     .update(users)
     .set({ role: "admin", updatedAt: new Date() })
-    .where(and(inArray(users.email, [...emails]), isNotNull(users.emailVerifiedAt), ne(users.role, "admin")))
+    .where(and(inArray(users.email, [...emails]), isNotNull(users.emailVerifiedAt), not(adminAccountSql)))
     .returning({ id: users.id });
   return promoted.length;
 }
 
-/** The API's user answer: both spellings of the name (the contract's readers use both), never the password hash. */
-export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" | "lastName" | "profileImageUrl" | "role" | "emailVerifiedAt" | "createdAt">): User {
+/**
+ * The API's user answer: both spellings of the name (the contract's readers use both), never the
+ * password hash; admin powers as the policy gives them to a session of this `proof` (src/server/policy.ts).
+ */
+export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" | "lastName" | "profileImageUrl" | "role" | "emailVerifiedAt" | "createdAt">, proof: Proof): User {
+  const session = { id: user.id, role: user.role, ...proof };
   return {
     id: user.id,
     email: user.email,
@@ -38,7 +43,8 @@ export function toUserView(user: Pick<SessionUser, "id" | "email" | "firstName" 
     name: `${user.firstName} ${user.lastName}`.trim(),
     profileImageUrl: user.profileImageUrl,
     role: user.role,
-    isAdmin: user.role === "admin",
+    isAdmin: isAdminSession(session),
+    adminNeedsSecondFactor: adminNeedsSecondFactor(session),
     emailVerified: user.emailVerifiedAt !== null,
     createdAt: user.createdAt.toISOString(),
   };

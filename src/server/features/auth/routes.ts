@@ -152,7 +152,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       await openSession(app, request, reply, user.id, { firstFactor: "password" });
       await recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "sign_in", result: "success", details: { firstFactor: "password" } });
-      return toUserView(user);
+      return toUserView(user, { firstFactor: "password" });
     },
   );
 
@@ -171,7 +171,10 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["auth"], operationId: "getCurrentUser", summary: "Returns the signed-in person", response: { 200: userSchema, ...errorResponses(401) } },
     },
-    async (request) => toUserView(requireUser(request)),
+    async (request) => {
+      const me = requireUser(request);
+      return toUserView(me, me);
+    },
   );
 
   // Full-page navigations: both sign-in links lead to the sign-in page, keeping returnTo.

@@ -17,6 +17,7 @@ import { auditLog, sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict, errorResponses, fieldError, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import { hasAdminRole } from "../../policy.js";
 import { factorsResetMail } from "./account-mail.js";
 import { endChallenge, findChallenge, firstFactorOf, hasSecondFactor, openSession } from "./factors.js";
 import { verifyPassword } from "./passwords.js";
@@ -78,7 +79,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       if (left !== null) await recordSecurityEvent(ctx.db, request, now, { userId, event: "recovery_code_used", result: "success", details: { left } });
       const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
       if (!row) throw unauthorized(SIGN_IN_TIMED_OUT);
-      return { ...toUserView(row), ...(left === null ? {} : { recoveryCodesLeft: left }) };
+      return { ...toUserView(row, { firstFactor, secondFactor: method }), ...(left === null ? {} : { recoveryCodesLeft: left }) };
     },
   );
 
@@ -124,7 +125,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         totp: totp?.confirmedAt != null,
         passkeys: keys.map((k) => ({ id: k.id, name: k.name, createdAt: k.createdAt.toISOString(), lastUsedAt: k.lastUsedAt?.toISOString() ?? null })),
         recoveryCodesLeft: await recoveryCodesLeft(ctx.db, me.id),
-        required: me.role === "admin",
+        required: hasAdminRole(me),
       };
     },
   );

@@ -88,7 +88,8 @@ describe("an address registered before its owner signs up", () => {
     expect((await register(owner, email, OWNER_PASSWORD, "Olivia")).statusCode).toBe(202);
     const res = await owner.post("/api/auth/verify-email", { token: await newestVerifyToken(email) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ email, isAdmin: true });
+    // The admin role, whose powers wait for a second factor: the link is one factor (decision 068).
+    expect(res.json()).toMatchObject({ email, role: "admin", isAdmin: false, adminNeedsSecondFactor: true });
 
     expect(await attacker.me()).toBe(401);
     expect((await signIn(new Browser(), email, ATTACKER_PASSWORD)).statusCode).toBe(401);

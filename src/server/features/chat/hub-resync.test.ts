@@ -18,7 +18,7 @@ async function fakeConnection(hub: ChatHub, closes: number[]): Promise<Connectio
   const [session] = await t.database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id));
   if (!session) throw new Error("no session");
   const socket = { readyState: 1, close: (code: number) => closes.push(code), send: () => undefined } as unknown as WebSocket;
-  const conn: Connection = { socket, userId: user.id, sessionId: session.id, role: "user", taskId: null, access: null, notifications: false, alive: true };
+  const conn: Connection = { socket, userId: user.id, sessionId: session.id, admin: false, taskId: null, access: null, notifications: false, alive: true };
   expect(hub.add(conn)).toBe(true);
   return conn;
 }

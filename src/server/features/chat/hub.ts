@@ -19,7 +19,8 @@ export interface Connection {
   userId: string;
   /** The session the socket was opened with; re-checked on every heartbeat. */
   sessionId: string;
-  role: string;
+  /** Admin powers of that session (src/server/policy.ts), decided at connect: an admin on one factor has none. */
+  admin: boolean;
   taskId: string | null;
   access: ChatAccess | null;
   notifications: boolean;
@@ -70,7 +71,7 @@ export class ChatHub {
   /** Every open socket of this instance, joined or not, by user and by session. */
   private readonly sockets = new Map<string, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
-  /** Admins' sockets: admins hear every task's updates. */
+  /** Admins' sockets (two-factor sessions): admins hear every task's updates. */
   private readonly admins = new Set<Connection>();
   /** Sockets by the task page their tab shows (Connection.watching). */
   private readonly watchers = new Map<string, Set<Connection>>();
@@ -112,7 +113,7 @@ export class ChatHub {
     const session = this.bySession.get(conn.sessionId) ?? new Set<Connection>();
     session.add(conn);
     this.bySession.set(conn.sessionId, session);
-    if (conn.role === "admin") this.admins.add(conn);
+    if (conn.admin) this.admins.add(conn);
     void this.watchExpiry(conn);
     return true;
   }

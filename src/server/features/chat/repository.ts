@@ -7,6 +7,7 @@ import { messages } from "../../db/schema/chat.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden, notFound } from "../../http-errors.js";
 import { hitPlaceholders, hitSql } from "../../plugins/rate-limit.js";
+import type { Viewer } from "../../policy.js";
 import { contentPlaceholders, storedContentSql } from "./masked-content.js";
 
 export const CHAT_CHANNEL = "chat_messages";
@@ -27,17 +28,18 @@ export const CHAT_CLOSED_MESSAGE = "This task was cancelled; the chat is closed.
 export type ChatAccess = "participant" | "admin";
 
 /**
- * Who may see a task's chat: its poster and its assigned provider, once there is one; admins read
- * it for moderation but cannot write (docs/decisions/010-chat-fanout-and-notifications.md).
+ * Who may see a task's chat: its poster and its assigned provider, once there is one; admins (on two
+ * factors: src/server/policy.ts) read it for moderation but cannot write
+ * (docs/decisions/010-chat-fanout-and-notifications.md, 068).
  */
-export async function chatAccess(db: Db, taskId: string, user: { id: string; role: string }): Promise<ChatAccess> {
+export async function chatAccess(db: Db, taskId: string, user: Viewer): Promise<ChatAccess> {
   const [task] = await db
     .select({ userId: tasks.userId, providerId: tasks.providerId })
     .from(tasks)
     .where(eq(tasks.id, taskId))
     .limit(1);
   if (!task) throw notFound("Task not found");
-  if (user.role === "admin") return "admin";
+  if (user.admin) return "admin";
   assertParticipant(task, user.id);
   return "participant";
 }
@@ -103,8 +105,8 @@ export const participantChatStatement = new SqlStatement<{
 );
 
 /** The chat of a task for a person who is not an admin, with the refusals chatAccess gives. */
-export async function participantChat(db: Db, taskId: string, viewer: { id: string; role: string }): Promise<Message[]> {
-  if (viewer.role === "admin") return listMessages(db, taskId, { id: viewer.id, access: await chatAccess(db, taskId, viewer) });
+export async function participantChat(db: Db, taskId: string, viewer: Viewer): Promise<Message[]> {
+  if (viewer.admin) return listMessages(db, taskId, { id: viewer.id, access: await chatAccess(db, taskId, viewer) });
   const rows = await participantChatStatement.rows(db, { taskId, viewerId: viewer.id });
   const task = rows[0];
   if (!task) throw notFound("Task not found");

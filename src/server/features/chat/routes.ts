@@ -5,6 +5,7 @@ import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { conflict, errorResponses, forbidden, tooManyRequests } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { retryAfterSeconds } from "../../plugins/rate-limit.js";
+import { viewerOf } from "../../policy.js";
 import { ChatHub } from "./hub.js";
 import {
   ADMIN_READ_ONLY_MESSAGE,
@@ -41,7 +42,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: "user" },
       schema: { tags: ["chat"], operationId: "listMessages", summary: "Lists the chat messages of a task", params: taskIdParams, response: { 200: messageListSchema, ...errors } },
     },
-    async (request) => participantChat(ctx.db, request.params.taskId, requireUser(request)),
+    async (request) => participantChat(ctx.db, request.params.taskId, viewerOf(requireUser(request))),
   );
 
   app.post(
@@ -58,9 +59,10 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const user = requireUser(request);
+      const viewer = viewerOf(user);
       // Admins read chats but never write, even their own task's: asked first. Anyone else's message
       // is the one statement that checks they take part; only a refusal reads why.
-      if (user.role === "admin" && (await chatAccess(ctx.db, request.body.taskId, user)) === "admin") throw forbidden(ADMIN_READ_ONLY_MESSAGE);
+      if (viewer.admin && (await chatAccess(ctx.db, request.body.taskId, viewer)) === "admin") throw forbidden(ADMIN_READ_ONLY_MESSAGE);
       const now = ctx.now();
       const sent = await insertMessage(ctx.db, { taskId: request.body.taskId, senderId: user.id, content: request.body.content, now });
       if (sent.kind === "sent") return reply.code(201).send(sent.message);
@@ -69,7 +71,7 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         throw tooManyRequests(TOO_MANY_MESSAGES);
       }
       // Not a participant (404 for no task, 403 saying why), or the task was cancelled.
-      await chatAccess(ctx.db, request.body.taskId, user);
+      await chatAccess(ctx.db, request.body.taskId, viewer);
       if (await chatClosed(ctx.db, request.body.taskId)) throw conflict(CHAT_CLOSED_MESSAGE);
       throw forbidden((await chatBlocked(ctx.db, request.body.taskId)) ? BLOCKED_MESSAGE : NO_PERMISSION_MESSAGE);
     },
@@ -89,9 +91,9 @@ const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      await chatAccess(ctx.db, request.params.taskId, user);
-      return { updated: await markRead(ctx.db, request.params.taskId, user.id, request.body.ids) };
+      const viewer = viewerOf(requireUser(request));
+      await chatAccess(ctx.db, request.params.taskId, viewer);
+      return { updated: await markRead(ctx.db, request.params.taskId, viewer.id, request.body.ids) };
     },
   );
 };

@@ -5,6 +5,7 @@ import { clientFrameSchema, type ClientFrame } from "../../../shared/chat.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { HttpError } from "../../http-errors.js";
 import { unreadNotificationCount } from "../../notify.js";
+import { isAdminSession } from "../../policy.js";
 import { MAX_SOCKETS_PER_USER, send, type ChatHub, type Connection } from "./hub.js";
 import {
   ADMIN_READ_ONLY_MESSAGE,
@@ -87,7 +88,7 @@ async function handleFrame(app: FastifyInstance, hub: ChatHub, conn: Connection,
       send(conn.socket, { type: "auth_success" });
       return;
     }
-    const access = await chatAccess(ctx.db, frame.taskId, { id: conn.userId, role: conn.role });
+    const access = await chatAccess(ctx.db, frame.taskId, { id: conn.userId, admin: conn.admin });
     hub.joinRoom(conn, frame.taskId, access);
     send(conn.socket, { type: "auth_success" });
     return;
@@ -140,7 +141,7 @@ export function registerChatSocket(app: FastifyInstance, hub: ChatHub): void {
         socket,
         userId: user.id,
         sessionId: user.sessionId,
-        role: user.role,
+        admin: isAdminSession(user),
         taskId: null,
         access: null,
         notifications: false,

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { felixRequestSchema, felixResponseSchema } from "../../../shared/felix.js";
 import { createPhraser } from "../../adapters/felix-phrasing/create-phraser.js";
 import { createRouter } from "../../adapters/routing/create-router.js";
-import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { requireUser } from "../../plugins/auth.js";
+import { isAdminSession } from "../../policy.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { askFelix, type FelixServiceContext } from "./service.js";
 import { errorResponses } from "../../http-errors.js";
@@ -43,7 +44,7 @@ const felixRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = requireUser(request);
-      return askFelix(felix, { id: user.id, isAdmin: isAdmin(user) }, request.body);
+      return askFelix(felix, { id: user.id, isAdmin: isAdminSession(user) }, request.body);
     },
   );
 };

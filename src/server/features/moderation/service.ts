@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, not, or, sql } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, not, or } from "drizzle-orm";
 import { DELETED_USER, displayName } from "../../../shared/names.js";
 import {
   MODERATION_APPEAL,
@@ -20,6 +20,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { adminAccountSql, hasAdminRole, isAdminSession } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 
 type SessionUser = NonNullable<FastifyRequest["user"]>;
@@ -243,7 +244,7 @@ async function adminTransition(ctx: AppContext, deps: ModerationDeps, tx: Db, na
   if (moved) return moved;
   const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId));
   if (!task) throw notFound("Task not found");
-  const verdict = evaluateTransition(name, task, { id: admin.id, role: admin.role, isAdmin: admin.role === "admin", providerVerified: false }, now);
+  const verdict = evaluateTransition(name, task, { id: admin.id, isAdmin: isAdminSession(admin), providerVerified: false }, now);
   if (!verdict.ok) throw new HttpError(verdict.status, verdict.message);
   throw conflict("This task changed while you were acting on it. Please try again.");
 }
@@ -298,12 +299,12 @@ export async function suspendUser(ctx: AppContext, deps: ModerationDeps, admin: 
     const [row] = await tx
       .update(users)
       .set({ suspendedAt: now, suspensionReason: reason, updatedAt: now })
-      .where(and(eq(users.id, userId), isNull(users.suspendedAt), isNull(users.deletedAt), sql`${users.role} <> 'admin'`))
+      .where(and(eq(users.id, userId), isNull(users.suspendedAt), isNull(users.deletedAt), not(adminAccountSql)))
       .returning({ id: users.id });
     if (!row) {
       const [existing] = await tx.select({ role: users.role, suspendedAt: users.suspendedAt, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
       if (!existing || existing.deletedAt) throw notFound("User not found");
-      if (existing.role === "admin") throw forbidden("An administrator cannot be suspended. Revoke their admin role first with the admin command line.");
+      if (hasAdminRole(existing)) throw forbidden("An administrator cannot be suspended. Revoke their admin role first with the admin command line.");
       throw conflict("This account is already suspended.");
     }
     await tx.delete(sessions).where(eq(sessions.userId, userId));

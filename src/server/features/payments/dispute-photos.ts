@@ -9,6 +9,7 @@ import { disputeMessages, disputePhotos, disputes } from "../../db/schema/paymen
 import { uploads } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { HttpError, namedFieldError, notFound } from "../../http-errors.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import { toPublicImage } from "../../public-images.js";
 
 // Photos of a dispute's messages: evidence for the task's two parties and admins only
@@ -132,7 +133,7 @@ export async function readDisputePhotoImage(
   storage: ObjectStorage,
   photoId: string,
   size: TaskPhotoSize,
-  viewer: { id: string; admin: boolean },
+  viewer: Viewer,
 ): Promise<Buffer> {
   const [photo] = await ctx.db
     .select({ smallKey: disputePhotos.smallKey, mediumKey: disputePhotos.mediumKey, posterId: tasks.userId, providerId: tasks.providerId })
@@ -141,7 +142,7 @@ export async function readDisputePhotoImage(
     .innerJoin(disputes, eq(disputes.id, disputeMessages.disputeId))
     .innerJoin(tasks, eq(tasks.id, disputes.taskId))
     .where(eq(disputePhotos.id, photoId));
-  const party = photo !== undefined && (viewer.admin || viewer.id === photo.posterId || viewer.id === photo.providerId);
+  const party = photo !== undefined && isPartyOrAdmin(viewer, [photo.posterId, photo.providerId]);
   const body = party ? await storage.get(size === "small" ? photo.smallKey : photo.mediumKey) : null;
   if (!body) throw notFound("Photo not found");
   return body;

@@ -18,6 +18,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
 import { attachDisputePhotos, photosOfMessages, withDisputePhotos, type DisputePhotoDeps } from "./dispute-photos.js";
@@ -29,7 +30,6 @@ import type { PaymentsContext } from "./service.js";
 // in cents (docs/product.md, Money: disputes; docs/decisions/057-disputes-guarantee-late-cancellation.md).
 // Opening and resolving are the money table's "dispute" rows; their consequences are its named actions.
 
-type Person = { id: string; role: string };
 type Admin = NonNullable<MoneyActionEvent["admin"]>;
 
 function partyOf(task: TaskRow, userId: string): Exclude<MoneyRequester, string> & { provider: boolean } {
@@ -91,11 +91,11 @@ export async function addDisputeMessage(
   ctx: PaymentsContext,
   photos: DisputePhotoDeps,
   taskId: string,
-  user: Person,
+  user: Viewer,
   input: { body: string; photoURLs: string[] },
 ): Promise<void> {
   const task = await taskOf(ctx, taskId);
-  const isAdmin = user.role === "admin";
+  const isAdmin = user.admin;
   const who = partyOf(task, user.id);
   if (!isAdmin && !who.poster && !who.provider) throw forbidden("Only the task's poster, its provider and admins can write in its dispute");
   const noDispute = () => conflict("There is no open dispute on this task. Report a problem to open one.");
@@ -197,10 +197,10 @@ function outcomeOf(dispute: DisputeRow): TaskDispute["resolution"] {
 }
 
 /** The task's latest dispute and its thread, for its parties and admins. */
-export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: Person): Promise<TaskDisputeAnswer> {
+export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: Viewer): Promise<TaskDisputeAnswer> {
   const task = await taskOf(ctx, taskId);
   const who = partyOf(task, viewer.id);
-  if (viewer.role !== "admin" && !who.poster && !who.provider) throw forbidden("Only the task's poster, its provider and admins can see its dispute");
+  if (!isPartyOrAdmin(viewer, [task.userId, task.providerId])) throw forbidden("Only the task's poster, its provider and admins can see its dispute");
   const [latest] = await ctx.db.select().from(disputes).where(eq(disputes.taskId, taskId)).orderBy(desc(disputes.createdAt)).limit(1);
   const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId));
   const canReport = (who.poster || who.provider) && latest?.status !== "open" && reportWindowRefusal(task, ctx.now()) === null;

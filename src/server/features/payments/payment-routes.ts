@@ -14,8 +14,9 @@ import {
   tipBodySchema,
   tipResultSchema,
 } from "../../../shared/payments.js";
-import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import { viewerOf } from "../../policy.js";
 import { readDisputePhotoImage, type DisputePhotoDeps } from "./dispute-photos.js";
 import { addDisputeMessage, reportProblem, taskDispute } from "./disputes.js";
 import { earnings } from "./read-models.js";
@@ -79,7 +80,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
   app.get(
     "/api/tasks/:id/escrow",
     { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "getEscrow", summary: "Returns the money held for a task", params: uuidParamSchema, response: { 200: taskEscrowSchema, ...errors } } },
-    async (request) => taskEscrow(ctx, request.params.id, requireUser(request)),
+    async (request) => taskEscrow(ctx, request.params.id, viewerOf(requireUser(request))),
   );
 
   app.post(
@@ -109,7 +110,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
       config: { auth: "user" },
       schema: { tags: ["payments"], operationId: "getTaskDispute", summary: "Returns the task's dispute, its thread and where the money is", params: uuidParamSchema, response: { 200: taskDisputeAnswerSchema, ...errors } },
     },
-    async (request) => taskDispute(ctx, request.params.id, requireUser(request)),
+    async (request) => taskDispute(ctx, request.params.id, viewerOf(requireUser(request))),
   );
 
   app.post(
@@ -119,7 +120,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
       schema: { tags: ["payments"], operationId: "addDisputeMessage", summary: "Adds a party's side or an admin's note to the open dispute", params: uuidParamSchema, body: disputeMessageBodySchema, response: { 200: okResponseSchema, ...errors } },
     },
     async (request) => {
-      await addDisputeMessage(ctx, photos, request.params.id, requireUser(request), request.body);
+      await addDisputeMessage(ctx, photos, request.params.id, viewerOf(requireUser(request)), request.body);
       return { ok: true as const };
     },
   );
@@ -131,8 +132,7 @@ const paymentRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext; photos: Dispu
       schema: { tags: ["payments"], operationId: "getDisputePhoto", summary: "Returns a dispute photo to the task's parties and admins", params: taskPhotoImageParamsSchema },
     },
     async (request, reply) => {
-      const user = requireUser(request);
-      const body = await readDisputePhotoImage(ctx, photos.storage, request.params.photoId, request.params.size, { id: user.id, admin: isAdmin(user) });
+      const body = await readDisputePhotoImage(ctx, photos.storage, request.params.photoId, request.params.size, viewerOf(requireUser(request)));
       return (
         reply
           .header("content-type", "image/webp")

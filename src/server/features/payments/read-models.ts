@@ -10,6 +10,7 @@ import { taskHasOpenDisputeSql } from "../../db/disputes.js";
 import { escrowHolds, ledgerEntries, ledgerTransactions, payouts, tips } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { forbidden } from "../../http-errors.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { ACCOUNTS, accountBalance, findHold, findProviderProfile, type HoldRow } from "./repository.js";
 
@@ -29,8 +30,8 @@ function escrowStatus(value: HoldRow["status"] | null): TaskEscrow["status"] {
   return value ?? "none";
 }
 
-export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: { id: string; role: string }): Promise<TaskEscrow> {
-  if (viewer.id !== task.userId && viewer.id !== task.providerId && viewer.role !== "admin") {
+export async function escrowOfTask(ctx: AppContext, task: TaskRow, viewer: Viewer): Promise<TaskEscrow> {
+  if (!isPartyOrAdmin(viewer, [task.userId, task.providerId])) {
     throw forbidden("Only the poster and the assigned provider can see this task's payment");
   }
   const hold = await findHold(ctx, task.id);

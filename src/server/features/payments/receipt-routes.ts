@@ -10,7 +10,8 @@ import {
 } from "../../../shared/receipts.js";
 import type { AppContext } from "../../context.js";
 import { errorResponses, notFound } from "../../http-errors.js";
-import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { requireUser } from "../../plugins/auth.js";
+import { isPartyOrAdmin, type Viewer, viewerOf } from "../../policy.js";
 import { csvStream } from "./csv.js";
 import { receiptPdf, statementPdf } from "./pdf.js";
 import { findReceipt, receiptsOfPayer } from "./repository.js";
@@ -22,9 +23,9 @@ import { EARNINGS_CSV_HEADER, earningsCsvRows, payoutHistory, yearlyStatement } 
 
 const errors = errorResponses(400, 401, 403, 404);
 
-async function receiptFor(ctx: AppContext, id: string, viewer: ReturnType<typeof requireUser>): Promise<Receipt> {
+async function receiptFor(ctx: AppContext, id: string, viewer: Viewer): Promise<Receipt> {
   const found = await findReceipt(ctx, id);
-  if (!found || (found.payerId !== viewer.id && !isAdmin(viewer))) {
+  if (!found || !isPartyOrAdmin(viewer, [found.payerId])) {
     throw notFound("Receipt not found. Open your receipts from the Receipts page.");
   }
   return found.receipt;
@@ -45,7 +46,7 @@ const receiptRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { 
     "/api/receipts/:id",
     { config: user, schema: { tags: ["payments"], operationId: "getReceipt", summary: "Returns one receipt of a payment, tip or refund", params: uuidParamSchema, response: { 200: receiptSchema, ...errors } } },
     async (request, reply) => {
-      const receipt = await receiptFor(ctx, request.params.id, requireUser(request));
+      const receipt = await receiptFor(ctx, request.params.id, viewerOf(requireUser(request)));
       return reply.header("cache-control", "private, no-store").send(receipt);
     },
   );
@@ -54,7 +55,7 @@ const receiptRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { 
     "/api/receipts/:id/pdf",
     { config: user, schema: { tags: ["payments"], operationId: "downloadReceiptPdf", summary: "Downloads one receipt as a PDF", params: uuidParamSchema } },
     async (request, reply) => {
-      const receipt = await receiptFor(ctx, request.params.id, requireUser(request));
+      const receipt = await receiptFor(ctx, request.params.id, viewerOf(requireUser(request)));
       return reply
         .type("application/pdf")
         .header("content-disposition", `attachment; filename="errandly-receipt-${receipt.number}.pdf"`)

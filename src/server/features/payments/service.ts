@@ -24,6 +24,7 @@ import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/sc
 import { providerProfiles } from "../../db/schema/providers.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import type { Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { runMoneyRow } from "./money-actions.js";
 import {
@@ -485,6 +486,6 @@ export async function payOutAll(ctx: PaymentsContext): Promise<void> {
 // Reads.
 
 /** What the poster, the assigned provider and admins see about a task's money. */
-export async function taskEscrow(ctx: PaymentsContext, taskId: string, viewer: { id: string; role: string }): Promise<TaskEscrow> {
+export async function taskEscrow(ctx: PaymentsContext, taskId: string, viewer: Viewer): Promise<TaskEscrow> {
   return escrowOfTask(ctx, await taskOf(ctx, taskId), viewer);
 }

@@ -10,7 +10,8 @@ import {
 } from "../../../shared/providers.js";
 import { uploadRule } from "../../../shared/upload-rules.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
-import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { requireUser } from "../../plugins/auth.js";
+import { viewerOrNull } from "../../policy.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { completeUpload, createUpload, readObject, receiveLocalUpload } from "./uploads.js";
 import { errorResponses } from "../../http-errors.js";
@@ -113,8 +114,7 @@ const objectsRoutes: FastifyPluginAsyncZod<{ storage: ObjectStorage }> = async (
         schema: { tags: ["providers"], operationId, summary: "Returns a stored file its viewer may see", params: z.object({ id: z.uuid({ error: "File not found" }) }) },
       },
       async (request, reply) => {
-        const viewer = request.user ? { id: request.user.id, admin: isAdmin(request.user) } : null;
-        const file = await readObject(ctx, storage, request.params.id, viewer);
+        const file = await readObject(ctx, storage, request.params.id, viewerOrNull(request.user));
         return reply
           .header("content-type", file.contentType)
           .header("content-disposition", `${file.disposition}; filename="${request.params.id}.${extension(file.contentType)}"`)

@@ -13,6 +13,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { auditLog, users } from "../../db/schema/users.js";
 import { badRequest, conflict, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
+import { adminAccountSql } from "../../policy.js";
 import { findLatestCheck, getProfile } from "./repository.js";
 import { assertOwnedUpload } from "./uploads.js";
 
@@ -183,7 +184,7 @@ export async function decide(ctx: AppContext, adminId: string | null, userId: st
         .update(users)
         .set({
           ...(approvedPhoto?.path ? { profileImageUrl: approvedPhoto.path } : {}),
-          role: sql`case when ${users.role} = 'admin' then 'admin'::user_role
+          role: sql`case when ${adminAccountSql} then 'admin'::user_role
             when ${users.role} = 'both' or exists (select 1 from ${tasks} where ${tasks.userId} = ${userId}) then 'both'::user_role
             else 'provider'::user_role end`,
           updatedAt: now,

@@ -18,6 +18,7 @@ import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { taskPhotos } from "../../db/schema/task-photos.js";
 import { users } from "../../db/schema/users.js";
 import { badRequest, HttpError, notFound, namedFieldError } from "../../http-errors.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import { publicPhotoKey, toPublicImage } from "../../public-images.js";
 
 // The one upload flow every file of the product goes through (ID documents, profile and task
@@ -326,7 +327,7 @@ export async function readObject(
   ctx: AppContext,
   storage: ObjectStorage,
   id: string,
-  viewer: { id: string; admin: boolean } | null,
+  viewer: Viewer | null,
 ): Promise<ServedObject> {
   const [row] = await ctx.db
     .select({
@@ -342,7 +343,7 @@ export async function readObject(
     .where(and(eq(uploads.id, id), isNotNull(uploads.sizeBytes)))
     .limit(1);
   if (!row?.contentType) throw notFound("File not found");
-  const privileged = viewer !== null && (viewer.admin || viewer.id === row.ownerId);
+  const privileged = isPartyOrAdmin(viewer, [row.ownerId]);
   const publicPhoto = row.kind === "profile_photo" && row.publicPhoto;
   if (!privileged && !publicPhoto) throw notFound("File not found");
   if (row.kind === "profile_photo") {

@@ -17,7 +17,8 @@ import { maskContactDetails } from "../../contact-masking.js";
 import type { Db } from "../../db/client.js";
 import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
 import { notifyUser } from "../../notify.js";
-import { isAdmin, requireUser } from "../../plugins/auth.js";
+import { requireUser } from "../../plugins/auth.js";
+import { isPartyOrAdmin, viewerOrNull } from "../../policy.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import {
@@ -41,7 +42,7 @@ type SessionUser = NonNullable<FastifyRequest["user"]>;
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** The poster and admins see hidden questions (marked hidden); nobody else receives them. */
-const seesHidden = (found: QuestionContext, viewer: SessionUser | null) => viewer !== null && (viewer.id === found.task.userId || isAdmin(viewer));
+const seesHidden = (found: QuestionContext, viewer: SessionUser | null) => isPartyOrAdmin(viewerOrNull(viewer), [found.task.userId]);
 
 async function questionOf(db: Db, found: QuestionContext, questionId: string): Promise<TaskQuestion> {
   const [question] = (await listQuestions(db, found.task.id, true)).filter((q) => q.id === questionId);

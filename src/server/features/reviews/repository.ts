@@ -5,6 +5,7 @@ import type { Review, TaskReviews, UserReviews } from "../../../shared/reviews.j
 import { queryRows, type Db } from "../../db/client.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http-errors.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 
 // Two-way, blind reviews (docs/product.md#reviews): neither side sees the other's review until both
@@ -154,10 +155,10 @@ export async function revealDueReviews(db: Db, now: Date, batch = 500): Promise<
   });
 }
 
-export async function reviewsForTask(db: Db, taskId: string, viewer: { id: string; role: string }): Promise<TaskReviews> {
+export async function reviewsForTask(db: Db, taskId: string, viewer: Viewer): Promise<TaskReviews> {
   const task = await loadTask(db, taskId);
-  const admin = viewer.role === "admin";
-  if (!admin && viewer.id !== task.user_id && viewer.id !== task.provider_id) {
+  const { admin } = viewer;
+  if (!isPartyOrAdmin(viewer, [task.user_id, task.provider_id])) {
     throw forbidden("Only the customer and the provider of this task can see its reviews");
   }
   const rows = await queryRows<ReviewRow & { revealed: boolean; hidden: boolean }>(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { createReviewBodySchema, reviewSchema, taskReviewsSchema, userReviewsSchema } from "../../../shared/reviews.js";
 import { requireUser } from "../../plugins/auth.js";
+import { viewerOf } from "../../policy.js";
 import { createReview, revealDueReviews, reviewsForTask, reviewsOfUser } from "./repository.js";
 import { errorResponses } from "../../http-errors.js";
 
@@ -36,7 +37,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskReviewsSchema, ...errors },
       },
     },
-    async (request) => reviewsForTask(ctx.db, request.params.taskId, requireUser(request)),
+    async (request) => reviewsForTask(ctx.db, request.params.taskId, viewerOf(requireUser(request))),
   );
 
   app.get(

@@ -13,6 +13,7 @@ import { providerProfiles } from "../../db/schema/providers.js";
 import { taskDeclinedProviders, tasks, taskWithdrawals } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { forbidden, namedFieldError } from "../../http-errors.js";
+import { isAdminSession } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 
 
@@ -48,14 +49,14 @@ export async function findTask(ctx: AppContext, taskId: string, tx: Db = ctx.db)
   return task ?? null;
 }
 
-/** The person as the lifecycle table sees them: their approved verification decides claiming. */
+/** The person as the lifecycle table sees them: their approved verification decides claiming, the policy the admin rows. */
 export async function taskViewer(ctx: AppContext, user: SessionUser): Promise<TaskViewer> {
   const [profile] = await ctx.db
     .select({ status: providerProfiles.verificationStatus })
     .from(providerProfiles)
     .where(eq(providerProfiles.userId, user.id))
     .limit(1);
-  return { id: user.id, role: user.role, isAdmin: user.role === "admin", providerVerified: profile?.status === "approved" };
+  return { id: user.id, isAdmin: isAdminSession(user), providerVerified: profile?.status === "approved" };
 }
 
 /** Claimed, unpaid tasks whose payment deadline has passed, oldest first (the partial index serves it). */

@@ -21,6 +21,7 @@ import {
 import type { Db } from "../../db/client.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
+import { viewerOrNull } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL } from "../../task-updates.js";
 import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from "./board-cache.js";
@@ -273,7 +274,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskDetailSchema, ...errorResponses(400, 404) },
       },
     },
-    async (request) => getTaskDetail(ctx, request.params.id, request.user),
+    async (request) => getTaskDetail(ctx, request.params.id, viewerOrNull(request.user)),
   );
 
   app.patch(

@@ -14,8 +14,9 @@ import { averageRatingSql, completedTasksSql, toRating } from "../../db/ratings.
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { notFound } from "../../http-errors.js";
+import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
-import { TASK_COLUMNS, type SessionUser } from "./repository.js";
+import { TASK_COLUMNS } from "./repository.js";
 
 
 // Rows become API answers here and nowhere else: integer cents turn into dollars
@@ -112,7 +113,7 @@ export const taskDetailStatement = new RowStatement(
 );
 
 /** Addresses for the poster, the assigned provider and admins; city, state and 0.01° for everyone else. */
-export async function getTaskDetail(ctx: AppContext, id: string, viewer: SessionUser | null): Promise<TaskDetail> {
+export async function getTaskDetail(ctx: AppContext, id: string, viewer: Viewer | null): Promise<TaskDetail> {
   const [found] = await taskDetailStatement.rows(ctx.db, { id });
   if (!found) throw notFound("Task not found");
   const {
@@ -149,10 +150,10 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Session
   // A requested task is offered to one provider only: nobody else may see it until it opens (decision 065).
   const requestedFrom = row.status === "requested" ? row.requestedProviderId : null;
   if (requestedFrom !== null) {
-    if (viewer === null || (viewer.id !== row.userId && viewer.id !== requestedFrom && viewer.role !== "admin")) throw notFound("Task not found");
+    if (!isPartyOrAdmin(viewer, [row.userId, requestedFrom])) throw notFound("Task not found");
     for (const [id, found] of await loadParties(ctx.db, [requestedFrom])) parties.set(id, found);
   }
-  const insider = viewer !== null && (viewer.id === row.userId || viewer.id === row.providerId || viewer.id === requestedFrom || viewer.role === "admin");
+  const insider = isPartyOrAdmin(viewer, [row.userId, row.providerId, requestedFrom]);
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(photoRows, row.title);
   return insider ? { ...toPrivateView(row, parties, settlement), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };

@@ -5,6 +5,7 @@ import { applyEffects, applyTransition, evaluateTransition, TASK_TRANSITIONS, ty
 import { taskOffers } from "../../db/schema/offers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
+import { isAdminSession } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { createPoster, createProvider, postTask } from "../../../../test/fixtures/factory.js";
@@ -29,10 +30,11 @@ const unverified = await createPoster(t);
 const admin = await createUser(t, { role: "admin" });
 const template = await postTask(t, poster);
 
-async function sessionUserOf(user: TestUser) {
+/** The person's session, signed in with the password and `secondFactor` (createUser gives admins an app). */
+async function sessionUserOf(user: TestUser, secondFactor: "totp" | null) {
   const [row] = await t.database.db.select().from(users).where(inArray(users.id, [user.id]));
   if (!row) throw new Error("user vanished");
-  return { ...row, sessionId: "", firstFactor: null, secondFactor: null, provenAt: null };
+  return { ...row, sessionId: "", firstFactor: "password", secondFactor, provenAt: null };
 }
 
 interface Actor {
@@ -41,11 +43,11 @@ interface Actor {
   js: TaskViewer | SystemActor;
 }
 
-const person = async (label: string, user: TestUser, verified: boolean, isAdmin = false): Promise<Actor> => ({
-  label,
-  sql: { kind: "person", user: await sessionUserOf(user) },
-  js: { id: user.id, role: isAdmin ? "admin" : verified ? "provider" : "user", isAdmin, providerVerified: verified },
-});
+/** Both sides see the person through the policy (src/server/policy.ts): admin powers need two factors. */
+const person = async (label: string, user: TestUser, verified: boolean, secondFactor: "totp" | null = null): Promise<Actor> => {
+  const session = await sessionUserOf(user, secondFactor);
+  return { label, sql: { kind: "person", user: session }, js: { id: user.id, isAdmin: isAdminSession(session), providerVerified: verified } };
+};
 const system = (actor: SystemActor): Actor => ({ label: actor, sql: { kind: "system", actor }, js: actor });
 
 const ACTORS: Actor[] = [
@@ -53,7 +55,9 @@ const ACTORS: Actor[] = [
   await person("assigned provider", assigned, true),
   await person("another verified provider", stranger, true),
   await person("an unverified person", unverified, false),
-  await person("an admin", admin, false, true),
+  await person("an admin", admin, false, "totp"),
+  // Signed in with the password alone: no admin rows, in SQL as in the table (decision 068).
+  await person("an admin on one factor", admin, false, null),
   system("timer"),
   system("payment_system"),
 ];

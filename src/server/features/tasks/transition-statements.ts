@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.js";
 import { RowStatement } from "../../db/prepared.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
+import { isAdminSession } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { TASK_COLUMNS, type TransitionActorInput } from "./repository.js";
 
@@ -113,7 +114,9 @@ function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL
     case "poster":
       return sql`${tasks.userId} = ${id}`;
     case "admin":
-      return sql`exists (select 1 from users u where u.id = ${id} and u.role = 'admin')`;
+      // Whether the person is an admin is the policy's answer for their session (an admin role on
+      // two factors: src/server/policy.ts), not their role column.
+      return sql`${p("actorIsAdmin")}::boolean`;
     case "requested_provider":
       return and(
         sql`${tasks.requestedProviderId} = ${id}`,
@@ -174,6 +177,7 @@ export async function updateByTransition(
     taskId,
     now: now.toISOString(),
     actorId: actor.kind === "person" ? actor.user.id : null,
+    actorIsAdmin: actor.kind === "person" && isAdminSession(actor.user),
     offerId,
     deadline: new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000).toISOString(),
   });

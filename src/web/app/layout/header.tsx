@@ -44,7 +44,8 @@ export function Header() {
   const [location] = useLocation();
   const close = () => setMenuOpen(false);
   const isProvider = user?.role === "provider" || user?.role === "both";
-  const isAdmin = user?.role === "admin";
+  // An admin on one factor keeps the link: the admin pages tell them to add a second factor (decision 068).
+  const isAdmin = user?.isAdmin === true || user?.adminNeedsSecondFactor === true;
 
   const navLink = (href: string, label: string, onClick?: () => void) => (
     <Link

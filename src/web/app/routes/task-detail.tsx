@@ -286,7 +286,7 @@ export default function TaskDetailPage() {
           <TaskQuestions
             task={t}
             isPoster={isOwner}
-            isAdmin={viewer?.role === "admin"}
+            isAdmin={viewer?.isAdmin === true}
             canAsk={!isOwner && Boolean(viewer?.providerVerified)}
             report={
               viewer
@@ -302,7 +302,7 @@ export default function TaskDetailPage() {
         </Suspense>
 
         {/* The claimer's card is the poster's (and admins') decision aid: pay or decline (docs/product.md). */}
-        {t.provider && (isOwner || viewer?.role === "admin") && (
+        {t.provider && (isOwner || viewer?.isAdmin) && (
           <ClaimedByCard
             provider={t.provider}
             title={t.status === "claimed" ? "Claimed by" : isOwner ? "Your provider" : "Provider"}

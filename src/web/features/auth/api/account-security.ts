@@ -2,6 +2,7 @@ import { startRegistration } from "@simplewebauthn/browser";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SecurityEventView, SecurityOverview, TotpSetup } from "@shared/security";
 import { apiRequest } from "@/lib/api";
+import { userQueryKey } from "@/lib/current-user";
 
 // One's own second factors and security log (docs/product.md, "Account security").
 
@@ -19,12 +20,16 @@ export function useSecurityEvents() {
 
 type RegistrationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"];
 
-/** Every change of factors: each refreshes the overview and the log. */
+/**
+ * Every change of factors: each refreshes the overview and the log, and who is signed in: adding a
+ * factor upgrades this session, which opens an admin's powers (docs/decisions/068-admin-powers-need-two-factors.md).
+ */
 export function useSecurityChanges() {
   const queryClient = useQueryClient();
   const onSuccess = () => {
     void queryClient.invalidateQueries({ queryKey: securityQueryKey });
     void queryClient.invalidateQueries({ queryKey: securityEventsQueryKey });
+    void queryClient.invalidateQueries({ queryKey: userQueryKey });
   };
   return {
     startTotp: useMutation({ mutationFn: () => apiRequest<TotpSetup>("POST", "/api/account/security/totp") }),

@@ -1,0 +1,55 @@
+// @vitest-environment jsdom
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { ADMIN_SECOND_FACTOR_MESSAGE } from "@shared/security-rules";
+import { fakeApi, renderWithApp } from "@/testing/render";
+import { ProtectedRoute } from "./protected-route";
+
+// The admin pages follow the server's answer, not the role: admin powers need a second factor
+// (docs/decisions/068-admin-powers-need-two-factors.md). An admin on one factor is shown how to get
+// them, anyone else without them "Access Denied".
+
+const person = (role: "admin" | "user", isAdmin: boolean, adminNeedsSecondFactor: boolean) => ({
+  id: "00000000-0000-4000-8000-000000000001",
+  email: "ada@example.test",
+  firstName: "Ada",
+  lastName: "Admin",
+  first_name: "Ada",
+  last_name: "Admin",
+  name: "Ada Admin",
+  profileImageUrl: null,
+  role,
+  isAdmin,
+  adminNeedsSecondFactor,
+  emailVerified: true,
+  createdAt: "2026-01-01T00:00:00.000Z",
+});
+
+function renderAdminPage(user: ReturnType<typeof person>) {
+  fakeApi({ "GET /api/auth/user": { body: user } });
+  renderWithApp(
+    <ProtectedRoute role="admin">
+      <h1>Admin Dashboard</h1>
+    </ProtectedRoute>,
+  );
+}
+
+describe("an admin page", () => {
+  it("opens for an admin on two factors", async () => {
+    renderAdminPage(person("admin", true, false));
+    expect(await screen.findByRole("heading", { name: "Admin Dashboard" })).toBeTruthy();
+  });
+
+  it("tells an admin on one factor to add a second factor, with the way there", async () => {
+    renderAdminPage(person("admin", false, true));
+    expect(await screen.findByRole("heading", { name: "Add a second factor first" })).toBeTruthy();
+    expect(screen.getByText(ADMIN_SECOND_FACTOR_MESSAGE)).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Add a second factor" }).getAttribute("href")).toBe("/settings/security");
+    expect(screen.queryByRole("heading", { name: "Admin Dashboard" })).toBeNull();
+  });
+
+  it("is denied to anyone else", async () => {
+    renderAdminPage(person("user", false, false));
+    expect(await screen.findByRole("heading", { name: "Access Denied" })).toBeTruthy();
+  });
+});
