@@ -2,6 +2,7 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../src/server/free-port.js";
+import { newSecretsKey } from "../src/server/secrets/secret-box.js";
 
 // The app as it would be deployed, for the benchmarks that measure it from outside: the production
 // build (or src/server/main.ts through tsx), configured only through its environment.
@@ -19,6 +20,9 @@ export function startNodeFlags(): string[] {
   if (flags === undefined) throw new Error("package.json's start script no longer runs `node [flags] dist/server/server/main.js`");
   return flags.split(" ").filter(Boolean);
 }
+
+/** One secrets key for every server a bench starts on one database (decision 069). */
+const BENCH_SECRETS_KEY = newSecretsKey();
 
 export interface AppServer {
   child: ChildProcess;
@@ -52,8 +56,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
-      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR).
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : {}),
+      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR)
+      // and a secrets key every instance shares.
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects"), SECRETS_KEY: BENCH_SECRETS_KEY } : {}),
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
       ...options.env,

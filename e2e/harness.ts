@@ -10,6 +10,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
 import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
+import { newSecretsKey } from "../src/server/secrets/secret-box.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 import { GOOD_CARD } from "../test/fixtures/cards.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
@@ -56,6 +57,7 @@ export async function startServer(env: Record<string, string> = {}, databaseServ
       SEED_DEMO: "true",
       DATABASE_URL: databaseUrl,
       STORAGE_DIR: join(dataDir, "objects"),
+      SECRETS_KEY: newSecretsKey(),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

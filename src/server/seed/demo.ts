@@ -8,6 +8,8 @@ import { totpFactors } from "../db/schema/security.js";
 import { tasks } from "../db/schema/tasks.js";
 import { users } from "../db/schema/users.js";
 import { hashPassword } from "../features/auth/passwords.js";
+import { sealTotpSecret } from "../features/auth/totp.js";
+import type { SecretBox } from "../secrets/secret-box.js";
 import { approx } from "../features/tasks/positions.js";
 
 // Demo data for an empty database (SEED_DEMO, on by default): three accounts and a dozen open
@@ -69,7 +71,7 @@ const DEMO_TASKS: DemoTask[] = [
 ];
 
 /** Seeds only an empty database; returns whether it seeded. */
-export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
+export async function seedDemoData(db: Db, secrets: SecretBox, now: Date): Promise<boolean> {
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return false;
 
@@ -83,7 +85,7 @@ export async function seedDemoData(db: Db, now: Date): Promise<boolean> {
     ])
     .returning();
   if (!poster || !provider || !admin) throw new Error("demo users were not created");
-  await db.insert(totpFactors).values({ userId: admin.id, secret: DEMO_ADMIN_TOTP_SECRET, confirmedAt: now, createdAt: now });
+  await db.insert(totpFactors).values({ userId: admin.id, secret: sealTotpSecret(secrets, admin.id, DEMO_ADMIN_TOTP_SECRET), confirmedAt: now, createdAt: now });
 
   await db.insert(providerProfiles).values({
     userId: provider.id,
