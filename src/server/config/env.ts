@@ -204,6 +204,16 @@ const envSchema = z
      */
     SECRETS_KEY: secretsKey,
     SECRETS_KEY_PREVIOUS: secretsKey,
+    /** The public half of the backup key (age1…): what `npm run backup` encrypts archives to (docs/operations.md). */
+    BACKUP_RECIPIENT: z
+      .string()
+      .regex(/^age1[0-9a-z]{20,}$/, { error: "must be an age public key (age1…, from `npm run backup -- --new-key FILE`)" })
+      .optional(),
+    /** The backup key itself (AGE-SECRET-KEY-1…), for `npm run restore`; unset, restore asks for it. Keep it off the servers. */
+    BACKUP_KEY: z
+      .string()
+      .regex(/^AGE-SECRET-KEY-(PQ-)?1[0-9A-Z]{20,}$/, { error: "must be an age secret key (AGE-SECRET-KEY-1…); the age1… line is the public half, BACKUP_RECIPIENT" })
+      .optional(),
 
     FELIX_LLM_URL: optionalUrl,
     FELIX_LLM_MODEL: z.string().min(1).optional(),
