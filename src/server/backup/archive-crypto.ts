@@ -51,7 +51,9 @@ export async function writeEncrypted(source: Readable, recipient: string, path: 
     ]);
     await rename(partial, path);
   } catch (err) {
+    // Stopping the source stops its producer (tar gets a broken pipe); wait for it, whatever it says.
     source.destroy();
+    await producer.catch(() => undefined);
     await rm(partial, { force: true });
     throw err;
   }
