@@ -68,7 +68,9 @@ export async function decryptedStream(path: string, key: string): Promise<Readab
   try {
     decrypter.addIdentity(key);
   } catch {
-    throw new BackupKeyRefused("That is not a backup key: it starts with AGE-SECRET-KEY-1 (the age1… line is its public half, which cannot decrypt).");
+    throw new BackupKeyRefused(
+      "That is not a backup key: give the whole AGE-SECRET-KEY-1… line of the file `npm run backup -- --new-key` wrote (the age1… line is its public half, which cannot decrypt).",
+    );
   }
   const source = createReadStream(path);
   try {
