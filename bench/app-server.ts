@@ -2,6 +2,7 @@ import { fork, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { freePort } from "../src/server/free-port.js";
+import { newSecretsKey } from "../src/server/secrets/secret-box.js";
 import { seedDemoTasks, seedEmbeddedDemoTasks } from "../test/demo-tasks.js";
 
 // The app as it would be deployed, for the benchmarks that measure it from outside: the production
@@ -20,6 +21,9 @@ export function startNodeFlags(): string[] {
   if (flags === undefined) throw new Error("package.json's start script no longer runs `node [flags] dist/server/server/main.js`");
   return flags.split(" ").filter(Boolean);
 }
+
+/** One secrets key for every server a bench starts on one database (decision 069). */
+const BENCH_SECRETS_KEY = newSecretsKey();
 
 export interface AppServer {
   child: ChildProcess;
@@ -47,7 +51,7 @@ export interface AppServerOptions {
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const { entry, dataDir, databaseUrl } = options;
   if (!existsSync(entry)) throw new Error(`${entry} not found: run \`npm run build\` first`);
-  if (options.demoTasks) await (databaseUrl ? seedDemoTasks(databaseUrl) : seedEmbeddedDemoTasks(dataDir));
+  if (options.demoTasks) await (databaseUrl ? seedDemoTasks(databaseUrl, BENCH_SECRETS_KEY) : seedEmbeddedDemoTasks(dataDir));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...startNodeFlags(), ...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {
@@ -59,8 +63,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
-      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR).
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : {}),
+      // With DATABASE_URL the server refuses to start without shared object storage (S3 or STORAGE_DIR)
+      // and a secrets key every instance shares.
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, STORAGE_DIR: join(dataDir, "objects"), SECRETS_KEY: BENCH_SECRETS_KEY } : {}),
       SEED_DEMO: "false",
       LOG_LEVEL: "warn",
       ...options.env,

@@ -11,6 +11,7 @@ import { freePort } from "../src/server/free-port.js";
 import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { seedDemoTasks } from "../test/demo-tasks.js";
+import { newSecretsKey } from "../src/server/secrets/secret-box.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 import { GOOD_CARD } from "../test/fixtures/cards.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
@@ -46,7 +47,8 @@ export async function startServer(env: Record<string, string> = {}, databaseServ
   // A production-mode server refuses the demo data (docs/decisions/066-demo-data-on-loopback-only.md):
   // for one (bench:lighthouse) the harness puts the demo's tasks in first, behind accounts nobody signs in to.
   const production = env.NODE_ENV === "production";
-  if (production) await seedDemoTasks(databaseUrl);
+  const secretsKey = newSecretsKey();
+  if (production) await seedDemoTasks(databaseUrl, secretsKey);
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/server/main.ts")], {
     cwd: ROOT,
     env: {
@@ -61,6 +63,7 @@ export async function startServer(env: Record<string, string> = {}, databaseServ
       SEED_DEMO: production ? "false" : "true",
       DATABASE_URL: databaseUrl,
       STORAGE_DIR: join(dataDir, "objects"),
+      SECRETS_KEY: secretsKey,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

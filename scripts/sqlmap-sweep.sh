@@ -101,6 +101,7 @@ PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
 NODE_ENV=development HOST=127.0.0.1 PORT="$PORT" PUBLIC_URL="$BASE" \
   DATA_DIR="$WORK/data" STORAGE_DIR="$WORK/data/objects" DATABASE_URL="postgres://errandly@127.0.0.1:$PG_PORT/errandly" SEED_DEMO=true LOG_LEVEL=warn \
+  SECRETS_KEY="$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')" \
   node dist/server/server/main.js >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 120); do

@@ -9,7 +9,7 @@ import { freshDatabase } from "./postgres-cluster.js";
 import { users } from "../src/server/db/schema/users.js";
 import { totpFactors } from "../src/server/db/schema/security.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
-import { newTotpSecret } from "../src/server/features/auth/totp.js";
+import { newTotpSecret, sealTotpSecret } from "../src/server/features/auth/totp.js";
 import type { UserRole } from "../src/shared/constants.js";
 
 // Each test file gets its own database cloned from the migrated template (global-setup.ts) and its
@@ -128,7 +128,7 @@ export async function createUser(
   // Admins always have a second factor (docs/decisions/049-second-factors.md): an authenticator app,
   // given at sign-in. Everyone's session is freshly signed in with the password.
   const admin = user.role === "admin" && overrides.secondFactor !== false;
-  if (admin) await t.database.db.insert(totpFactors).values({ userId: user.id, secret: newTotpSecret(), confirmedAt: t.clock.now() });
+  if (admin) await t.database.db.insert(totpFactors).values({ userId: user.id, secret: sealTotpSecret(t.app.ctx.secrets, user.id, newTotpSecret()), confirmedAt: t.clock.now() });
   const token = await createSession(t.database.db, user.id, { idleDays: 7, absoluteDays: 30 }, t.clock.now(), {}, {
     firstFactor: "password",
     secondFactor: admin ? "totp" : null,

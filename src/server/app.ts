@@ -60,6 +60,7 @@ import { deleteStaleRateLimits } from "./plugins/rate-limit.js";
 import securityPlugin from "./plugins/security.js";
 import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
+import { loadSecretBox } from "./secrets/secret-box.js";
 import { AfterAnswer } from "./after-answer.js";
 import { assertActionsHandled, moneyActionRegistry, taskActionRegistry } from "./transition-actions.js";
 import { MONEY_ACTIONS_NAMED } from "../shared/money-lifecycle.js";
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       logLinks: env.NODE_ENV === "development",
     }),
     push: await createPushSender(env, app.log),
+    secrets: await loadSecretBox(env),
     geocoder: createGeocoder(env),
     taskActions: taskActionRegistry(TASK_PROCESS.flatMap((step) => step.actions)),
     moneyActions: moneyActionRegistry(MONEY_ACTIONS_NAMED),

@@ -7,6 +7,7 @@ import type { Env } from "./config/env.js";
 import type { Database, Db } from "./db/client.js";
 import type { Metrics } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 import type { MoneyActions, TaskActions } from "./transition-actions.js";
 
 /** What every feature plugin gets: configuration, the database, the clock and shared services. */
@@ -19,6 +20,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Web Push to people's devices, or "disabled" when no VAPID keys could be had (adapters/push). */
   push: PushSender;
+  /** Seals and opens the secrets kept in the database, such as authenticator apps' keys (decision 069). */
+  secrets: SecretBox;
   /** One per process, so an external geocoder's 1 request/second queue and cache are shared. */
   geocoder: Geocoder;
   /** The task table's action handlers, one per name (transition-actions.ts). */

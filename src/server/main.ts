@@ -2,6 +2,7 @@ import { buildApp } from "./app.js";
 import { demoDataExposure, EnvError, parseEnv } from "./config/env.js";
 import { migrateDatabase, openDatabase } from "./db/client.js";
 import { databaseServer } from "./db/database-server.js";
+import { protectSecretsAtRest, SecretsKeyMismatch } from "./secrets/at-rest.js";
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_PASSWORD, refusePublishedDemoLogins, seedDemoData } from "./seed/demo.js";
 
 // The process entry: configuration, database, migrations, demo data, HTTP, graceful shutdown.
@@ -44,9 +45,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const app = await buildApp({ env, database, startScheduler: true });
+  // Plain authenticator keys an older version wrote are sealed, and a wrong key stops the start
+  // here rather than every sign-in later (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md).
+  const resealed = await protectSecretsAtRest(app.ctx.db, app.ctx.secrets);
+  if (resealed.sealed + resealed.resealed > 0) app.log.info(resealed, "sealed the authenticator apps' keys under the current secrets key");
 
   if (env.SEED_DEMO) {
-    const seeded = await seedDemoData(app.ctx.db, app.ctx.now());
+    const seeded = await seedDemoData(app.ctx.db, app.ctx.secrets, app.ctx.now());
     if (seeded) app.log.info("seeded an empty database with demo data");
   }
 
@@ -88,7 +93,7 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (err: unknown) => {
-  console.error(err);
+  console.error(err instanceof SecretsKeyMismatch ? err.message : err);
   await releaseOnFailure().catch(() => undefined);
   process.exit(1);
 });

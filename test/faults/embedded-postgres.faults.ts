@@ -6,7 +6,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "../../src/server/seed/demo.js";
 import { testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
-import { startServer, type ServerProcess } from "./server-process.js";
+import { newSecretsKey, SecretBox } from "../../src/server/secrets/secret-box.js";
+import { INSTANCE_SECRETS_KEY, startServer, type ServerProcess } from "./server-process.js";
 
 // The platform under the product: the embedded PostgreSQL that `npm start` runs, the admin command
 // beside a running server, recovery after a crash, and instances that start at the same moment.
@@ -161,5 +162,47 @@ describe("several instances", () => {
       (err: Error) => err.message,
     );
     expect(refused).toMatch(/STORAGE_DIR: is required when DATABASE_URL is set and S3 is not/);
+  });
+
+  it("seals the plain authenticator keys an older version left at start, and refuses to start without the key that sealed them", async () => {
+    const database = await testPostgres();
+    databases.push(database);
+    const refusedStart = (env: Record<string, string>) =>
+      startServer({ databaseUrl: database.url, env }).then(
+        (server) => {
+          started.push(server);
+          return "started";
+        },
+        (err: Error) => err.message,
+      );
+    // Instances on one database must share the key: none given, no start.
+    expect(await refusedStart({ SECRETS_KEY: "" })).toMatch(/SECRETS_KEY: is required when DATABASE_URL is set/);
+
+    // A first start migrates; then a row as the versions before decision 069 wrote it.
+    const first = await startServer({ databaseUrl: database.url });
+    started.push(first);
+    await first.stop();
+    const secret = "KRUGKIDROVUWG2ZAMJZG653OEBTG66BA";
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>("insert into users (email, first_name, last_name) values ('old-app@example.test', 'Old', 'App') returning id");
+      const userId = rows[0]?.id ?? "";
+      await client.query("insert into totp_factors (user_id, secret, confirmed_at) values ($1, $2, now())", [userId, secret]);
+
+      const second = await startServer({ databaseUrl: database.url });
+      started.push(second);
+      const { rows: stored } = await client.query<{ secret: string }>("select secret from totp_factors where user_id = $1", [userId]);
+      expect(stored[0]?.secret).toMatch(/^v1:/);
+      expect(new SecretBox([INSTANCE_SECRETS_KEY], "SECRETS_KEY").open(stored[0]?.secret ?? "", `totp_factors.secret:${userId}`)).toBe(secret);
+      await second.stop();
+
+      // Another key: the start stops with the sentence, not every sign-in after it.
+      expect(await refusedStart({ SECRETS_KEY: newSecretsKey() })).toMatch(
+        /The database holds 1 authenticator-app key that SECRETS_KEY cannot decrypt: another key sealed it\. Start with that key/,
+      );
+    } finally {
+      await client.end();
+    }
   });
 });

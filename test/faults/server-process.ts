@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "../../src/server/free-port.js";
+import { newSecretsKey } from "../../src/server/secrets/secret-box.js";
 
 // Real server processes for tests that kill, restart or pair them: the built server
 // (dist/, what `npm start` runs) for the fault suite, or the TypeScript entry through tsx for the
@@ -10,6 +11,12 @@ import { freePort } from "../../src/server/free-port.js";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const BUILT_ENTRY = join(ROOT, "dist/server/server/main.js");
+
+/**
+ * The secrets key of every instance started on a shared database: they must all seal and open the
+ * authenticator apps' keys with one key (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md).
+ */
+export const INSTANCE_SECRETS_KEY = newSecretsKey();
 
 export interface ServerOptions {
   /** Unset: the embedded PostgreSQL under the data directory, as `npm start` runs it. */
@@ -54,7 +61,9 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       // Instances of one test share a database but not files; none of these tests uploads across them.
-      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, STORAGE_DIR: join(dataDir, "objects") } : { DATABASE_URL: "" }),
+      ...(options.databaseUrl
+        ? { DATABASE_URL: options.databaseUrl, STORAGE_DIR: join(dataDir, "objects"), SECRETS_KEY: INSTANCE_SECRETS_KEY }
+        : { DATABASE_URL: "" }),
       LOG_LEVEL: "warn",
       SEED_DEMO: "false",
       // The load's posters post far more than a person does in an hour.

@@ -7,17 +7,19 @@ import WebSocket from "ws";
 import { launchBrowser } from "../../e2e/harness.js";
 import { sql } from "drizzle-orm";
 import { createStorage } from "../../src/server/adapters/storage/create-storage.js";
+import { keyFromIdentityFile, newBackupKey } from "../../src/server/backup/archive-crypto.js";
 import { writeBackup } from "../../src/server/backup/dump.js";
 import { openArchive, restoreBackup } from "../../src/server/backup/restore.js";
 import { parseEnv } from "../../src/server/config/env.js";
 import { SERVICE_UNAVAILABLE } from "../../src/server/plugins/errors.js";
+import { SecretBox } from "../../src/server/secrets/secret-box.js";
 import { openDatabase, queryRows, type Database } from "../../src/server/db/client.js";
 import { freePort } from "../../src/server/free-port.js";
 import { SERVICE_RESTART_CLOSE } from "../../src/shared/server-frames.js";
 import { freshDatabase, testPostgres, type PostgresDatabase } from "../postgres-cluster.js";
 import { checkInvariants, installTransitionLog, transitionCounts } from "./invariants.js";
 import { SANDBOX_CARD, Traffic, claimedTask, createActors, need, rowCounts, sleep, taskBody, waitFor, type Actor } from "./load.js";
-import { startServer, type ServerProcess } from "./server-process.js";
+import { INSTANCE_SECRETS_KEY, startServer, type ServerProcess } from "./server-process.js";
 import { checkTiming, startHaproxy, startPgBouncer, type Balancer, type Daemon } from "./topology-processes.js";
 import { recoverCutOffPayments, startWorkload } from "./workload.js";
 
@@ -512,13 +514,21 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
     const work = mkdtempSync(join(tmpdir(), "errandly-topology-backup-"));
     const archive = join(work, "backup.tar.gz");
     const storageEnv = (dir: string) => parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: join(work, "data"), STORAGE_DIR: dir });
-    const manifest = await writeBackup({ databaseUrl: need(bouncer, "PgBouncer").url, storage: await createStorage(storageEnv(storageDir)), archive });
+    const backupKey = await newBackupKey(new Date());
+    const manifest = await writeBackup({
+      databaseUrl: need(bouncer, "PgBouncer").url,
+      storage: await createStorage(storageEnv(storageDir)),
+      archive,
+      recipient: backupKey.recipient,
+      secrets: new SecretBox([INSTANCE_SECRETS_KEY], "the instances' SECRETS_KEY"),
+    });
     await load.rounds(1);
     await load.stop();
     const target = await freshDatabase(need(postgres, "PostgreSQL").url);
-    const opened = await openArchive(archive);
+    const opened = await openArchive(archive, async () => keyFromIdentityFile(backupKey.file) ?? "");
     try {
-      const restored = await restoreBackup({ ...opened, databaseUrl: target.url, storage: await createStorage(storageEnv(join(work, "objects"))) });
+      const targetEnv = storageEnv(join(work, "objects"));
+      const restored = await restoreBackup({ ...opened, databaseUrl: target.url, storage: await createStorage(targetEnv), env: targetEnv });
       console.info(`[faults] topology backup through PgBouncer: ${manifest.tables.tasks?.rows} tasks, ${manifest.ledger.entries} ledger entries, ${manifest.files.length} files; writes during it: ${traffic.summary()}`);
       // The fault suite's own transition log (installTransitionLog) is in the archive and stays there.
       expect(restored.notRestored).toEqual(["fault_task_transitions"]);

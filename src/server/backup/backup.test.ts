@@ -1,8 +1,11 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { generateSync } from "otplib";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createStorage } from "../adapters/storage/create-storage.js";
 import { STUCK_PROCESSING_MS } from "../../shared/money-lifecycle.js";
@@ -12,17 +15,27 @@ import { migrateDatabase, openDatabase, queryRows } from "../db/client.js";
 import { databaseServer } from "../db/database-server.js";
 import { payments } from "../db/schema/payments.js";
 import { uploads } from "../db/schema/providers.js";
+import { totpFactors } from "../db/schema/security.js";
+import { newTotpSecret, sealTotpSecret, useTotpCode } from "../features/auth/totp.js";
+import { PROJECT_ROOT } from "../paths.js";
+import { newSecretsKey, SecretBox, secretsKeyFile } from "../secrets/secret-box.js";
 import { checkInvariants, installTransitionLog } from "../../../test/faults/invariants.js";
 import { createPoster, startPayment, taskAt } from "../../../test/fixtures/factory.js";
 import { tinyPng } from "../../../test/fixtures/test-files.js";
-import { call, useTestApp } from "../../../test/create-test-app.js";
+import { call, createUser, useTestApp } from "../../../test/create-test-app.js";
+import { freshDatabase } from "../../../test/postgres-cluster.js";
+import { readBackupKey } from "../cli/backup-key.js";
+import { keyFromIdentityFile, newBackupKey } from "./archive-crypto.js";
 import { writeBackup } from "./dump.js";
 import type { Manifest } from "./manifest.js";
 import { isEmptyDirectory, openArchive, restoreBackup, RestoreRefused } from "./restore.js";
 
 // npm run backup and npm run restore (docs/operations.md): an archive taken while tasks are posted,
 // paid and finished is one moment (the ledger balances, every invariant holds), and restored into a
-// new DATA_DIR it starts and holds exactly the rows, ledger sums and files its manifest lists.
+// new DATA_DIR it starts and holds exactly the rows, ledger sums and files its manifest lists. The
+// archive is written for the operator's backup key alone, readable by its owner alone, with no
+// byte of the data in the clear, and a wrong key restores nothing
+// (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md).
 
 const work = await mkdtemp(join(tmpdir(), "errandly-backup-test-"));
 // The embedded PostgreSQL runs as its own account when the tests run as root: it must reach its folder.
@@ -32,6 +45,31 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 const t = await useTestApp({ DATA_DIR: join(work, "source"), TASKS_PER_HOUR: "1000" });
 const storage = await createStorage(t.env);
 const png = tinyPng();
+
+/** The operator's backup key: the server gets the public half (BACKUP_RECIPIENT), restore the rest. */
+const backupKey = await newBackupKey(t.clock.now());
+const identity = keyFromIdentityFile(backupKey.file) ?? "";
+const withKey = () => Promise.resolve(identity);
+
+/** A person with an authenticator app whose key the test knows: neither may be read in an archive. */
+const known = await createUser(t, { email: `known-${randomUUID().slice(0, 8)}@example.test` });
+const knownSecret = newTotpSecret();
+await t.database.db.insert(totpFactors).values({ userId: known.id, secret: sealTotpSecret(t.app.ctx.secrets, known.id, knownSecret), confirmedAt: t.clock.now() });
+
+/** Runs one of the npm run backup / restore commands as the operator does, through tsx. */
+function command(script: "backup" | "restore", args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", join(PROJECT_ROOT, "src/server/cli", `${script}.ts`), ...args],
+      { cwd: PROJECT_ROOT, env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", LOG_LEVEL: "silent", ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The restore folders in the temporary directory: a refused restore leaves none. */
+const restoreFolders = async () => (await readdir(tmpdir())).filter((name) => name.startsWith("errandly-restore-")).sort();
 
 /** This file's database URL: the run's server (the template's) and this file's own database. */
 async function sourceUrl(): Promise<string> {
@@ -98,7 +136,14 @@ describe("backup and restore", () => {
         writes++;
       }
     })();
-    manifest = await writeBackup({ databaseUrl: await sourceUrl(), storage, archive, now: t.clock.now() }).finally(() => (backingUp = false));
+    manifest = await writeBackup({
+      databaseUrl: await sourceUrl(),
+      storage,
+      archive,
+      recipient: backupKey.recipient,
+      secrets: t.app.ctx.secrets,
+      now: t.clock.now(),
+    }).finally(() => (backingUp = false));
     await writer;
 
     expect(writes).toBeGreaterThan(0);
@@ -112,6 +157,41 @@ describe("backup and restore", () => {
     expect(manifest.missingFiles).toEqual([]);
     expect(manifest.migrations.count).toBeGreaterThan(0);
     expect(manifest.tables[FOREIGN_TABLE]?.rows).toBe(1);
+    expect(manifest.secretsKeys).toEqual({ file: "secrets.key", keys: 1, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  it("writes the archive readable by its owner alone, encrypted, and leaves nothing else behind", async () => {
+    expect((await stat(archive)).mode & 0o777).toBe(0o600);
+    // The staging folder and the half-written archive are gone.
+    expect(await readdir(work)).toEqual(expect.not.arrayContaining([expect.stringMatching(/^\.errandly-backup-|\.partial$/)]));
+    const bytes = await readFile(archive);
+    expect(bytes.subarray(0, 22).toString("latin1")).toBe("age-encryption.org/v1\n");
+    // Neither a person's e-mail nor an authenticator app's key is in it in the clear.
+    expect(bytes.includes(known.email)).toBe(false);
+    expect(bytes.includes(knownSecret)).toBe(false);
+
+    // Opened with the key: the e-mail is there (so the search above can find what it looks for),
+    // the app's key is not, sealed as in the database, and every file made is its owner's alone.
+    const opened = await openArchive(archive, withKey);
+    try {
+      expect(opened.encrypted).toBe(true);
+      expect(await readFile(join(opened.dir, "db", "users.jsonl"), "utf8")).toContain(known.email);
+      const factors = await readFile(join(opened.dir, "db", "totp_factors.jsonl"), "utf8");
+      expect(factors).toContain(known.id);
+      expect(factors).not.toContain(knownSecret);
+      const modes = new Set<string>();
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          modes.add(`${entry.isDirectory() ? "dir" : "file"} ${((await stat(path)).mode & 0o777).toString(8)}`);
+          if (entry.isDirectory()) await walk(path);
+        }
+      };
+      await walk(opened.dir);
+      expect([...modes].sort()).toEqual(["dir 700", "file 600"]);
+    } finally {
+      await opened.close();
+    }
   });
 
   it("restores into a new DATA_DIR that starts with the manifest's rows, ledger and files", async () => {
@@ -120,9 +200,9 @@ describe("backup and restore", () => {
     const env = parseEnv({ NODE_ENV: "test", LOG_LEVEL: "silent", SEED_DEMO: "false", DATA_DIR: target });
     const server = await databaseServer(env, "app");
     afterAll(() => server.release());
-    const opened = await openArchive(archive);
+    const opened = await openArchive(archive, withKey);
     try {
-      const restored = await restoreBackup({ ...opened, databaseUrl: server.url, storage: await createStorage(env) });
+      const restored = await restoreBackup({ ...opened, databaseUrl: server.url, storage: await createStorage(env), env });
       expect(restored.rows).toEqual(tableRows(manifest));
       expect(restored.ledger).toEqual(manifest.ledger);
       // The operator's own table stays in the archive, said so, and fails nothing.
@@ -161,12 +241,17 @@ describe("backup and restore", () => {
     const [open] = await queryRows<{ count: number }>(database.db, sql`select count(*)::int as count from tasks where status = 'open'`);
     expect(board.json<unknown[]>()).toHaveLength(open?.count ?? -1);
     expect(open?.count).toBeGreaterThan(0);
+    // The new DATA_DIR took the archive's secrets key, so the authenticator apps still work there.
+    expect((await readFile(secretsKeyFile(target), "utf8")).trim()).toBe(t.app.ctx.secrets.exportKeys()[0]);
+    expect((await stat(secretsKeyFile(target))).mode & 0o777).toBe(0o600);
+    const code = generateSync({ secret: knownSecret, epoch: Math.floor(t.clock.now().getTime() / 1000) });
+    expect(await useTotpCode(database.db, app.ctx.secrets, known.id, code, t.clock.now())).toBe(true);
 
     // A second restore into the same place is refused: nothing is ever overwritten.
     expect(await isEmptyDirectory(target)).toBe(false);
-    const again = await openArchive(archive);
+    const again = await openArchive(archive, withKey);
     try {
-      await expect(restoreBackup({ ...again, databaseUrl: server.url, storage: await createStorage(env) })).rejects.toThrow(
+      await expect(restoreBackup({ ...again, databaseUrl: server.url, storage: await createStorage(env), env })).rejects.toThrow(
         new RestoreRefused(
           "The target database is not empty: it already has tables. Restore into a new, empty database (or an empty DATA_DIR), so nothing is overwritten.",
         ),
@@ -176,8 +261,97 @@ describe("backup and restore", () => {
     }
   });
 
+  it("seals the restored apps' keys under the target's SECRETS_KEY when it has one of its own", async () => {
+    const server = new URL(inject("postgresTemplate"));
+    server.pathname = "/postgres";
+    const target = await freshDatabase(server.toString());
+    afterAll(() => target.destroy());
+    const env = parseEnv({
+      NODE_ENV: "test",
+      DATA_DIR: join(work, "shared-target"),
+      DATABASE_URL: target.url,
+      STORAGE_DIR: join(work, "shared-objects"),
+      SECRETS_KEY: newSecretsKey(),
+    });
+    const opened = await openArchive(archive, withKey);
+    try {
+      await restoreBackup({ ...opened, databaseUrl: target.url, storage: await createStorage(env), env });
+    } finally {
+      await opened.close();
+    }
+    // The target keeps its own key: nothing is written beside it, and the app's key opens with it.
+    expect(existsSync(secretsKeyFile(env.DATA_DIR))).toBe(false);
+    const database = await openDatabase({ databaseUrl: target.url, poolSize: 1 });
+    afterAll(() => database.close());
+    const later = new Date(t.clock.now().getTime() + 30_000);
+    const code = generateSync({ secret: knownSecret, epoch: Math.floor(later.getTime() / 1000) });
+    expect(await useTotpCode(database.db, new SecretBox([env.SECRETS_KEY ?? ""], "SECRETS_KEY"), known.id, code, later)).toBe(true);
+  });
+
+  it("refuses a wrong key before anything is written, and says which key it wants", async () => {
+    const before = await restoreFolders();
+    const other = keyFromIdentityFile((await newBackupKey(t.clock.now())).file) ?? "";
+    await expect(openArchive(archive, () => Promise.resolve(other))).rejects.toThrow(
+      new RestoreRefused(
+        `The backup key given does not open ${archive}: it was encrypted for another key. ` +
+          "Give the key (AGE-SECRET-KEY-1…) whose public half was BACKUP_RECIPIENT when this backup was made. Nothing was restored.",
+      ),
+    );
+    await expect(openArchive(archive, () => Promise.resolve(backupKey.recipient))).rejects.toThrow(/That is not a backup key/);
+    expect(await restoreFolders()).toEqual(before);
+
+    // The command: the key in BACKUP_KEY is wrong, and the empty DATA_DIR stays as it was.
+    const target = join(work, "not-restored");
+    const refused = await command("restore", [archive], { DATA_DIR: target, BACKUP_KEY: other });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("The backup key given does not open");
+    expect(existsSync(target)).toBe(false);
+    // Without any key, and no terminal to type one in, it says where to give it.
+    await expect(openArchive(archive, () => readBackupKey({}, undefined, false))).rejects.toThrow(
+      /^This archive is encrypted\. Give its backup key with --key-file FILE .* Nothing was restored\.$/,
+    );
+  });
+
+  it("refuses an encrypted archive altered after it was written", async () => {
+    const altered = join(work, "altered.tar.gz.age");
+    await copyFile(archive, altered);
+    const bytes = await readFile(altered);
+    const at = bytes.length - 100;
+    bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+    await writeFile(altered, bytes);
+    await expect(openArchive(altered, withKey)).rejects.toThrow(/is not a readable backup archive: it is damaged/);
+  });
+
+  it("makes a backup key, refuses to back up without one, and re-encrypts an archive for a new key", async () => {
+    const noKey = await command("backup", [join(work, "never.tar.gz.age")], { DATA_DIR: join(work, "source") });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain("npm run backup needs BACKUP_RECIPIENT, the public half of a backup key, to encrypt the archive.");
+    expect(noKey.stderr).toContain("npm run backup -- --new-key backup-key.txt");
+    expect(existsSync(join(work, "never.tar.gz.age"))).toBe(false);
+
+    const keyFile = join(work, "new-backup-key.txt");
+    const made = await command("backup", ["--new-key", keyFile], {});
+    expect(made.code).toBe(0);
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    const recipient = /^BACKUP_RECIPIENT=(age1[0-9a-z]+)$/m.exec(made.stdout)?.[1] ?? "";
+    expect(await readFile(keyFile, "utf8")).toContain(`# public key: ${recipient}`);
+    const again = await command("backup", ["--new-key", keyFile], {});
+    expect(again.stderr).toContain("exists already. Name a new file: a backup key is never overwritten.");
+
+    // A change of backup key: the archive is written again for the new one, opened with the old.
+    const rotated = join(work, "rotated.tar.gz.age");
+    const reencrypted = await command("backup", ["--reencrypt", archive, rotated], { DATA_DIR: join(work, "source"), BACKUP_KEY: identity, BACKUP_RECIPIENT: recipient });
+    expect(reencrypted.code).toBe(0);
+    expect((await stat(rotated)).mode & 0o777).toBe(0o600);
+    const newIdentity = keyFromIdentityFile(await readFile(keyFile, "utf8")) ?? "";
+    const opened = await openArchive(rotated, () => Promise.resolve(newIdentity));
+    expect(opened.manifest.tables.tasks?.rows).toBe(manifest.tables.tasks?.rows);
+    await opened.close();
+    await expect(openArchive(rotated, withKey)).rejects.toThrow(/does not open/);
+  });
+
   it("refuses an archive that does not match its manifest", async () => {
-    const { dir, close } = await openArchive(archive);
+    const { dir, close } = await openArchive(archive, withKey);
     const { execFile } = await import("node:child_process");
     const damaged = join(work, "damaged.tar.gz");
     try {
@@ -187,6 +361,7 @@ describe("backup and restore", () => {
     } finally {
       await close();
     }
-    await expect(openArchive(damaged)).rejects.toThrow(/db\/tasks\.jsonl .* does not match its manifest/);
+    // A plain .tar.gz is what backups were before decision 069: still opened, and checked the same.
+    await expect(openArchive(damaged, withKey)).rejects.toThrow(/db\/tasks\.jsonl .* does not match its manifest/);
   });
 });

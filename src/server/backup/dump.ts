@@ -1,28 +1,49 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { once } from "node:events";
 import pg from "pg";
 import type { ObjectStorage } from "../adapters/storage/storage.js";
 import { PROJECT_ROOT } from "../paths.js";
-import { run, type Manifest } from "./manifest.js";
+import type { SecretBox } from "../secrets/secret-box.js";
+import { writeEncrypted } from "./archive-crypto.js";
+import type { Manifest } from "./manifest.js";
 
 // `npm run backup` (docs/operations.md, docs/decisions/053-metrics-and-backups.md): every table of
 // the database read in ONE repeatable-read transaction, so the archive is one moment however many
 // writes happen meanwhile (what pg_dump does; its binaries cannot be used for the embedded
 // PostgreSQL 18, see the decision), then the uploaded files that moment's rows name, then one
-// tar.gz with a manifest that restore and an operator can check the archive against.
+// tar.gz with a manifest that restore and an operator can check the archive against, encrypted with
+// age to the operator's backup key as it is written (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md):
+// no byte of it is ever on disk in the clear but the staging folder, which only its owner can read.
 
 /** Rows fetched from the cursor at a time: bounded memory whatever the table's size. */
 const FETCH_ROWS = 2_000;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** Writes `archive` (a .tar.gz) from the database at `databaseUrl` and the files in `storage`. */
-export async function writeBackup(options: { databaseUrl: string; storage: ObjectStorage; archive: string; now?: Date }): Promise<Manifest> {
-  const staging = join(dirname(options.archive), `.errandly-backup-${process.pid}-${Date.now()}`);
-  await mkdir(join(staging, "db"), { recursive: true });
+/** Files made while backing up are readable by their owner alone (the folders: 0700). */
+const PRIVATE_FILE = 0o600;
+const PRIVATE_DIR = 0o700;
+
+/**
+ * Writes `archive`, a .tar.gz encrypted to `recipient` (an age public key), from the database at
+ * `databaseUrl`, the files in `storage` and the keys of `secrets` (the database's sealed values
+ * are useless without them; null when the server has none yet).
+ */
+export async function writeBackup(options: {
+  databaseUrl: string;
+  storage: ObjectStorage;
+  archive: string;
+  recipient: string;
+  secrets: SecretBox | null;
+  now?: Date;
+}): Promise<Manifest> {
+  // Beside the archive, so the copy needs the archive's disk rather than a small /tmp; mkdtemp makes it 0700.
+  const staging = await mkdtemp(join(dirname(options.archive), ".errandly-backup-"));
+  await mkdir(join(staging, "db"), { mode: PRIVATE_DIR });
   try {
     const client = new pg.Client({ connectionString: options.databaseUrl });
     await client.connect();
@@ -43,18 +64,36 @@ export async function writeBackup(options: { databaseUrl: string; storage: Objec
         continue;
       }
       const path = join(staging, "files", key);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, body);
+      await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
+      await writeFile(path, body, { mode: PRIVATE_FILE });
       files.push({ key, contentType, bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") });
     }
     const { fileKeys: _keys, ...rest } = snapshot;
     const manifest: Manifest = { ...rest, files, missingFiles };
-    await writeFile(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    await run("tar", ["-czf", options.archive, "-C", staging, "."]);
+    if (options.secrets) {
+      const keys = options.secrets.exportKeys();
+      const text = keys.map((key) => `${key}\n`).join("");
+      await writeFile(join(staging, "secrets.key"), text, { mode: PRIVATE_FILE });
+      manifest.secretsKeys = { file: "secrets.key", keys: keys.length, sha256: createHash("sha256").update(text).digest("hex") };
+    }
+    await writeFile(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE });
+    await encryptTar(staging, options.recipient, options.archive);
     return manifest;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** tar's gzip of `dir`, streamed into writeEncrypted: the plain archive never touches the disk. */
+async function encryptTar(dir: string, recipient: string, archive: string): Promise<void> {
+  const tar = spawn("tar", ["-czf", "-", "-C", dir, "."], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  tar.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve, reject) => {
+    tar.once("error", reject);
+    tar.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`tar failed (${code}): ${stderr.trim()}`))));
+  });
+  await writeEncrypted(tar.stdout, recipient, archive, exited);
 }
 
 async function dumpSnapshot(client: pg.Client, dir: string, now: Date) {
@@ -106,7 +145,7 @@ async function dumpTable(client: pg.Client, table: string, path: string): Promis
     [table],
   );
   const columns = cols.map((c) => c.name);
-  const out = createWriteStream(path);
+  const out = createWriteStream(path, { mode: PRIVATE_FILE });
   const hash = createHash("sha256");
   let rows = 0;
   await client.query(

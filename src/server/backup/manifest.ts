@@ -1,6 +1,3 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-
 // What a backup archive holds, written as manifest.json at its root (docs/operations.md).
 
 export interface Manifest {
@@ -20,6 +17,10 @@ export interface Manifest {
   files: { key: string; contentType: string; bytes: number; sha256: string }[];
   /** Files a row names that storage did not have (deleted after the snapshot, or lost before it). */
   missingFiles: string[];
+  /**
+   * The keys the database's sealed secrets open with, one a line in `file`, the current first
+   * (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md); absent in archives made before
+   * them, and when the server had not made its key yet.
+   */
+  secretsKeys?: { file: string; keys: number; sha256: string };
 }
-
-export const run = promisify(execFile);

@@ -30,6 +30,14 @@ function isTileTemplate(value: string): boolean {
  */
 const DEFAULT_HEADERS_TIMEOUT_MS = 20_000;
 
+/** 32 random bytes in base64, as `openssl rand -base64 32` prints them. */
+const secretsKey = z
+  .string()
+  .refine((v) => /^[A-Za-z0-9+/]{43}=$/.test(v) && Buffer.from(v, "base64").length === 32, {
+    error: "must be 32 random bytes in base64 (make one with `openssl rand -base64 32`)",
+  })
+  .optional();
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
@@ -214,6 +222,25 @@ const envSchema = z
      */
     METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters (use `openssl rand -hex 24`)" }).optional(),
 
+    /**
+     * The key the authenticator apps' keys are sealed with in the database: 32 random bytes in
+     * base64 (`openssl rand -base64 32`). Unset: DATA_DIR/secrets.key, made on first start; required
+     * with DATABASE_URL, where every instance must use the same key. SECRETS_KEY_PREVIOUS opens what
+     * the old key sealed while the key is changed (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md).
+     */
+    SECRETS_KEY: secretsKey,
+    SECRETS_KEY_PREVIOUS: secretsKey,
+    /** The public half of the backup key (age1…): what `npm run backup` encrypts archives to (docs/operations.md). */
+    BACKUP_RECIPIENT: z
+      .string()
+      .regex(/^age1[0-9a-z]{20,}$/, { error: "must be an age public key (age1…, from `npm run backup -- --new-key FILE`)" })
+      .optional(),
+    /** The backup key itself (AGE-SECRET-KEY-1…), for `npm run restore`; unset, restore asks for it. Keep it off the servers. */
+    BACKUP_KEY: z
+      .string()
+      .regex(/^AGE-SECRET-KEY-(PQ-)?1[0-9A-Z]{20,}$/, { error: "must be an age secret key (AGE-SECRET-KEY-1…); the age1… line is the public half, BACKUP_RECIPIENT" })
+      .optional(),
+
     FELIX_LLM_URL: optionalUrl,
     FELIX_LLM_MODEL: z.string().min(1).optional(),
     FELIX_LLM_API_KEY: z.string().min(1).optional(),
@@ -235,6 +262,18 @@ const envSchema = z
           "is required when DATABASE_URL is set and S3 is not: uploads saved on one instance's disk are invisible to the others. " +
           "Set S3_* for shared object storage, or STORAGE_DIR to a directory every instance shares (a network mount)",
       });
+    }
+    if (env.DATABASE_URL && !env.SECRETS_KEY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SECRETS_KEY"],
+        message:
+          "is required when DATABASE_URL is set: every instance on that database must read the authenticator apps' keys with the same key. " +
+          "Make one with `openssl rand -base64 32` and give it to every instance",
+      });
+    }
+    if (env.SECRETS_KEY_PREVIOUS && !env.SECRETS_KEY) {
+      ctx.addIssue({ code: "custom", path: ["SECRETS_KEY_PREVIOUS"], message: "only applies with SECRETS_KEY: set SECRETS_KEY to the new key too" });
     }
     if (env.BACKGROUND_CHECKS === "checkr" && !env.CHECKR_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["CHECKR_API_KEY"], message: "is required when BACKGROUND_CHECKS is checkr (the API key from Checkr's developer settings)" });

@@ -15,7 +15,7 @@ const EXPOSURE = "NODE_ENV is production";
 describe("published demo logins", () => {
   it("stop a start that others may reach until each has another password", async () => {
     expect(await refusePublishedDemoLogins(t.database.db, EXPOSURE)).toBeNull();
-    expect(await seedDemoData(t.database.db, t.clock.now())).toBe(true);
+    expect(await seedDemoData(t.database.db, t.app.ctx.secrets, t.clock.now())).toBe(true);
 
     const refusal = await refusePublishedDemoLogins(t.database.db, EXPOSURE);
     expect(refusal).toContain("(admin@errandly.test, poster@errandly.test, provider@errandly.test), and NODE_ENV is production");

@@ -8,6 +8,8 @@ import { totpFactors } from "../db/schema/security.js";
 import { tasks } from "../db/schema/tasks.js";
 import { users } from "../db/schema/users.js";
 import { hashPassword, verifyPassword } from "../features/auth/passwords.js";
+import { sealTotpSecret } from "../features/auth/totp.js";
+import type { SecretBox } from "../secrets/secret-box.js";
 import { approx } from "../features/tasks/positions.js";
 
 // Demo data for an empty database (SEED_DEMO; by default on a loopback development run only,
@@ -76,7 +78,7 @@ const DEMO_EMAILS = { poster: "poster@errandly.test", provider: "provider@errand
  * bench that wants the demo tasks behind a production-mode server gives one nobody knows, as such a
  * server refuses the published one (refusePublishedDemoLogins).
  */
-export async function seedDemoData(db: Db, now: Date, password = DEMO_PASSWORD): Promise<boolean> {
+export async function seedDemoData(db: Db, secrets: SecretBox, now: Date, password = DEMO_PASSWORD): Promise<boolean> {
   const [existing] = await db.select({ n: count() }).from(users);
   if ((existing?.n ?? 0) > 0) return false;
 
@@ -90,7 +92,7 @@ export async function seedDemoData(db: Db, now: Date, password = DEMO_PASSWORD):
     ])
     .returning();
   if (!poster || !provider || !admin) throw new Error("demo users were not created");
-  await db.insert(totpFactors).values({ userId: admin.id, secret: DEMO_ADMIN_TOTP_SECRET, confirmedAt: now, createdAt: now });
+  await db.insert(totpFactors).values({ userId: admin.id, secret: sealTotpSecret(secrets, admin.id, DEMO_ADMIN_TOTP_SECRET), confirmedAt: now, createdAt: now });
 
   await db.insert(providerProfiles).values({
     userId: provider.id,

@@ -25,7 +25,7 @@ import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from "./reco
 import { toUserView } from "./repository.js";
 import { listSecurityEvents, recordSecurityEvent } from "./security-log.js";
 import { beginSignIn } from "./sign-in-throttle.js";
-import { newTotpSecret, totpSetup, totpStep, useTotpCode } from "./totp.js";
+import { newTotpSecret, openTotpSecret, sealTotpSecret, totpSetup, totpStep, useTotpCode } from "./totp.js";
 
 // The second step of sign-in, the authenticator app and recovery codes, step-up with the password,
 // the security log, and an admin's reset of someone's factors (docs/product.md, "Account security";
@@ -63,7 +63,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const attempt = await beginSignIn(ctx, reply, request.ip, `second-factor:${userId}`);
       const now = ctx.now();
       const { code } = request.body;
-      const totp = /^\d{6}$/.test(code.replace(/\s/g, "")) && (await useTotpCode(ctx.db, userId, code, now));
+      const totp = /^\d{6}$/.test(code.replace(/\s/g, "")) && (await useTotpCode(ctx.db, ctx.secrets, userId, code, now));
       const left = totp ? null : await useRecoveryCode(ctx.db, userId, code, now);
       const method = totp ? "totp" : left !== null ? "recovery_code" : null;
       if (!method) {
@@ -150,10 +150,11 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const [existing] = await ctx.db.select().from(totpFactors).where(eq(totpFactors.userId, me.id));
       if (existing?.confirmedAt) throw conflict("You already have an authenticator app. Remove it first to add another.");
       const secret = newTotpSecret();
+      const stored = sealTotpSecret(ctx.secrets, me.id, secret);
       await ctx.db
         .insert(totpFactors)
-        .values({ userId: me.id, secret, createdAt: ctx.now() })
-        .onConflictDoUpdate({ target: totpFactors.userId, set: { secret, createdAt: ctx.now(), lastUsedStep: null } });
+        .values({ userId: me.id, secret: stored, createdAt: ctx.now() })
+        .onConflictDoUpdate({ target: totpFactors.userId, set: { secret: stored, createdAt: ctx.now(), lastUsedStep: null } });
       return totpSetup(me.email, secret);
     },
   );
@@ -176,7 +177,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = ctx.now();
       const [pending] = await ctx.db.select().from(totpFactors).where(and(eq(totpFactors.userId, me.id), isNull(totpFactors.confirmedAt)));
       if (!pending) throw conflict("There is no authenticator app waiting to be confirmed. Start again from Settings, under Security.");
-      const step = totpStep(pending.secret, request.body.code, now, null);
+      const step = totpStep(openTotpSecret(ctx.secrets, me.id, pending.secret), request.body.code, now, null);
       if (step === null) throw fieldError("code", "That code is not right. Type the six-digit code your app shows now.");
       return ctx.db.transaction(async (tx) => {
         await tx.update(totpFactors).set({ confirmedAt: now, lastUsedStep: step }).where(eq(totpFactors.userId, me.id));

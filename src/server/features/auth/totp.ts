@@ -3,11 +3,14 @@ import { generateSecret, generateURI, verifySync } from "otplib";
 import QRCode from "qrcode";
 import type { Db } from "../../db/client.js";
 import { totpFactors } from "../../db/schema/security.js";
+import { totpSecretAad } from "../../secrets/at-rest.js";
+import type { SecretBox } from "../../secrets/secret-box.js";
 
 // Authenticator-app codes (RFC 6238: SHA-1, six digits, 30-second steps), with the clock handed in
 // so tests move it (docs/decisions/049-second-factors.md). A code is accepted one step either side
 // of now, for phones whose clocks drift, and once: the step of the last accepted code is stored and
-// a code of that step or an earlier one is refused.
+// a code of that step or an earlier one is refused. The app's key is stored sealed and opened only
+// to check a code (docs/decisions/069-secrets-at-rest-and-encrypted-backups.md).
 
 const PERIOD_S = 30;
 const ISSUER = "Errandly";
@@ -20,6 +23,16 @@ export async function totpSetup(email: string, secret: string) {
   const otpauthUrl = generateURI({ issuer: ISSUER, label: email, secret });
   const qrSvg = await QRCode.toString(otpauthUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return { secret, otpauthUrl, qrSvg };
+}
+
+/** The stored form of an account's app key: sealed under the secrets key, bound to the account. */
+export function sealTotpSecret(secrets: SecretBox, userId: string, secret: string): string {
+  return secrets.seal(secret, totpSecretAad(userId));
+}
+
+/** The app key of a stored row, opened to check a code; throws when the secrets key does not open it. */
+export function openTotpSecret(secrets: SecretBox, userId: string, stored: string): string {
+  return secrets.open(stored, totpSecretAad(userId));
 }
 
 /** The step `code` belongs to, when it is right for `now` (± one step) and newer than `afterStep`; otherwise null. */
@@ -42,13 +55,13 @@ export function totpStep(secret: string, code: string, now: Date, afterStep: num
  * Checks a code against the account's confirmed app and, when right, records its step in one
  * conditional UPDATE, so two requests with the same code give one success.
  */
-export async function useTotpCode(db: Db, userId: string, code: string, now: Date): Promise<boolean> {
+export async function useTotpCode(db: Db, secrets: SecretBox, userId: string, code: string, now: Date): Promise<boolean> {
   const [factor] = await db
     .select()
     .from(totpFactors)
     .where(and(eq(totpFactors.userId, userId), isNotNull(totpFactors.confirmedAt)));
   if (!factor) return false;
-  const step = totpStep(factor.secret, code, now, factor.lastUsedStep);
+  const step = totpStep(openTotpSecret(secrets, userId, factor.secret), code, now, factor.lastUsedStep);
   if (step === null) return false;
   const used = await db
     .update(totpFactors)
