@@ -239,11 +239,14 @@ describe("chat socket", () => {
 
   it("never shows a released provider the next provider's conversation, live or in history", async () => {
     const { poster, provider: first, task } = await claimedChat();
-    const old = await call(t, poster, { method: "POST", url: "/api/messages", payload: { taskId: task.id, content: "Door code is 1234" } });
-    expect(old.statusCode).toBe(201);
     const released = await openSocket(first);
     released.send({ type: "auth", taskId: task.id });
     await released.next("auth_success");
+    // Posted once the socket is in the room and taken from it here, so its frame (delivered after the
+    // NOTIFY, which may come after the 201) cannot be mistaken for the next provider's below.
+    const old = await call(t, poster, { method: "POST", url: "/api/messages", payload: { taskId: task.id, content: "Door code is 1234" } });
+    expect(old.statusCode).toBe(201);
+    expect((await released.next("message")).content).toBe("Door code is 1234");
 
     // The claim expires and another provider takes the task; the first socket is still in the room.
     const second = await createUser(t, { verifiedProvider: true });
