@@ -43,6 +43,8 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const publicUrl = new URL(ctx.env.PUBLIC_URL);
   const rp = { rpID: publicUrl.hostname, origin: publicUrl.origin };
   const sensitive = { auth: "user" as const, freshProof: true };
+  // A passkey is added only to a proven address (docs/decisions/067-planted-credentials-go-at-verification.md).
+  const adding = { ...sensitive, verifiedEmail: true };
   const perIp = (name: string) => rateLimit(ctx.db, ctx.now, { name, max: 30, windowMs: 15 * 60_000, key: (r) => r.ip });
 
   const credentialsOf = async (userId: string) =>
@@ -86,7 +88,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/passkeys/options",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "startPasskeyRegistration", summary: "Options for adding a passkey", tags: ["auth"], response: { 200: webauthnOptionsSchema, ...errors } },
     },
     async (request, reply) => {
@@ -110,7 +112,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/passkeys",
     {
-      config: sensitive,
+      config: adding,
       schema: {
         operationId: "addPasskey",
         summary: "Add a passkey",

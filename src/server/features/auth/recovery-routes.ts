@@ -169,7 +169,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const opener = { signUpCookieHash: signUpCookieHash(app, request), userId: request.user?.id ?? null };
+      const opener = { signUpCookieHash: signUpCookieHash(app, request), userId: request.user?.id ?? null, firstFactor: request.user?.firstFactor ?? null };
       const verified = await verifyEmailLink(ctx, request.body.token, request.body.password, opener);
       const secondStep = await signIn(request, reply, verified.userId);
       if (secondStep) return reply.code(202).send(secondStep);

@@ -38,6 +38,9 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const user = { auth: "user" as const };
   const sensitive = { auth: "user" as const, freshProof: true };
+  // A factor is added only to a proven address: one planted before the owner proves it would
+  // outlive them (docs/decisions/067-planted-credentials-go-at-verification.md).
+  const adding = { ...sensitive, verifiedEmail: true };
   const perUser = (name: string, max: number) =>
     rateLimit(ctx.db, ctx.now, { name, max, windowMs: 15 * 60_000, key: (r) => requireUser(r).id });
 
@@ -141,7 +144,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/totp",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "startTotpEnrolment", summary: "Start adding an authenticator app", tags: ["auth"], response: { 200: totpSetupSchema, ...errors } },
     },
     async (request) => {
@@ -160,7 +163,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/totp/confirm",
     {
-      config: sensitive,
+      config: adding,
       preHandler: perUser("totp-confirm", 10),
       schema: {
         operationId: "confirmTotpEnrolment",
@@ -209,7 +212,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/recovery-codes",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "regenerateRecoveryCodes", summary: "Make ten new recovery codes", tags: ["auth"], response: { 200: recoveryCodesSchema, ...errors } },
     },
     async (request) => {
