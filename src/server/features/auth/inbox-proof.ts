@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { pushSubscriptions } from "../../db/schema/push.js";
 import { authChallenges, passkeys, recoveryCodes, totpFactors } from "../../db/schema/security.js";
 import { sessions, users } from "../../db/schema/users.js";
+import { recordSecurityEvent, type SecurityRequest } from "./security-log.js";
 import { deleteTokens } from "./tokens.js";
 
 // Whoever proves the inbox ends up alone on the account (docs/decisions/044-verification-ends-other-holders.md,
@@ -22,25 +23,44 @@ export interface InboxProver {
  * Marks the account's address verified (ADMIN_EMAILS promotion included). On the first proof it
  * also ends every session and half-done sign-in, removes the authenticator app, passkeys, recovery
  * codes, push devices and outstanding one-time links, and the password or single sign-on link the
- * prover does not hold. Answers whether this was the first proof. Call it inside the caller's
- * transaction: the row is locked so two proofs at once remove things once.
+ * prover does not hold, and writes what it removed to the security log. Answers whether this was
+ * the first proof. Call it inside the caller's transaction: the row is locked so two proofs at once
+ * remove things once.
  */
-export async function proveInbox(tx: Db, userId: string, prover: InboxProver, options: { adminEmails: readonly string[]; now: Date }): Promise<boolean> {
-  const [account] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)).for("update");
+export async function proveInbox(
+  tx: Db,
+  userId: string,
+  prover: InboxProver,
+  /** `request`: the prover's, for the security log. */
+  options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest },
+): Promise<boolean> {
+  const [account] = await tx
+    .select({ verifiedAt: users.emailVerifiedAt, password: users.passwordHash, singleSignOn: users.oidcSubject })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for("update");
   if (!account) return false;
   const first = account.verifiedAt === null;
   if (first) {
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await tx.delete(authChallenges).where(eq(authChallenges.userId, userId));
-    await tx.delete(totpFactors).where(eq(totpFactors.userId, userId));
-    await tx.delete(passkeys).where(eq(passkeys.userId, userId));
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    // A device someone else subscribed would go on receiving the owner's notices.
-    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+    const removed = {
+      authenticatorApp: (await tx.delete(totpFactors).where(eq(totpFactors.userId, userId)).returning({ id: totpFactors.userId })).length,
+      passkeys: (await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id })).length,
+      recoveryCodes: (await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).returning({ id: recoveryCodes.id })).length,
+      // A device someone else subscribed would go on receiving the owner's notices.
+      pushDevices: (await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).returning({ id: pushSubscriptions.id })).length,
+      password: !prover.keepsPassword && account.password !== null ? 1 : 0,
+      singleSignOn: !prover.keepsSingleSignOn && account.singleSignOn !== null ? 1 : 0,
+    };
     // A link still on its way (an address change to another inbox) would hand the account back.
     await deleteTokens(tx, userId);
-    if (!prover.keepsPassword) await tx.update(users).set({ passwordHash: null }).where(eq(users.id, userId));
-    if (!prover.keepsSingleSignOn) await tx.update(users).set({ oidcSubject: null }).where(eq(users.id, userId));
+    if (removed.password) await tx.update(users).set({ passwordHash: null }).where(eq(users.id, userId));
+    if (removed.singleSignOn) await tx.update(users).set({ oidcSubject: null }).where(eq(users.id, userId));
+    await recordSecurityEvent(tx, options.request, options.now, { userId, event: "email_verified", result: "success" });
+    if (Object.values(removed).some((n) => n > 0)) {
+      await recordSecurityEvent(tx, options.request, options.now, { userId, event: "removed_at_verification", result: "success", details: removed });
+    }
   }
   await markEmailVerified(tx, userId, options.adminEmails, options.now);
   return first;

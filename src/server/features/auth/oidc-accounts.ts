@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
 import type { UserRow } from "./sessions.js";
 import { proveInbox } from "./inbox-proof.js";
+import type { SecurityRequest } from "./security-log.js";
 
 // Who an OpenID Connect sign-in is: the IdP's claims turned into a profile, then matched to one of
 // our accounts by subject, else by verified e-mail, else a new account.
@@ -60,7 +61,7 @@ export function profileFromClaims(claims: Record<string, unknown>): OidcProfile 
 export async function accountForOidcProfile(
   db: Db,
   profile: OidcProfile,
-  options: { adminEmails: readonly string[]; now: Date },
+  options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest },
 ): Promise<UserRow> {
   const [bySubject] = await db.select().from(users).where(eq(users.oidcSubject, profile.subject)).limit(1);
   if (bySubject) return verifiedByIdp(db, bySubject, profile, options);
@@ -110,7 +111,7 @@ export async function accountForOidcProfile(
  * first proof, so the password, factors and sessions someone may have made before it go, and the
  * single sign-on link that proved it stays (inbox-proof.ts, decision 067).
  */
-async function verifiedByIdp(db: Db, user: UserRow, profile: OidcProfile, options: { adminEmails: readonly string[]; now: Date }): Promise<UserRow> {
+async function verifiedByIdp(db: Db, user: UserRow, profile: OidcProfile, options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest }): Promise<UserRow> {
   if (user.emailVerifiedAt || !profile.emailVerified || user.email !== profile.email) return user;
   return db.transaction(async (tx) => {
     await proveInbox(tx, user.id, { keepsPassword: false, keepsSingleSignOn: true }, options);

@@ -18,6 +18,7 @@ import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail } from "./repository.js";
 import type { SessionUser, UserRow } from "./sessions.js";
 import { proveInbox } from "./inbox-proof.js";
+import { recordSecurityEvent, type SecurityRequest } from "./security-log.js";
 import { consumeToken, deleteTokens, issueToken, type AuthTokenRow } from "./tokens.js";
 
 // The use cases behind the one-time links sent by e-mail: forgot/reset password, e-mail
@@ -42,7 +43,7 @@ export async function sendPasswordResetLink(ctx: Ctx, email: string): Promise<vo
 }
 
 /** Sets the password a reset link leads to and ends every session; returns whose account it was. */
-export async function resetPassword(ctx: Ctx, link: string, password: string): Promise<string> {
+export async function resetPassword(ctx: Ctx, link: string, password: string, request: SecurityRequest): Promise<string> {
   const passwordHash = await hashPassword(password);
   const now = ctx.now();
   const userId = await ctx.db.transaction(async (tx) => {
@@ -57,8 +58,9 @@ export async function resetPassword(ctx: Ctx, link: string, password: string): P
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, token.userId));
     // The link reached the inbox, so the address is proven as well: a first proof leaves the
     // account with only this password (decision 067).
-    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn: false }, { adminEmails: ctx.env.ADMIN_EMAILS, now });
+    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn: false }, { adminEmails: ctx.env.ADMIN_EMAILS, now, request });
     await deleteTokens(tx, token.userId, ["password_reset"]);
+    await recordSecurityEvent(tx, request, now, { userId: token.userId, event: "password_reset", result: "success" });
     // Every session ends; the sessions_notify_ended trigger closes their sockets (drizzle/0002).
     await tx.delete(sessions).where(eq(sessions.userId, token.userId));
     if (owner) await ctx.mailer.queue(tx, { ...passwordChangedMail(ctx.env.PUBLIC_URL), to: owner.email });
@@ -70,6 +72,7 @@ export async function resetPassword(ctx: Ctx, link: string, password: string): P
 
 /** Who opened a sign-up link: the browser that registered (its sign-up cookie's hash), and who is signed in, and how. */
 export interface LinkOpener {
+  request: SecurityRequest;
   signUpCookieHash: string | null;
   userId: string | null;
   /** How the opener's session was proven ("password", "oidc"…), when signed in. */
@@ -114,6 +117,7 @@ export async function verifyEmailLink(
       }
       // Links sent to the old address (a reset, a verification) must not act on the account any more.
       await deleteTokens(tx, token.userId);
+      await recordSecurityEvent(tx, opener.request, now, { userId: token.userId, event: "email_changed", result: "success", details: { from: account.email, to: newEmail } });
     } else {
       await settleSignUpPassword(tx, account, token, { chosen, chosenHash, opener, keepsSingleSignOn }, now);
     }
@@ -121,7 +125,7 @@ export async function verifyEmailLink(
     // before the proof ends, and the follower is signed in afresh by the route (decision 044); a
     // first proof also removes every factor and link made before it (decision 067).
     await tx.delete(sessions).where(eq(sessions.userId, token.userId));
-    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn }, { adminEmails: ctx.env.ADMIN_EMAILS, now });
+    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn }, { adminEmails: ctx.env.ADMIN_EMAILS, now, request: opener.request });
     // A new address leads back to its settings; a sign-up link to where the person was going.
     const returnTo = token.purpose === "email_change" ? "/settings/email" : safeReturnTo(token.returnTo ?? "/dashboard");
     return { userId: token.userId, returnTo };

@@ -235,6 +235,10 @@ describe("factors planted before the owner proves the inbox", () => {
     expect((await signIn(later, email, OWNER_PASSWORD)).statusCode).toBe(200);
     expect((await later.get("/api/account/security")).json()).toMatchObject({ totp: false, passkeys: [], recoveryCodesLeft: 0 });
     expect((await later.post("/api/account/security/totp")).statusCode).toBe(200);
+    // Recent security activity says what happened.
+    const log = (await later.get("/api/account/security/events")).json<{ event: string; description: string }[]>();
+    expect(log.find((e) => e.event === "removed_at_verification")?.description).toBe("Sign-ins and factors set up before the address was confirmed removed");
+    expect(log.map((e) => e.event)).toContain("email_verified");
   });
 
   it("ADMIN_EMAILS: the owner ends up the admin, with no credential of the attacker's", async () => {
