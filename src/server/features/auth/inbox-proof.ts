@@ -23,9 +23,9 @@ export interface InboxProver {
  * Marks the account's address verified (ADMIN_EMAILS promotion included). On the first proof it
  * also ends every session and half-done sign-in, removes the authenticator app, passkeys, recovery
  * codes, push devices and outstanding one-time links, and the password or single sign-on link the
- * prover does not hold, and writes what it removed to the security log. Answers whether this was
- * the first proof. Call it inside the caller's transaction: the row is locked so two proofs at once
- * remove things once.
+ * prover does not hold, and writes what it removed to the security log. Later proofs (a change of
+ * address) remove nothing. Call it inside the caller's transaction: the row is locked so two proofs
+ * at once remove things once.
  */
 export async function proveInbox(
   tx: Db,
@@ -33,15 +33,14 @@ export async function proveInbox(
   prover: InboxProver,
   /** `request`: the prover's, for the security log. */
   options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest },
-): Promise<boolean> {
+): Promise<void> {
   const [account] = await tx
     .select({ verifiedAt: users.emailVerifiedAt, password: users.passwordHash, singleSignOn: users.oidcSubject })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
-  if (!account) return false;
-  const first = account.verifiedAt === null;
-  if (first) {
+  if (!account) return;
+  if (account.verifiedAt === null) {
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await tx.delete(authChallenges).where(eq(authChallenges.userId, userId));
     const removed = {
@@ -63,7 +62,6 @@ export async function proveInbox(
     }
   }
   await markEmailVerified(tx, userId, options.adminEmails, options.now);
-  return first;
 }
 
 /**
