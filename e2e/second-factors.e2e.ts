@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import pg from "pg";
-import { formatViolations, newPage, seriousAxeViolations, signIn, totpCode, useServerAndBrowser } from "./harness.js";
+import { formatViolations, latestMailLink, newPage, seriousAxeViolations, signIn, totpCode, useServerAndBrowser } from "./harness.js";
 
 // Second factors in Chromium (docs/decisions/049-second-factors.md, 050-step-up-and-security-log.md):
 // an authenticator app added in settings and asked for at sign-in; a passkey (the DevTools
@@ -22,6 +22,11 @@ async function newAccount(width: number) {
     headers: { origin: e2e.server.url },
   });
   expect(res.status()).toBe(202);
+  // Only a verified address adds a factor (docs/decisions/067-planted-credentials-go-at-verification.md):
+  // the person opens their link first, in the browser that signed up.
+  const token = new URL(await latestMailLink(e2e.server, email, "/verify-email")).searchParams.get("token");
+  const verified = await context.request.post(`${e2e.server.url}/api/auth/verify-email`, { data: { token }, headers: { origin: e2e.server.url } });
+  expect(verified.status()).toBe(200);
   const page = await newPage(context);
   await signIn(page, e2e.server.url, email, PASSWORD, "/settings/security");
   return { email, context, page };

@@ -45,7 +45,7 @@ import tasksRoutes from "./features/tasks/routes.js";
 import taskPhotosRoutes from "./features/task-photos/routes.js";
 import { completeUpload } from "./features/providers/uploads.js";
 import { deleteExpiredChallenges } from "./features/auth/factors.js";
-import { deleteOldSecurityEvents } from "./features/auth/security-log.js";
+import { deleteOldSecurityEvents, recordSecurityEvent } from "./features/auth/security-log.js";
 import { deleteExpiredSessions } from "./features/auth/sessions.js";
 import { promoteAdminEmails } from "./features/auth/repository.js";
 import admissionPlugin from "./plugins/admission.js";
@@ -217,6 +217,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(paymentsRoutes, {
     storage,
     completeUpload: (ownerId, uploadUrl) => completeUpload(ctx, storage, ownerId, uploadUrl, "dispute_photo", "photoURLs"),
+    // Payout details changes go into the person's security log (docs/decisions/050-step-up-and-security-log.md).
+    recordSecurityEvent,
   });
   await app.register(profilesRoutes);
   await app.register(jobAlertsRoutes);
@@ -230,6 +232,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     hashPassword,
     verifyPassword,
     assertPasswordAccepted,
+    recordSecurityEvent,
     cancelTaskAsPoster: async (task, poster, options) =>
       (await transitionTask(ctx, posterCancelRow(task.status), task.id, { kind: "person", user: poster }, options)) !== null,
     declineRequestAsProvider: async (task, provider, options) =>

@@ -32,6 +32,16 @@ export const SECURITY_EVENTS = {
   passkey_removed: "Passkey removed",
   factors_reset_by_admin: "Second factors reset by an admin",
   admin_route_denied: "Admin page refused",
+  password_changed: "Password changed",
+  password_reset: "Password reset with an e-mailed link",
+  email_verified: "E-mail address confirmed",
+  removed_at_verification: "Sign-ins and factors set up before the address was confirmed removed",
+  email_change_requested: "E-mail change asked for: a link went to the new address",
+  email_changed: "E-mail address changed",
+  payout_account_created: "Payout account created",
+  payout_details_opened: "Payout details opened for editing",
+  payout_details_completed: "Payout details completed",
+  payout_account_updated: "Payout details updated at the payment provider",
 } as const;
 export type SecurityEventName = keyof typeof SECURITY_EVENTS;
 

@@ -50,10 +50,11 @@ const assignedOnly = (status: number): Statuses => [401, 403, 403, status, 403, 
 const providersOnly = (status: number): Statuses => [401, 403, 403, status, status, 403];
 
 /**
- * Routes that also need a verified e-mail address (config.verifiedEmail): posting, applying and
- * paying. Every actor above is verified; a signed-in person who is not gets 403 on exactly these
- * (docs/product.md, Accounts: recovery and verification). The matrix test checks the app marks
- * exactly these routes and plays each as an unverified person.
+ * Routes that also need a verified e-mail address (config.verifiedEmail): posting, applying,
+ * paying, and adding a second factor (decision 067). Every actor above is verified; a signed-in
+ * person who is not gets 403 on exactly these (docs/product.md, Accounts: recovery and
+ * verification). The matrix test checks the app marks exactly these routes and plays each as an
+ * unverified person.
  */
 export const VERIFIED_EMAIL_ROUTES = [
   "POST /api/tasks",
@@ -61,6 +62,11 @@ export const VERIFIED_EMAIL_ROUTES = [
   "POST /api/create-payment-intent",
   "POST /api/sandbox/payments/confirm",
   "POST /api/tasks/:id/tip",
+  "POST /api/account/security/totp",
+  "POST /api/account/security/totp/confirm",
+  "POST /api/account/security/recovery-codes",
+  "POST /api/account/security/passkeys/options",
+  "POST /api/account/security/passkeys",
 ] as const;
 
 export const HTTP_MATRIX = {

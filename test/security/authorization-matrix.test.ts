@@ -615,7 +615,9 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
     request: async () => {
       const owner = await createUser(t, { emailVerified: false });
       const token = await issueToken(t.database.db, { userId: owner.id, purpose: "email_verify", now: t.clock.now() });
-      return post("/api/auth/verify-email", { token });
+      // Opened outside the browser that signed up, the link asks its follower for a password
+      // (decisions 044 and 067): whoever holds it sets one and is signed in.
+      return post("/api/auth/verify-email", { token, password: "a-new-long-password" });
     },
   },
   // Every actor is verified already: the answer says so and sends nothing.

@@ -94,7 +94,7 @@ const accountRoutes: FastifyPluginAsyncZod<AccountDeps> = async (app, deps) => {
       preHandler: passwordLimit("account-password"),
       schema: { tags: ["account"], operationId: "changePassword", summary: "Changes the password", body: changePasswordBodySchema, response: { 200: signedOutCountSchema, ...errors } },
     },
-    async (request) => ({ signedOut: await changePassword(ctx, requireUser(request), request.body.currentPassword, request.body.newPassword) }),
+    async (request) => ({ signedOut: await changePassword(ctx, request, requireUser(request), request.body) }),
   );
 
   app.get(

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { TaskStatus } from "../../../shared/constants.js";
 import type { AccountPhoto, DeleteAccountBody, PendingPhoto, SessionView } from "../../../shared/account.js";
 import { CURRENT_PASSWORD_WRONG, describeDevice } from "../../../shared/account.js";
-import { describeProof } from "../../../shared/security-rules.js";
+import { describeProof, type SecurityEventName } from "../../../shared/security-rules.js";
 import { formatDollarsExact } from "../../../shared/money.js";
 import { DELETED_USER, displayName } from "../../../shared/names.js";
 import type { ObjectStorage } from "../../adapters/storage/storage.js";
@@ -38,6 +38,13 @@ export interface AccountDeps {
   /** The password policy (docs/product.md, Passwords): throws a 400 with the reason. */
   assertPasswordAccepted(password: string, owner: { email: string; firstName: string; lastName: string }, field: string): Promise<void>;
   cancelTaskAsPoster(task: { id: string; status: TaskStatus }, poster: SessionUser, options: { tx: Db; now: Date }): Promise<boolean>;
+  /** The auth feature's security log: the changes the person sees under Recent security activity (decision 050). */
+  recordSecurityEvent(
+    db: Db,
+    request: Pick<FastifyRequest, "ip" | "headers">,
+    now: Date,
+    input: { userId: string; event: SecurityEventName; result: "success" | "failure" },
+  ): Promise<void>;
   /** Declines a request waiting for this provider's answer, as their own decline would. */
   declineRequestAsProvider(
     task: { id: string; fallback: "open" | "cancel" | null },
@@ -184,7 +191,13 @@ export async function decidePhoto(ctx: AppContext, adminId: string, userId: stri
 // ---------------------------------------------------------------------------------------------
 // Password and sessions.
 
-export async function changePassword(ctx: AccountContext, user: SessionUser, currentPassword: string, newPassword: string): Promise<number> {
+export async function changePassword(
+  ctx: AccountContext,
+  request: Pick<FastifyRequest, "ip" | "headers">,
+  user: SessionUser,
+  passwords: { currentPassword: string; newPassword: string },
+): Promise<number> {
+  const { currentPassword, newPassword } = passwords;
   const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id));
   if (!row?.passwordHash) throw badRequest("Your account signs in through single sign-on and has no password to change.");
   if (!(await ctx.verifyPassword(currentPassword, row.passwordHash))) throw fieldError("currentPassword", CURRENT_PASSWORD_WRONG);
@@ -193,6 +206,7 @@ export async function changePassword(ctx: AccountContext, user: SessionUser, cur
   return ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, user.id));
     await tx.insert(auditLog).values({ actorId: user.id, action: "account.password_changed", targetType: "user", targetId: user.id, createdAt: ctx.now() });
+    await ctx.recordSecurityEvent(tx, request, ctx.now(), { userId: user.id, event: "password_changed", result: "success" });
     return endOtherSessions(tx, user);
   });
 }

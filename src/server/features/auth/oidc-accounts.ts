@@ -3,7 +3,8 @@ import { emailSchema } from "../../../shared/common.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/users.js";
 import type { UserRow } from "./sessions.js";
-import { markEmailVerified } from "./tokens.js";
+import { proveInbox } from "./inbox-proof.js";
+import type { SecurityRequest } from "./security-log.js";
 
 // Who an OpenID Connect sign-in is: the IdP's claims turned into a profile, then matched to one of
 // our accounts by subject, else by verified e-mail, else a new account.
@@ -60,7 +61,7 @@ export function profileFromClaims(claims: Record<string, unknown>): OidcProfile 
 export async function accountForOidcProfile(
   db: Db,
   profile: OidcProfile,
-  options: { adminEmails: readonly string[]; now: Date },
+  options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest },
 ): Promise<UserRow> {
   const [bySubject] = await db.select().from(users).where(eq(users.oidcSubject, profile.subject)).limit(1);
   if (bySubject) return verifiedByIdp(db, bySubject, profile, options);
@@ -70,14 +71,16 @@ export async function accountForOidcProfile(
     if (!profile.emailVerified) {
       throw new OidcSignInError(`${profile.email} has a local account and the IdP does not assert the address is verified`);
     }
-    // Conditional, so two concurrent first sign-ins cannot both link (or overwrite another subject).
-    const [linked] = await db
-      .update(users)
-      .set({ oidcSubject: profile.subject, updatedAt: options.now })
-      .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
-      .returning();
-    if (!linked) throw new OidcSignInError(`${profile.email} is already linked to another single sign-on identity`);
-    return verifiedByIdp(db, linked, profile, options);
+    return db.transaction(async (tx) => {
+      // Conditional, so two concurrent first sign-ins cannot both link (or overwrite another subject).
+      const [linked] = await tx
+        .update(users)
+        .set({ oidcSubject: profile.subject, updatedAt: options.now })
+        .where(and(eq(users.id, byEmail.id), isNull(users.oidcSubject)))
+        .returning();
+      if (!linked) throw new OidcSignInError(`${profile.email} is already linked to another single sign-on identity`);
+      return verifiedByIdp(tx, linked, profile, options);
+    });
   }
 
   const [created] = await db
@@ -104,11 +107,15 @@ export async function accountForOidcProfile(
 
 /**
  * An existing account signing in: when the IdP now vouches for the address the account still has,
- * it counts as verified (with the ADMIN_EMAILS promotion that goes with it, tokens.ts).
+ * it counts as verified (with the ADMIN_EMAILS promotion that goes with it). That is the address's
+ * first proof, so the password, factors and sessions someone may have made before it go, and the
+ * single sign-on link that proved it stays (inbox-proof.ts, decision 067).
  */
-async function verifiedByIdp(db: Db, user: UserRow, profile: OidcProfile, options: { adminEmails: readonly string[]; now: Date }): Promise<UserRow> {
+async function verifiedByIdp(db: Db, user: UserRow, profile: OidcProfile, options: { adminEmails: readonly string[]; now: Date; request: SecurityRequest }): Promise<UserRow> {
   if (user.emailVerifiedAt || !profile.emailVerified || user.email !== profile.email) return user;
-  await markEmailVerified(db, user.id, options.adminEmails, options.now);
-  const [fresh] = await db.select().from(users).where(eq(users.id, user.id)).limit(1);
-  return fresh ?? user;
+  return db.transaction(async (tx) => {
+    await proveInbox(tx, user.id, { keepsPassword: false, keepsSingleSignOn: true }, options);
+    const [fresh] = await tx.select().from(users).where(eq(users.id, user.id)).limit(1);
+    return fresh ?? user;
+  });
 }

@@ -145,7 +145,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
         claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
       }
       const now = ctx.now();
-      const user = await accountForOidcProfile(ctx.db, profileFromClaims(claims), { adminEmails: ctx.env.ADMIN_EMAILS, now });
+      const user = await accountForOidcProfile(ctx.db, profileFromClaims(claims), { adminEmails: ctx.env.ADMIN_EMAILS, now, request });
       // An account with a second factor is asked for it next, as after a password (decision 049).
       if (await hasSecondFactor(ctx.db, user.id)) {
         await clearSession(app, request, reply);

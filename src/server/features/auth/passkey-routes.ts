@@ -8,6 +8,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
+import { decodeAttestationObject, parseAuthenticatorData } from "@simplewebauthn/server/helpers";
 import { and, eq, isNull } from "drizzle-orm";
 import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import {
@@ -21,7 +22,8 @@ import {
 } from "../../../shared/security.js";
 import { passkeys, recoveryCodes } from "../../db/schema/security.js";
 import { sessions, users } from "../../db/schema/users.js";
-import { badRequest, errorResponses, notFound, unauthorized } from "../../http-errors.js";
+import { isUniqueViolation } from "../../db/client.js";
+import { badRequest, conflict, errorResponses, notFound, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
 import type { Proof } from "../../policy.js";
@@ -38,12 +40,36 @@ import { recordSecurityEvent } from "./security-log.js";
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
 const NOT_CHECKED = "That passkey could not be checked. Try again, or use another way to confirm it is you.";
+const NOT_UNLOCKED =
+  "That passkey was used without your fingerprint, face or device PIN, so it does not show it is you. Use a passkey your device unlocks, or sign in with your password.";
+const CANNOT_UNLOCK = "That passkey does not ask for your fingerprint, face or device PIN, so it cannot show it is you. Add a passkey from a device that asks for one.";
+const TAKEN = "That passkey is already added to an Errandly account. Use it to sign in there, or add another passkey.";
+
+/**
+ * Whether the authenticator says it verified the person (the UV flag: fingerprint, face or PIN), or
+ * null when its data cannot be read (the library's check refuses that). A passkey stands for two
+ * factors, something held and something known or been, only with it (decision 049, "Changed").
+ */
+function userVerified(response: AuthenticationResponseJSON | RegistrationResponseJSON): boolean | null {
+  const fields = response.response as { authenticatorData?: unknown; attestationObject?: unknown } | undefined;
+  try {
+    if (typeof fields?.authenticatorData === "string") return parseAuthenticatorData(Buffer.from(fields.authenticatorData, "base64url")).flags.uv;
+    if (typeof fields?.attestationObject === "string") {
+      return parseAuthenticatorData(decodeAttestationObject(Buffer.from(fields.attestationObject, "base64url")).get("authData")).flags.uv;
+    }
+  } catch {
+    // Unreadable: the library's check below refuses it.
+  }
+  return null;
+}
 
 const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const publicUrl = new URL(ctx.env.PUBLIC_URL);
   const rp = { rpID: publicUrl.hostname, origin: publicUrl.origin };
   const sensitive = { auth: "user" as const, freshProof: true };
+  // A passkey is added only to a proven address (docs/decisions/067-planted-credentials-go-at-verification.md).
+  const adding = { ...sensitive, verifiedEmail: true };
   const perIp = (name: string) => rateLimit(ctx.db, ctx.now, { name, max: 30, windowMs: 15 * 60_000, key: (r) => r.ip });
 
   const credentialsOf = async (userId: string) =>
@@ -57,6 +83,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     const response = body as unknown as AuthenticationResponseJSON;
     const [key] = typeof response.id === "string" ? await ctx.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)) : [];
     if (!key || !challenge.webauthnChallenge || (userId !== null && key.userId !== userId)) throw badRequest(NOT_CHECKED);
+    if (userVerified(response) === false) throw badRequest(NOT_UNLOCKED);
     try {
       const { verified, authenticationInfo } = await verifyAuthenticationResponse({
         response,
@@ -64,7 +91,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         expectedOrigin: rp.origin,
         expectedRPID: rp.rpID,
         credential: { id: key.credentialId, publicKey: Buffer.from(key.publicKey, "base64url"), counter: key.counter },
-        requireUserVerification: false,
+        requireUserVerification: true,
       });
       if (!verified) throw badRequest(NOT_CHECKED);
       await ctx.db.update(passkeys).set({ counter: authenticationInfo.newCounter, lastUsedAt: ctx.now() }).where(eq(passkeys.id, key.id));
@@ -87,7 +114,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/passkeys/options",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "startPasskeyRegistration", summary: "Options for adding a passkey", tags: ["auth"], response: { 200: webauthnOptionsSchema, ...errors } },
     },
     async (request, reply) => {
@@ -101,7 +128,9 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         userID: new TextEncoder().encode(me.id),
         attestationType: "none",
         excludeCredentials: await credentialsOf(me.id),
-        authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+        // Only a passkey that checks it is the person (fingerprint, face, PIN) is added: one that
+        // cannot would never sign in (decision 049, "Changed").
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
       });
       await startChallenge(app, reply, { purpose: "passkey_register", userId: me.id, webauthnChallenge: options.challenge });
       return options as unknown as Record<string, unknown>;
@@ -111,7 +140,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/passkeys",
     {
-      config: sensitive,
+      config: adding,
       schema: {
         operationId: "addPasskey",
         summary: "Add a passkey",
@@ -125,14 +154,16 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = ctx.now();
       const challenge = await findChallenge(app, request, ["passkey_register"]);
       if (!challenge?.webauthnChallenge || challenge.userId !== me.id) throw badRequest("Adding the passkey took too long. Start again.");
+      const response = request.body.response as unknown as RegistrationResponseJSON;
+      if (userVerified(response) === false) throw badRequest(CANNOT_UNLOCK);
       let credential;
       try {
         const result = await verifyRegistrationResponse({
-          response: request.body.response as unknown as RegistrationResponseJSON,
+          response,
           expectedChallenge: challenge.webauthnChallenge,
           expectedOrigin: rp.origin,
           expectedRPID: rp.rpID,
-          requireUserVerification: false,
+          requireUserVerification: true,
         });
         if (!result.verified) throw new Error("not verified");
         credential = result.registrationInfo.credential;
@@ -140,21 +171,27 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         throw badRequest("That passkey could not be added. Try again, or use another device.");
       }
       await endChallenge(app, reply, challenge.id);
-      const codes = await ctx.db.transaction(async (tx) => {
-        await tx.insert(passkeys).values({
-          userId: me.id,
-          credentialId: credential.id,
-          publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-          name: request.body.name,
-          createdAt: now,
+      const codes = await ctx.db
+        .transaction(async (tx) => {
+          await tx.insert(passkeys).values({
+            userId: me.id,
+            credentialId: credential.id,
+            publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+            counter: credential.counter,
+            transports: credential.transports ?? [],
+            name: request.body.name,
+            createdAt: now,
+          });
+          // The passkey just proved it is at hand: this session counts as proven by two factors.
+          await tx.update(sessions).set({ secondFactor: "passkey" }).where(and(eq(sessions.id, me.sessionId), isNull(sessions.secondFactor)));
+          await recordSecurityEvent(tx, request, now, { userId: me.id, event: "passkey_added", result: "success", details: { name: request.body.name } });
+          return (await recoveryCodesLeft(tx, me.id)) === 0 ? replaceRecoveryCodes(tx, me.id, now) : null;
+        })
+        .catch((error: unknown) => {
+          // A credential id names one passkey: it is on this account already, or on another one.
+          if (isUniqueViolation(error)) throw conflict(TAKEN);
+          throw error;
         });
-        // The passkey just proved it is at hand: this session counts as proven by two factors.
-        await tx.update(sessions).set({ secondFactor: "passkey" }).where(and(eq(sessions.id, me.sessionId), isNull(sessions.secondFactor)));
-        await recordSecurityEvent(tx, request, now, { userId: me.id, event: "passkey_added", result: "success", details: { name: request.body.name } });
-        return (await recoveryCodesLeft(tx, me.id)) === 0 ? replaceRecoveryCodes(tx, me.id, now) : null;
-      });
       return reply.code(201).send({ recoveryCodes: codes });
     },
   );
@@ -218,7 +255,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const secondStep = await findChallenge(app, request, ["second_factor"]);
       if (secondStep?.userId) {
-        const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: await credentialsOf(secondStep.userId), userVerification: "preferred" });
+        const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: await credentialsOf(secondStep.userId), userVerification: "required" });
         await setWebauthnChallenge(ctx.db, secondStep.id, options.challenge);
         return options as unknown as Record<string, unknown>;
       }
@@ -274,7 +311,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = requireUser(request);
       const allowCredentials = await credentialsOf(me.id);
       if (allowCredentials.length === 0) throw badRequest("You have no passkey yet. Confirm it is you with your password instead.");
-      const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials, userVerification: "preferred" });
+      const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials, userVerification: "required" });
       await startChallenge(app, reply, { purpose: "step_up", userId: me.id, webauthnChallenge: options.challenge });
       return options as unknown as Record<string, unknown>;
     },

@@ -148,7 +148,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const userId = await resetPassword(ctx, request.body.token, request.body.password);
+      const userId = await resetPassword(ctx, request.body.token, request.body.password, request);
       const secondStep = await signIn(request, reply, userId);
       if (secondStep) return reply.code(202).send(secondStep);
       return toUserView(await userById(userId), { firstFactor: "email_link" });
@@ -169,7 +169,7 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const opener = { signUpCookieHash: signUpCookieHash(app, request), userId: request.user?.id ?? null };
+      const opener = { request, signUpCookieHash: signUpCookieHash(app, request), userId: request.user?.id ?? null, firstFactor: request.user?.firstFactor ?? null };
       const verified = await verifyEmailLink(ctx, request.body.token, request.body.password, opener);
       const secondStep = await signIn(request, reply, verified.userId);
       if (secondStep) return reply.code(202).send(secondStep);
@@ -220,7 +220,10 @@ const recoveryRoutes: FastifyPluginAsyncZod = async (app) => {
       await reply.code(202).send({
         message: `We sent a link to ${newEmail}. Open it within 24 hours to finish the change; until then you keep signing in with ${user.email}.`,
       });
-      ctx.afterAnswer.run(reply, "change-email", () => sendEmailChangeLinks(ctx, user, newEmail));
+      ctx.afterAnswer.run(reply, "change-email", async () => {
+        await recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "email_change_requested", result: "success", details: { to: newEmail } });
+        await sendEmailChangeLinks(ctx, user, newEmail);
+      });
       return reply;
     },
   );

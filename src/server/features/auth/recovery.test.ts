@@ -197,20 +197,20 @@ describe("verification", () => {
     const vouched = await accountForOidcProfile(
       t.database.db,
       { subject: "sub-yes", email: "sso-yes@example.test", emailVerified: true, firstName: "S", lastName: "Y" },
-      { adminEmails: [], now },
+      { adminEmails: [], now, request: null },
     );
     expect(vouched.emailVerifiedAt).toEqual(now);
     const unknown = await accountForOidcProfile(
       t.database.db,
       { subject: "sub-later", email: "chief-sso@example.test", emailVerified: false, firstName: "S", lastName: "L" },
-      { adminEmails: ["chief-sso@example.test"], now },
+      { adminEmails: ["chief-sso@example.test"], now, request: null },
     );
     expect(unknown).toMatchObject({ emailVerifiedAt: null, role: "user" });
     // The next sign-in carries email_verified: true.
     const later = await accountForOidcProfile(
       t.database.db,
       { subject: "sub-later", email: "chief-sso@example.test", emailVerified: true, firstName: "S", lastName: "L" },
-      { adminEmails: ["chief-sso@example.test"], now },
+      { adminEmails: ["chief-sso@example.test"], now, request: null },
     );
     expect(later.emailVerifiedAt).toEqual(now);
     expect(later.role).toBe("admin");

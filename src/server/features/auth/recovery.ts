@@ -2,7 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { RESET_LINK_INVALID_MESSAGE, VERIFY_CHOOSE_PASSWORD_MESSAGE, VERIFY_LINK_INVALID_MESSAGE } from "../../../shared/auth.js";
 import { safeReturnTo } from "../../../shared/return-to.js";
 import type { AppContext } from "../../context.js";
-import type { Db } from "../../db/client.js";
+import { isUniqueViolation, type Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/users.js";
 import { badRequest, conflict } from "../../http-errors.js";
 import {
@@ -17,7 +17,9 @@ import { assertPasswordAccepted } from "./password-policy.js";
 import { hashPassword, verifyPassword } from "./passwords.js";
 import { findUserByEmail } from "./repository.js";
 import type { SessionUser, UserRow } from "./sessions.js";
-import { consumeToken, deleteTokens, issueToken, markEmailVerified, type AuthTokenRow } from "./tokens.js";
+import { proveInbox } from "./inbox-proof.js";
+import { recordSecurityEvent, type SecurityRequest } from "./security-log.js";
+import { consumeToken, deleteTokens, issueToken, type AuthTokenRow } from "./tokens.js";
 
 // The use cases behind the one-time links sent by e-mail: forgot/reset password, e-mail
 // verification and change of e-mail (docs/product.md, "Accounts: recovery and verification";
@@ -25,16 +27,6 @@ import { consumeToken, deleteTokens, issueToken, markEmailVerified, type AuthTok
 // requests and signs the person in; each change here is one transaction.
 
 type Ctx = Pick<AppContext, "db" | "env" | "mailer" | "now">;
-
-/** A unique violation anywhere in the cause chain (drizzle wraps the driver's error). */
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /** Queues a reset link to `email`'s account, if there is one; the caller has already answered. */
 export async function sendPasswordResetLink(ctx: Ctx, email: string): Promise<void> {
@@ -51,7 +43,7 @@ export async function sendPasswordResetLink(ctx: Ctx, email: string): Promise<vo
 }
 
 /** Sets the password a reset link leads to and ends every session; returns whose account it was. */
-export async function resetPassword(ctx: Ctx, link: string, password: string): Promise<string> {
+export async function resetPassword(ctx: Ctx, link: string, password: string, request: SecurityRequest): Promise<string> {
   const passwordHash = await hashPassword(password);
   const now = ctx.now();
   const userId = await ctx.db.transaction(async (tx) => {
@@ -64,9 +56,11 @@ export async function resetPassword(ctx: Ctx, link: string, password: string): P
     // A refused password throws here, so the transaction rolls back and the link still works.
     if (owner) await assertPasswordAccepted(password, owner);
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, token.userId));
-    // The link reached the inbox, so the address is proven as well.
-    await markEmailVerified(tx, token.userId, ctx.env.ADMIN_EMAILS, now);
+    // The link reached the inbox, so the address is proven as well: a first proof leaves the
+    // account with only this password (decision 067).
+    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn: false }, { adminEmails: ctx.env.ADMIN_EMAILS, now, request });
     await deleteTokens(tx, token.userId, ["password_reset"]);
+    await recordSecurityEvent(tx, request, now, { userId: token.userId, event: "password_reset", result: "success" });
     // Every session ends; the sessions_notify_ended trigger closes their sockets (drizzle/0002).
     await tx.delete(sessions).where(eq(sessions.userId, token.userId));
     if (owner) await ctx.mailer.queue(tx, { ...passwordChangedMail(ctx.env.PUBLIC_URL), to: owner.email });
@@ -76,10 +70,13 @@ export async function resetPassword(ctx: Ctx, link: string, password: string): P
   return userId;
 }
 
-/** Who opened a sign-up link: the browser that registered (its sign-up cookie's hash), and who is signed in. */
+/** Who opened a sign-up link: the browser that registered (its sign-up cookie's hash), and who is signed in, and how. */
 export interface LinkOpener {
+  request: SecurityRequest;
   signUpCookieHash: string | null;
   userId: string | null;
+  /** How the opener's session was proven ("password", "oidc"…), when signed in. */
+  firstFactor: string | null;
 }
 
 /**
@@ -100,6 +97,9 @@ export async function verifyEmailLink(
     if (!token) return null;
     const [account] = await tx.select().from(users).where(eq(users.id, token.userId)).for("update");
     if (!account) return null;
+    // A single sign-on link made before the address was proven stays only for a follower signed
+    // in through it (decision 067).
+    const keepsSingleSignOn = account.emailVerifiedAt !== null || (opener.userId === account.id && opener.firstFactor === "oidc");
     if (token.purpose === "email_change" && token.newEmail) {
       const newEmail = token.newEmail;
       const takenMessage = `${newEmail} belongs to another account now, so your address stays as it was. Choose another address in your settings.`;
@@ -117,13 +117,15 @@ export async function verifyEmailLink(
       }
       // Links sent to the old address (a reset, a verification) must not act on the account any more.
       await deleteTokens(tx, token.userId);
+      await recordSecurityEvent(tx, opener.request, now, { userId: token.userId, event: "email_changed", result: "success", details: { from: account.email, to: newEmail } });
     } else {
-      await settleSignUpPassword(tx, account, token, chosen, chosenHash, opener, now);
+      await settleSignUpPassword(tx, account, token, { chosen, chosenHash, opener, keepsSingleSignOn }, now);
     }
     // Whoever proves the inbox ends up the only one holding the account: every session made
-    // before the proof ends, and the follower is signed in afresh by the route (decision 044).
+    // before the proof ends, and the follower is signed in afresh by the route (decision 044); a
+    // first proof also removes every factor and link made before it (decision 067).
     await tx.delete(sessions).where(eq(sessions.userId, token.userId));
-    await markEmailVerified(tx, token.userId, ctx.env.ADMIN_EMAILS, now);
+    await proveInbox(tx, token.userId, { keepsPassword: true, keepsSingleSignOn }, { adminEmails: ctx.env.ADMIN_EMAILS, now, request: opener.request });
     // A new address leads back to its settings; a sign-up link to where the person was going.
     const returnTo = token.purpose === "email_change" ? "/settings/email" : safeReturnTo(token.returnTo ?? "/dashboard");
     return { userId: token.userId, returnTo };
@@ -137,17 +139,18 @@ export async function verifyEmailLink(
  * (docs/decisions/044-verification-ends-other-holders.md). Opened in the browser that registered
  * (its sign-up cookie) or signed in as the account, the registration's password stands (the
  * pending one of a registration on a taken address first); otherwise the follower must choose
- * one here, and a 409 rolls the link back unused so the page can ask.
+ * one here, and a 409 rolls the link back unused so the page can ask. That holds for an account
+ * without a password too: its single sign-on link goes with the proof (decision 067), so the
+ * follower would otherwise be left with no way in.
  */
 async function settleSignUpPassword(
   tx: Db,
   account: UserRow,
   token: AuthTokenRow,
-  chosen: string | undefined,
-  chosenHash: string | null,
-  opener: LinkOpener,
+  follower: { chosen: string | undefined; chosenHash: string | null; opener: LinkOpener; keepsSingleSignOn: boolean },
   now: Date,
 ): Promise<void> {
+  const { chosen, chosenHash, opener } = follower;
   if (chosen !== undefined && chosenHash !== null) {
     await assertPasswordAccepted(chosen, account);
     await tx.update(users).set({ passwordHash: chosenHash, updatedAt: now }).where(eq(users.id, account.id));
@@ -155,9 +158,8 @@ async function settleSignUpPassword(
   }
   const registrant = token.registrantHash !== null && token.registrantHash === opener.signUpCookieHash;
   const signedInAsAccount = opener.userId === account.id;
-  // An account with no password to take over (single sign-on) has nothing for a stranger to keep.
-  const nothingToKeep = account.passwordHash === null && token.pendingPasswordHash === null;
-  if (!registrant && !signedInAsAccount && !nothingToKeep) throw conflict(VERIFY_CHOOSE_PASSWORD_MESSAGE);
+  const noWayIn = account.passwordHash === null && token.pendingPasswordHash === null && !follower.keepsSingleSignOn;
+  if ((!registrant && !signedInAsAccount) || noWayIn) throw conflict(VERIFY_CHOOSE_PASSWORD_MESSAGE);
   if (token.pendingPasswordHash !== null) {
     await tx.update(users).set({ passwordHash: token.pendingPasswordHash, updatedAt: now }).where(eq(users.id, account.id));
   }

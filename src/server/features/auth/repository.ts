@@ -14,7 +14,7 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
 
 /**
  * ADMIN_EMAILS: accounts with those e-mails, once verified, become admins when the server starts, and the moment
- * such an address is verified (tokens.ts markEmailVerified). Never at sign-up: only opening the
+ * such an address is verified (inbox-proof.ts proveInbox). Never at sign-up: only opening the
  * link proves the address is theirs (docs/decisions/003-sessions-and-sign-in.md, 020).
  */
 export async function promoteAdminEmails(db: Db, emails: readonly string[]): Promise<number> {

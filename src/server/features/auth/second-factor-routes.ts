@@ -12,19 +12,20 @@ import {
   totpConfirmedSchema,
   totpSetupSchema,
 } from "../../../shared/security.js";
+import type { SecondFactorMethod } from "../../../shared/security-rules.js";
 import { passkeys, recoveryCodes, totpFactors } from "../../db/schema/security.js";
 import { auditLog, sessions, users } from "../../db/schema/users.js";
-import { badRequest, conflict, errorResponses, fieldError, notFound, unauthorized } from "../../http-errors.js";
+import { badRequest, conflict, errorResponses, fieldError, notFound, tooManyRequests, unauthorized } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
-import { rateLimit } from "../../plugins/rate-limit.js";
+import { formatWait, rateLimit } from "../../plugins/rate-limit.js";
 import { hasAdminRole } from "../../policy.js";
 import { factorsResetMail } from "./account-mail.js";
-import { endChallenge, findChallenge, firstFactorOf, hasSecondFactor, openSession } from "./factors.js";
+import { endChallenge, findChallenge, firstFactorOf, hasSecondFactor, openSession, secondFactorMethods } from "./factors.js";
 import { verifyPassword } from "./passwords.js";
 import { recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from "./recovery-codes.js";
 import { toUserView } from "./repository.js";
 import { listSecurityEvents, recordSecurityEvent } from "./security-log.js";
-import { beginSignIn } from "./sign-in-throttle.js";
+import { beginSignIn, countCodeGuess } from "./sign-in-throttle.js";
 import { newTotpSecret, openTotpSecret, sealTotpSecret, totpSetup, totpStep, useTotpCode } from "./totp.js";
 
 // The second step of sign-in, the authenticator app and recovery codes, step-up with the password,
@@ -35,10 +36,20 @@ const errors = errorResponses(400, 401, 403, 404, 409, 429);
 export const SIGN_IN_TIMED_OUT = "Your sign-in timed out. Sign in again with your e-mail and password.";
 const WRONG_CODE = "That code is not right. Type the code your authenticator app shows now, or one of your recovery codes.";
 
+/** The 429 once an account's codes have reached their ceiling: what still signs the owner in, and the advice the situation calls for. */
+function codesPausedMessage(methods: readonly SecondFactorMethod[], wait: string): string {
+  const others = [methods.includes("passkey") ? "your passkey" : null, methods.includes("recovery_code") ? "one of your recovery codes" : null].filter((m) => m !== null);
+  const now = others.length > 0 ? `Sign in now with ${others.join(" or ")}, or wait ${wait} for the app's codes.` : `Try the app's code again in ${wait}.`;
+  return `Too many wrong codes were typed for this account, so authenticator codes are paused. ${now} If that was not you, someone knows your password: change it once you are in.`;
+}
+
 const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const user = { auth: "user" as const };
   const sensitive = { auth: "user" as const, freshProof: true };
+  // A factor is added only to a proven address: one planted before the owner proves it would
+  // outlive them (docs/decisions/067-planted-credentials-go-at-verification.md).
+  const adding = { ...sensitive, verifiedEmail: true };
   const perUser = (name: string, max: number) =>
     rateLimit(ctx.db, ctx.now, { name, max, windowMs: 15 * 60_000, key: (r) => requireUser(r).id });
 
@@ -47,7 +58,8 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { auth: "public" },
       // Throttled inside, as the password is (decision 022): per IP and per (IP, account), so guesses
-      // from one address never lock the owner out on another.
+      // from one address never lock the owner out on another; and authenticator codes per account
+      // from every address, past which a passkey or a recovery code still signs in (decision 049).
       schema: {
         operationId: "verifySecondFactor",
         summary: "Finish signing in with an authenticator code or a recovery code",
@@ -63,7 +75,19 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const attempt = await beginSignIn(ctx, reply, request.ip, `second-factor:${userId}`);
       const now = ctx.now();
       const { code } = request.body;
-      const totp = /^\d{6}$/.test(code.replace(/\s/g, "")) && (await useTotpCode(ctx.db, ctx.secrets, userId, code, now));
+      let totp = false;
+      if (/^\d{6}$/.test(code.replace(/\s/g, ""))) {
+        // Codes for this account from every address together have a ceiling; past it only the
+        // app's codes wait (decision 049, "Changed").
+        const guess = await countCodeGuess(ctx, userId);
+        if (guess.waitSeconds !== null) {
+          await recordSecurityEvent(ctx.db, request, now, { userId, event: "second_factor", result: "failure", details: { reason: "account_code_ceiling" } });
+          reply.header("retry-after", String(guess.waitSeconds));
+          throw tooManyRequests(codesPausedMessage(await secondFactorMethods(ctx.db, userId), formatWait(guess.waitSeconds)));
+        }
+        totp = await useTotpCode(ctx.db, ctx.secrets, userId, code, now);
+        if (totp) await guess.accepted();
+      }
       const left = totp ? null : await useRecoveryCode(ctx.db, userId, code, now);
       const method = totp ? "totp" : left !== null ? "recovery_code" : null;
       if (!method) {
@@ -142,7 +166,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/totp",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "startTotpEnrolment", summary: "Start adding an authenticator app", tags: ["auth"], response: { 200: totpSetupSchema, ...errors } },
     },
     async (request) => {
@@ -162,7 +186,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/totp/confirm",
     {
-      config: sensitive,
+      config: adding,
       preHandler: perUser("totp-confirm", 10),
       schema: {
         operationId: "confirmTotpEnrolment",
@@ -211,7 +235,7 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/account/security/recovery-codes",
     {
-      config: sensitive,
+      config: adding,
       schema: { operationId: "regenerateRecoveryCodes", summary: "Make ten new recovery codes", tags: ["auth"], response: { 200: recoveryCodesSchema, ...errors } },
     },
     async (request) => {

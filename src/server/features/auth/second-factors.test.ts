@@ -8,7 +8,8 @@ import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "./passwords.js";
 import { totpStep } from "./totp.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { PAIR_FREE_ATTEMPTS } from "./sign-in-throttle.js";
+import { SoftwarePasskey } from "../../../../test/fakes/software-passkey.js";
+import { ACCOUNT_CODE_MAX_FAILURES, ACCOUNT_CODE_WINDOW_MS, PAIR_FREE_ATTEMPTS } from "./sign-in-throttle.js";
 
 // Second factors, step-up and the security log (docs/product.md, "Account security";
 // docs/decisions/049-second-factors.md, 050-step-up-and-security-log.md).
@@ -147,6 +148,63 @@ describe("sign-in with a second factor", () => {
     const owner = withCookies("", await login(me.email, "127.0.5.2"));
     expect((await secondStep(owner, codeAt(secret, 0), "127.0.5.2")).statusCode).toBe(200);
   });
+
+  it("codes for one account from many addresses reach a ceiling; a recovery code or a passkey still signs in", async () => {
+    const me = await account();
+    const setup = await call(t, me, { method: "POST", url: "/api/account/security/totp" });
+    const secret = setup.json<{ secret: string }>().secret;
+    const confirmed = await call(t, me, { method: "POST", url: "/api/account/security/totp/confirm", payload: { code: codeAt(secret, 0) } });
+    const [recoveryCode = ""] = confirmed.json<{ recoveryCodes: string[] }>().recoveryCodes;
+    t.clock.advance(30_000);
+    const key = new SoftwarePasskey(TEST_ORIGIN);
+    const adding = await call(t, me, { method: "POST", url: "/api/account/security/passkeys/options" });
+    const added = await t.app.inject({
+      method: "POST",
+      url: "/api/account/security/passkeys",
+      payload: { name: "Phone", response: key.register(adding.json()) },
+      headers: { origin: TEST_ORIGIN, cookie: withCookies(me.cookie, adding) },
+    });
+    expect(added.statusCode).toBe(201);
+
+    // An attacker who knows the password guesses from address after address, each well within its
+    // own free attempts: two wrong codes each.
+    const addresses = Array.from({ length: ACCOUNT_CODE_MAX_FAILURES / 2 }, (_, i) => `127.0.6.${i + 1}`);
+    for (const address of addresses) {
+      const jar = withCookies("", await login(me.email, address));
+      for (const guess of ["111111", "222222"]) expect((await secondStep(jar, guess, address)).statusCode).toBe(401);
+    }
+
+    // Now even the right code, from an address never seen, waits; the answer says what still works.
+    const fresh = withCookies("", await login(me.email, "127.0.6.200"));
+    const paused = await secondStep(fresh, codeAt(secret, 0), "127.0.6.200");
+    expect(paused.statusCode).toBe(429);
+    expect(Number(paused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(paused.json().message).toMatch(
+      /^Too many wrong codes were typed for this account, so authenticator codes are paused\. Sign in now with your passkey or one of your recovery codes/,
+    );
+    expect(paused.json().message).toMatch(/someone knows your password/);
+
+    // A recovery code and a passkey still sign the owner in, from anywhere.
+    const owner = withCookies("", await login(me.email, "127.0.6.201"));
+    const rescued = await secondStep(owner, recoveryCode, "127.0.6.201");
+    expect(rescued.statusCode).toBe(200);
+    expect(rescued.json().recoveryCodesLeft).toBe(9);
+    const withKey = withCookies("", await login(me.email, "127.0.6.202"));
+    const options = await t.app.inject({ method: "POST", url: "/api/auth/passkey/options", headers: { origin: TEST_ORIGIN, cookie: withKey } });
+    const passkeyStep = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/passkey",
+      payload: { response: key.assert(options.json()) },
+      headers: { origin: TEST_ORIGIN, cookie: withKey },
+      remoteAddress: "127.0.6.202",
+    });
+    expect(passkeyStep.statusCode).toBe(200);
+
+    // A pause, not a lock: an hour later the app's code works again.
+    t.clock.advance(ACCOUNT_CODE_WINDOW_MS);
+    const later = withCookies("", await login(me.email, "127.0.6.203"));
+    expect((await secondStep(later, codeAt(secret, 0), "127.0.6.203")).statusCode).toBe(200);
+  }, 60_000);
 
   it("a reset link signs in only after the second factor", async () => {
     const me = await account();

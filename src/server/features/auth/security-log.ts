@@ -7,7 +7,8 @@ import type { Db } from "../../db/client.js";
 import { securityEvents } from "../../db/schema/security.js";
 
 // The security log (ASVS 16.3; docs/decisions/050-step-up-and-security-log.md): sign-ins and their
-// failures, factor changes, recovery-code use, step-ups, admin resets and refused admin requests;
+// failures, changes of the password, the e-mail address, the factors and the payout details,
+// recovery-code use, step-ups, admin resets and refused admin requests;
 // who, when, from which address and browser, and how it went. Shown to the person and to admins,
 // exported with the account's data, deleted after SECURITY_LOG_RETENTION_DAYS.
 
@@ -20,14 +21,18 @@ export interface SecurityEventInput {
   details?: Record<string, unknown>;
 }
 
-export async function recordSecurityEvent(db: Db, request: Pick<FastifyRequest, "ip" | "headers">, now: Date, input: SecurityEventInput): Promise<void> {
-  const agent = request.headers["user-agent"];
+/** The person's request, for their address and browser; null for a change another system reports (the payment provider's webhook). */
+export type SecurityRequest = Pick<FastifyRequest, "ip" | "headers"> | null;
+
+/** Writes one event, in the caller's transaction when `db` is one. */
+export async function recordSecurityEvent(db: Db, request: SecurityRequest, now: Date, input: SecurityEventInput): Promise<void> {
+  const agent = request?.headers["user-agent"];
   await db.insert(securityEvents).values({
     userId: input.userId,
     actorId: input.actorId ?? null,
     event: input.event,
     result: input.result,
-    ip: request.ip.slice(0, 64),
+    ip: request ? request.ip.slice(0, 64) : null,
     userAgent: typeof agent === "string" ? agent.slice(0, 512) : null,
     details: input.details ?? {},
     createdAt: now,

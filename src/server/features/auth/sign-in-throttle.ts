@@ -14,6 +14,9 @@ import { formatWait, hit } from "../../plugins/rate-limit.js";
 // - per IP: a ceiling on failed sign-ins across every e-mail (credential stuffing).
 // - per e-mail, from anywhere: a signal in the log only. It never blocks, so failures from an
 //   attacker's address cannot stop the owner signing in from theirs.
+// The second step adds one more (countCodeGuess): authenticator codes for one account from
+// anywhere, a ceiling that pauses the app's codes only, while a passkey or a recovery code still
+// signs the owner in (decision 049, "Changed").
 
 export const PAIR_FREE_ATTEMPTS = 5;
 export const PAIR_MAX_DELAY_S = 15 * 60;
@@ -44,9 +47,18 @@ export interface SignInThrottleDeps {
   log: FastifyBaseLogger;
 }
 
+/**
+ * Wrong authenticator codes one account may get from anywhere in a window. Six digits, one step
+ * either side accepted: each guess wins with odds of 3 in a million, so this keeps an attacker who
+ * knows the password, on however many addresses, below 240 guesses a day.
+ */
+export const ACCOUNT_CODE_MAX_FAILURES = 10;
+export const ACCOUNT_CODE_WINDOW_MS = 3_600_000;
+
 const pairKey = (ip: string, email: string) => `login:pair:${ip}:${email}`;
 const ipKey = (ip: string) => `login:ip-failures:${ip}`;
 const emailSignalKey = (email: string) => `login:email-signal:${email}`;
+const accountCodesKey = (userId: string) => `second-factor:account-codes:${userId}`;
 
 /**
  * Call before checking the password. Answers 429 (with Retry-After) when this IP has reached its
@@ -93,6 +105,34 @@ export async function beginSignIn(deps: SignInThrottleDeps, reply: FastifyReply,
         // The e-mail is logged as a short hash (personal data stays out of the log).
         deps.log.warn({ emailHash: shortHash(email), failures: count, windowMinutes: 60 }, "many failed sign-ins for one e-mail");
       }
+    },
+  };
+}
+
+export interface CodeGuess {
+  /** Seconds until the account's codes are taken again, once the ceiling is reached; null below it. */
+  waitSeconds: number | null;
+  /** The code was right: it does not count against the account. */
+  accepted(): Promise<void>;
+}
+
+/**
+ * Counts one authenticator-code guess against the account, up front and atomically like the pair
+ * (parallel guesses cannot slip past), whichever address it comes from. Recovery codes and passkeys
+ * are not counted: fifty random bits cannot be guessed, and they are how the owner gets in while
+ * the codes wait.
+ */
+export async function countCodeGuess(deps: Pick<SignInThrottleDeps, "db" | "now">, userId: string): Promise<CodeGuess> {
+  const at = deps.now();
+  const { count, resetAt } = await hit(deps.db, accountCodesKey(userId), ACCOUNT_CODE_WINDOW_MS, at);
+  const windowStart = new Date(resetAt.getTime() - ACCOUNT_CODE_WINDOW_MS);
+  return {
+    waitSeconds: count > ACCOUNT_CODE_MAX_FAILURES ? secondsUntil(resetAt, at) : null,
+    async accepted() {
+      await deps.db.execute(
+        sql`update rate_limits set count = greatest(count - 1, 0)
+            where key = ${accountCodesKey(userId)} and window_started_at = ${windowStart.toISOString()}`,
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { AUTH_TOKEN_PURPOSES, authTokens, users } from "../../db/schema/users.js";
 import { hashToken } from "./sessions.js";
@@ -83,21 +83,4 @@ export async function tokenUsable(db: Db, token: string, purpose: TokenPurpose, 
 /** Drops the user's outstanding links (all, or of some purposes): after a reset or an address change. */
 export async function deleteTokens(db: Db, userId: string, purposes: readonly TokenPurpose[] = AUTH_TOKEN_PURPOSES): Promise<void> {
   await db.delete(authTokens).where(and(eq(authTokens.userId, userId), inArray(authTokens.purpose, [...purposes])));
-}
-
-/**
- * Marks the address verified (the first time only) and, when ADMIN_EMAILS lists it, makes the
- * account an admin in the same statement: a fresh deployment gets its first admin by signing up
- * and opening the link, without a restart (docs/decisions/003-sessions-and-sign-in.md, 020).
- */
-export async function markEmailVerified(db: Db, userId: string, adminEmails: readonly string[], now: Date): Promise<void> {
-  const listed = adminEmails.length > 0 ? sql`${users.email} in (${sql.join(adminEmails.map((e) => sql`${e}`), sql`, `)})` : sql`false`;
-  await db
-    .update(users)
-    .set({
-      emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)`,
-      role: sql`case when ${listed} then 'admin'::user_role else ${users.role} end`,
-      updatedAt: now,
-    })
-    .where(eq(users.id, userId));
 }

@@ -6,6 +6,7 @@ import { call, createUser, useTestApp, type TestUser } from "../../../../test/cr
 import { payWithCard, postTask as post, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { createSandboxGateway } from "../../adapters/payments/sandbox.js";
 import { queryRows } from "../../db/client.js";
+import { recordSecurityEvent } from "../auth/security-log.js";
 import { LATE_CANCEL_HOURS } from "../../../shared/constants.js";
 import { lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
 import { ACCOUNTS, accountBalances } from "./repository.js";
@@ -20,7 +21,7 @@ import { handleGatewayEvent, type PaymentsContext } from "./service.js";
 const t = await useTestApp();
 // Late captures are fed to the webhook's handler directly: the sandbox has no webhooks, and the
 // handler is the same for every gateway.
-const paymentsCtx: PaymentsContext = { ...t.app.ctx, gateway: createSandboxGateway(), taskTransition: t.app.taskTransition };
+const paymentsCtx: PaymentsContext = { ...t.app.ctx, gateway: createSandboxGateway(), taskTransition: t.app.taskTransition, recordSecurityEvent };
 
 const BUDGETS = [2000, 5000, 9999, 10000, 15000] as const;
 const HOUR = 3_600_000;

@@ -17,21 +17,31 @@ const payoutRoutes: FastifyPluginAsyncZod<{ ctx: PaymentsContext }> = async (app
     { config: { auth: "user", freshProof: true }, schema: { tags: ["payments"], operationId: "createPayoutAccount", summary: "Creates the provider's payout account", response: { 201: connectAccountSchema, ...errors } } },
     async (request, reply) => {
       const user = requireUser(request);
-      return reply.code(201).send({ accountId: await createPayoutAccount(ctx, user.id, user.email) });
+      const accountId = await createPayoutAccount(ctx, user.id, user.email);
+      await ctx.recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "payout_account_created", result: "success" });
+      return reply.code(201).send({ accountId });
     },
   );
 
   app.post(
     "/api/stripe/connect/account-link",
     { config: { auth: "user", freshProof: true }, schema: { tags: ["payments"], operationId: "createPayoutOnboardingLink", summary: "Returns the link to finish payout onboarding", response: { 200: accountLinkSchema, ...errors } } },
-    async (request) => ({ url: await createPayoutAccountLink(ctx, requireUser(request).id) }),
+    async (request) => {
+      const user = requireUser(request);
+      // The link opens the payment provider's form where the details are entered or changed.
+      const url = await createPayoutAccountLink(ctx, user.id);
+      await ctx.recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "payout_details_opened", result: "success" });
+      return { url };
+    },
   );
 
   app.post(
     "/api/sandbox/payouts/complete-onboarding",
     { config: { auth: "user" }, schema: { tags: ["payments"], operationId: "completeSandboxOnboarding", summary: "Finishes payout onboarding in the sandbox provider", response: { 200: okResponseSchema, ...errors } } },
     async (request) => {
-      await completeSandboxOnboarding(ctx, requireUser(request).id);
+      const user = requireUser(request);
+      await completeSandboxOnboarding(ctx, user.id);
+      await ctx.recordSecurityEvent(ctx.db, request, ctx.now(), { userId: user.id, event: "payout_details_completed", result: "success" });
       return { ok: true as const };
     },
   );

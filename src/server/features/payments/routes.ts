@@ -13,16 +13,21 @@ import webhookRoutes from "./webhook-routes.js";
 // Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md), every
 // money record moved by the money table (src/shared/money-lifecycle.ts).
 
-const paymentsRoutes: FastifyPluginAsyncZod<DisputePhotoDeps> = async (app, photos) => {
+const paymentsRoutes: FastifyPluginAsyncZod<DisputePhotoDeps & Pick<PaymentsContext, "recordSecurityEvent">> = async (app, deps) => {
   // The task's "pay" runs through the tasks feature's transition function, which its plugin decorates.
-  const ctx: PaymentsContext = { ...app.ctx, gateway: await createPaymentGateway(app.ctx.env), taskTransition: app.taskTransition };
+  const ctx: PaymentsContext = {
+    ...app.ctx,
+    gateway: await createPaymentGateway(app.ctx.env),
+    taskTransition: app.taskTransition,
+    recordSecurityEvent: deps.recordSecurityEvent,
+  };
   registerEscrowHandlers(ctx);
   registerMoneyHandlers(ctx);
   ctx.scheduler.register("payments:release-due", () => releaseDue(ctx));
   ctx.scheduler.register("payments:payout-pending", () => payOutAll(ctx));
   ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(ctx));
 
-  await app.register(paymentRoutes, { ctx, photos: { storage: photos.storage, completeUpload: photos.completeUpload } });
+  await app.register(paymentRoutes, { ctx, photos: { storage: deps.storage, completeUpload: deps.completeUpload } });
   await app.register(payoutRoutes, { ctx });
   await app.register(adminRoutes, { ctx });
   await app.register(webhookRoutes, { ctx });

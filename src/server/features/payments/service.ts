@@ -2,7 +2,7 @@
 // of the money table and its ledger action in one database transaction through the same gateway
 // and task helpers (taskOf, the money table's refusals); the SQL they call is in repository.ts and
 // the read models in read-models.ts.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, eq, sql } from "drizzle-orm";
 import {
   APPROVAL_WINDOW_MS,
@@ -15,6 +15,7 @@ import {
 } from "../../../shared/money-lifecycle.js";
 import { formatDollarsExact, priceTask, youllEarnText } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
+import type { SecurityEventName } from "../../../shared/security-rules.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
 import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
@@ -69,6 +70,17 @@ import { escrowOfTask } from "./read-models.js";
 export interface PaymentsContext extends AppContext {
   gateway: PaymentGateway;
   taskTransition: FastifyInstance["taskTransition"];
+  /**
+   * The auth feature's security log, handed over by app.ts: every change of payout details is
+   * shown under Recent security activity (docs/decisions/050-step-up-and-security-log.md). `request`
+   * is null for a change the payment provider reports.
+   */
+  recordSecurityEvent(
+    db: Db,
+    request: Pick<FastifyRequest, "ip" | "headers"> | null,
+    now: Date,
+    input: { userId: string; event: SecurityEventName; result: "success" | "failure"; details?: Record<string, unknown> },
+  ): Promise<void>;
 }
 
 /** 402 carries the card network's message; the client shows it under 'Payment Failed'. */
@@ -243,12 +255,16 @@ export async function handleGatewayEvent(ctx: PaymentsContext, event: GatewayEve
       await movePayment(ctx, "fail", eq(payments.gatewayRef, event.intentId), { failureMessage: event.failureMessage }, tx);
     }
     if (event.type === "account.updated" && event.account) {
-      await updatePayoutAccount(
-        ctx,
-        eq(providerProfiles.stripeAccountId, event.account.id),
-        { payoutsEnabled: event.account.payoutsEnabled, stripeOnboardingComplete: event.account.detailsSubmitted },
-        tx,
-      );
+      const { payoutsEnabled, detailsSubmitted } = event.account;
+      const [before] = await tx
+        .select({ payoutsEnabled: providerProfiles.payoutsEnabled, detailsSubmitted: providerProfiles.stripeOnboardingComplete })
+        .from(providerProfiles)
+        .where(eq(providerProfiles.stripeAccountId, event.account.id));
+      const after = await updatePayoutAccount(ctx, eq(providerProfiles.stripeAccountId, event.account.id), { payoutsEnabled, stripeOnboardingComplete: detailsSubmitted }, tx);
+      // The details themselves are entered at the provider; what we learn is whether they are complete.
+      if (after && before && (before.payoutsEnabled !== payoutsEnabled || before.detailsSubmitted !== detailsSubmitted)) {
+        await ctx.recordSecurityEvent(tx, null, ctx.now(), { userId: after.userId, event: "payout_account_updated", result: "success", details: { payoutsEnabled, detailsSubmitted } });
+      }
     }
   });
 }

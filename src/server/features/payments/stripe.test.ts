@@ -274,6 +274,11 @@ describe("Stripe gateway", () => {
     await sendWebhook(event("account.updated", { id: accountId, object: "account", payouts_enabled: true, details_submitted: true }));
     const [profile] = await t.database.db.select().from(providerProfiles).where(eq(providerProfiles.userId, provider.id));
     expect(profile).toMatchObject({ payoutsEnabled: true, stripeOnboardingComplete: true });
+    // Each change of the payout details is in the provider's security log (decision 050); the
+    // provider's report of the details has no address of theirs.
+    const log = (await call(t, provider, { url: "/api/account/security/events" })).json<{ event: string; description: string; ip: string | null }[]>();
+    expect(log.find((e) => e.event === "payout_account_updated")).toMatchObject({ description: "Payout details updated at the payment provider", ip: null });
+    expect(log.map((e) => e.event)).toEqual(expect.arrayContaining(["payout_account_created", "payout_details_opened"]));
 
     const { intentId } = await startPayment(poster, task);
     await sendWebhook(succeeded(intentId));

@@ -8,6 +8,10 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangePasswordBody) => apiRequest<{ signedOut: number }>("POST", "/api/account/password", body),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+      // The change shows under Recent security activity on the same page (the auth feature's query).
+      void queryClient.invalidateQueries({ queryKey: ["/api/account/security/events"] });
+    },
   });
 }

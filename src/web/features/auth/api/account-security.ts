@@ -15,7 +15,9 @@ export function useSecurityOverview(enabled = true) {
 /** GET /api/account/security/events: recent security activity. */
 export const securityEventsQueryKey = ["/api/account/security/events"] as const;
 export function useSecurityEvents() {
-  return useQuery({ queryKey: securityEventsQueryKey, queryFn: () => apiRequest<SecurityEventView[]>("GET", "/api/account/security/events") });
+  // Fetched afresh each time the card shows: the log grows from other pages (payout details), other
+  // devices (sign-ins) and the link in the inbox (an address change), none of which touch this cache.
+  return useQuery({ queryKey: securityEventsQueryKey, queryFn: () => apiRequest<SecurityEventView[]>("GET", "/api/account/security/events"), staleTime: 0 });
 }
 
 type RegistrationOptions = Parameters<typeof startRegistration>[0]["optionsJSON"];
