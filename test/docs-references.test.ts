@@ -112,6 +112,15 @@ describe("the README and docs/", () => {
     expect(pages.flatMap((page) => problemsIn(page, readFileSync(join(ROOT, page), "utf8")))).toEqual([]);
   });
 
+  it("have no section left to be written", () => {
+    const unwritten = pages.flatMap((page) =>
+      readFileSync(join(ROOT, page), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/\(To be filled|\bTODO\b|\bTBD\b/.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(unwritten).toEqual([]);
+  });
+
   it.each([...RUN_TIME_FILES])("explains %s, which %s writes", (name, writer) => {
     expect(readFileSync(join(ROOT, writer), "utf8")).toContain(name);
   });
