@@ -6,8 +6,6 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import WebSocket from "ws";
-import { buildApp } from "../src/server/app.js";
-import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
@@ -108,6 +106,8 @@ async function serve(): Promise<void> {
   const seed = process.env.BENCH_SEED === "1";
   if (seed) await migrateDatabase(databaseUrl);
   const database = await openDatabase({ databaseUrl, poolSize: 20 });
+  // Loaded here, in the server process only: the app's modules cost the clients' process seconds of CPU.
+  const [{ buildApp }, { parseEnv }] = await Promise.all([import("../src/server/app.js"), import("../src/server/config/env.js")]);
   const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1", DATA_DIR: dataDir ?? tmpdir() });
   const app = await buildApp({ env, database, logger: false });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -5,8 +5,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { buildApp } from "../src/server/app.js";
-import { parseEnv } from "../src/server/config/env.js";
+import type { FastifyInstance } from "fastify";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
@@ -168,6 +167,8 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   const dataDir = kind === "embedded" ? target : mkdtempSync(join(tmpdir(), "errandly-bench-data-"));
   // The loops all come from 127.0.0.1 and stand for many visitors: the per-address limits
   // (docs/decisions/043-slow-requests-bounded.md) would measure one address's share.
+  // Loaded here, in the server process only: the app's modules cost the load loop's process seconds of CPU.
+  const [{ buildApp }, { parseEnv }] = await Promise.all([import("../src/server/app.js"), import("../src/server/config/env.js")]);
   const env = parseEnv({
     NODE_ENV: "production",
     LOG_LEVEL: "silent",
@@ -201,7 +202,7 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   process.once("disconnect", stop);
 }
 
-async function listen(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
+async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   return typeof address === "object" && address ? address.port : 0;
