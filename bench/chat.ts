@@ -6,8 +6,6 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import WebSocket from "ws";
-import { buildApp } from "../src/server/app.js";
-import { parseEnv } from "../src/server/config/env.js";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
@@ -37,6 +35,11 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //                                            the instances' own ports (what HAProxy itself costs)
 // Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
 // (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
+//
+// Each socket stands for one person, so each connects from an address of its own (127.0.0.1, .2, …,
+// 127.0.1.1, …: on Linux all of 127.0.0.0/8 is this machine) and the servers keep every default,
+// the cap of 64 open connections per address included (decision 043): 2,000 sockets from 127.0.0.1
+// alone were closed as they opened (ECONNRESET).
 
 const args = benchArgs();
 const RATE = Number(args.get("rate") ?? 500);
@@ -103,6 +106,8 @@ async function serve(): Promise<void> {
   const seed = process.env.BENCH_SEED === "1";
   if (seed) await migrateDatabase(databaseUrl);
   const database = await openDatabase({ databaseUrl, poolSize: 20 });
+  // Loaded here, in the server process only: the app's modules cost the clients' process seconds of CPU.
+  const [{ buildApp }, { parseEnv }] = await Promise.all([import("../src/server/app.js"), import("../src/server/config/env.js")]);
   const env = parseEnv({ NODE_ENV: "production", LOG_LEVEL: "error", SEED_DEMO: "false", PUBLIC_URL: "http://127.0.0.1:1", DATA_DIR: dataDir ?? tmpdir() });
   const app = await buildApp({ env, database, logger: false });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -147,7 +152,8 @@ async function stopServers(): Promise<void> {
 }
 
 function startServer(target: Target, seed: boolean): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(new URL(import.meta.url).pathname, ["--serve"], {
+  // The child seeds the rooms: it needs --rooms (without it, it seeded the default 1,000 whatever was asked).
+  const child = fork(new URL(import.meta.url).pathname, ["--serve", `--rooms=${ROOMS}`], {
     execArgv: ["--import", "tsx"],
     env: {
       ...process.env,
@@ -171,9 +177,14 @@ function percentile(sorted: number[], p: number): number {
 /** Error frames the server sent after a socket joined its room, by message: why a message went missing. */
 const refusals = new Map<string, number>();
 
-async function connect(port: number, cookie: string, taskId: string, onMessage: (content: string) => void): Promise<WebSocket> {
+/** The address socket `n` connects from: one per socket, up to 254 × 256 × 256 of them. */
+function sourceAddress(n: number): string {
+  return `127.${Math.floor(n / (254 * 256))}.${Math.floor(n / 254) % 256}.${1 + (n % 254)}`;
+}
+
+async function connect(port: number, from: string, cookie: string, taskId: string, onMessage: (content: string) => void): Promise<WebSocket> {
   const origin = `http://127.0.0.1:${port}`;
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin } });
+  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: { cookie, origin }, localAddress: from });
   await new Promise<void>((resolve, reject) => {
     socket.once("error", reject);
     // A refused upgrade: say who refused it and why (HAProxy's own 503 has no X-Served-By).
@@ -271,8 +282,8 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
     sockets.push(
       ...(await Promise.all(
         batch.map(async (room, j) => ({
-          poster: await connect(port(posterPorts, i + j), room.posterCookie, room.taskId, receiver("c")),
-          provider: await connect(port(providerPorts, i + j), room.providerCookie, room.taskId, receiver("p")),
+          poster: await connect(port(posterPorts, i + j), sourceAddress(2 * (i + j)), room.posterCookie, room.taskId, receiver("c")),
+          provider: await connect(port(providerPorts, i + j), sourceAddress(2 * (i + j) + 1), room.providerCookie, room.taskId, receiver("p")),
         })),
       )),
     );

@@ -7,9 +7,14 @@ import { benchArgs } from "./args.js";
 // Issue 33: how often Felix's suggestion falls inside a published price range, before (the spec's
 // formula: a fixed half hour at $20) and after (the work's own hours at the category's rate,
 // docs/decisions/054-felix-prices-the-works-own-hours.md). A benchmark, not a test: the cases are
-// tasks with price ranges from cost guides, each with its source.
+// tasks with price ranges from cost guides, each with its source and the words behind the range
+// (`source`, `quote`: read them before trusting a tight range).
 //
-//   npm run bench:felix [-- --cases=/work/shared/felix/public-cases.jsonl] [--verbose]
+//   npm run bench:felix [-- --verbose]        the 20 published cases of bench/felix-public-cases.jsonl
+//   npm run bench:felix -- --cases=FILE.jsonl  another set of the same shape (one JSON object a line)
+//
+// Felix is improved by what it understands about tasks, never by fitting these cases: a set of the
+// same kind is kept apart, outside the repository, to check against.
 //
 // Only the built-in reader is measured (no language model, no network); a case gives a city, not
 // a route, so the miles and stops are those its words state, the same for before and after.
@@ -25,7 +30,7 @@ interface Case {
 }
 
 const args = benchArgs();
-const file = resolve(args.get("cases") ?? resolve(import.meta.dirname, "../../../shared/felix/public-cases.jsonl"));
+const file = resolve(args.get("cases") ?? resolve(import.meta.dirname, "felix-public-cases.jsonl"));
 const cases = readFileSync(file, "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")

@@ -5,8 +5,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { buildApp } from "../src/server/app.js";
-import { parseEnv } from "../src/server/config/env.js";
+import type { FastifyInstance } from "fastify";
 import { migrateDatabase, openDatabase, queryRows, type Database } from "../src/server/db/client.js";
 import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { CATEGORY_VALUES } from "../src/shared/constants.js";
@@ -21,7 +20,9 @@ import { databasesOption, externalPostgres, type BenchDatabase } from "./databas
 //   npm run bench:jobs                       embedded PostgreSQL (the default, under a fresh DATA_DIR),
 //                                            then an external PostgreSQL (DATABASE_URL's server, else a
 //                                            throwaway cluster from Debian's binaries; bench/databases.ts)
-//   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=embedded,postgres
+//   npm run bench:jobs -- --duration=10 --runs=3 --sizes=1000,100000 --concurrency=50 --databases=embedded,postgres --warmup=1
+//                                            the defaults: each cell --runs × --duration s (fractions
+//                                            allowed) after a --warmup of its own, not measured
 //   npm run bench:jobs -- --sizes=1000000 --users=100000     a million tasks from 100,000 posters (issue 32)
 //   npm run bench:jobs -- --metrics=compare                  each run also against a second app on the same
 //                                                            database with METRICS_TOKEN set, runs alternating,
@@ -29,6 +30,8 @@ import { databasesOption, externalPostgres, type BenchDatabase } from "./databas
 
 const args = benchArgs();
 const DURATION_S = Number(args.get("duration") ?? 10);
+/** Seconds of the same requests before each measured run, not counted (JIT, prepared statements). */
+const WARMUP_S = Number(args.get("warmup") ?? 1);
 const RUNS = Number(args.get("runs") ?? 3);
 const SIZES = (args.get("sizes") ?? "1000,100000").split(",").map(Number);
 const CONCURRENCY = Number(args.get("concurrency") ?? 50);
@@ -115,7 +118,7 @@ function get(agent: http.Agent, url: URL): Promise<number> {
   });
 }
 
-/** CONCURRENCY loops, each one keep-alive connection with one request at a time, for `seconds`, after a one-second warm-up. */
+/** CONCURRENCY loops, each one keep-alive connection with one request at a time, for `seconds`, after WARMUP_S of warm-up. */
 async function load(address: string, seconds: number): Promise<Stats> {
   const url = new URL(address);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY, maxFreeSockets: CONCURRENCY });
@@ -130,7 +133,7 @@ async function load(address: string, seconds: number): Promise<Stats> {
       latencies.push(performance.now() - start);
     }
   };
-  const warm = performance.now() + 1000;
+  const warm = performance.now() + WARMUP_S * 1000;
   await Promise.all(Array.from({ length: CONCURRENCY }, () => run(warm, false)));
   const began = performance.now();
   const until = began + seconds * 1000;
@@ -164,6 +167,8 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   const dataDir = kind === "embedded" ? target : mkdtempSync(join(tmpdir(), "errandly-bench-data-"));
   // The loops all come from 127.0.0.1 and stand for many visitors: the per-address limits
   // (docs/decisions/043-slow-requests-bounded.md) would measure one address's share.
+  // Loaded here, in the server process only: the app's modules cost the load loop's process seconds of CPU.
+  const [{ buildApp }, { parseEnv }] = await Promise.all([import("../src/server/app.js"), import("../src/server/config/env.js")]);
   const env = parseEnv({
     NODE_ENV: "production",
     LOG_LEVEL: "silent",
@@ -197,7 +202,7 @@ async function serve(kind: BenchDatabase, size: number, target: string): Promise
   process.once("disconnect", stop);
 }
 
-async function listen(app: Awaited<ReturnType<typeof buildApp>>): Promise<number> {
+async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   return typeof address === "object" && address ? address.port : 0;

@@ -4,22 +4,22 @@ import lighthouse, { desktopConfig, type Result } from "lighthouse";
 import type { Browser } from "playwright-core";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { launchBrowser, startServer } from "../e2e/harness.js";
-import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
+import { join, resolve } from "node:path";
+import { launchBrowser } from "../e2e/harness.js";
 import { freePort } from "../src/server/free-port.js";
+import { startAppServer, warnIfStale } from "./app-server.js";
 import { benchArgs } from "./args.js";
 
-// Lighthouse benchmark (docs/benchmarks.md, "Front end (bench:lighthouse)"): the server in
-// production mode with demo data serving the built web app (e2e/harness.ts startServer: dist/web
-// or E2E_WEB_DIST), Lighthouse 12 in Debian Chromium on the landing page, the job board and a demo
-// task page, mobile (default: simulated slow 4G and 4x CPU) and desktop presets, the median of N
-// runs per page and preset. Performance moves from run to run on a shared box, so the table holds
+// Lighthouse benchmark (docs/benchmarks.md, "Front end (bench:lighthouse)"): the built server as
+// `npm start` runs it (production mode, its embedded PostgreSQL in a fresh DATA_DIR) with the demo
+// data, serving the built web app (dist/web, or the build E2E_WEB_DIST names), Lighthouse in
+// Chromium on the landing page, the job board and a demo task page, mobile (default: simulated
+// slow 4G and 4x CPU) and desktop presets, the median of N runs per page and preset. Performance moves from run to run on a shared box, so the table holds
 // medians and the budgets test (e2e/budgets.e2e.ts) enforces only what load does not change
 // (JavaScript bytes, accessibility).
 //
 //   npm run bench:lighthouse
-//   npm run bench:lighthouse -- --runs=3 --presets=mobile,desktop --pages=landing,jobs,task
+//   npm run bench:lighthouse -- --runs=3 --presets=mobile,desktop --pages=landing,jobs,task   the defaults
 
 export type Preset = "mobile" | "desktop";
 type Category = "performance" | "accessibility" | "best-practices" | "seo";
@@ -163,17 +163,20 @@ async function main(): Promise<void> {
   const presets = arg("presets", "mobile,desktop").split(",") as Preset[];
   const pageNames = arg("pages", "landing,jobs,task").split(",");
   const started = performance.now();
-  // The e2e harness's server (fresh data dir, demo data, dist/web) in production mode.
-  // Outside vitest there is no e2e run's PostgreSQL: the bench starts one the way the product's
-  // embedded default does (npm binaries, default settings, fsync on).
-  const pgDir = mkdtempSync(join(tmpdir(), "errandly-lighthouse-pg-"));
-  const cluster = await openEmbeddedPostgres({ dir: pgDir, throwaway: true });
-  const server = await startServer({ NODE_ENV: "production" }, cluster.adminUrl);
+  const entry = resolve(import.meta.dirname, "../dist/server/server/main.js");
+  warnIfStale(entry);
+  const dataDir = mkdtempSync(join(tmpdir(), "errandly-lighthouse-"));
+  const server = await startAppServer({
+    entry,
+    dataDir,
+    env: { SEED_DEMO: "true", ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}) },
+  });
+  const baseUrl = `http://127.0.0.1:${server.port}`;
   const { browser, port } = await launchDebuggableChromium();
   const rows: string[] = [];
   const notes = new Map<string, Set<string>>();
   try {
-    const pages = (await benchPages(server.url)).filter((p) => pageNames.includes(p.name));
+    const pages = (await benchPages(baseUrl)).filter((p) => pageNames.includes(p.name));
     for (const preset of presets) {
       for (const page of pages) {
         const results: RunFigures[] = [];
@@ -198,8 +201,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
-    await cluster.stop("immediate");
-    rmSync(pgDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`\nLighthouse ${runs}x per page and preset (median of each column), ${new Date().toISOString()}\n`);
   console.log("| Page | Preset | Performance | Accessibility | Best practices | SEO | LCP | TBT | CLS | JS transferred (KB) |");

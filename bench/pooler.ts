@@ -2,11 +2,19 @@
 // PgBouncer 1.18 (deploy/pgbouncer.ini, transaction mode), 1,200 signed-in requests 25 at a time,
 // with DATABASE_POOL_MODE=session (named prepared statements) and =transaction (none); the 5xx
 // count of each goes in docs/benchmarks.md (decision 051).
+//
+//   npm run bench:pooler
+//   npm run bench:pooler -- --requests=1200 --concurrency=25     the defaults
 import { openDatabase } from "../src/server/db/client.js";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { createActors } from "../test/faults/load.js";
 import { startServer } from "../test/faults/server-process.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
+import { benchArgs } from "./args.js";
+
+const args = benchArgs();
+const REQUESTS = Number(args.get("requests") ?? 1200);
+const CONCURRENCY = Number(args.get("concurrency") ?? 25);
 
 const pg = await startPostgresCluster();
 const bouncer = await startPgBouncer(pg.url);
@@ -19,7 +27,7 @@ try {
     const statuses = new Map<string, number>();
     let n = 0;
     const worker = async () => {
-      while (n < 1200) {
+      while (n < REQUESTS) {
         const i = n++;
         const actor = actors[i % actors.length];
         if (!actor) throw new Error("no actor");
@@ -29,7 +37,7 @@ try {
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
       }
     };
-    await Promise.all(Array.from({ length: 25 }, worker));
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     console.log(`DATABASE_POOL_MODE=${mode}:`, Object.fromEntries(statuses));
     await db.close();
     await server.stop();

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { resolve } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startAppServer, warnIfStale } from "./app-server.js";
@@ -13,7 +13,8 @@ import { benchArgs } from "./args.js";
 // the database has it).
 //
 //   npm run bench:load -- --seed-only=postgres://postgres@127.0.0.1:55499/bench   (once: prints the cookie prefix)
-//   npm run bench:routes -- --database=postgres://postgres@127.0.0.1:55499/bench --cookie-prefix=load-…- [--duration=5] [--connections=4] [--only=board,task] [--cpu-prof=DIR]
+//   npm run bench:routes -- --database=postgres://postgres@127.0.0.1:55499/bench --cookie-prefix=load-…- [--duration=5] [--connections=4] [--warmup=1] [--only=board,task] [--cpu-prof=DIR]
+//                                            the defaults: each route --duration s after --warmup s not measured
 //   two builds side by side: --server=../base/dist/server/server/main.js,dist/server/server/main.js --rounds=3
 //
 // The database is the one --seed-only seeded (its world: users load-N@example.test with sessions
@@ -27,6 +28,8 @@ const COOKIE_PREFIX = args.get("cookie-prefix");
 if (!DATABASE_URL || !COOKIE_PREFIX) throw new Error("--database=postgres://… and --cookie-prefix=… (from bench:load --seed-only) are required");
 const DURATION_S = Number(args.get("duration") ?? 5);
 const CONNECTIONS = Number(args.get("connections") ?? 4);
+/** Seconds of each route before it is measured: JIT, prepared statements on every pooled connection. */
+const WARMUP_S = Number(args.get("warmup") ?? 1);
 const ONLY = args.get("only")?.split(",");
 const ENTRIES = (args.get("server") ?? "dist/server/server/main.js").split(",").map((e) => resolve(ROOT, e));
 const ROUNDS = Number(args.get("rounds") ?? 1);
@@ -41,6 +44,11 @@ interface Case {
 
 const database = new pg.Client({ connectionString: DATABASE_URL });
 await database.connect();
+/** The seeded people (load-1 … load-N@example.test), whatever --users the seed had. */
+const USERS = Number((await database.query<{ n: string }>("select count(*) as n from users where email like 'load-%@example.test'")).rows[0]?.n ?? 0);
+if (USERS === 0) throw new Error(`${DATABASE_URL} has no bench:load users: seed it with npm run bench:load -- --seed-only=…`);
+/** A seeded person at random, signed in by the session the seed gave them. */
+const anyone = () => 1 + Math.floor(Math.random() * USERS);
 const openTaskIds = (await database.query<{ id: string }>("select id from tasks where status = 'open' order by random() limit 2000")).rows.map((r) => r.id);
 /** In-progress tasks with the user number of their poster and provider: the chats. */
 const chats = (
@@ -64,14 +72,14 @@ const cases: Case[] = [
   // A different minimum budget each time: every request misses the kept answers and runs the query.
   { name: "board", request: () => ({ method: "GET", path: `/api/tasks/open?pageSize=30&minBudget=${1 + (counter++ % 100_000) / 1000}` }) },
   { name: "task", request: () => ({ method: "GET", path: `/api/tasks/${pick(openTaskIds)}` }) },
-  { name: "task-signed-in", request: () => ({ method: "GET", path: `/api/tasks/${pick(openTaskIds)}`, headers: { cookie: cookieOf(1 + Math.floor(Math.random() * 9000)) } }) },
+  { name: "task-signed-in", request: () => ({ method: "GET", path: `/api/tasks/${pick(openTaskIds)}`, headers: { cookie: cookieOf(anyone()) } }) },
   {
     name: "post",
     request: () => {
       const n = counter++;
       // Spread over the users so the hourly posting limit is not reached.
       const body = { title: `Load task ${n}`, description: "Should take under an hour.", category: "delivery", budget: 20 + (n % 200), urgency: "standard", location: `${n % 999} Main St`, city: "Annapolis", state: "MD", lat: 38.9, lon: -76.5 };
-      return { method: "POST", path: "/api/tasks", headers: { cookie: cookieOf(1 + (n % 9000)), "content-type": "application/json", origin: ORIGIN() }, body: JSON.stringify(body) };
+      return { method: "POST", path: "/api/tasks", headers: { cookie: cookieOf(1 + (n % USERS)), "content-type": "application/json", origin: ORIGIN() }, body: JSON.stringify(body) };
     },
   },
   {
@@ -87,7 +95,7 @@ const cases: Case[] = [
       return { method: "GET", path: `/api/messages/${chat.id}`, headers: { cookie: cookieOf(chat.poster) } };
     },
   },
-  { name: "user", request: () => ({ method: "GET", path: "/api/auth/user", headers: { cookie: cookieOf(1 + Math.floor(Math.random() * 9000)) } }) },
+  { name: "user", request: () => ({ method: "GET", path: "/api/auth/user", headers: { cookie: cookieOf(anyone()) } }) },
 ];
 
 function cpuSecondsOf(pid: number, which: "all" | "system" = "all"): number {
@@ -152,8 +160,7 @@ async function measure(port: number, pid: number, c: Case): Promise<Measure> {
   origin = `http://127.0.0.1:${port}`;
   const run = (duration: number) =>
     autocannon({ url: origin, connections: CONNECTIONS, duration, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, ...c.request() }) }] });
-  // Warm-up: JIT, prepared statements on every pooled connection.
-  await run(1);
+  if (WARMUP_S > 0) await run(WARMUP_S);
   await statements(true);
   const before = { server: cpuSecondsOf(pid), system: cpuSecondsOf(pid, "system"), database: databaseCpuSeconds() };
   const result = await run(DURATION_S);
@@ -188,11 +195,13 @@ function row(label: string, runs: Measure[]): string {
 const entries = ENTRIES;
 for (const entry of entries) warnIfStale(entry);
 const servers = [];
+/** The servers' DATA_DIRs (uploads only: the database is --database), removed at the end. */
+const dataDirs = entries.map((_, i) => mkdtempSync(join(tmpdir(), `errandly-bench-routes-${i}-`)));
 for (const [i, entry] of entries.entries()) {
   servers.push(
     await startAppServer({
       entry,
-      dataDir: `/tmp/bench-routes-${process.pid}-${i}`,
+      dataDir: dataDirs[i] ?? "",
       databaseUrl: DATABASE_URL,
       env: {
         SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
@@ -223,5 +232,6 @@ try {
   }
 } finally {
   for (const server of servers) await server.stop();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   await database.end();
 }

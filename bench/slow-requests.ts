@@ -27,7 +27,10 @@ import { median, percentile, rssMb } from "./stats.js";
 //     Target: the visitor's p99 under 250 ms during the flood.
 //
 //   npm run build && npm run bench:slow
-//   npm run bench:slow -- --runs=3 --stalled=1000 --flood=3000 --flood-seconds=10 --request-timeout=60000
+//   npm run bench:slow -- --runs=3 --stalled=1000 --flood=3000 --flood-seconds=10 --baseline=3 --later=10
+//                         the defaults; --baseline: seconds of the visitor alone before each flood;
+//                         --later: seconds after the last stalled connection closed for the second RSS
+//                         reading (the first is at 1 s)
 //   --request-timeout=MS  the server's REQUEST_TIMEOUT_MS (its default otherwise)
 //   --headers-timeout=MS  the server's HEADERS_TIMEOUT_MS (its default otherwise: 20 s, or the request's if shorter)
 //   --only=stalled|flood  one of the two
@@ -48,7 +51,8 @@ const ANNOUNCED_BYTES = 1_048_000;
 const SENT_BYTES = ANNOUNCED_BYTES - 1024;
 const FLOOD = Number(args.get("flood") ?? 3000);
 const FLOOD_SECONDS = Number(args.get("flood-seconds") ?? 10);
-const BASELINE_SECONDS = 3;
+const BASELINE_SECONDS = Number(args.get("baseline") ?? 3);
+const LATER_SECONDS = Number(args.get("later") ?? 10);
 const PROBE_GAP_MS = 10;
 const REQUEST_TIMEOUT = args.get("request-timeout");
 const HEADERS_TIMEOUT = args.get("headers-timeout");
@@ -75,7 +79,7 @@ const f = (v: number) => v.toFixed(1);
 interface StalledRun {
   beforeMb: number;
   peakMb: number;
-  /** RSS 1 s and 10 s after the server closed the last connection. */
+  /** RSS 1 s and --later s after the server closed the last connection. */
   afterMb: number;
   laterMb: number;
   /** The longest a stalled body's connection stayed open after it opened (the timeout runs from there). */
@@ -162,7 +166,7 @@ async function stalledRun(server: AppServer, timeoutMs: number): Promise<Stalled
   await sleep(1_000);
   clearInterval(sampler);
   const afterMb = rssMb(pid);
-  await sleep(9_000);
+  await sleep(Math.max(0, LATER_SECONDS - 1) * 1000);
   const laterMb = rssMb(pid);
   return { beforeMb, peakMb, afterMb, laterMb, longestOpenS: longestOpenMs / 1000, longestHeadersOpenS: longestHeadersOpenMs / 1000, outcomes };
 }
@@ -326,7 +330,7 @@ async function main(): Promise<void> {
         runs.push(r);
         console.log(
           `stalled ${run}: RSS ${f(r.beforeMb)} MB before, ${f(r.peakMb)} peak (+${f(r.peakMb - r.beforeMb)}), ${f(r.afterMb)} 1 s after ` +
-            `(+${f(r.afterMb - r.beforeMb)}), ${f(r.laterMb)} 10 s after (+${f(r.laterMb - r.beforeMb)}); the longest a connection stayed open: ` +
+            `(+${f(r.afterMb - r.beforeMb)}), ${f(r.laterMb)} ${LATER_SECONDS} s after (+${f(r.laterMb - r.beforeMb)}); the longest a connection stayed open: ` +
             `a stalled body ${f(r.longestOpenS)} s, an incomplete header block ${f(r.longestHeadersOpenS)} s; ${JSON.stringify(r.outcomes)}`,
         );
       }
@@ -336,7 +340,7 @@ async function main(): Promise<void> {
       console.log(
         `\nstalled, median of ${RUNS}: RSS ${f(median(runs.map((r) => r.beforeMb)))} MB before, ${f(median(runs.map((r) => r.peakMb)))} peak ` +
           `(+${f(median(rises))}; the largest rise +${f(Math.max(...rises))}), ${f(median(runs.map((r) => r.afterMb)))} 1 s after, ` +
-          `${f(median(runs.map((r) => r.laterMb)))} 10 s after; the longest a connection stayed open: a stalled body ${f(median(runs.map((r) => r.longestOpenS)))} s ` +
+          `${f(median(runs.map((r) => r.laterMb)))} ${LATER_SECONDS} s after; the longest a connection stayed open: a stalled body ${f(median(runs.map((r) => r.longestOpenS)))} s ` +
           `(timeout ${timeoutMs / 1000} s), an incomplete header block ${f(median(runs.map((r) => r.longestHeadersOpenS)))} s (timeout ${headersTimeoutMs / 1000} s); ` +
           `in all runs, the most any stayed past its timeout ${f(Math.max(...runs.map(pastTimeout)))} s`,
       );
