@@ -132,12 +132,19 @@ describe("computePricing hand-computed cases", () => {
       urgencyLaborCost: 65,
       stopsCost: 20,
       stops: 2,
+      tripFee: 0,
       minimumTopUp: 0,
       total: 143,
+      estimate: 145,
       suggestedBudget: 145,
       low: 145,
       high: 145,
     });
+  });
+
+  it("keeps what the work costs under the $20 minimum, to the dollar, and lifts only the suggestion", () => {
+    const p = computePricing({ miles: 0, stops: 0, urgency: "standard", work: { unit: "hour", quantity: { low: 0.5, mid: 0.5, high: 0.5 }, helpers: 1, rate: { low: 20, mid: 20, high: 20 }, fee: { low: 6, mid: 6, high: 6 } } });
+    expect(p).toMatchObject({ workCost: 10, tripFee: 6, minimumTopUp: 4, total: 20, estimate: 16, suggestedBudget: 20 });
   });
 
   it("prices the distance it shows: 12.34 miles is shown and priced as 12.3", () => {

@@ -48,6 +48,8 @@ export interface PricedWork {
   quantity: Band;
   helpers: number;
   rate: Band;
+  /** A fee per job on top of the hours (a shopping run's trip fee); none by default. */
+  fee?: Band;
 }
 
 /** The spec's formula: half an hour at $20 (docs/product.md#felix). */
@@ -98,9 +100,17 @@ export interface PricingBreakdown {
   urgencyLaborCost: number;
   stopsCost: number;
   stops: number;
+  /** A fee per job (a shopping run's trip fee), not multiplied by urgency; 0 for other work. */
+  tripFee: number;
   /** What lifts a smaller sum to the minimum budget; 0 above it. */
   minimumTopUp: number;
   total: number;
+  /**
+   * What the work costs before the platform's minimum: the sum of the lines without the top-up, to
+   * the nearest $1 below the minimum and to the nearest $5 from it (then equal to suggestedBudget).
+   * Felix states it and the minimum apart ("Errandly's minimum budget is $20").
+   */
+  estimate: number;
   suggestedBudget: number;
   /** The suggestion for the low and the high end of the work's quantity and rate. */
   low: number;
@@ -142,8 +152,11 @@ export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROA
   return miles * roadFactor;
 }
 
+/** Cents to the nearest `step` dollars, halves up, in dollars. */
+const toStep = (cents: number, step: number) => (Math.floor((cents + (step * 100) / 2) / (step * 100)) * step * 100) / 100;
+
 /** The breakdown for one quantity and rate, in whole cents from the figures it shows. */
-function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: WorkUnit, quantity: number, helpers: number, rate: number) {
+function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: WorkUnit, quantity: number, helpers: number, rate: number, fee: number) {
   const distance = roundTo(miles, 1);
   const driveHours = roundTo(distance / AVERAGE_SPEED_MPH, 2);
   const workQuantity = roundTo(quantity, 2);
@@ -156,11 +169,12 @@ function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: Wo
   const laborCents = driveCents + workCents;
   const urgencyLaborCents = Math.round(laborCents * multiplier);
   const stopsCents = stops * STOP_COST * 100;
-  const sumCents = mileageCents + urgencyLaborCents + stopsCents;
+  const feeCents = Math.round(fee * 100);
+  const sumCents = mileageCents + urgencyLaborCents + stopsCents + feeCents;
   const topUpCents = Math.max(0, Math.round(MIN_SUGGESTED_TOTAL * 100) - sumCents);
   const totalCents = sumCents + topUpCents;
-  const stepCents = SUGGESTION_STEP * 100;
-  const suggestedBudget = (Math.floor((totalCents + stepCents / 2) / stepCents) * stepCents) / 100;
+  const suggestedBudget = toStep(totalCents, SUGGESTION_STEP);
+  const estimate = topUpCents > 0 ? toStep(sumCents, 1) : suggestedBudget;
   return {
     distance,
     mileageCost: mileageCents / 100,
@@ -178,8 +192,10 @@ function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: Wo
     urgencyLaborCost: urgencyLaborCents / 100,
     stopsCost: stopsCents / 100,
     stops,
+    tripFee: feeCents / 100,
     minimumTopUp: topUpCents / 100,
     total: totalCents / 100,
+    estimate,
     suggestedBudget,
   };
 }
@@ -190,19 +206,22 @@ function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: Wo
  * (docs/decisions/026-one-felix-budget-for-both-sides.md). The spec's fixed half hour is replaced
  * by the work's own quantity at its rate (docs/decisions/054-felix-prices-the-works-own-hours.md).
  * The suggestion is the total to the nearest $5, halves up: 22.50 -> 25, 22.49 -> 20; low and high
- * are the suggestions for the low and high ends of the work's quantity and rate.
+ * are the suggestions for the low and high ends of the work's quantity and rate. Below the $20
+ * minimum the estimate keeps what the work costs, to the dollar, and the top-up line lifts the
+ * suggestion to the minimum (docs/decisions/072-felix-sanity-bounds-couriers-and-offers.md).
  */
 export function computePricing({ miles, stops, urgency, work = SPEC_WORK }: PricingInput): PricingBreakdown {
   if (!Number.isFinite(miles) || miles < 0) throw new RangeError("miles must be a finite number >= 0");
   if (!Number.isSafeInteger(stops) || stops < 0) throw new RangeError("stops must be an integer >= 0");
   if (!Number.isSafeInteger(work.helpers) || work.helpers < 1) throw new RangeError("helpers must be an integer >= 1");
-  for (const figure of [...Object.values(work.quantity), ...Object.values(work.rate)]) {
-    if (!Number.isFinite(figure) || figure < 0) throw new RangeError("work quantity and rate must be finite numbers >= 0");
+  const fee = work.fee ?? { low: 0, mid: 0, high: 0 };
+  for (const figure of [...Object.values(work.quantity), ...Object.values(work.rate), ...Object.values(fee)]) {
+    if (!Number.isFinite(figure) || figure < 0) throw new RangeError("work quantity, rate and fee must be finite numbers >= 0");
   }
-  const at = (q: number, r: number) => priceOnce(miles, stops, urgency, work.unit, q, work.helpers, r);
-  const breakdown = at(work.quantity.mid, work.rate.mid);
-  const low = Math.min(breakdown.suggestedBudget, at(work.quantity.low, work.rate.low).suggestedBudget);
-  const high = Math.max(breakdown.suggestedBudget, at(work.quantity.high, work.rate.high).suggestedBudget);
+  const at = (q: number, r: number, f: number) => priceOnce(miles, stops, urgency, work.unit, q, work.helpers, r, f);
+  const breakdown = at(work.quantity.mid, work.rate.mid, fee.mid);
+  const low = Math.min(breakdown.suggestedBudget, at(work.quantity.low, work.rate.low, fee.low).suggestedBudget);
+  const high = Math.max(breakdown.suggestedBudget, at(work.quantity.high, work.rate.high, fee.high).suggestedBudget);
   return { ...breakdown, low, high };
 }
 

@@ -29,6 +29,12 @@ export interface WorkReading {
   acres?: Stated;
   /** Pieces of furniture or appliances named ("a bed frame and a dresser" is 2). */
   items?: Stated;
+  /** Things on a shopping list ("about 30 items", "a list of 12 things"). */
+  goods?: Stated;
+  /** What a shopping order is worth, in dollars ("a $100 order", "$250-300 of stuff"). */
+  orderValue?: Stated;
+  /** Waiting a courier is told to expect, in hours ("might have to wait a bit", "wait about 20 minutes"). */
+  wait?: Stated;
 }
 
 export type ReadingField = keyof WorkReading;
@@ -66,6 +72,8 @@ export function normalizeForReading(text: string): string {
   t = t.replace(/\b(?:a |one )?half[- ]a[- ]day\b|\bhalf[- ]day\b/g, `${HOURS_PER_DAY_OF_WORK / 2} hours`);
   t = t.replace(/\b(?:a |one )?(?:full|whole|entire) day\b|\ball day\b/g, `${HOURS_PER_DAY_OF_WORK} hours`);
   t = t.replace(/\b(?:an|1) hour\b/g, "1 hour");
+  // "1 hour or 1.5 hours", "2 hours to 3 hours": one range.
+  t = t.replace(/\b(\d+(?:\.\d+)?) hours? (?:or|to|-) (\d+(?:\.\d+)?) hours\b/g, "$1-$2 hours");
   t = t.replace(/\b(?:a )?quarter[- ]acre\b/g, "0.25 acre").replace(/\b(?:a )?half[- ](?:an[- ])?acre\b/g, "0.5 acre");
   t = t.replace(/\bovernight\b/g, " overnight ");
   return t.replace(/\s+/g, " ");
@@ -109,6 +117,28 @@ function readItems(text: string): Stated | undefined {
   const count = [...pieces.values()].reduce((a, b) => a + b, 0);
   if (count === 0) return undefined;
   return { low: count, high: count, said: [...pieces.keys()].join(", ") };
+}
+
+/** What a shopping order is worth: "$100 order", "$250-300 of stuff", "about $50 of groceries". */
+function readOrderValue(text: string): Stated | undefined {
+  const worth = /\$\s?(\d+(?:\.\d+)?)(?:\s*(?:-|–|to)\s*\$?(\d+(?:\.\d+)?))?\s*(?:[a-z]+\s){0,2}?(?:order|of (?:groceries|stuff|items|food|household|shopping|things)|worth|in groceries|grocery)/.exec(text);
+  if (worth) return stated(worth);
+  const named = /\b(?:order|groceries|list|cart)\b[^.$]{0,40}\$\s?(\d+(?:\.\d+)?)(?:\s*(?:-|–|to)\s*\$?(\d+(?:\.\d+)?))?/.exec(text);
+  return named ? stated(named) : undefined;
+}
+
+/**
+ * Waiting time a courier should expect: a duration tied to "wait" ("wait about 20 minutes",
+ * "30 minutes of waiting"), or a short unspecified wait ("might have to wait a bit") as up to half an hour.
+ */
+function readWait(text: string): Stated | undefined {
+  const unit = (u: string) => (u.startsWith("h") ? 1 : 1 / 60);
+  const after = new RegExp(String.raw`\bwait(?:ing)?(?: time)?(?: (?:of|for))?\s*${APPROX}${RANGE}\s*(hours?|hrs?|minutes?|mins?)\b`).exec(text);
+  if (after?.[3]) return stated(after, unit(after[3]));
+  const before = new RegExp(String.raw`${APPROX}${RANGE}\s*(hours?|hrs?|minutes?|mins?)\s*(?:of )?wait`).exec(text);
+  if (before?.[3]) return stated(before, unit(before[3]));
+  const vague = /\bwait (?:a (?:bit|little|while|few minutes)|around)\b|\b(?:some|a bit of|a little) waiting\b/.exec(text);
+  return vague ? { low: 0, high: 0.5, said: vague[0] } : undefined;
 }
 
 /** Days named by a span of weekdays ("Saturday-Sunday", "the weekend", "Friday to Monday"). */
@@ -165,6 +195,9 @@ export function readWork(text: string): WorkReading {
   set("miles", first(t, [[re(String.raw`${APPROX}${RANGE}\s*(?:miles?|mi)\b`), 1]]));
   set("acres", first(t, [[re(String.raw`${RANGE}\s*-?\s*acres?\b`), 1]]));
   set("items", readItems(t));
+  set("goods", first(t, [[re(String.raw`${APPROX}${RANGE}\s*(?:grocery |shopping )?(?:items|things|products)\b`), 1]]));
+  set("orderValue", readOrderValue(t));
+  set("wait", readWait(t));
   return reading;
 }
 

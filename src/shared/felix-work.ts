@@ -14,13 +14,17 @@ export interface Band {
   high: number;
 }
 
-/** The question Felix asks when it cannot read or infer the size of the work. */
-export type WorkQuestion = "hours" | "rooms" | "nights";
+/**
+ * The question Felix asks when it cannot read or infer the size of the work, or "confirm" when what
+ * it read would make a figure far outside what such work usually costs (src/shared/felix-bounds.ts).
+ */
+export type WorkQuestion = "hours" | "rooms" | "nights" | "confirm";
 
 export const WORK_QUESTIONS: Record<WorkQuestion, string> = {
   hours: "About how long will it take?",
   rooms: "How many rooms (bedrooms) is it?",
   nights: "How many nights is it?",
+  confirm: "Is that right?",
 };
 
 /** The spec's $20 an hour: the floor of every hourly rate. */
@@ -37,7 +41,24 @@ export const RATES = {
   overnight: { low: 50, mid: 75, high: 100 },
   yard: { low: 30, mid: 45, high: 60 },
   handyman: { low: 50, mid: 75, high: 100 },
+  courier: { low: 35, mid: 45, high: 55 },
+  shopper: { low: 16, mid: 20, high: 27 },
 } as const satisfies Record<string, Band>;
+
+/** A shopping run's per-trip fee, before the shopper's time (docs/product.md#felix-rates). */
+export const SHOPPING_TRIP_FEE: Band = { low: 4, mid: 6, high: 8 };
+/** Time in the store: parking and checkout, then about a minute an item (docs/product.md#felix-rates). */
+export const SHOPPING_BASE_MINUTES = 5;
+export const SHOPPING_MINUTES_PER_ITEM = 1;
+/** A list stated only in dollars is read as about one item for every $3. */
+export const SHOPPING_DOLLARS_PER_ITEM = 3;
+/** A courier's handling at the pickup and at the drop-off, in hours, before driving and waiting. */
+export const COURIER_HANDLING: Band = { low: 0.4, mid: 0.5, high: 0.6 };
+/** A pet taxi's fee for the two legs of a trip to the vet or the groomer, $15 each way (docs/product.md#felix-rates). */
+export const PET_TRIP_FEE: Band = { low: 30, mid: 30, high: 30 };
+/** Mowing or shoveling: about 4 hours an acre, so a quarter-acre lot is about an hour. */
+export const QUICK_YARD_HOURS_PER_ACRE: Band = { low: 3, mid: 4, high: 5 };
+const NO_FEE: Band = { low: 0, mid: 0, high: 0 };
 export type RateName = keyof typeof RATES;
 
 /** Standard cleaning: an hour per 400 sq ft; move-out and deep cleans take half as long again. */
@@ -71,6 +92,13 @@ interface JobKind {
   helpers?: (r: WorkReading) => Band;
   /** The quantity the text gives for this kind of job, beyond a plainly stated duration. */
   size?: (r: WorkReading) => Quantity | null;
+  /** A fee per job on top of the hours (a shopping run's trip fee). */
+  fee?: Band;
+  /**
+   * How a plainly stated duration counts: the work itself (the default), or the whole trip door to
+   * door, driving included, as couriers quote it.
+   */
+  statedIsTrip?: boolean;
 }
 
 const band = (low: number, mid: number, high: number): Band => ({ low, mid, high });
@@ -124,6 +152,22 @@ const visitsOf = (r: WorkReading): Quantity | null => {
   return null;
 };
 
+/** A courier's time: handling at both ends and the waiting the task mentions; driving is priced from the route. */
+const courierTime = (r: WorkReading): Quantity | null => {
+  if (!r.wait) return null;
+  const wait = r.wait;
+  const band = { low: COURIER_HANDLING.low + wait.low, mid: COURIER_HANDLING.mid + middle(wait), high: COURIER_HANDLING.high + wait.high };
+  return { band, from: `"${wait.said}" (with the pickup and the drop-off)` };
+};
+
+/** Time in the store from the list: its items, or its value at about $3 an item. */
+const shoppingTime = (r: WorkReading): Quantity | null => {
+  const items = r.goods ?? (r.orderValue && { low: r.orderValue.low / SHOPPING_DOLLARS_PER_ITEM, high: r.orderValue.high / SHOPPING_DOLLARS_PER_ITEM, said: r.orderValue.said });
+  if (!items) return null;
+  const hours = (n: number) => (SHOPPING_BASE_MINUTES + SHOPPING_MINUTES_PER_ITEM * n) / 60;
+  return { band: { low: hours(items.low) * 0.8, mid: hours(middle(items)), high: hours(items.high) * 1.25 }, from: items.said };
+};
+
 const KINDS: Record<string, JobKind> = {
   deepClean: { id: "deep-clean", label: "a move-out or deep clean", unit: "hour", rate: "cleaning", usual: band(3, 4.5, 6), ask: "rooms", size: (r) => cleaningHours(r, DEEP_CLEAN_FACTOR) },
   clean: { id: "clean", label: "a standard clean", unit: "hour", rate: "cleaning", usual: band(2, 3, 4), ask: "rooms", size: (r) => cleaningHours(r, 1) },
@@ -132,19 +176,23 @@ const KINDS: Record<string, JobKind> = {
   itemMove: { id: "item-move", label: "moving a few items", unit: "hour", rate: "moving", usual: band(1, 1.5, 3), ask: "hours", helpers: (r) => (r.helpers ? fromStated(r.helpers) : band(2, 2, 2)), size: itemMoveHours },
   overnight: { id: "overnight", label: "overnight pet care", unit: "night", rate: "overnight", usual: band(1, 1, 1), ask: "nights", size: nightsOf },
   dropIn: { id: "drop-in", label: "pet drop-in visits", unit: "visit", rate: "dropIn", usual: band(1, 1, 2), ask: null, size: visitsOf },
+  petTrip: { id: "pet-trip", label: "taking a pet to an appointment", unit: "hour", rate: "dogWalk", usual: band(1.5, 2, 2.5), ask: null, fee: PET_TRIP_FEE },
   dogWalk: { id: "dog-walk", label: "a dog walk", unit: "hour", rate: "dogWalk", usual: band(0.5, 0.5, 1), ask: null },
   yard: { id: "yard", label: "yard work", unit: "hour", rate: "yard", usual: band(2, 3, 4), ask: "hours", helpers: statedHelpers, size: (r) => (r.acres ? { band: scaleBand(YARD_HOURS_PER_ACRE, middle(r.acres)), from: r.acres.said } : null) },
   assembly: { id: "assembly", label: "furniture assembly", unit: "hour", rate: "handyman", usual: band(1, 2, 3), ask: "hours", size: (r) => (r.items ? { band: scaleBand(ASSEMBLY_HOURS_PER_ITEM, middle(r.items)), from: r.items.said } : null) },
   skilled: { id: "skilled", label: "skilled help", unit: "hour", rate: "handyman", usual: band(1.5, 2, 3), ask: "hours" },
-  delivery: { id: "delivery", label: "a delivery", unit: "hour", rate: "errand", usual: band(0.5, 1, 1.5), ask: null },
-  shopping: { id: "shopping", label: "a shopping run", unit: "hour", rate: "errand", usual: band(1, 1.5, 2), ask: null },
+  yardQuick: { id: "yard-quick", label: "mowing or shoveling", unit: "hour", rate: "yard", usual: band(0.75, 1, 1.5), ask: null, helpers: statedHelpers, size: (r) => (r.acres ? { band: scaleBand(QUICK_YARD_HOURS_PER_ACRE, middle(r.acres)), from: r.acres.said } : null) },
+  courier: { id: "courier", label: "a courier run", unit: "hour", rate: "courier", usual: band(0.4, 0.5, 0.6), ask: null, size: courierTime, statedIsTrip: true },
+  shopping: { id: "shopping", label: "a shopping run", unit: "hour", rate: "shopper", usual: band(0.5, 0.75, 1), ask: null, size: shoppingTime, fee: SHOPPING_TRIP_FEE },
   errand: { id: "errand", label: "an errand", unit: "hour", rate: "errand", usual: band(0.5, 1, 2), ask: null },
   business: { id: "business", label: "business support", unit: "hour", rate: "errand", usual: band(1, 2, 4), ask: "hours", helpers: statedHelpers },
   general: { id: "general", label: "general help", unit: "hour", rate: "errand", usual: band(1, 2, 4), ask: "hours", helpers: statedHelpers },
 };
 
-// The words that name a kind of job, checked in order; the first that matches wins.
-const YARD = /\b(?:leaf|leaves|lawn|yard|mow|mowing|rak(?:e|ing)|weed|hedges?|gutters?|mulch|snow|shovel)/;
+// The words that name a kind of job, checked in order; the first that matches wins. Leaves and
+// gutters are a yard job by the hour; mowing a lawn or shoveling snow is an hour or so a visit.
+const YARD = /\b(?:leaf|leaves|rak(?:e|ing)|weed|hedges?|gutters?|mulch)/;
+const YARD_QUICK = /\b(?:mow|mowing|lawn|snow|shovel|plow)/;
 const ASSEMBLY = /\bassembl/;
 const SKILLED = /\b(?:mount|install|repair|fix|paint|plumb|electric|patch|drywall|caulk|handyman|tv)/;
 
@@ -160,12 +208,13 @@ function kindOf(category: string, t: string, r: WorkReading): JobKind {
       if (r.bedrooms) return KINDS.homeMove as JobKind;
       return (!r.items && /\b(?:apartment|house|studio|condo|townhouse|home|flat)\b/.test(t) ? KINDS.homeMove : KINDS.itemMove) as JobKind;
     case "pet":
+      if (/\b(?:vet|veterinar|groom|pet taxi|appointment)/.test(t) && /\b(?:drive|take|bring|transport|ride|taxi|pick (?:him|her|them|it) up)/.test(t)) return KINDS.petTrip as JobKind;
       if (r.nights || /\b(?:overnight|house[- ]?sit|boarding|stay (?:over|the night))/.test(t)) return KINDS.overnight as JobKind;
       if (/\bdrop[- ]?ins?\b|\bvisits?\b|\bstop by\b|\bcheck (?:in )?on\b|\bfeed/.test(t)) return KINDS.dropIn as JobKind;
       if (/\bwalk/.test(t)) return KINDS.dogWalk as JobKind;
       return KINDS.general as JobKind;
     case "delivery":
-      return KINDS.delivery as JobKind;
+      return KINDS.courier as JobKind;
     case "shopping":
       return KINDS.shopping as JobKind;
     case "errands":
@@ -173,7 +222,11 @@ function kindOf(category: string, t: string, r: WorkReading): JobKind {
     case "business":
       return KINDS.business as JobKind;
     default:
+      // Hauling a piece of furniture away is carrying it out and off: two people and a vehicle.
+      if (r.items && /\b(?:haul|junk|dispos|get rid of|take away|remov)/.test(t)) return KINDS.itemMove as JobKind;
       if (YARD.test(t)) return KINDS.yard as JobKind;
+      if (YARD_QUICK.test(t)) return KINDS.yardQuick as JobKind;
+      if (/\b(?:yard|garden)\b/.test(t)) return KINDS.yard as JobKind;
       if (ASSEMBLY.test(t)) return KINDS.assembly as JobKind;
       if (SKILLED.test(t)) return KINDS.skilled as JobKind;
       return KINDS.general as JobKind;
@@ -204,6 +257,12 @@ export interface WorkEstimate {
   source: "stated" | "answer" | "model" | "market" | "usual";
   /** The question to ask, when the quantity is only the usual guess. */
   question: WorkQuestion | null;
+  /** A fee per job on top of the hours (a shopping run's trip fee); zero for other work. */
+  fee: Band;
+  /** The poster confirmed what Felix read, so it stands even outside the usual range (felix-bounds.ts). */
+  confirmed: boolean;
+  /** The quantity is a stated door-to-door time, which already covers the stops on the way. */
+  coversStops: boolean;
 }
 
 export interface WorkQuery {
@@ -218,6 +277,10 @@ export interface WorkQuery {
    * decision 054); used for hourly work only, after the poster's answer and the stated hours.
    */
   modelHours?: ModelHours | null;
+  /** Hours of driving the route takes: a courier's stated door-to-door time includes them. */
+  driveHours?: number;
+  /** Price the usual job whatever the text says: what Felix falls back on when a reading is implausible. */
+  usualOnly?: boolean;
 }
 
 /** A language model's reading of the work's hours: a figure, its range and the words it read. */
@@ -241,15 +304,25 @@ export const unitCount = (unit: WorkUnit, n: number) => `${n} ${UNIT_WORDS[unit]
 
 /** Reads a bare answer ("4", "about 3") as the thing the question asked. */
 function answerText(answer: NonNullable<WorkQuery["answer"]>): string {
-  const bare = /^\s*(?:about|around|maybe|~)?\s*(\d+(?:\.\d+)?(?:\s*(?:-|to|or)\s*\d+(?:\.\d+)?)?)\s*\.?\s*$/i.exec(answer.text);
+  const bare = /^\s*(?:no,?\s*)?(?:about|around|maybe|~)?\s*(\d+(?:\.\d+)?(?:\s*(?:-|to|or)\s*\d+(?:\.\d+)?)?)\s*\.?\s*$/i.exec(answer.text);
   if (!bare) return answer.text;
-  const word = { hours: "hours", rooms: "bedrooms", nights: "nights" }[answer.question];
+  const word = { hours: "hours", rooms: "bedrooms", nights: "nights", confirm: "hours" }[answer.question];
   return `${bare[1]} ${word}`;
 }
 
-function quantityFromReading(kind: JobKind, r: WorkReading): Quantity | null {
-  // A plainly stated duration is the work's own hours, whatever the kind of job.
-  if (kind.unit === "hour" && r.hours) return { band: fromStated(r.hours), from: r.hours.said };
+/** "Yes", "that's right": the poster confirms what Felix read. */
+const AFFIRMATIVE = /^\s*(?:yes|yep|yeah|yup|right|correct|that'?s (?:right|correct)|it is|exactly|sure|confirmed?)\b/i;
+
+function quantityFromReading(kind: JobKind, r: WorkReading, driveHours: number): Quantity | null {
+  // A courier's waiting is not the trip: "wait 20 minutes" is read as waiting only.
+  const stated = r.hours && !(kind.statedIsTrip && r.wait && r.wait.low === r.hours.low && r.wait.high === r.hours.high) ? r.hours : undefined;
+  if (kind.unit === "hour" && stated) {
+    // A plainly stated duration is the work's own hours, whatever the kind of job; a courier's is
+    // the whole trip, so the drive priced from the route comes out of it.
+    if (!kind.statedIsTrip) return { band: fromStated(stated), from: stated.said };
+    const less = (h: number) => Math.max(QUARTER, h - driveHours);
+    return { band: { low: less(stated.low), mid: less(middle(stated)), high: less(stated.high) }, from: `${stated.said} door to door` };
+  }
   return kind.size?.(r) ?? null;
 }
 
@@ -258,16 +331,20 @@ function quantityFromReading(kind: JobKind, r: WorkReading): Quantity | null {
  * usual job) and at what rate (the market's, or the documented default). Pure: the server passes
  * what completed tasks nearby say.
  */
-export function estimateWork({ category, title, description, answer, market, modelHours }: WorkQuery): WorkEstimate {
+export function estimateWork({ category, title, description, answer, market, modelHours, driveHours = 0, usualOnly = false }: WorkQuery): WorkEstimate {
   const text = [title, description].filter(Boolean).join(". ");
   const reading = readWork(text);
-  const answered = answer ? readWork(answerText(answer)) : null;
+  // "Yes" to "I read 40 hours; is that right?" keeps the reading; a figure in the answer replaces
+  // it; a plain "no" drops it for the usual job.
+  const confirmed = answer?.question === "confirm" && AFFIRMATIVE.test(answer.text);
+  const answered = answer && !confirmed ? readWork(answerText(answer)) : null;
   const kind = kindOf(category, `${text} ${answer?.text ?? ""}`.toLowerCase(), { ...reading, ...answered });
   const helpersBand = kind.helpers?.({ ...reading, ...answered }) ?? band(1, 1, 1);
   const helpers = Math.max(1, Math.round(helpersBand.mid));
 
-  const fromAnswer = answered ? quantityFromReading(kind, answered) : null;
-  const fromText = quantityFromReading(kind, reading);
+  const fromAnswer = answered && !usualOnly ? quantityFromReading(kind, answered, driveHours) : null;
+  const rejected = answer?.question === "confirm" && !confirmed && !fromAnswer;
+  const fromText = usualOnly || rejected ? null : quantityFromReading(kind, reading, driveHours);
   let quantity: Band;
   let quantityFrom: string;
   let source: WorkEstimate["source"];
@@ -279,11 +356,11 @@ export function estimateWork({ category, title, description, answer, market, mod
     quantity = fromText.band;
     quantityFrom = `you said ${fromText.from}`;
     source = "stated";
-  } else if (modelHours && kind.unit === "hour") {
+  } else if (modelHours && kind.unit === "hour" && !usualOnly && !rejected) {
     quantity = { low: modelHours.low, mid: modelHours.hours, high: modelHours.high };
     quantityFrom = `I read "${modelHours.what}" as about ${unitCount("hour", roundQuarter(modelHours.hours))}`;
     source = "model";
-  } else if (market?.quantity) {
+  } else if (market?.quantity && !usualOnly && !rejected) {
     const m = market.quantity.median;
     quantity = { low: m * 0.75, mid: m, high: m * 1.25 };
     quantityFrom = `${market.quantity.count} completed ${categoryLabel(category)} tasks nearby took a median ${unitCount(kind.unit, roundUnit(kind.unit, m))}`;
@@ -315,6 +392,9 @@ export function estimateWork({ category, title, description, answer, market, mod
     rateFrom,
     source,
     question: source === "usual" ? kind.ask : null,
+    fee: kind.fee ?? NO_FEE,
+    confirmed,
+    coversStops: Boolean(kind.statedIsTrip) && (source === "stated" || source === "answer") && quantityFrom.endsWith("door to door"),
   };
 }
 

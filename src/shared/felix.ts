@@ -72,6 +72,14 @@ export const felixContextSchema = z.object({
     .max(MAX_BUDGET_CENTS / 100, { error: `Offered budget must be at most ${formatDollars(MAX_BUDGET_CENTS)}` })
     .nullish(),
   /**
+   * The price of one offer on a task that takes offers: an offer its poster is reading, or the
+   * price a provider is about to offer. Felix judges this price, not the task's budget, in the
+   * words of whoever asks (docs/decisions/072-felix-sanity-bounds-couriers-and-offers.md).
+   */
+  offerPrice: dollarsSchema
+    .max(MAX_BUDGET_CENTS / 100, { error: `Offer price must be at most ${formatDollars(MAX_BUDGET_CENTS)}` })
+    .nullish(),
+  /**
    * The poster's answer to Felix's question about the size of the work ("About how long will it
    * take?"): the dialog keeps it for the rest of the conversation, so no state is stored.
    */
@@ -186,8 +194,10 @@ export const pricingBreakdownSchema = z.object({
   urgencyLaborCost: z.number(),
   stopsCost: z.number(),
   stops: z.number().int(),
+  tripFee: z.number(),
   minimumTopUp: z.number(),
   total: z.number(),
+  estimate: z.number(),
   suggestedBudget: z.number(),
   low: z.number(),
   high: z.number(),

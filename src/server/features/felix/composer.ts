@@ -11,6 +11,7 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
+import type { BoundsCheck } from "../../../shared/felix-bounds.js";
 import { WORK_QUESTIONS, unitCount, type WorkEstimate } from "../../../shared/felix-work.js";
 import { dollarsToCents, formatDollars, formatDollarsExact, type TaskPrice } from "../../../shared/money.js";
 import { MARKET_RADIUS_MILES } from "./repository.js";
@@ -59,12 +60,66 @@ const rangeWords = (p: PricingBreakdown) => {
   return range.low < range.high ? `, within a range of ${usd(range.low)} to ${usd(range.high)}` : "";
 };
 
+/**
+ * What Felix read that would have made a figure far outside the usual range, and the question it
+ * asks about it instead of showing that figure (src/shared/felix-bounds.ts, decision 072).
+ */
+function boundsQuestion(check: BoundsCheck, work: WorkEstimate): string {
+  const where = check.rangeFrom === "market" ? `completed ${work.label} tasks nearby` : `${work.label} usually`;
+  const side = check.direction === "high" ? "far more than" : "far less than";
+  const range = `${usd(check.range.low)} to ${usd(check.range.high)}`;
+  if (!check.fellBack) {
+    return `I measured ${check.read}, which makes this ${side} ${where} costs (${range}); is that right? If a place is wrong, fix it and ask me again. `;
+  }
+  return `I read ${check.read}; is that right? It would cost ${side} ${where} costs (${range}), so I haven't used it. Say "yes" if it is, or tell me how long it will really take. Until then I've priced the usual job. `;
+}
+
+/** For the provider, who is not asked: what Felix set aside and what it judged against instead. */
+export function boundsNote(check: BoundsCheck | null, work: WorkEstimate): string {
+  if (!check) return "";
+  return check.fellBack
+    ? `The task reads as ${check.read}, far outside what ${work.label} usually costs, so I judged it against the usual job. `
+    : `The route is ${check.read}, far outside what ${work.label} usually costs. `;
+}
+
+/** "I suggest $X", or, under the platform's minimum, what the work costs and the minimum apart. */
+function figureWords(p: PricingBreakdown): string {
+  if (p.minimumTopUp === 0) return `I suggest a budget of ${usd(p.suggestedBudget)}${rangeWords(p)}`;
+  return `this work usually costs about ${usd(p.estimate)}. Errandly's minimum budget is ${usd(MIN_SUGGESTED_TOTAL)}, so I suggest a budget of ${usd(p.suggestedBudget)}`;
+}
+
 /** The suggestion, what it counted and where each figure came from, and the question when it could only guess. */
-export function suggestion(p: PricingBreakdown, category: string, work: WorkEstimate): string {
+export function suggestion(p: PricingBreakdown, category: string, work: WorkEstimate, check: BoundsCheck | null = null): string {
   const stops = p.stops > 0 ? `, ${usd(p.stopsCost)} for ${plural(p.stops, "stop")}` : "";
+  const fee = p.tripFee > 0 ? `, ${usd(p.tripFee)} for the trip` : "";
   const urgency = p.urgency === "standard" ? "" : ` at the ${URGENCY_WORDS[p.urgency]} rate (×${p.urgencyMultiplier} on labor)`;
-  const question = work.question ? ` ${WORK_QUESTIONS[work.question]} Tell me and I'll use your answer.` : "";
-  return `For this ${categoryLabel(category)} task (${miles(p)}) I suggest a budget of ${usd(p.suggestedBudget)}${rangeWords(p)}. I counted ${workSize(p)} because ${work.quantityFrom}; ${work.rateFrom}. That covers ${usd(p.mileageCost)} for mileage and ${usd(p.laborCost)} for the work${urgency}${stops}.${question}`;
+  const question = work.question && work.question !== "confirm" ? ` ${WORK_QUESTIONS[work.question]} Tell me and I'll use your answer.` : "";
+  const first = check ? boundsQuestion(check, work) : "";
+  return `${first}For this ${categoryLabel(category)} task (${miles(p)}) ${figureWords(p)}. I counted ${workSize(p)} because ${work.quantityFrom}; ${work.rateFrom}. That covers ${usd(p.mileageCost)} for mileage and ${usd(p.laborCost)} for the work${urgency}${stops}${fee}.${question}`;
+}
+
+const OFFER_VERDICTS: Record<"poster" | "provider", Record<BudgetEvaluation["status"], string>> = {
+  poster: {
+    fair: "It's a fair price for the work.",
+    high: "You'd pay more than this work usually costs; other offers may come in lower.",
+    low: "It's a good price for you; make sure the provider has understood the whole job.",
+  },
+  provider: {
+    fair: "It's a fair price for the work.",
+    high: "The poster may well pick a cheaper offer.",
+    low: "It may not cover your time and fuel.",
+  },
+};
+
+/**
+ * An offer's own price judged in the asker's words: the poster reads "This $36 offer is 10% below
+ * what similar tasks cost", the provider "Your $45 offer is ..." (decision 072).
+ */
+export function offerVerdict(e: BudgetEvaluation, p: PricingBreakdown, side: "poster" | "provider", work: WorkEstimate, check: BoundsCheck | null): string {
+  const subject = side === "poster" ? `This ${usd(e.offeredBudget)} offer` : `Your ${usd(e.offeredBudget)} offer`;
+  const diff = Math.abs(Math.round(e.percentDiff));
+  const relation = diff === 0 ? "about what similar tasks cost" : `${diff}% ${e.percentDiff > 0 ? "above" : "below"} what similar tasks cost`;
+  return `${boundsNote(check, work)}${subject} is ${relation}: I'd expect ${usd(e.fairBudget)}${rangeWords(p)} for this task (${miles(p)}, ${workSize(p)}). ${OFFER_VERDICTS[side][e.status]}`;
 }
 
 export function explanation(p: PricingBreakdown, work: WorkEstimate): string {
@@ -82,9 +137,10 @@ export function explanation(p: PricingBreakdown, work: WorkEstimate): string {
   ].filter(Boolean);
   if (p.urgencyMultiplier !== 1) lines.push(`Because it's ${URGENCY_WORDS[p.urgency]}, labor is multiplied by ${p.urgencyMultiplier}: ${usd(p.urgencyLaborCost)}.`);
   if (p.stops > 0) lines.push(`${plural(p.stops, "stop")} at ${usd(STOP_COST)} each add ${usd(p.stopsCost)}.`);
+  if (p.tripFee > 0) lines.push(`A shopping trip's fee adds ${usd(p.tripFee)}.`);
   lines.push(
     p.minimumTopUp > 0
-      ? `That comes to less than the ${usd(MIN_SUGGESTED_TOTAL)} minimum budget, so the total is ${usd(p.total)}, which gives ${usd(p.suggestedBudget)}.`
+      ? `That comes to ${usd(p.estimate)}, less than Errandly's minimum budget of ${usd(MIN_SUGGESTED_TOTAL)}, so the total is ${usd(p.total)}, which gives ${usd(p.suggestedBudget)}.`
       : `The total is ${usd(p.total)}, rounded to the nearest $5: ${usd(p.suggestedBudget)}.`,
   );
   return lines.join(" ");

@@ -61,7 +61,7 @@ const t = await useTestApp({
 });
 
 const context = {
-  category: "delivery",
+  category: "errands",
   startLocation: "1 Main St, Annapolis, MD",
   startLat: 38.9784,
   startLon: -76.4922,
@@ -69,10 +69,10 @@ const context = {
   endLat: 39.2904,
   endLon: -76.6122,
 };
-// The routing service's 25 miles: $14.50 mileage + (0.5 h driving + a delivery's usual hour) × $25 = $52 -> $50.
-const expected = computePricing({ miles: 25, stops: 0, urgency: "standard", work: estimateWork({ category: "delivery" }) });
+// The routing service's 25 miles: $14.50 mileage + (0.5 h driving + an errand's usual hour) × $25 = $52 -> $50.
+const expected = computePricing({ miles: 25, stops: 0, urgency: "standard", work: estimateWork({ category: "errands" }) });
 const builtIn =
-  "For this Delivery Services task (about 25 miles) I suggest a budget of $50, within a range of $35 to $85. I counted 1 hour because a delivery usually takes about 1 hour; the usual rate for a delivery is $25 an hour (published cost guides). That covers $14.50 for mileage and $37.50 for the work.";
+  "For this Personal Errands task (about 25 miles) I suggest a budget of $50, within a range of $35 to $100. I counted 1 hour because an errand usually takes about 1 hour; the usual rate for an errand is $25 an hour (published cost guides). That covers $14.50 for mileage and $37.50 for the work.";
 
 let user: TestUser;
 beforeEach(async () => {

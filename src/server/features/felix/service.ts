@@ -12,6 +12,7 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
+import { felixEstimate, type BoundsCheck } from "../../../shared/felix-bounds.js";
 import { estimateWork, statedTrip, type WorkEstimate, type WorkQuery } from "../../../shared/felix-work.js";
 import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
 import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
@@ -40,6 +41,7 @@ export interface FelixQuestion {
 
 interface Answer {
   draft: string;
+  check?: BoundsCheck | null;
   pricing: PricingBreakdown | null;
   evaluation: BudgetEvaluation | null;
   market: MarketStats | null;
@@ -55,29 +57,39 @@ export interface FelixAsker {
   isAdmin: boolean;
 }
 
+/** Who is asking about an offer: its task's poster, or a provider (decision 072). */
+export type FelixSide = "poster" | "provider";
+
 /**
  * A question about a posted task is answered from the task itself (felixContextOfTask), never from
  * the part of it the asker's page shows, so poster and provider get the same engine inputs
- * (docs/decisions/026-one-felix-budget-for-both-sides.md). The offered budget is the task's.
+ * (docs/decisions/026-one-felix-budget-for-both-sides.md). The offered budget is the task's; an
+ * offer's price is the asker's to name (an offer they read, or the price they are about to offer),
+ * and the task's poster reads it as the poster.
  */
-async function taskContext(ctx: FelixServiceContext, asker: FelixAsker, context: FelixContext): Promise<FelixContext> {
-  if (!context.taskId) return context;
+async function taskContext(ctx: FelixServiceContext, asker: FelixAsker, context: FelixContext): Promise<{ context: FelixContext; side: FelixSide | null }> {
+  if (!context.taskId) return { context, side: null };
   const task = await felixTask(ctx.db, context.taskId);
   const mayAsk = task && (task.status === "open" || task.userId === asker.id || task.providerId === asker.id || asker.isAdmin);
   if (!task || !mayAsk) throw notFound("Task not found");
-  return { ...felixContextOfTask(task.places), offeredBudget: centsToDollars(task.budgetCents), taskId: context.taskId };
+  return {
+    context: { ...felixContextOfTask(task.places), offeredBudget: centsToDollars(task.budgetCents), offerPrice: context.offerPrice ?? null, taskId: context.taskId, workAnswer: context.workAnswer ?? null },
+    side: task.userId === asker.id ? "poster" : "provider",
+  };
 }
 
 export async function askFelix(ctx: FelixServiceContext, asker: FelixAsker, asked: FelixQuestion): Promise<FelixResponse> {
-  const question = { ...asked, context: await taskContext(ctx, asker, asked.context) };
+  const { context, side } = await taskContext(ctx, asker, asked.context);
+  const question = { ...asked, context };
   const intent = detectIntent(question.message);
-  const answer = await answerQuestion(ctx, question, intent);
+  const answer = await answerQuestion(ctx, question, intent, side ?? (question.mode === "recommend" ? "poster" : "provider"));
   const facts = {
     mode: question.mode,
     intent: intent.kind,
     category: question.context.category ?? null,
     urgency: question.context.urgency,
     work: answer.work && { label: answer.work.label, quantityFrom: answer.work.quantityFrom, rateFrom: answer.work.rateFrom },
+    check: answer.check ?? null,
     pricing: answer.pricing,
     evaluation: answer.evaluation,
     // The fair range a proposal is judged against, so a phrased answer may name it.
@@ -135,16 +147,17 @@ function numbersIn(value: unknown): number[] {
  * optional language model read the hours (decision 054). Without a model, or when it cannot
  * tell, the built-in estimate stands.
  */
-async function withModelHours(ctx: FelixServiceContext, query: WorkQuery, builtIn: WorkEstimate): Promise<WorkEstimate> {
+async function withModelHours(ctx: FelixServiceContext, query: WorkQuery): Promise<WorkQuery> {
+  const builtIn = estimateWork(query);
   const text = [query.title, query.description].filter((part) => part?.trim()).join(". ");
-  if (text === "" || builtIn.unit !== "hour" || (builtIn.source !== "usual" && builtIn.source !== "market")) return builtIn;
+  if (text === "" || builtIn.unit !== "hour" || (builtIn.source !== "usual" && builtIn.source !== "market")) return query;
   const modelHours = await ctx.phraser.readHours(text);
-  return modelHours ? estimateWork({ ...query, modelHours }) : builtIn;
+  return modelHours ? { ...query, modelHours } : query;
 }
 
 const taskUrgency = (context: FelixContext) => (context.urgency === "urgent" ? "urgent" : "standard");
 
-async function answerQuestion(ctx: FelixServiceContext, { context, mode }: FelixQuestion, intent: FelixIntent): Promise<Answer> {
+async function answerQuestion(ctx: FelixServiceContext, { context, mode }: FelixQuestion, intent: FelixIntent, side: FelixSide): Promise<Answer> {
   // Take-home and fee questions about a known amount need no route.
   if ((intent.kind === "take-home" || intent.kind === "fee") && (intent.dollars ?? context.offeredBudget) != null) {
     const dollars = intent.dollars ?? context.offeredBudget ?? 0;
@@ -154,29 +167,34 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
 
   const resolution = await resolveRoute(context, ctx.geocoder, ctx.log);
   const category = context.category?.trim() ?? "";
-  if (!resolution.ok || category === "") {
-    const missing = resolution.ok ? [] : resolution.missing;
-    const notFound = resolution.ok ? [] : resolution.notFound;
-    const parts = [missing.length + notFound.length > 0 ? compose.askForMissing(missing, notFound) : "", category === "" ? compose.askForCategory() : ""];
-    return { ...empty, draft: parts.filter(Boolean).join(" ") };
+  // Without a category there is no kind of job or market: that is what Felix asks for.
+  if (category === "") {
+    const ask = resolution.ok ? "" : compose.askForMissing(resolution.missing, resolution.notFound);
+    return { ...empty, draft: [ask, compose.askForCategory()].filter(Boolean).join(" ") };
   }
+  // A place missing or not found still gets a figure: from the places found, or the miles the
+  // task states, with what Felix needs to count the driving (decision 072).
+  const route = resolution.ok ? resolution.route : { points: [], stopCount: context.stops.length, origin: null };
+  const missingPlaces = resolution.ok ? "" : compose.askForMissing(resolution.missing, resolution.notFound);
 
-  const { route } = resolution;
   const market = route.origin ? await completedMarket(ctx.db, category, route.origin) : null;
-  const query = { category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work };
-  const work = await withModelHours(ctx, query, estimateWork(query));
+  const query = await withModelHours(ctx, { category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work });
   // A single place has no route to measure: the miles and stops the task states stand in.
   const trip = statedTrip(context.title, context.description);
   const measured = route.points.length > 1 ? await ctx.router.drivingMiles(route.points) : 0;
   const miles = route.points.length > 1 ? measured : (trip.miles ?? 0);
   const stopCount = route.stopCount > 0 || route.points.length > 1 ? route.stopCount : (trip.stops ?? 0);
-  const price = (m: number, stops: number, urgency: FelixContext["urgency"]) => computePricing({ miles: m, stops, urgency, work });
-  const base = price(miles, stopCount, context.urgency);
-  const offered = context.offeredBudget ?? null;
-  const offeredEvaluation = mode === "evaluate" && offered !== null ? evaluateBudget(offered, base.suggestedBudget, fairRange(base)) : null;
+  const estimate = felixEstimate({ query, miles, stops: stopCount, urgency: context.urgency, market: market?.budgets ?? null });
+  const { work, check } = estimate;
+  const price = (m: number, stops: number, urgency: FelixContext["urgency"]) => computePricing({ miles: m, stops: work.coversStops ? 0 : stops, urgency, work });
+  const base = estimate.pricing;
+  // On a task that takes offers the price judged is the offer's; otherwise the task's budget.
+  const judged = context.offerPrice ?? context.offeredBudget ?? null;
+  const offeredEvaluation = mode === "evaluate" && judged !== null ? evaluateBudget(judged, base.suggestedBudget, fairRange(base)) : null;
   const withMarket = (text: string) => text + compose.marketSentence(market?.budgets ?? null, category);
   const result = (pricing: PricingBreakdown, draft: string, evaluation = offeredEvaluation, price: TaskPrice | null = null): Answer => ({
-    draft,
+    draft: [missingPlaces, draft].filter(Boolean).join(" "),
+    check,
     pricing,
     evaluation,
     market: market?.budgets ?? null,
@@ -213,8 +231,9 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
       return result(base, intent.kind === "take-home" ? compose.takeHome(price) : compose.posterFee(price), offeredEvaluation, price);
     }
     case "estimate":
-      if (mode === "recommend") return result(base, withMarket(compose.suggestion(base, category, work)));
-      if (offeredEvaluation) return result(base, withMarket(compose.evaluationSentence(offeredEvaluation, base)));
+      if (mode === "recommend") return result(base, withMarket(compose.suggestion(base, category, work, check)));
+      if (offeredEvaluation && context.offerPrice != null) return result(base, withMarket(compose.offerVerdict(offeredEvaluation, base, side, work, check)));
+      if (offeredEvaluation) return result(base, withMarket(compose.boundsNote(check, work) + compose.evaluationSentence(offeredEvaluation, base)));
       return result(base, withMarket(compose.askForOffer(base)));
   }
 }

@@ -277,7 +277,8 @@ export default function TaskDetailPage() {
               isPoster={isOwner}
               canOffer={!isOwner && viewer.providerVerified && !declinedYou}
               providerCard={(provider, title, actions) => <ClaimedByCard provider={provider} title={title} actions={actions} />}
-              felix={(offer) => <AskFelixButton mode="evaluate" context={{ ...taskFelixContext(t), offeredBudget: offer.price }} />}
+              felix={(offer) => <AskFelixButton mode="evaluate" subject="offer" context={{ ...taskFelixContext(t), offerPrice: offer.price }} />}
+              felixForPrice={(price) => <AskFelixButton mode="evaluate" subject="my-offer" context={{ ...taskFelixContext(t), offerPrice: price }} />}
             />
           </Suspense>
         )}

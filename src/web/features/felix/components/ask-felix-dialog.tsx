@@ -15,7 +15,7 @@ import { maxLengthOf } from "@/lib/form";
 import { useSchemaForm } from "@/lib/schema-form";
 import { useAskFelix } from "../api/ask-felix";
 import { EvaluationCard } from "./evaluation-card";
-import { DIALOG_TITLES, HELPER_TEXTS, TROUBLE_MESSAGE, autoMessage, greeting, lowerBudgetQuestion, usd } from "./felix-copy";
+import { DIALOG_TITLES, TROUBLE_MESSAGE, autoMessage, greeting, helperText, lowerBudgetQuestion, usd, type FelixSubject } from "./felix-copy";
 import { PricingBreakdownDialog } from "./pricing-breakdown-dialog";
 
 // A question as the server accepts it (src/shared/felix.ts): trimmed, not empty, bounded.
@@ -26,6 +26,8 @@ const NO_QUESTION: QuestionInput = { message: "" };
 
 export interface AskFelixDialogProps {
   mode: FelixMode;
+  /** What an evaluation judges: the task's budget (default), an offer its poster reads, or the provider's own price. */
+  subject?: FelixSubject;
   context: FelixContext;
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -34,7 +36,7 @@ export interface AskFelixDialogProps {
   onApplyBudget?: (dollars: number) => void;
 }
 
-export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoFocus, onApplyBudget }: AskFelixDialogProps) {
+export function AskFelixDialog({ mode, subject = "task", context, open, onOpenChange, onCloseAutoFocus, onApplyBudget }: AskFelixDialogProps) {
   const [messages, setMessages] = useState<FelixChatMessage[]>([]);
   const [result, setResult] = useState<FelixResponse | null>(null);
   // The poster's answer to Felix's question about the size of the work, sent with every later
@@ -101,12 +103,12 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoF
   // On open: the greeting, then Felix's automatic question (docs/product.md#felix) after 600 ms when the task has enough.
   useEffect(() => {
     if (!open) return;
-    setMessages([{ role: "assistant", content: greeting(mode, contextRef.current) }]);
-    const auto = autoMessage(mode, contextRef.current);
+    setMessages([{ role: "assistant", content: greeting(mode, contextRef.current, subject) }]);
+    const auto = autoMessage(mode, contextRef.current, subject);
     if (!auto) return;
     const timer = window.setTimeout(() => void send(auto), FELIX_AUTO_SEND_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [open, mode, send]);
+  }, [open, mode, subject, send]);
 
   useEffect(() => {
     const list = listRef.current;
@@ -152,7 +154,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoF
       <DialogContent className="max-w-xl" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{DIALOG_TITLES[mode]}</DialogTitle>
-          <DialogDescription>{HELPER_TEXTS[mode]}</DialogDescription>
+          <DialogDescription>{helperText(mode, subject)}</DialogDescription>
         </DialogHeader>
 
         <div
@@ -188,7 +190,7 @@ export function AskFelixDialog({ mode, context, open, onOpenChange, onCloseAutoF
           ) : null}
         </div>
 
-        {result?.evaluation ? <EvaluationCard evaluation={result.evaluation} market={result.market} pricing={breakdown} /> : null}
+        {result?.evaluation ? <EvaluationCard evaluation={result.evaluation} market={result.market} pricing={breakdown} subject={subject} /> : null}
 
         {breakdown && result?.work ? (
           <p className="text-sm text-muted-foreground">

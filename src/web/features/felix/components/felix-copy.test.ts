@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FelixContext } from "@shared/felix";
-import { autoMessage, greeting, lowerBudgetQuestion, signedPercent } from "./felix-copy";
+import { autoMessage, greeting, helperText, lowerBudgetQuestion, signedPercent, statusDisplay } from "./felix-copy";
 
 const base: FelixContext = { stops: [], urgency: "standard" };
 
@@ -63,5 +63,28 @@ describe("Felix dialog copy", () => {
     expect(signedPercent(12.5)).toBe("+12.5%");
     expect(signedPercent(-8)).toBe("-8%");
     expect(signedPercent(0)).toBe("0%");
+  });
+});
+
+describe("Felix on an offer's own price (issue 44)", () => {
+  it("auto-sends about the offer's price, not the task's budget, and only once there is a price", () => {
+    const task = { ...base, category: "errands", offeredBudget: 40 };
+    expect(autoMessage("evaluate", { ...task, offerPrice: 36 }, "offer")).toBe("Please evaluate this offer.");
+    expect(autoMessage("evaluate", { ...task, offerPrice: 45 }, "my-offer")).toBe("Please evaluate my offer price.");
+    expect(autoMessage("evaluate", task, "my-offer")).toBeNull();
+  });
+
+  it("keeps the spec's 'before claiming' words for the task's budget only", () => {
+    expect(helperText("evaluate")).toBe("Felix will help you evaluate if this task's budget is fair before claiming.");
+    expect(helperText("evaluate", "offer")).not.toContain("claiming");
+    expect(helperText("evaluate", "my-offer")).toBe("Felix will help you judge the price you are about to offer.");
+  });
+
+  it("shows the offer's price in the greeting and its status in the reader's words", () => {
+    const text = greeting("evaluate", { ...base, category: "errands", offeredBudget: 40, offerPrice: 36 }, "offer");
+    expect(text).toContain("Offer: $36");
+    expect(text).not.toContain("Offered budget");
+    expect(statusDisplay("high", "offer").label).toBe("Above Market");
+    expect(statusDisplay("high").label).toBe("Great Opportunity");
   });
 });

@@ -6,6 +6,12 @@ import { formatPlace } from "@shared/places";
 
 // Felix's fixed words in the dialog (docs/product.md#felix) and the greeting built from the task.
 
+/**
+ * What an evaluation judges: the task's budget (a provider before claiming, the spec's case), an
+ * offer its poster is reading, or the price a provider is about to offer (decision 072).
+ */
+export type FelixSubject = "task" | "offer" | "my-offer";
+
 export const DIALOG_TITLES: Record<FelixMode, string> = {
   recommend: "Ask Felix - Budget Helper",
   evaluate: "Ask Felix - Budget Evaluator",
@@ -16,9 +22,20 @@ export const HELPER_TEXTS: Record<FelixMode, string> = {
   evaluate: "Felix will help you evaluate if this task's budget is fair before claiming.",
 };
 
+/** The helper text under the title: the spec's for the poster's budget and the provider before claiming; an offer's own words otherwise. */
+export function helperText(mode: FelixMode, subject: FelixSubject = "task"): string {
+  if (mode === "recommend" || subject === "task") return HELPER_TEXTS[mode];
+  return subject === "offer" ? "Felix will help you judge whether this offer's price is fair for the work." : "Felix will help you judge the price you are about to offer.";
+}
+
 export const AUTO_MESSAGES: Record<FelixMode, string> = {
   recommend: "Please calculate the budget for this task.",
   evaluate: "Please evaluate this task's budget.",
+};
+
+const OFFER_AUTO_MESSAGES: Record<Exclude<FelixSubject, "task">, string> = {
+  offer: "Please evaluate this offer.",
+  "my-offer": "Please evaluate my offer price.",
 };
 
 export const TROUBLE_MESSAGE = "I'm having some trouble right now. You can manually enter a budget, or try asking me again.";
@@ -28,6 +45,24 @@ export const STATUS_DISPLAY: Record<BudgetStatus, { label: string; tone: "succes
   low: { label: "Below Market", tone: "warning" },
   fair: { label: "Fair Offer", tone: "info" },
 };
+
+/** An offer's price read by its poster or its provider: "Great Opportunity" is the claiming provider's word only. */
+const OFFER_STATUS_DISPLAY: Record<Exclude<FelixSubject, "task">, Record<BudgetStatus, { label: string; tone: "success" | "warning" | "info" }>> = {
+  offer: {
+    high: { label: "Above Market", tone: "warning" },
+    low: { label: "Below Market", tone: "info" },
+    fair: { label: "Fair Price", tone: "info" },
+  },
+  "my-offer": {
+    high: { label: "Above Market", tone: "warning" },
+    low: { label: "Below Market", tone: "warning" },
+    fair: { label: "Fair Price", tone: "info" },
+  },
+};
+
+export function statusDisplay(status: BudgetStatus, subject: FelixSubject = "task") {
+  return subject === "task" ? STATUS_DISPLAY[status] : OFFER_STATUS_DISPLAY[subject][status];
+}
 
 export const usd = (dollars: number) => formatDollars(dollarsToCents(dollars));
 /** Always with cents ("$7.13", "$20.00"), for lines that add up. */
@@ -59,8 +94,9 @@ function missingForFigure(context: FelixContext): string[] {
  * recommend a category and its places (one location, or a start and an end), so a single-place
  * task gets its first figure at once too.
  */
-export function autoMessage(mode: FelixMode, context: FelixContext): string | null {
+export function autoMessage(mode: FelixMode, context: FelixContext, subject: FelixSubject = "task"): string | null {
   if (!has(context.category)) return null;
+  if (mode === "evaluate" && subject !== "task") return context.offerPrice != null ? OFFER_AUTO_MESSAGES[subject] : null;
   if (mode === "evaluate") return context.offeredBudget != null ? AUTO_MESSAGES.evaluate : null;
   return missingForFigure(context).length === 0 ? AUTO_MESSAGES.recommend : null;
 }
@@ -73,7 +109,7 @@ export function lowerBudgetQuestion(suggestion: number, typed: number | null | u
   return `Felix suggests ${usd(suggestion)}, which is lower than the ${usd(typed)} you typed. Lower your budget to ${usd(suggestion)}?`;
 }
 
-export function greeting(mode: FelixMode, context: FelixContext): string {
+export function greeting(mode: FelixMode, context: FelixContext, subject: FelixSubject = "task"): string {
   const lines: string[] = [];
   if (has(context.title)) lines.push(`Task: ${context.title.trim()}`);
   if (has(context.description)) {
@@ -87,7 +123,8 @@ export function greeting(mode: FelixMode, context: FelixContext): string {
   if (start) lines.push(`Start: ${start}`);
   if (end) lines.push(`End: ${end}`);
   if (!start && !end && single) lines.push(`Location: ${single}`);
-  if (context.offeredBudget != null) lines.push(`Offered budget: ${usd(context.offeredBudget)}`);
+  if (subject === "task" && context.offeredBudget != null) lines.push(`Offered budget: ${usd(context.offeredBudget)}`);
+  if (subject !== "task" && context.offerPrice != null) lines.push(`${subject === "offer" ? "Offer" : "Your price"}: ${usd(context.offerPrice)}`);
 
   const intro =
     mode === "recommend"
@@ -95,12 +132,14 @@ export function greeting(mode: FelixMode, context: FelixContext): string {
       : "Hi, I'm Felix, your budget evaluator. I check whether a task's budget is fair for the work involved.";
   const known = lines.length > 0 ? `\n\nHere's what I know so far:\n${lines.join("\n")}` : "";
   const missing = missingForFigure(context);
-  const next = autoMessage(mode, context)
+  const next = autoMessage(mode, context, subject)
     ? mode === "recommend"
       ? "\n\nI'm working out a first figure now; tell me more about the size of the job and I'll refine it."
       : ""
     : mode === "recommend"
       ? `\n\nAdd ${joinAnd(missing)}, then ask me anything about the budget.`
-      : "\n\nAsk me whether an amount is fair, what you'd take home, or why a budget is what it is.";
+      : subject === "my-offer"
+        ? "\n\nType your price in the offer form, then ask me again, or ask whether an amount is fair."
+        : "\n\nAsk me whether an amount is fair, what you'd take home, or why a budget is what it is.";
   return `${intro}${known}${next}`;
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { ReactNode } from "react";
+import { useWatch } from "react-hook-form";
 import { MIN_BUDGET_CENTS, type Urgency } from "@shared/constants";
 import { centsToDollars, formatDollars } from "@shared/money";
 import { MONEY_WORDS } from "@shared/money-words";
@@ -33,14 +34,16 @@ export interface TaskOffersProps {
   canOffer: boolean;
   providerCard: (provider: TaskProviderCard, title: string, actions: ReactNode) => ReactNode;
   felix: (offer: Offer) => ReactNode;
+  /** Felix on the price the provider is typing (null until it is a number), not the task's budget. */
+  felixForPrice: (price: number | null) => ReactNode;
 }
 
-export function TaskOffers({ task, isPoster, canOffer, providerCard, felix }: TaskOffersProps) {
+export function TaskOffers({ task, isPoster, canOffer, providerCard, felix, felixForPrice }: TaskOffersProps) {
   const offers = useOffers(task.id, isPoster || canOffer);
   const list = (offers.data?.offers ?? []).filter((o) => o.status === "open");
   if (isPoster) return <PosterOffers task={task} offers={list} loading={offers.isLoading} providerCard={providerCard} felix={felix} />;
   // The form starts from the stored offer, so it waits for it; a new or withdrawn one starts empty.
-  if (canOffer) return offers.isLoading ? null : <OwnOffer key={list[0]?.id ?? "new"} taskId={task.id} offer={list[0] ?? null} />;
+  if (canOffer) return offers.isLoading ? null : <OwnOffer key={list[0]?.id ?? "new"} taskId={task.id} offer={list[0] ?? null} felixForPrice={felixForPrice} />;
   return (
     <Card>
       <CardHeader>
@@ -115,7 +118,7 @@ function PosterOffers({
   );
 }
 
-function OwnOffer({ taskId, offer }: { taskId: string; offer: Offer | null }) {
+function OwnOffer({ taskId, offer, felixForPrice }: { taskId: string; offer: Offer | null; felixForPrice: TaskOffersProps["felixForPrice"] }) {
   const make = useMakeOffer(taskId);
   const withdraw = useWithdrawOffer(taskId);
   const form = useSchemaForm<OfferBody>({
@@ -123,6 +126,8 @@ function OwnOffer({ taskId, offer }: { taskId: string; offer: Offer | null }) {
     defaultValues: offer ? { price: offer.price, message: offer.message, availability: offer.availability } : { message: "", availability: "" },
   });
   const { errors } = form.formState;
+  const typed = useWatch({ control: form.control, name: "price" });
+  const price = typeof typed === "number" && Number.isFinite(typed) && typed > 0 ? typed : null;
   const submit = form.handleSubmit((body) =>
     make.mutate(body, {
       onSuccess: () => toast({ title: offer ? "Offer changed" : "Offer sent", description: "The poster has been told. You can change or withdraw it while the task is open." }),
@@ -179,6 +184,11 @@ function OwnOffer({ taskId, offer }: { taskId: string; offer: Offer | null }) {
             ) : null}
           </div>
         </form>
+        {/* Outside the form: the dialog's own form would otherwise bubble its submit into this one through the portal. */}
+        <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+          {felixForPrice(price)}
+          <span>Felix judges the price you type, not the task's budget.</span>
+        </div>
       </CardContent>
     </Card>
   );
