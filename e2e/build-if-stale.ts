@@ -32,6 +32,9 @@ export function buildIfStale(): boolean {
   const source = Math.max(...INPUTS.map((p) => join(ROOT, p)).filter((p) => existsSync(p)).map(newest));
   if (built > source) return false;
   console.log(built === 0 ? "e2e: no build in dist/, building (npm run build)" : "e2e: dist/ is older than the source, building again (npm run build)");
-  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+  // Without vitest's NODE_ENV=test, which would build React's development JSX runtime into the
+  // server renderer and fail the prerendering step.
+  const { NODE_ENV: _test, ...env } = process.env;
+  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env });
   return true;
 }
