@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { connectBrowser, DEMO, downloadedBody, formatViolations, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // The account settings journeys (docs/decisions/021-account-settings-deletion-and-export.md):
 // password change and "sign out everywhere else" ending another browser's session, the data export
@@ -25,7 +24,7 @@ const POLL = { timeout: 20_000, interval: 100 };
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -137,8 +136,7 @@ describe("account settings", () => {
     await page.goto(`${server.url}/settings/privacy`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download my data" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^errandly-data-\d{4}-\d{2}-\d{2}\.json$/);
-    const path = await download.path();
-    const data = JSON.parse(readFileSync(path, "utf8")) as { profile: { email: string }; sessions: unknown[] };
+    const data = JSON.parse((await downloadedBody(download)).toString("utf8")) as { profile: { email: string }; sessions: unknown[] };
     expect(data.profile.email).toBe(email);
     expect(data.sessions.length).toBeGreaterThan(0);
     page.assertClean();

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext } from "playwright-core";
 import { ROUTE_HEADS } from "../src/shared/page-head.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signInThroughApi, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // The single complete accessibility sweep (issue #8): every route of the route table, signed
 // out and signed in as each role that sees something of its own there, each in the light and the
 // dark theme, with no serious or critical axe violation, and none scrolling sideways at 390 px. The
-// route list is read from the route table, so a new page without a line in PLAN fails here.
+// route list is read from the route table, so a new page without a line in PLAN fails here. Each
+// page also has one h1 and a title in the tab.
 
 type Role = "poster" | "provider" | "admin";
 
@@ -193,7 +194,7 @@ async function signInApi(email: string): Promise<APIRequestContext> {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   context = await browser.newContext();
   page = await newPage(context);
   const poster = await signInApi(DEMO.poster);
@@ -246,6 +247,8 @@ async function sweep(role: Role | null): Promise<string[]> {
       swept.push(`${who} ${path}`);
       const h1Count = await page.locator("h1").count();
       if (h1Count !== 1) failures.push(`${url} (${who}): ${h1Count} h1 elements`);
+      // Each page names itself in the tab (the titles themselves: src/server/features/seo/seo.test.ts).
+      if (!(await page.title())) failures.push(`${url} (${who}): empty document.title`);
       // Nothing scrolls sideways on a phone: the page at 390 px, then back to the sweep's width.
       const width = page.viewportSize();
       await page.setViewportSize({ width: 390, height: 844 });

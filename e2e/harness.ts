@@ -5,22 +5,22 @@ import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import pg from "pg";
 import { generateSync } from "otplib";
-import { chromium, type APIRequestContext, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Cookie, type Download, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../src/server/free-port.js";
 import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
-import { seedDemoTasks } from "../test/demo-tasks.js";
-import { newSecretsKey } from "../src/server/secrets/secret-box.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
 import { GOOD_CARD } from "../test/fixtures/cards.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
 
-// Browser journeys run the real server (source through tsx, the built web app from dist/web or
-// E2E_WEB_DIST) on a free port with a fresh data directory and a fresh database on the run's
-// PostgreSQL (global-setup.ts), and drive Chromium with playwright-core.
+// Browser journeys run the built server (dist/, what `npm start` runs, and the built web app from
+// dist/web or E2E_WEB_DIST) on a free port with a fresh data directory, on its own copy of the
+// run's template database (migrated, with the demo data: global-setup.ts), and drive the run's one
+// Chromium (global-setup.ts) with playwright-core, a fresh browser context per person.
 
 const ROOT = resolve(import.meta.dirname, "..");
+const BUILT_ENTRY = join(ROOT, "dist/server/server/main.js");
 
 export interface RunningServer {
   url: string;
@@ -32,24 +32,18 @@ export interface RunningServer {
 }
 
 /**
- * `databaseServer`: the maintenance URL of the PostgreSQL server to make the app's fresh database
- * on; by default the e2e run's (global-setup.ts), which only exists inside vitest. A bench started
- * with tsx passes its own.
+ * The built server on a copy of the run's seeded template database (global-setup.ts, inside vitest
+ * only), with the secrets key the template's demo admin's authenticator key was sealed under.
  */
-export async function startServer(env: Record<string, string> = {}, databaseServer?: string): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-e2e-"));
   const url = `http://localhost:${port}`;
   const webDist = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
-  if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npx vite build\` first`);
-  // An empty database on the run's server; the server migrates it as it starts.
-  const databaseUrl = (await freshDatabase(databaseServer ?? inject("e2eDatabaseServer"))).url;
-  // A production-mode server refuses the demo data (docs/decisions/066-demo-data-on-loopback-only.md):
-  // for one (bench:lighthouse) the harness puts the demo's tasks in first, behind accounts nobody signs in to.
-  const production = env.NODE_ENV === "production";
-  const secretsKey = newSecretsKey();
-  if (production) await seedDemoTasks(databaseUrl, secretsKey);
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src/server/main.ts")], {
+  if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npm run build\` first`);
+  if (!existsSync(BUILT_ENTRY)) throw new Error(`${BUILT_ENTRY} is missing: run \`npm run build\` first`);
+  const databaseUrl = (await freshDatabase(inject("e2eDatabaseServer"), inject("e2eTemplate"))).url;
+  const child = spawn(process.execPath, [BUILT_ENTRY], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -60,10 +54,10 @@ export async function startServer(env: Record<string, string> = {}, databaseServ
       DATA_DIR: dataDir,
       WEB_DIST_DIR: webDist,
       LOG_LEVEL: "warn",
-      SEED_DEMO: production ? "false" : "true",
+      SEED_DEMO: "true",
       DATABASE_URL: databaseUrl,
       STORAGE_DIR: join(dataDir, "objects"),
-      SECRETS_KEY: secretsKey,
+      SECRETS_KEY: inject("e2eSecretsKey"),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -71,17 +65,18 @@ export async function startServer(env: Record<string, string> = {}, databaseServ
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 60_000;
+  // The built server starts in about 4 s on a quiet machine; a shared one with other runs on it has
+  // taken over a minute (load average above 20).
+  const deadline = Date.now() + 100_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      // not up yet
+    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start within 100 s:\n${output}`);
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
@@ -104,23 +99,34 @@ export function chromiumPath(): string | undefined {
   return undefined; // playwright-core's own download (scripts/ensure-chromium.mjs installs it)
 }
 
-/** Headless Chromium with the flags this machine needs; `extraArgs` for callers such as Lighthouse. */
+/** The flags this machine needs (no sandbox as root, no GPU, nothing fetched in the background). */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+];
+
+/** A headless Chromium of its own; `extraArgs` for callers such as Lighthouse. Journeys use `connectBrowser`. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
-  return chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ ...(executablePath ? { executablePath } : {}), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/**
+ * The e2e run's one Chromium (global-setup.ts), so no file pays 1.4-2.4 s to launch its own. Each
+ * journey works in fresh contexts of it; `close()` only disconnects (and closes this file's contexts).
+ */
+export async function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject("e2eBrowser").wsEndpoint);
+}
+
+/** The run's Chromium's DevTools port, where Lighthouse opens a tab of its own (bench/lighthouse.ts runLighthouse). */
+export function browserDebuggingPort(): number {
+  return inject("e2eBrowser").debuggingPort;
 }
 
 /** The default tile server (MAP_TILE_URL's default). */
@@ -265,26 +271,43 @@ export function totpCode(secret: string, steps = 0): string {
   return generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 }
 
-/** Signs in through the real form; the demo admin's second step with the demo admin's app. */
+/**
+ * Signs `page`'s browser context in as `email` through the API, then opens `returnTo`: what most
+ * journeys need before what they test (0.65 s against 2.1 s through the form). Each call is a
+ * session of its own, except the demo admin's: their authenticator code is accepted once, so each
+ * server signs them in once and every admin context of the file shares that session.
+ * Journeys about signing in fill the form themselves (accounts, account-recovery, second-factors,
+ * moderation's refused sign-in, forms-felix's sign-in that keeps a draft).
+ */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string, returnTo = "/"): Promise<void> {
-  await page.goto(`${baseUrl}/api/login?returnTo=${encodeURIComponent(returnTo)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  const context = page.context();
   if (email === DEMO.admin) {
-    await page.waitForURL((u) => u.pathname === "/sign-in/second-step");
-    for (const steps of [0, 1]) {
-      await page.getByLabel("Code").fill(totpCode(DEMO_ADMIN_TOTP_SECRET, steps));
-      await page.getByRole("button", { name: "Confirm", exact: true }).click();
-      const outcome = await Promise.race([
-        page.waitForURL((u) => u.pathname === returnTo.split("?")[0]).then(() => "in" as const),
-        page.getByText(/That code is not right/).waitFor().then(() => "refused" as const),
-      ]);
-      if (outcome === "in") return;
-    }
-    throw new Error("the demo admin's authenticator codes were refused");
+    await context.addCookies(await demoAdminCookies(baseUrl, password));
+  } else {
+    const res = await context.request.post(`${baseUrl}/api/auth/login`, { data: { email, password }, headers: { origin: baseUrl } });
+    if (res.status() !== 200) throw new Error(`sign-in ${email}: ${res.status()} ${await res.text()}`);
   }
-  await page.waitForURL((u) => u.pathname === returnTo.split("?")[0]);
+  await page.goto(`${baseUrl}${returnTo}`);
+}
+
+const adminSessions = new Map<string, Promise<Cookie[]>>();
+
+/** The demo admin's session cookies on the server at `baseUrl`, signed in (with the second step) once. */
+function demoAdminCookies(baseUrl: string, password: string): Promise<Cookie[]> {
+  let cookies = adminSessions.get(baseUrl);
+  if (!cookies) {
+    cookies = (async () => {
+      const api = await request.newContext({ baseURL: baseUrl, extraHTTPHeaders: { origin: baseUrl } });
+      try {
+        await signInThroughApi(api, DEMO.admin, password);
+        return (await api.storageState()).cookies;
+      } finally {
+        await api.dispose();
+      }
+    })();
+    adminSessions.set(baseUrl, cookies);
+  }
+  return cookies;
 }
 
 /**
@@ -402,8 +425,7 @@ export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
     },
   } as Journey;
   beforeAll(async () => {
-    journey.server = await startServer(env);
-    journey.browser = await launchBrowser();
+    [journey.server, journey.browser] = await Promise.all([startServer(env), connectBrowser()]);
   });
   afterAll(async () => {
     await journey.browser?.close();
@@ -420,4 +442,34 @@ export async function postAsDemoPoster(journey: Journey, body: CreateTaskBody): 
   const poster = await newPage(await journey.browser.newContext());
   await signIn(poster, journey.server.url, DEMO.poster, DEMO.password, "/");
   return { poster, task: await journey.api<{ id: string }>(poster, "POST", "/api/tasks", body) };
+}
+
+/**
+ * The bytes of a finished download. The run's Chromium is another process's (connectBrowser), so
+ * the file is not on a path of ours: Playwright streams it over the connection.
+ */
+export async function downloadedBody(download: Download): Promise<Buffer> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export type TestPage = Awaited<ReturnType<typeof newPage>>;
+
+/**
+ * The demo poster and the demo provider, each signed in through the API in a browser context of
+ * their own (`options`: a viewport, say) on `returnTo`, with nothing logged on their pages yet.
+ */
+export async function posterAndProvider(journey: Journey, returnTo = "/dashboard", options: BrowserContextOptions = {}): Promise<{ poster: TestPage; provider: TestPage }> {
+  const [poster, provider] = await Promise.all(
+    [DEMO.poster, DEMO.provider].map(async (email) => {
+      const page = await newPage(await journey.browser.newContext(options));
+      await signIn(page, journey.server.url, email, DEMO.password, returnTo);
+      page.problems.length = 0;
+      return page;
+    }),
+  );
+  if (!poster || !provider) throw new Error("two pages were asked for");
+  return { poster, provider };
 }

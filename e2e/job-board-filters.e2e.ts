@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { formatViolations, connectBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
 import { NEAR_MESSAGE, unknownZipMessage } from "../src/shared/task-filters.js";
 
 // Issue 15, "Filters that match how people look for work" (docs/product.md#job-board-filters): a
@@ -17,7 +17,7 @@ const SIGNED_OUT = [/401 \(Unauthorized\)/];
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   // A browser that allows its position: Annapolis, near the demo tasks.
   context = await browser.newContext({ permissions: ["geolocation"], geolocation: { latitude: 38.9784, longitude: -76.4922 } });
 });

@@ -6,7 +6,7 @@ import {
   TILE_HOST,
   clusterMarkers,
   formatViolations,
-  launchBrowser,
+  connectBrowser,
   newPage,
   seriousAxeViolations,
   signIn,
@@ -30,7 +30,7 @@ const EXPECTED = [/401 \(Unauthorized\)/, /net::ERR_FAILED/];
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 });
 afterAll(async () => {
   await browser?.close();

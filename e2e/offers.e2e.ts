@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request, type APIRequestContext, type BrowserContext } from "playwright-core";
+import { request, type APIRequestContext } from "playwright-core";
 import {
   apiCall,
   applyThroughApi,
   approveThroughApi,
   DEMO,
   formatViolations,
-  newPage,
+  posterAndProvider,
   registerThroughApi,
   seriousAxeViolations,
-  signIn,
   signInThroughApi,
   useServerAndBrowser,
+  type TestPage,
 } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
@@ -21,10 +21,8 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
-let posterContext: BrowserContext;
-let providerContext: BrowserContext;
-let poster: Awaited<ReturnType<typeof newPage>>;
-let provider: Awaited<ReturnType<typeof newPage>>;
+let poster: TestPage;
+let provider: TestPage;
 
 /** A second verified provider, signed in through the API: registered, applied and approved by the admin. */
 let secondProvider: APIRequestContext;
@@ -39,14 +37,7 @@ beforeAll(async () => {
   await signInThroughApi(admin, DEMO.admin, DEMO.password);
   await approveThroughApi(admin, sam.id);
 
-  posterContext = await e2e.browser.newContext();
-  providerContext = await e2e.browser.newContext();
-  poster = await newPage(posterContext);
-  provider = await newPage(providerContext);
-  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
-  poster.problems.length = 0;
-  provider.problems.length = 0;
+  ({ poster, provider } = await posterAndProvider(e2e));
 });
 afterAll(async () => {
   await secondProvider.dispose();

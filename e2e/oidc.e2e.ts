@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startFakeOidcProvider, type FakeOidcProvider } from "../test/fakes/fake-oidc-provider.js";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
 
 // Single sign-on through a real browser: the sign-in page's button, the provider round trip
 // (the fake provider approves at once), landing on returnTo signed in, and the error path.
@@ -13,7 +13,7 @@ let browser: Browser;
 beforeAll(async () => {
   provider = await startFakeOidcProvider({ id: "errandly", secret: "e2e-secret" });
   server = await startServer({ OIDC_ISSUER_URL: provider.issuer, OIDC_CLIENT_ID: "errandly", OIDC_CLIENT_SECRET: "e2e-secret" });
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 });
 afterAll(async () => {
   await browser?.close();

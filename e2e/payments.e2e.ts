@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, posterAndProvider, seriousAxeViolations, useServerAndBrowser, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // The poster pays a claimed task in the browser with the sandbox card form, the provider works it
@@ -8,21 +7,11 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // 24-hour window until the poster approves early.
 
 const e2e = useServerAndBrowser();
-let posterContext: BrowserContext;
-let providerContext: BrowserContext;
-let poster: Awaited<ReturnType<typeof newPage>>;
-let provider: Awaited<ReturnType<typeof newPage>>;
+let poster: TestPage;
+let provider: TestPage;
 
 beforeAll(async () => {
-  posterContext = await e2e.browser.newContext();
-  providerContext = await e2e.browser.newContext();
-  poster = await newPage(posterContext);
-  provider = await newPage(providerContext);
-  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
-  // Signing in logs the signed-out user call (401): not this journey's concern.
-  poster.problems.length = 0;
-  provider.problems.length = 0;
+  ({ poster, provider } = await posterAndProvider(e2e));
 });
 
 /** Posted by the poster and claimed by the provider, both through the API. */

@@ -1,62 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
 import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
-const e2e = useServerAndBrowser();
+// The public site's forms and links. Every route's one h1, title and axe sweep in both themes is
+// every-route-a11y.e2e.ts.
 
-const PUBLIC_ROUTES = [
-  "/",
-  "/how-it-works",
-  "/services",
-  "/pricing",
-  "/faq",
-  "/benefits",
-  "/provider-benefits",
-  "/requirements",
-  "/provider-support",
-  "/support",
-  "/privacy",
-  "/terms",
-  "/contact",
-  "/book-appointment",
-  "/providers",
-  "/job-board",
-  "/no/such/page",
-];
+const e2e = useServerAndBrowser();
 
 // The signed-out visitor's current-user call answers 401; the browser logs that as a console error.
 const EXPECTED = [/401 \(Unauthorized\)/];
 
-async function themedContext(theme: "light" | "dark"): Promise<BrowserContext> {
-  const context = await e2e.browser.newContext();
-  await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
-  return context;
-}
-
 describe("public site", () => {
-  for (const theme of ["light", "dark"] as const) {
-    it(`every public page has one h1, a title, and no serious axe violation (${theme})`, async () => {
-      const context = await themedContext(theme);
-      const page = await newPage(context);
-      const failures: string[] = [];
-      for (const route of PUBLIC_ROUTES) {
-        await page.goto(`${e2e.server.url}${route}`);
-        await page.locator("h1").first().waitFor({ state: "visible" });
-        // Let lazy sections and queries settle so axe sees the page as a visitor does.
-        await page.waitForLoadState("networkidle");
-        expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(theme === "dark");
-        const h1s = await page.locator("h1").count();
-        if (h1s !== 1) failures.push(`${route}: ${h1s} h1 elements`);
-        if (!(await page.title())) failures.push(`${route}: empty document.title`);
-        const violations = await seriousAxeViolations(page);
-        if (violations.length > 0) failures.push(`${route}:\n${formatViolations(violations)}`);
-      }
-      expect(failures, failures.join("\n\n")).toEqual([]);
-      page.assertClean(EXPECTED);
-      await context.close();
-    });
-  }
-
   it("landing: Browse Tasks opens the job board filtered, Post a Task sends a visitor to sign in and opens the dialog when signed in", async () => {
     const context = await e2e.browser.newContext();
     const page = await newPage(context);

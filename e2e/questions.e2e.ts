@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { request, type BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { request } from "playwright-core";
+import { formatViolations, newPage, posterAndProvider, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
@@ -10,33 +10,20 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // both, in the server-rendered HTML too. At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
-let posterContext: BrowserContext;
-let providerContext: BrowserContext;
-let visitorContext: BrowserContext;
-let readerContext: BrowserContext;
-let poster: Awaited<ReturnType<typeof newPage>>;
-let provider: Awaited<ReturnType<typeof newPage>>;
-let visitor: Awaited<ReturnType<typeof newPage>>;
-let reader: Awaited<ReturnType<typeof newPage>>;
+let poster: TestPage;
+let provider: TestPage;
+let visitor: TestPage;
+let reader: TestPage;
 
 beforeAll(async () => {
-  posterContext = await e2e.browser.newContext();
-  providerContext = await e2e.browser.newContext();
-  visitorContext = await e2e.browser.newContext();
-  poster = await newPage(posterContext);
-  provider = await newPage(providerContext);
-  visitor = await newPage(visitorContext);
-  readerContext = await e2e.browser.newContext();
-  reader = await newPage(readerContext);
-  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  ({ poster, provider } = await posterAndProvider(e2e));
+  visitor = await newPage(await e2e.browser.newContext());
+  reader = await newPage(await e2e.browser.newContext());
   const api = await request.newContext({ baseURL: e2e.server.url, extraHTTPHeaders: { origin: e2e.server.url } });
   const readerLogin = { email: "reader@example.test", firstName: "Rita", lastName: "Reader", password: "amber falcon ribbon 9" };
   await registerThroughApi(e2e.server, api, readerLogin);
   await api.dispose();
   await signIn(reader, e2e.server.url, readerLogin.email, readerLogin.password, "/dashboard");
-  poster.problems.length = 0;
-  provider.problems.length = 0;
   reader.problems.length = 0;
 });
 

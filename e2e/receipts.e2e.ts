@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { Download, Page } from "playwright-core";
 import { pdfText } from "../test/pdf-text.js";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { DEMO, downloadedBody, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // A poster pays by card, opens the receipt and downloads its PDF; the provider exports the earnings
@@ -12,8 +11,7 @@ const e2e = useServerAndBrowser();
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; body: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent("download"), click()]);
-  const path = await download.path();
-  return { download, body: await readFile(path) };
+  return { download, body: await downloadedBody(download) };
 }
 
 async function checkPage(page: Page): Promise<void> {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, posterAndProvider, seriousAxeViolations, useServerAndBrowser, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Requesting a provider (docs/product.md, Requesting a provider): the poster presses Request on a
@@ -12,29 +11,20 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // At a phone's width and a desktop's.
 
 const e2e = useServerAndBrowser();
-let posterContext: BrowserContext;
-let providerContext: BrowserContext;
-let poster: Awaited<ReturnType<typeof newPage>>;
-let provider: Awaited<ReturnType<typeof newPage>>;
+let poster: TestPage;
+let provider: TestPage;
 let providerId = "";
 let providerName = "";
 
 beforeAll(async () => {
-  posterContext = await e2e.browser.newContext();
-  providerContext = await e2e.browser.newContext();
-  poster = await newPage(posterContext);
-  provider = await newPage(providerContext);
-  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  ({ poster, provider } = await posterAndProvider(e2e));
   const me = await e2e.api<{ id: string; firstName: string; lastName: string }>(provider, "GET", "/api/auth/user");
   providerId = me.id;
   providerName = `${me.firstName} ${me.lastName.charAt(0)}.`;
-  poster.problems.length = 0;
-  provider.problems.length = 0;
 });
 afterAll(async () => {
-  await posterContext.close();
-  await providerContext.close();
+  await poster.context().close();
+  await provider.context().close();
 });
 
 /** A task requested from the demo provider, through the API the wizard posts to. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, startServer, type RunningServer } from "./harness.js";
 
 // The job board's first page and a task page arrive as HTML the server rendered with their data, so
 // a phone paints the cards and the task before any script runs, and the web app adopts that HTML
@@ -90,7 +90,7 @@ async function expectAxeClean(page: Page, label: string) {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   poster = await signedIn(DEMO.poster);
   provider = await signedIn(DEMO.provider);
   petTask = await post({ title: PET_TITLE, description: PET_DESCRIPTION, category: "pet", scheduledDate: "2030-05-01T14:30:00-04:00" });

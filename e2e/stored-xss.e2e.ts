@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { displayName } from "../src/shared/names.js";
-import { apiCall, applyThroughApi, approveThroughApi, DEMO, launchBrowser, newPage, registerThroughApi, signInThroughApi, startServer, type RunningServer } from "./harness.js";
+import { apiCall, applyThroughApi, approveThroughApi, DEMO, connectBrowser, newPage, registerThroughApi, signInThroughApi, startServer, type RunningServer } from "./harness.js";
 
 // Stored XSS (issue #8): hostile text goes into every user-written field through the API, then the
 // real pages that show it are opened in Chromium. Each page must show the text literally and run
@@ -171,7 +171,7 @@ async function openBell(): Promise<Locator> {
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   context = await browser.newContext();
   // Before any page script: count CSP reports (an injected handler that CSP blocked still reports).
   await context.addInitScript(() => {

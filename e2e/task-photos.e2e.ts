@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Issue 15, task photos (docs/product.md#task-photos): a poster posts a task with two photos in the
 // wizard, sees them in the task page's gallery, moves between them with the keyboard and removes
@@ -16,7 +16,7 @@ const SIGNED_OUT = [/401 \(Unauthorized\)/];
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
 });
 afterAll(async () => {
   await browser?.close();

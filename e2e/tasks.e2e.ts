@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { DEMO, formatViolations, launchBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // The journey "Tasks: post, find, claim and run a task": a poster posts an urgent route,
 // an approved provider finds it by search and by category and claims it, the poster sees the
@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startServer({ SWEEP_INTERVAL_MS: "500" });
   database = new pg.Client({ connectionString: server.databaseUrl });
   await database.connect();
-  browser = await launchBrowser();
+  browser = await connectBrowser();
   posterContext = await browser.newContext();
   providerContext = await browser.newContext();
   poster = await newPage(posterContext);

@@ -8,6 +8,16 @@ describe("ROUTE_HEADS", () => {
   it("keeps descriptions within what search results show (about 160 characters)", () => {
     for (const route of ROUTE_HEADS) expect(route.description.length, route.pattern).toBeLessThanOrEqual(160);
   });
+
+  // Once e2e/seo-head.e2e.ts, on the 14 public pages' HTML: the server writes this table's
+  // description into each page's head (src/server/features/seo/seo.test.ts checks that per page).
+  it("gives every indexed page a description of its own, longer than 50 characters", () => {
+    const paths = indexedStaticPaths();
+    expect(paths.length).toBeGreaterThanOrEqual(14);
+    const descriptions = paths.map((path) => matchRoute(path).route.description);
+    for (const [i, description] of descriptions.entries()) expect(description.length, paths[i]).toBeGreaterThan(50);
+    expect(new Set(descriptions).size).toBe(paths.length);
+  });
 });
 
 describe("matchRoute", () => {
