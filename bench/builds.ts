@@ -120,13 +120,29 @@ export async function copyDataDir(from: string, label: string): Promise<string> 
 }
 
 /**
- * pg_stat_statements in a copy before its server starts it: the embedded server starts PostgreSQL
- * with its own `-c` settings, and PostgreSQL reads postgresql.auto.conf beside them.
+ * Settings for a copy before its server starts it: the embedded server starts PostgreSQL with its
+ * own `-c` settings, and PostgreSQL reads postgresql.auto.conf beside them. `statements`:
+ * pg_stat_statements with planning time. `explainRate`: auto_explain writes EXPLAIN (ANALYZE,
+ * BUFFERS) of that share of the statements, with their real parameters, to the cluster's server.log.
  */
-export function preloadStatements(dataDir: string): void {
+export function preloadSettings(dataDir: string, options: { statements: boolean; explainRate: number | null }): void {
+  const libraries = [...(options.statements ? ["pg_stat_statements"] : []), ...(options.explainRate !== null ? ["auto_explain"] : [])];
+  if (libraries.length === 0) return;
   const conf = join(dataDir, "postgres", "postgresql.auto.conf");
   const text = existsSync(conf) ? readFileSync(conf, "utf8") : "";
-  writeFileSync(conf, `${text}\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\npg_stat_statements.max = 10000\n`);
+  const lines = [
+    `shared_preload_libraries = '${libraries.join(",")}'`,
+    ...(options.statements ? ["pg_stat_statements.track_planning = on", "pg_stat_statements.max = 10000"] : []),
+    ...(options.explainRate !== null
+      ? ["auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on", "auto_explain.log_buffers = on", "auto_explain.log_nested_statements = on", `auto_explain.sample_rate = ${options.explainRate}`]
+      : []),
+  ];
+  writeFileSync(conf, `${text}\n${lines.join("\n")}\n`);
+}
+
+/** The embedded cluster's log under a DATA_DIR (auto_explain's plans are there). */
+export function serverLogOf(dataDir: string): string {
+  return join(dataDir, "postgres", "server.log");
 }
 
 /** The app database's URL on the embedded cluster a server started under `dataDir` (joined, not started). */
@@ -176,6 +192,32 @@ export function addStatements(into: Map<string, Statement>, from: Map<string, St
   }
 }
 
+/**
+ * Each build's statements side by side, matched by their text (a statement the other build does not
+ * run shows "-"): calls, execution and planning per request, the dearest of the last build first.
+ */
+export function statementsSideBySide(builds: { label: string; statements: Map<string, Statement>; per: number }[], unit: string, top = 30): string {
+  const byText = builds.map((b) => new Map([...b.statements.values()].map((s) => [s.query, s])));
+  const texts = new Set(byText.flatMap((m) => [...m.keys()]));
+  const cost = (m: Map<string, Statement>, per: number, text: string) => {
+    const s = m.get(text);
+    return s ? (s.execMs + s.planMs) / per : 0;
+  };
+  const order = [...texts].sort((a, b) => Math.max(...builds.map((x, i) => cost(byText[i] ?? new Map(), x.per, b))) - Math.max(...builds.map((x, i) => cost(byText[i] ?? new Map(), x.per, a))));
+  const lines = [
+    `| statement | ${builds.map((b) => `${b.label}: calls / exec µs / plan µs per ${unit}`).join(" | ")} |`,
+    `|---|${builds.map(() => "---|").join("")}`,
+  ];
+  for (const text of order.slice(0, top)) {
+    const cells = builds.map((b, i) => {
+      const s = byText[i]?.get(text);
+      return s ? `${(s.calls / b.per).toFixed(3)} / ${((s.execMs / b.per) * 1000).toFixed(1)} / ${((s.planMs / b.per) * 1000).toFixed(1)}` : "-";
+    });
+    lines.push(`| ${text.slice(0, 160).replaceAll("|", "\\|")} | ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
 /** The statements a build ran per request (or message), the dearest first. */
 export function statementsReport(label: string, all: Map<string, Statement>, per: number, unit: string, top = 25): string {
   const list = [...all.values()].sort((a, b) => b.execMs + b.planMs - (a.execMs + a.planMs));
@@ -183,12 +225,12 @@ export function statementsReport(label: string, all: Map<string, Statement>, per
   const lines = [
     `${label}: pg_stat_statements over the measurements, ${per} ${unit}s: ${(sum((s) => s.calls) / per).toFixed(2)} statements per ${unit}, ` +
       `${((sum((s) => s.execMs) / per) * 1000).toFixed(0)} µs executing and ${((sum((s) => s.planMs) / per) * 1000).toFixed(0)} µs planning per ${unit}`,
-    `| calls per ${unit} | exec µs per ${unit} | plan µs per ${unit} | mean exec ms | rows per call | statement |`,
-    "|---|---|---|---|---|---|",
+    `| calls per ${unit} | exec µs per ${unit} | plan µs per ${unit} | mean exec ms | mean plan ms | rows per call | statement |`,
+    "|---|---|---|---|---|---|---|",
   ];
   for (const s of list.slice(0, top)) {
     lines.push(
-      `| ${(s.calls / per).toFixed(3)} | ${((s.execMs / per) * 1000).toFixed(1)} | ${((s.planMs / per) * 1000).toFixed(1)} | ${(s.execMs / Math.max(1, s.calls)).toFixed(3)} | ${(s.rows / Math.max(1, s.calls)).toFixed(1)} | ${s.query.slice(0, 200).replaceAll("|", "\\|")} |`,
+      `| ${(s.calls / per).toFixed(3)} | ${((s.execMs / per) * 1000).toFixed(1)} | ${((s.planMs / per) * 1000).toFixed(1)} | ${(s.execMs / Math.max(1, s.calls)).toFixed(3)} | ${(s.planMs / Math.max(1, s.calls)).toFixed(3)} | ${(s.rows / Math.max(1, s.calls)).toFixed(1)} | ${s.query.slice(0, 200).replaceAll("|", "\\|")} |`,
     );
   }
   return lines.join("\n");

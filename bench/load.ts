@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,10 +15,10 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
-import { addStatements, buildsOption, copyDataDir, embeddedUrl, preloadStatements, seededDirectory, seedingGroups, statements, statementsReport, type Build, type SeededDirectory, type Statement } from "./builds.js";
+import { addStatements, buildsOption, copyDataDir, embeddedUrl, preloadSettings, seededDirectory, seedingGroups, serverLogOf, statements, statementsReport, statementsSideBySide, type Build, type SeededDirectory, type Statement } from "./builds.js";
 import { Comparison, loadAverageNow, type Figure } from "./compare-report.js";
 import { Inspector, inspectorUrlOf } from "./inspector.js";
-import { clusterCpuSeconds, cpuSecondsOf, embeddedPostmaster, memoryOf, statOf, threadCpuSeconds, type Memory } from "./processes.js";
+import { clusterCpuSeconds, cpuSecondsOf, embeddedPostmaster, memoryOf, statOf, systemSecondsOf, threadCpuSeconds, type Memory } from "./processes.js";
 import { instanceCounts, loadAverage, startStack, type Stack } from "./balancer.js";
 import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
@@ -1108,10 +1108,14 @@ interface BuildContender {
   reports: LoadReport[];
 }
 
+/** --explain[=RATE]: auto_explain logs EXPLAIN (ANALYZE, BUFFERS) of this share of each build's statements (0.02 unless given). */
+const EXPLAIN_RATE = args.has("explain") ? (args.get("explain") === "true" ? 0.02 : Number(args.get("explain"))) : null;
+
 const BUILD_FIGURES: Figure[] = [
   { key: "cpuMs", label: "CPU per request, server + PostgreSQL (ms)", digits: 3 },
   { key: "serverMs", label: "CPU per request, server (ms)", digits: 3 },
   { key: "mainThreadMs", label: "of which the server's main thread (ms)", digits: 3 },
+  { key: "systemMs", label: "of which in the kernel (ms)", digits: 3 },
   { key: "databaseMs", label: "CPU per request, PostgreSQL (ms)", digits: 3 },
   { key: "rps", label: "req/s", digits: 0 },
   { key: "p50", label: "p50 (ms)", digits: 1 },
@@ -1153,7 +1157,7 @@ async function seedForBuilds(builds: Build[]): Promise<{ build: Build; seed: See
 
 async function startBuild(build: Build, seed: SeededDirectory<WorldRows>, inspect: boolean): Promise<BuildContender> {
   const dataDir = await copyDataDir(seed.dir, build.label);
-  if (args.has("statements")) preloadStatements(dataDir);
+  preloadSettings(dataDir, { statements: args.has("statements"), explainRate: EXPLAIN_RATE });
   const began = performance.now();
   // A newer build migrates its copy here, before it listens.
   const server = await startAppServer({ entry: build.entry, root: build.root, dataDir, databaseUrl: null, env: serverEnv(null), nodeFlags: inspect ? ["--inspect=127.0.0.1:0"] : [] });
@@ -1164,6 +1168,21 @@ async function startBuild(build: Build, seed: SeededDirectory<WorldRows>, inspec
   return { build, dataDir, world: worldOf(seed.meta), server, inspector, statements: new Map(), requests: 0, reports: [] };
 }
 
+/**
+ * --memory-timeline (with --inspect, --cpu-prof or --heap-snapshot): every 10 s of a measurement, the
+ * server's RSS against V8's heap (reserved, used) and memory outside it, to tell live objects from
+ * a heap V8 let grow and from native memory.
+ */
+function memoryTimeline(c: BuildContender, round: number): NodeJS.Timeout {
+  const began = performance.now();
+  return setInterval(() => {
+    void c.inspector?.memory().then(
+      (m) => console.log(`  ${c.build.label}, round ${round}, ${((performance.now() - began) / 1000).toFixed(0)} s: RSS ${m.rssMb} MB, heap ${m.heapUsedMb} used of ${m.heapTotalMb} MB, external ${m.externalMb} MB`),
+      () => undefined,
+    );
+  }, 10_000);
+}
+
 async function measureBuild(c: BuildContender, round: number, comparison: Comparison, cpuProfDir: string | null): Promise<void> {
   const pid = c.server.child.pid ?? 0;
   const postmaster = embeddedPostmaster(c.dataDir);
@@ -1171,9 +1190,11 @@ async function measureBuild(c: BuildContender, round: number, comparison: Compar
   if (dbUrl) await statements(dbUrl, "reset");
   const load = loadAverageNow();
   if (cpuProfDir) await c.inspector?.startCpuProfile();
-  const before = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), db: clusterCpuSeconds(postmaster) };
+  const before = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
+  const timeline = c.inspector && args.has("memory-timeline") ? memoryTimeline(c, round) : null;
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
-  const after = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), db: clusterCpuSeconds(postmaster) };
+  const after = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
+  if (timeline) clearInterval(timeline);
   const requests = report.results.requests();
   const per = (a: number, b: number) => ((b - a) * 1000) / Math.max(1, requests);
   const serverMs = per(before.server, after.server);
@@ -1193,6 +1214,7 @@ async function measureBuild(c: BuildContender, round: number, comparison: Compar
     cpuMs: serverMs + databaseMs,
     serverMs,
     mainThreadMs: per(before.main, after.main),
+    systemMs: per(before.system, after.system),
     databaseMs,
     rps: summary.rps,
     p50: summary.p50,
@@ -1244,7 +1266,16 @@ async function runBuilds(builds: Build[]): Promise<void> {
       }
     }
     for (const c of contenders) {
-      if (c.inspector) console.log(`${c.build.label}: memory at the end: ${JSON.stringify(await c.inspector.memory())}`);
+      if (c.inspector) {
+        // Before and after a full collection: what V8 holds that is garbage, and what is live.
+        const m = await c.inspector.memory();
+        await c.inspector.send("HeapProfiler.collectGarbage");
+        const gc = await c.inspector.memory();
+        console.log(
+          `${c.build.label}: memory at the end: RSS ${m.rssMb} MB, heap ${m.heapUsedMb} used of ${m.heapTotalMb} MB (old space ${m.spaces.old_space?.sizeMb} MB, new space ${m.spaces.new_space?.sizeMb} MB, code ${m.spaces.code_space?.sizeMb} MB, large objects ${m.spaces.large_object_space?.sizeMb} MB), external ${m.externalMb} MB (array buffers ${m.arrayBuffersMb} MB); ` +
+            `after a full collection: RSS ${gc.rssMb} MB, heap ${gc.heapUsedMb} used of ${gc.heapTotalMb} MB`,
+        );
+      }
       if (heapDir && c.inspector) {
         const file = join(heapDir, `${c.build.label.replace(/\W+/g, "-")}.heapsnapshot`);
         await c.inspector.heapSnapshot(file);
@@ -1262,14 +1293,23 @@ async function runBuilds(builds: Build[]): Promise<void> {
       console.log(`| ${route} | ${cells.join(" | ")} |`);
     }
     comparison.print();
-    if (args.has("statements")) for (const c of contenders) console.log(`\n${statementsReport(c.build.label, c.statements, c.requests, "request")}`);
+    if (args.has("statements")) {
+      for (const c of contenders) console.log(`\n${statementsReport(c.build.label, c.statements, c.requests, "request")}`);
+      console.log(`\nStatements side by side\n\n${statementsSideBySide(contenders.map((c) => ({ label: c.build.label, statements: c.statements, per: c.requests })), "request")}`);
+    }
     if (cpuProfDir) console.log(`\nCPU profiles of each measurement: ${cpuProfDir} (npx tsx bench/profile-summary.ts ${cpuProfDir}/*.cpuprofile)`);
-    console.log(`results: ${comparison.save({ tasks: TASKS, users: USERS, connections: CONNECTIONS, duration: DURATION_S })}`);
+    const statementsByBuild = Object.fromEntries(contenders.map((c) => [c.build.label, { requests: c.requests, statements: [...c.statements.values()] }]));
+    console.log(`results: ${comparison.save({ tasks: TASKS, users: USERS, connections: CONNECTIONS, duration: DURATION_S, statements: statementsByBuild })}`);
     if (merged.some((m) => m.errors > 0)) process.exitCode = 1;
   } finally {
     for (const c of contenders) {
       c.inspector?.close();
       await c.server.stop().catch((err: unknown) => console.log(`${c.build.label}: could not stop the server: ${String(err)}`));
+      if (EXPLAIN_RATE !== null) {
+        const file = join(profileDir("explain-dir"), `${c.build.label.replace(/\W+/g, "-")}-server.log`);
+        copyFileSync(serverLogOf(c.dataDir), file);
+        console.log(`${c.build.label}: auto_explain's plans in ${file}`);
+      }
       if (!args.has("keep-data")) rmSync(c.dataDir, { recursive: true, force: true });
       else console.log(`${c.build.label}: data kept in ${c.dataDir}`);
     }

@@ -27,6 +27,12 @@ export function cpuSecondsOf(pid: number, withExitedChildren = false): number {
   return ticks / CLOCK_TICKS;
 }
 
+/** Kernel-mode CPU seconds (stime) of a process so far: system calls, such as the socket writes to PostgreSQL. */
+export function systemSecondsOf(pid: number): number {
+  const fields = statOf(pid);
+  return fields ? Number(fields[12]) / CLOCK_TICKS : 0;
+}
+
 /** CPU seconds of one thread of a process (the main thread's id is the process's): JavaScript runs there. */
 export function threadCpuSeconds(pid: number, tid: number = pid): number {
   try {
