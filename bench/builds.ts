@@ -192,28 +192,48 @@ export function addStatements(into: Map<string, Statement>, from: Map<string, St
   }
 }
 
+/** The words of a statement, for matching one build's statements with another's. */
+const wordsOf = (query: string) => new Set(query.toLowerCase().match(/[a-z_]+/g) ?? []);
+
+function similarity(a: Set<string>, b: Set<string>): number {
+  let both = 0;
+  for (const w of a) if (b.has(w)) both++;
+  return both / (a.size + b.size - both || 1);
+}
+
 /**
- * Each build's statements side by side, matched by their text (a statement the other build does not
- * run shows "-"): calls, execution and planning per request, the dearest of the last build first.
+ * Two builds' statements side by side: each statement of the last build with the first build's most
+ * alike by their words (a statement that gained a column is still the same statement; under half
+ * its words shared, it has none), calls, execution and planning per request, the dearest first.
  */
 export function statementsSideBySide(builds: { label: string; statements: Map<string, Statement>; per: number }[], unit: string, top = 30): string {
-  const byText = builds.map((b) => new Map([...b.statements.values()].map((s) => [s.query, s])));
-  const texts = new Set(byText.flatMap((m) => [...m.keys()]));
-  const cost = (m: Map<string, Statement>, per: number, text: string) => {
-    const s = m.get(text);
-    return s ? (s.execMs + s.planMs) / per : 0;
-  };
-  const order = [...texts].sort((a, b) => Math.max(...builds.map((x, i) => cost(byText[i] ?? new Map(), x.per, b))) - Math.max(...builds.map((x, i) => cost(byText[i] ?? new Map(), x.per, a))));
-  const lines = [
-    `| statement | ${builds.map((b) => `${b.label}: calls / exec µs / plan µs per ${unit}`).join(" | ")} |`,
-    `|---|${builds.map(() => "---|").join("")}`,
-  ];
-  for (const text of order.slice(0, top)) {
-    const cells = builds.map((b, i) => {
-      const s = byText[i]?.get(text);
-      return s ? `${(s.calls / b.per).toFixed(3)} / ${((s.execMs / b.per) * 1000).toFixed(1)} / ${((s.planMs / b.per) * 1000).toFixed(1)}` : "-";
-    });
-    lines.push(`| ${text.slice(0, 160).replaceAll("|", "\\|")} | ${cells.join(" | ")} |`);
+  const [base, head] = [builds[0], builds.at(-1)];
+  if (!base || !head) return "";
+  const baseList = [...base.statements.values()].map((s) => ({ s, words: wordsOf(s.query), taken: false }));
+  const cost = (s: Statement | undefined, per: number) => (s ? (s.execMs + s.planMs) / per : 0);
+  const pairs: { head?: Statement; base?: Statement }[] = [];
+  for (const s of [...head.statements.values()].sort((x, y) => cost(y, 1) - cost(x, 1))) {
+    const words = wordsOf(s.query);
+    let best: (typeof baseList)[number] | undefined;
+    let bestScore = 0.5;
+    for (const candidate of baseList) {
+      if (candidate.taken) continue;
+      const score = similarity(words, candidate.words);
+      if (score > bestScore) [best, bestScore] = [candidate, score];
+    }
+    if (best) best.taken = true;
+    pairs.push({ head: s, ...(best ? { base: best.s } : {}) });
+  }
+  for (const b of baseList) if (!b.taken) pairs.push({ base: b.s });
+  pairs.sort((x, y) => Math.max(cost(y.head, head.per), cost(y.base, base.per)) - Math.max(cost(x.head, head.per), cost(x.base, base.per)));
+  const cell = (s: Statement | undefined, per: number) =>
+    s ? `${(s.calls / per).toFixed(3)} / ${((s.execMs / per) * 1000).toFixed(1)} / ${((s.planMs / per) * 1000).toFixed(1)}` : "-";
+  const lines = [`| statement | ${base.label}: calls / exec µs / plan µs per ${unit} | ${head.label}: the same |`, "|---|---|---|"];
+  for (const p of pairs.slice(0, top)) {
+    const text = (p.head ?? p.base)?.query ?? "";
+    // Its start and its end: the board's statements differ only in their filters and order.
+    const shown = text.length > 200 ? `${text.slice(0, 110)} … ${text.slice(-80)}` : text;
+    lines.push(`| ${shown.replaceAll("|", "\\|")} | ${cell(p.base, base.per)} | ${cell(p.head, head.per)} |`);
   }
   return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -40,6 +40,9 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //   ... --topology=haproxy --via=haproxy,direct  the same stack measured twice in one run: through
 //                                            HAProxy, then with the sockets spread round robin over
 //                                            the instances' own ports (what HAProxy itself costs)
+//   npm run bench:compare -- --base=<ref> chat --rounds=4 --rate=300 --drain=30   two builds side by
+//                                            side, one instance each on a copy of one seed (compareBuilds;
+//                                            --statements, --cpu-prof[=DIR], --message-length=N)
 // Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
 // (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
 
@@ -473,12 +476,11 @@ const CHAT_FIGURES: Figure[] = [
 async function compareBuilds(builds: Build[]): Promise<void> {
   const rounds = Math.max(1, Number(args.get("rounds") ?? 2));
   console.log(`bench:chat, builds side by side: ${ROOMS} rooms (${ROOMS * 2} sockets) on one instance each, ${RATE} msg/s for ${DURATION_S} s, ${rounds} rounds; load average ${loadAverageNow()}`);
-  const own = readFileSync(new URL(import.meta.url), "utf8");
   const cpuProfDir = args.has("cpu-prof") ? profileDir(args.get("cpu-prof")) : null;
   const seeds = new Map<Build, SeededDirectory<SeededRooms>>();
   for (const group of seedingGroups(builds)) {
     const seeded = await seededDirectory<SeededRooms>({
-      key: JSON.stringify({ bench: "chat", rooms: ROOMS, schema: group.tags, source: createHash("sha1").update(own).digest("hex") }),
+      key: JSON.stringify({ bench: "chat", rooms: ROOMS, schema: group.tags, recipe: createHash("sha1").update(seedRoomsSql.toString()).digest("hex") }),
       schemaRoot: group.schemaRoot,
       seed: seedRoomsSql,
     });

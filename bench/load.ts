@@ -45,6 +45,10 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   npm run bench:load -- --topology=haproxy --instances=1,3 --rounds=3   one seeded database on
 //   a throwaway PostgreSQL behind PgBouncer, and HAProxy in front of 1 and of 3 built instances
 //   (bench/balancer.ts), measured alternately; medians of the rounds and the ratio
+//   npm run bench:compare -- --base=<ref> load --rounds=4 --duration=30   two builds side by side
+//   (bench/compare.ts passes --builds=LABEL:DIR,LABEL:DIR; see runBuilds), with --statements,
+//   --cpu-prof[=DIR], --heap-snapshot[=DIR], --memory-timeline, --explain[=RATE], --hello-duration=S,
+//   --fresh-seed, --keep-data (docs/benchmarks.md, "Side by side")
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
@@ -1129,12 +1133,12 @@ const BUILD_FIGURES: Figure[] = [
 
 /** Seeds (or finds in .cache/bench-seeds/) one database per schema the builds need. */
 async function seedForBuilds(builds: Build[]): Promise<{ build: Build; seed: SeededDirectory<WorldRows> }[]> {
-  const own = readFileSync(new URL(import.meta.url), "utf8");
+  // What makes the rows: the seed's own code and the words it draws from (an edit elsewhere in this file keeps the seed).
+  const recipe = createHash("sha1").update(seed.toString()).update(readWorld.toString()).update(JSON.stringify([TITLES, DESCRIPTIONS, FIRST_NAMES, CATEGORY_VALUES])).digest("hex");
   const seeds: { build: Build; seed: SeededDirectory<WorldRows> }[] = [];
   for (const group of seedingGroups(builds)) {
     const seeded = await seededDirectory<WorldRows>({
-      // The seed's SQL is this file's: a change to it seeds again.
-      key: JSON.stringify({ bench: "load", tasks: TASKS, users: USERS, schema: group.tags, source: createHash("sha1").update(own).digest("hex") }),
+      key: JSON.stringify({ bench: "load", tasks: TASKS, users: USERS, schema: group.tags, recipe }),
       schemaRoot: group.schemaRoot,
       fresh: args.has("fresh-seed"),
       seed: async (url) => {
