@@ -28,19 +28,32 @@ export interface Build {
   root: string;
   /** Its built server. */
   entry: string;
+  /** Node flags for this build's server after its start script's (bench:compare --base-flags, --head-flags). */
+  nodeFlags: string[];
+  /** Environment for this build's server over the bench's (bench:compare --base-env, --head-env). */
+  env: Record<string, string>;
 }
 
-/** `--builds=LABEL:DIR,LABEL:DIR` (what bench/compare.ts passes): the checkouts whose dist/ to run. */
+/**
+ * `--builds=LABEL:DIR,LABEL:DIR`, or the JSON bench/compare.ts passes (`[{"label", "root",
+ * "nodeFlags", "env"}]`): the checkouts whose dist/ to run, and how.
+ */
 export function buildsOption(value: string): Build[] {
-  const builds = value.split(",").map((item) => {
-    const at = item.lastIndexOf(":");
-    if (at <= 0) throw new Error(`--builds: "${item}" is not LABEL:DIR`);
-    const root = resolve(item.slice(at + 1));
+  const given: { label: string; root: string; nodeFlags?: string[]; env?: Record<string, string> }[] = value.startsWith("[")
+    ? (JSON.parse(value) as { label: string; root: string }[])
+    : value.split(",").map((item) => {
+        const at = item.lastIndexOf(":");
+        if (at <= 0) throw new Error(`--builds: "${item}" is not LABEL:DIR`);
+        return { label: item.slice(0, at), root: item.slice(at + 1) };
+      });
+  const builds = given.map((b) => {
+    const root = resolve(b.root);
     const entry = join(root, "dist", "server", "server", "main.js");
     if (!existsSync(entry)) throw new Error(`--builds: ${entry} not found: build that checkout first (bench/compare.ts does)`);
-    return { label: item.slice(0, at), root, entry };
+    return { label: b.label, root, entry, nodeFlags: b.nodeFlags ?? [], env: b.env ?? {} };
   });
   if (builds.length < 2) throw new Error("--builds: give two builds to compare, such as base:/path/a,head:/path/b");
+  if (new Set(builds.map((b) => b.label)).size < builds.length) throw new Error("--builds: each build needs its own label");
   return builds;
 }
 

@@ -500,8 +500,8 @@ async function compareBuilds(builds: Build[]): Promise<void> {
         root: build.root,
         dataDir,
         // Every socket comes from 127.0.0.1 here: the per-address cap (decision 043) would measure one address's share.
-        env: { MAX_CONNECTIONS_PER_ADDRESS: String(ROOMS * 2 + 100) },
-        nodeFlags: cpuProfDir ? ["--inspect=127.0.0.1:0"] : [],
+        env: { MAX_CONNECTIONS_PER_ADDRESS: String(ROOMS * 2 + 100), ...build.env },
+        nodeFlags: [...build.nodeFlags, ...(cpuProfDir ? ["--inspect=127.0.0.1:0"] : [])],
       });
       const url = cpuProfDir ? inspectorUrlOf(server.output()) : null;
       const { tokenPrefix } = seeded.meta;

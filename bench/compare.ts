@@ -17,6 +17,10 @@ import { promisify } from "node:util";
 // (A B, B A, ...), each on its own copy of one seeded database, and prints the medians of each and
 // the ratio head / base per figure (bench/compare-report.ts).
 //
+// --base=worktree (or --head=worktree, the default) is this working tree; with --base-flags="..."
+// and --head-flags="..." (Node flags after the start script's) and --base-env="A=1 B=2" and
+// --head-env=..., one build can be measured against itself under other settings:
+//   npm run bench:compare -- --base=worktree --head-flags="--max-old-space-size=128" load --rounds=4
 // Other options: --rebuild (build a ref again even if .cache/compare/<sha> has it); everything
 // else goes to the bench (bench/load.ts and bench/chat.ts say what they take: --rounds, --duration,
 // --statements, --cpu-prof, --heap-snapshot, ...).
@@ -25,23 +29,58 @@ const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, "..");
 const BENCHES = ["load", "chat"] as const;
 
-function parse(argv: string[]): { base: string; head: string | null; bench: string; rest: string[]; rebuild: boolean; skipHeadBuild: boolean } {
-  let base: string | null = null;
-  let head: string | null = null;
+interface Side {
+  ref: string | null;
+  flags: string[];
+  env: Record<string, string>;
+}
+
+interface Options {
+  base: Side;
+  head: Side;
+  bench: string;
+  rest: string[];
+  rebuild: boolean;
+  skipHeadBuild: boolean;
+}
+
+/** "A=1 B=2" as an environment. */
+function envOption(value: string): Record<string, string> {
+  return Object.fromEntries(
+    value
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf("=");
+        if (at <= 0) throw new Error(`"${pair}" is not NAME=VALUE`);
+        return [pair.slice(0, at), pair.slice(at + 1)];
+      }),
+  );
+}
+
+function parse(argv: string[]): Options {
+  const base: Side = { ref: null, flags: [], env: {} };
+  const head: Side = { ref: null, flags: [], env: {} };
   let bench: string | null = null;
   let rebuild = false;
   let skipHeadBuild = false;
   const rest: string[] = [];
   for (const arg of argv) {
-    if (arg.startsWith("--base=")) base = arg.slice("--base=".length);
-    else if (arg.startsWith("--head=")) head = arg.slice("--head=".length);
+    const [name, ...value] = arg.split("=");
+    const v = value.join("=");
+    if (name === "--base") base.ref = v;
+    else if (name === "--head") head.ref = v;
+    else if (name === "--base-flags") base.flags = v.split(/\s+/).filter(Boolean);
+    else if (name === "--head-flags") head.flags = v.split(/\s+/).filter(Boolean);
+    else if (name === "--base-env") base.env = envOption(v);
+    else if (name === "--head-env") head.env = envOption(v);
     else if (arg === "--rebuild") rebuild = true;
     else if (arg === "--skip-head-build") skipHeadBuild = true;
     else if (!arg.startsWith("--") && bench === null) bench = arg;
     else rest.push(arg);
   }
-  if (!base || !bench || !(BENCHES as readonly string[]).includes(bench)) {
-    throw new Error(`usage: npm run bench:compare -- --base=<git ref> [--head=<git ref>] <${BENCHES.join("|")}> [options of that bench]`);
+  if (!base.ref || !bench || !(BENCHES as readonly string[]).includes(bench)) {
+    throw new Error(`usage: npm run bench:compare -- --base=<git ref|worktree> [--head=<git ref|worktree>] <${BENCHES.join("|")}> [options of that bench]`);
   }
   return { base, head, bench, rest, rebuild, skipHeadBuild };
 }
@@ -91,21 +130,30 @@ async function buildOf(sha: string, rebuild: boolean): Promise<string> {
   return dir;
 }
 
+/** A side's build: a ref's in .cache/compare/<sha>/, or this working tree's (built once per run). */
+async function sideBuild(name: "base" | "head", side: Side, options: Options, workingTreeBuilt: { done: boolean }): Promise<{ label: string; dir: string }> {
+  const extra = [...side.flags, ...Object.entries(side.env).map(([k, v]) => `${k}=${v}`)].join(" ");
+  const suffix = extra ? ` (${extra})` : "";
+  if (side.ref && side.ref !== "worktree") {
+    const sha = await git("rev-parse", "--verify", `${side.ref}^{commit}`);
+    return { label: `${name} ${sha.slice(0, 7)}${suffix}`, dir: await buildOf(sha, options.rebuild) };
+  }
+  const sha = await git("rev-parse", "--short=7", "HEAD");
+  const dirty = (await git("status", "--porcelain", "--untracked-files=no")) !== "";
+  if (!options.skipHeadBuild && !workingTreeBuilt.done) await step(ROOT, "npm", ["run", "build"]);
+  workingTreeBuilt.done = true;
+  return { label: `${name} ${sha}${dirty ? " + changes" : ""}${suffix}`, dir: ROOT };
+}
+
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
-  const baseSha = await git("rev-parse", "--verify", `${options.base}^{commit}`);
-  const base = { label: `base ${baseSha.slice(0, 7)}`, dir: await buildOf(baseSha, options.rebuild) };
-  let head: { label: string; dir: string };
-  if (options.head) {
-    const headSha = await git("rev-parse", "--verify", `${options.head}^{commit}`);
-    head = { label: `head ${headSha.slice(0, 7)}`, dir: await buildOf(headSha, options.rebuild) };
-  } else {
-    const sha = await git("rev-parse", "--short=7", "HEAD");
-    const dirty = (await git("status", "--porcelain", "--untracked-files=no")) !== "";
-    head = { label: `head ${sha}${dirty ? " + changes" : ""}`, dir: ROOT };
-    if (!options.skipHeadBuild) await step(ROOT, "npm", ["run", "build"]);
-  }
-  const builds = [base, head].map((b) => `${b.label}:${b.dir}`).join(",");
+  const workingTreeBuilt = { done: false };
+  const base = await sideBuild("base", options.base, options, workingTreeBuilt);
+  const head = await sideBuild("head", options.head, options, workingTreeBuilt);
+  const builds = JSON.stringify([
+    { label: base.label, root: base.dir, nodeFlags: options.base.flags, env: options.base.env },
+    { label: head.label, root: head.dir, nodeFlags: options.head.flags, env: options.head.env },
+  ]);
   const script = join(ROOT, "bench", `${options.bench}.ts`);
   console.log(`\nbench:compare: ${options.bench}, ${base.label} against ${head.label}\n`);
   const child = spawn(process.execPath, ["--import", "tsx", script, `--builds=${builds}`, ...options.rest], { cwd: ROOT, stdio: "inherit" });

@@ -47,7 +47,7 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   (bench/balancer.ts), measured alternately; medians of the rounds and the ratio
 //   npm run bench:compare -- --base=<ref> load --rounds=4 --duration=30   two builds side by side
 //   (bench/compare.ts passes --builds=LABEL:DIR,LABEL:DIR; see runBuilds), with --statements,
-//   --cpu-prof[=DIR], --heap-snapshot[=DIR], --memory-timeline, --explain[=RATE], --hello-duration=S,
+//   --cpu-prof[=DIR], --alloc-prof[=DIR], --heap-snapshot[=DIR], --memory-timeline, --explain[=RATE], --hello-duration=S,
 //   --fresh-seed, --keep-data (docs/benchmarks.md, "Side by side")
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
@@ -1164,7 +1164,14 @@ async function startBuild(build: Build, seed: SeededDirectory<WorldRows>, inspec
   preloadSettings(dataDir, { statements: args.has("statements"), explainRate: EXPLAIN_RATE });
   const began = performance.now();
   // A newer build migrates its copy here, before it listens.
-  const server = await startAppServer({ entry: build.entry, root: build.root, dataDir, databaseUrl: null, env: serverEnv(null), nodeFlags: inspect ? ["--inspect=127.0.0.1:0"] : [] });
+  const server = await startAppServer({
+    entry: build.entry,
+    root: build.root,
+    dataDir,
+    databaseUrl: null,
+    env: { ...serverEnv(null), ...build.env },
+    nodeFlags: [...build.nodeFlags, ...(inspect ? ["--inspect=127.0.0.1:0"] : [])],
+  });
   const url = inspect ? inspectorUrlOf(server.output()) : null;
   if (inspect && !url) throw new Error(`${build.label}: the server did not print its inspector's address`);
   const inspector = url ? await Inspector.connect(url) : null;
@@ -1187,13 +1194,14 @@ function memoryTimeline(c: BuildContender, round: number): NodeJS.Timeout {
   }, 10_000);
 }
 
-async function measureBuild(c: BuildContender, round: number, comparison: Comparison, cpuProfDir: string | null): Promise<void> {
+async function measureBuild(c: BuildContender, round: number, comparison: Comparison, cpuProfDir: string | null, allocProfDir: string | null): Promise<void> {
   const pid = c.server.child.pid ?? 0;
   const postmaster = embeddedPostmaster(c.dataDir);
   const dbUrl = args.has("statements") ? await embeddedUrl(c.dataDir) : null;
   if (dbUrl) await statements(dbUrl, "reset");
   const load = loadAverageNow();
   if (cpuProfDir) await c.inspector?.startCpuProfile();
+  if (allocProfDir) await c.inspector?.startAllocationProfile();
   const before = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
   const timeline = c.inspector && args.has("memory-timeline") ? memoryTimeline(c, round) : null;
   const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
@@ -1208,6 +1216,12 @@ async function measureBuild(c: BuildContender, round: number, comparison: Compar
     await c.inspector.stopCpuProfile(file);
     // What bench/profile-summary.ts needs to turn the profile's shares into time per request.
     writeFileSync(file.replace(/\.cpuprofile$/, ".meta.json"), JSON.stringify({ build: c.build.label, round, requests, serverMs, mainThreadMs: per(before.main, after.main), databaseMs }));
+  }
+  const meta = JSON.stringify({ build: c.build.label, round, requests, serverMs, mainThreadMs: per(before.main, after.main), databaseMs });
+  if (allocProfDir && c.inspector) {
+    const file = join(allocProfDir, `${c.build.label.replace(/\W+/g, "-")}-round${round}.heapprofile`);
+    await c.inspector.stopAllocationProfile(file);
+    writeFileSync(file.replace(/\.heapprofile$/, ".meta.json"), meta);
   }
   if (dbUrl) addStatements(c.statements, await statements(dbUrl, "read"));
   c.requests += requests;
@@ -1247,7 +1261,10 @@ async function runBuilds(builds: Build[]): Promise<void> {
   );
   const cpuProfDir = args.has("cpu-prof") ? profileDir("cpu-prof") : null;
   const heapDir = args.has("heap-snapshot") ? profileDir("heap-snapshot") : null;
-  const inspect = cpuProfDir !== null || heapDir !== null || args.has("inspect");
+  // --alloc-prof[=DIR]: an allocation profile of each measurement (a different directory from
+  // --cpu-prof's when both are asked, so each one's .meta.json stays beside its own profile).
+  const allocProfDir = args.has("alloc-prof") ? profileDir("alloc-prof") : null;
+  const inspect = cpuProfDir !== null || heapDir !== null || allocProfDir !== null || args.has("inspect");
   const seeds = await seedForBuilds(builds);
   const contenders: BuildContender[] = [];
   const hello = CEILINGS ? await startHelloWorld() : null;
@@ -1258,7 +1275,7 @@ async function runBuilds(builds: Build[]): Promise<void> {
     if (hello) await runLoad(hello.port, Math.min(WARMUP_S, 2), helloStep);
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 === 1 ? contenders : [...contenders].reverse();
-      for (const c of order) await measureBuild(c, round, comparison, cpuProfDir);
+      for (const c of order) await measureBuild(c, round, comparison, cpuProfDir, allocProfDir);
       if (hello) {
         const load = loadAverageNow();
         const helloRps = summarize("hello world", await runLoad(hello.port, helloSeconds, helloStep), 0, null, null).rps;
@@ -1302,6 +1319,7 @@ async function runBuilds(builds: Build[]): Promise<void> {
       console.log(`\nStatements side by side\n\n${statementsSideBySide(contenders.map((c) => ({ label: c.build.label, statements: c.statements, per: c.requests })), "request")}`);
     }
     if (cpuProfDir) console.log(`\nCPU profiles of each measurement: ${cpuProfDir} (npx tsx bench/profile-summary.ts ${cpuProfDir}/*.cpuprofile)`);
+    if (allocProfDir) console.log(`allocation profiles of each measurement: ${allocProfDir} (npx tsx bench/profile-summary.ts ${allocProfDir}/*.heapprofile)`);
     const statementsByBuild = Object.fromEntries(contenders.map((c) => [c.build.label, { requests: c.requests, statements: [...c.statements.values()] }]));
     console.log(`results: ${comparison.save({ tasks: TASKS, users: USERS, connections: CONNECTIONS, duration: DURATION_S, statements: statementsByBuild })}`);
     if (merged.some((m) => m.errors > 0)) process.exitCode = 1;

@@ -6,6 +6,7 @@ import { benchArgs } from "./args.js";
 // request of the process and of its main thread):
 //
 //   npx tsx bench/profile-summary.ts .cache/profiles/<time>/*.cpuprofile [--top=30] [--area=NAME]
+//   npx tsx bench/profile-summary.ts .cache/profiles/<time>/*.heapprofile   (--alloc-prof: KB allocated per request)
 //
 // Profiles of the same build are added up. Every sample is put in an area (session and auth,
 // admission, metrics, zod, fast-json-stringify, drizzle, pg, pino, ...) by the first frame from the
@@ -89,7 +90,8 @@ function areaOf(frame: CallFrame): string | null {
 
 /** A function by name and file, so two builds' columns meet; an anonymous one by its line too. */
 const key = (f: CallFrame) => {
-  const file = f.url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, "$1/");
+  // From the checkout's dist/ or node_modules/ on, so two checkouts' files meet (ES modules come as file:// URLs, CommonJS as paths).
+  const file = f.url.replace(/^(?:file:\/\/)?\/.*?\/(dist|node_modules)\//, "$1/");
   return f.functionName ? `${f.functionName} ${file}` : `(anonymous) ${file}:${f.lineNumber + 1}`;
 };
 
@@ -108,6 +110,27 @@ interface Tally {
 
 function add(map: Map<string, number>, k: string, n = 1): void {
   map.set(k, (map.get(k) ?? 0) + n);
+}
+
+/** A sampling heap profile (HeapProfiler.stopSampling): a tree of allocation sites, each with the bytes sampled there. */
+interface HeapNode {
+  id: number;
+  callFrame: CallFrame;
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** The allocation tree as a CPU profile whose "samples" are kilobytes: the same areas and tables then read it. */
+function fromHeapProfile(head: HeapNode): Profile {
+  const nodes: ProfileNode[] = [];
+  const samples: number[] = [];
+  const walk = (n: HeapNode) => {
+    nodes.push({ id: n.id, callFrame: n.callFrame, children: n.children.map((c) => c.id) });
+    for (let kb = Math.round(n.selfSize / 1024); kb > 0; kb--) samples.push(n.id);
+    n.children.forEach(walk);
+  };
+  walk(head);
+  return { nodes, samples, timeDeltas: [] };
 }
 
 function tallyProfile(t: Tally, profile: Profile, onlyArea: string | null): void {
@@ -161,7 +184,7 @@ function main(): void {
   if (files.length === 0) throw new Error("usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top=30] [--area=NAME]");
   const tallies = new Map<string, Tally>();
   for (const file of files) {
-    const metaFile = file.replace(/\.cpuprofile$/, ".meta.json");
+    const metaFile = file.replace(/\.(cpuprofile|heapprofile)$/, ".meta.json");
     const meta: Meta | null = existsSync(metaFile) ? (JSON.parse(readFileSync(metaFile, "utf8")) as Meta) : null;
     const build = meta?.build ?? file;
     let t = tallies.get(build);
@@ -175,12 +198,17 @@ function main(): void {
       t.mainThreadMs += meta.mainThreadMs * meta.requests;
       t.serverMs += meta.serverMs * meta.requests;
     }
-    tallyProfile(t, JSON.parse(readFileSync(file, "utf8")) as Profile, onlyArea);
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as Profile | { head: HeapNode };
+    tallyProfile(t, "head" in parsed ? fromHeapProfile(parsed.head) : parsed, onlyArea);
   }
   const builds = [...tallies.keys()];
   const list = [...tallies.values()];
-  // µs per request of a count of samples: its share of the busy samples times the main thread's CPU per request.
-  const perRequest = (t: Tally, n: number) => (t.requests > 0 ? (n / Math.max(1, t.samples - t.idle)) * (t.mainThreadMs / t.requests) * 1000 : Number.NaN);
+  // µs per request of a count of samples: its share of the busy samples times the main thread's CPU
+  // per request; of an allocation profile's kilobytes: kilobytes allocated per request.
+  const allocations = files.every((f) => f.endsWith(".heapprofile"));
+  const unit = allocations ? "KB/request" : "µs/request";
+  const perRequest = (t: Tally, n: number) =>
+    t.requests > 0 ? (allocations ? n / t.requests : (n / Math.max(1, t.samples - t.idle)) * (t.mainThreadMs / t.requests) * 1000) : Number.NaN;
   for (const [build, t] of tallies) {
     console.log(
       `${build}: ${t.profiles} profile(s), ${t.samples} samples, ${(((t.samples - t.idle) / Math.max(1, t.samples)) * 100).toFixed(0)}% busy; ${t.requests} requests; ` +
@@ -193,12 +221,12 @@ function main(): void {
     const sorted = [...keys].sort((a, b) => (pick(list.at(-1) as Tally).get(b) ?? 0) - (pick(list.at(-1) as Tally).get(a) ?? 0));
     const twoBuilds = list.length === 2;
     console.log(`\n${title}\n`);
-    console.log(`| ${builds.map((b) => `${b}: share, µs/request`).join(" | ")} |${twoBuilds ? " difference µs/request |" : ""} |`);
+    console.log(`| ${builds.map((b) => `${b}: share, ${unit}`).join(" | ")} |${twoBuilds ? ` difference ${unit} |` : ""} |`);
     console.log(`|${builds.map(() => "---|").join("")}${twoBuilds ? "---|" : ""}---|`);
     for (const k of sorted.slice(0, rows)) {
       const cells = list.map((t) => {
         const n = pick(t).get(k) ?? 0;
-        return `${((n / Math.max(1, t.samples - t.idle)) * 100).toFixed(1)}%, ${perRequest(t, n).toFixed(1)}`;
+        return `${((n / Math.max(1, t.samples - t.idle)) * 100).toFixed(1)}%, ${perRequest(t, n).toFixed(allocations ? 2 : 1)}`;
       });
       const diff = twoBuilds ? ` ${(perRequest(list[1] as Tally, pick(list[1] as Tally).get(k) ?? 0) - perRequest(list[0] as Tally, pick(list[0] as Tally).get(k) ?? 0)).toFixed(1)} |` : "";
       console.log(`| ${cells.join(" | ")} |${diff} ${k.replaceAll("|", "\\|")} |`);
