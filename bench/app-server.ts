@@ -15,8 +15,8 @@ const ROOT = resolve(import.meta.dirname, "..");
  * the benchmarks measure it as it runs: `--max-semi-space-size=8` caps V8's young generation, which
  * otherwise grew to 100 MB of RSS at boot (docs/benchmarks.md, "Profiles of issue 16").
  */
-export function startNodeFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+export function startNodeFlags(root: string = ROOT): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
   const flags = /\bnode((?: --\S+)*) dist\/server\/server\/main\.js/.exec(pkg.scripts.start ?? "")?.[1];
   if (flags === undefined) throw new Error("package.json's start script no longer runs `node [flags] dist/server/server/main.js`");
   return flags.split(" ").filter(Boolean);
@@ -37,6 +37,13 @@ export interface AppServer {
 export interface AppServerOptions {
   /** dist/server/server/main.js, or a .ts entry run through tsx. */
   entry: string;
+  /**
+   * The checkout the entry was built in (this one unless told): its package.json's start flags are
+   * the server's, so an older build (bench/compare.ts) runs with the flags it shipped with.
+   */
+  root?: string;
+  /** More flags for the server's Node, after the start script's (such as --inspect=127.0.0.1:0). */
+  nodeFlags?: string[];
   dataDir: string;
   /** Unset: the embedded PostgreSQL under dataDir, the product's default. */
   databaseUrl?: string | null;
@@ -54,8 +61,10 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   if (options.demoTasks) await (databaseUrl ? seedDemoTasks(databaseUrl, BENCH_SECRETS_KEY) : seedEmbeddedDemoTasks(dataDir));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...startNodeFlags(), ...(entry.endsWith(".ts") ? ["--import", "tsx"] : []), entry], {
-    cwd: ROOT,
+  const root = options.root ?? ROOT;
+  const flags = [...startNodeFlags(root), ...(options.nodeFlags ?? []), ...(entry.endsWith(".ts") ? ["--import", "tsx"] : [])];
+  const child = spawn(process.execPath, [...flags, entry], {
+    cwd: root,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",

@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import WebSocket from "ws";
@@ -11,7 +11,12 @@ import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { createSession } from "../src/server/features/auth/sessions.js";
 import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
+import { startAppServer, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
+import { addStatements, buildsOption, copyDataDir, embeddedUrl, preloadSettings, seededDirectory, seedingGroups, statements, statementsReport, statementsSideBySide, type Build, type SeededDirectory, type Statement } from "./builds.js";
+import { Comparison, loadAverageNow, type Figure } from "./compare-report.js";
+import { Inspector, inspectorUrlOf } from "./inspector.js";
+import { clusterCpuSeconds, cpuSecondsOf, embeddedPostmaster, memoryOf, systemSecondsOf, threadCpuSeconds } from "./processes.js";
 import { CpuMeter, instanceCounts, loadAverage, postgresPids, startStack } from "./balancer.js";
 import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPostgres } from "./databases.js";
 
@@ -33,6 +38,9 @@ import { databasesOption, externalPostgres, type BenchDatabase, type ExternalPos
 //   ... --topology=haproxy --via=haproxy,direct  the same stack measured twice in one run: through
 //                                            HAProxy, then with the sockets spread round robin over
 //                                            the instances' own ports (what HAProxy itself costs)
+//   npm run bench:compare -- --base=<ref> chat --rounds=4 --rate=300 --drain=30   two builds side by
+//                                            side, one instance each on a copy of one seed (compareBuilds;
+//                                            --statements, --cpu-prof[=DIR], --message-length=N)
 // Every message is counted once per arrival at the recipient: duplicates and missing ones are reported
 // (missing: not arrived --drain=5 seconds after the last send; a larger --drain tells late from lost).
 //
@@ -253,7 +261,18 @@ async function measure(setup: string, target: Target, instances: 1 | 2): Promise
  * Room i's poster connects to posterPorts[i % length], its provider to providerPorts[i % length];
  * RATE messages a second for DURATION_S.
  */
-async function deliver(setup: string, posterPorts: number[], providerPorts: number[], rooms: Room[], meter?: CpuMeter): Promise<Result> {
+/** What deliver measures between the first send and the end of the drain: CPU ms by part of the stack. */
+interface Meter {
+  start(): void | Promise<void>;
+  stop(): Map<string, number> | Promise<Map<string, number>>;
+}
+
+/** --message-length=N: each message padded to about N characters with everyday words (the masking reads every one). */
+const MESSAGE_LENGTH = Number(args.get("message-length") ?? 0);
+const FILLER = "I can be there by half past five, the parcel is by the blue door next to the garage and the dog is friendly. ";
+const padded = (content: string) => (content.length >= MESSAGE_LENGTH ? content : `${content} ${FILLER.repeat(Math.ceil(MESSAGE_LENGTH / FILLER.length)).slice(0, MESSAGE_LENGTH - content.length - 1)}`.trimEnd());
+
+async function deliver(setup: string, posterPorts: number[], providerPorts: number[], rooms: Room[], meter?: Meter): Promise<Result> {
   const port = (ports: number[], i: number) => ports[i % ports.length] ?? NaN;
   const sentAt = new Map<string, number>();
   const arrived = new Set<string>();
@@ -292,7 +311,7 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
   const tickMs = 10;
   const perTick = RATE / (1000 / tickMs);
   let sent = 0;
-  meter?.start();
+  await meter?.start();
   const benchCpu = process.cpuUsage();
   firstSend = performance.now();
   await new Promise<void>((resolve) => {
@@ -302,7 +321,7 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
         const room = sockets[sent % sockets.length];
         if (!room) break;
         const fromPoster = Math.floor(sent / sockets.length) % 2 === 0;
-        const content = `${fromPoster ? "c" : "p"}:${sent}`;
+        const content = padded(`${fromPoster ? "c" : "p"}:${sent}`);
         sentAt.set(content, performance.now());
         (fromPoster ? room.poster : room.provider).send(JSON.stringify({ type: "message", content }));
         sent += 1;
@@ -315,7 +334,7 @@ async function deliver(setup: string, posterPorts: number[], providerPorts: numb
   });
   const drainUntil = performance.now() + DRAIN_S * 1000;
   while (sentAt.size > 0 && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
-  const cpu = meter?.stop();
+  const cpu = await meter?.stop();
   const client = process.cpuUsage(benchCpu);
   cpu?.set("bench client", (client.user + client.system) / 1000);
   for (const s of sockets) {
@@ -401,7 +420,187 @@ async function currentXid(url: string): Promise<number> {
   }
 }
 
+
+// ---- builds side by side (bench/compare.ts) ---------------------------------------------------
+
+interface SeededRooms {
+  tokenPrefix: string;
+  rooms: { taskId: string; poster: number; provider: number }[];
+}
+
+/**
+ * ROOMS claimed tasks, each with a poster and a provider and a session for each, in a few statements
+ * of SQL that both an old and a new schema take (the tokens are known, only their SHA-256 stored, as
+ * bench:load seeds its sessions), so no sign-in is needed.
+ */
+async function seedRoomsSql(url: string): Promise<SeededRooms> {
+  const tokenPrefix = `chat-${randomUUID().slice(0, 12)}-`;
+  const database = await openDatabase({ databaseUrl: url, poolSize: 1 });
+  try {
+    await database.db.execute(sql`insert into users (email, first_name, last_name, role)
+      select 'chat-' || k || g || '@example.test', 'Bench', k || g, case when k = 'p' then 'provider'::user_role else 'user'::user_role end
+      from generate_series(1, ${ROOMS}::int) g, (values ('c'), ('p')) v(k)`);
+    const people = sql`(select id, split_part(split_part(email, '@', 1), '-', 2) as key from users where email like 'chat-%@example.test')`;
+    await database.db.execute(sql`insert into sessions (token_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at)
+      select encode(sha256(convert_to(${tokenPrefix}::text || u.key, 'UTF8')), 'hex'), u.id, now(), now(), now() + interval '7 days', now() + interval '29 days'
+      from ${people} u`);
+    const rooms = await queryRows<{ task_id: string; n: number }>(
+      database.db,
+      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status, claimed_at)
+          select c.id, p.id, 'Bench task ' || g, 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed', now()
+          from generate_series(1, ${ROOMS}::int) g
+          join ${people} c on c.key = 'c' || g
+          join ${people} p on p.key = 'p' || g
+          returning id as task_id, split_part(title, ' ', 3)::int as n`,
+    );
+    await database.db.execute(sql`analyze`);
+    return { tokenPrefix, rooms: rooms.map((r) => ({ taskId: r.task_id, poster: r.n, provider: r.n })) };
+  } finally {
+    await database.close();
+  }
+}
+
+const CHAT_FIGURES: Figure[] = [
+  { key: "cpuMs", label: "CPU per delivered message, server + PostgreSQL (ms)", digits: 3 },
+  { key: "serverMs", label: "CPU per delivered message, server (ms)", digits: 3 },
+  { key: "mainThreadMs", label: "of which the server's main thread (ms)", digits: 3 },
+  { key: "systemMs", label: "of which in the kernel (ms)", digits: 3 },
+  { key: "databaseMs", label: "CPU per delivered message, PostgreSQL (ms)", digits: 3 },
+  { key: "statements", label: "statements per message (--statements)", digits: 2 },
+  { key: "delivered", label: "delivered", digits: 0 },
+  { key: "missing", label: "missing", digits: 0 },
+  { key: "duplicates", label: "duplicates", digits: 0 },
+  { key: "throughput", label: "delivered msg/s", digits: 0 },
+  { key: "p50", label: "p50 (ms)", digits: 1 },
+  { key: "p99", label: "p99 (ms)", digits: 1 },
+  { key: "rssMb", label: "server RSS after the round (MB)", digits: 0 },
+  { key: "peakMb", label: "server peak RSS (MB)", digits: 0 },
+];
+
+/**
+ * --builds=LABEL:DIR,LABEL:DIR (bench/compare.ts): each build's server alone on its own copy of one
+ * seeded embedded database, its 2 x ROOMS sockets connected for each round, RATE messages a second
+ * for DURATION_S, the builds in turns for --rounds; CPU per delivered message from /proc (the
+ * server, its main thread, its PostgreSQL), statements per message (--statements), a CPU profile of
+ * each round (--cpu-prof[=DIR]).
+ */
+async function compareBuilds(builds: Build[]): Promise<void> {
+  const rounds = Math.max(1, Number(args.get("rounds") ?? 2));
+  console.log(`bench:chat, builds side by side: ${ROOMS} rooms (${ROOMS * 2} sockets) on one instance each, ${RATE} msg/s for ${DURATION_S} s, ${rounds} rounds; load average ${loadAverageNow()}`);
+  const cpuProfDir = args.has("cpu-prof") ? profileDir(args.get("cpu-prof")) : null;
+  const seeds = new Map<Build, SeededDirectory<SeededRooms>>();
+  for (const group of seedingGroups(builds)) {
+    const seeded = await seededDirectory<SeededRooms>({
+      key: JSON.stringify({ bench: "chat", rooms: ROOMS, schema: group.tags, recipe: createHash("sha1").update(seedRoomsSql.toString()).digest("hex") }),
+      schemaRoot: group.schemaRoot,
+      seed: seedRoomsSql,
+    });
+    console.log(`${seeded.cached ? "reused the seed" : `seeded in ${seeded.seconds.toFixed(1)} s`} at the schema of ${group.schemaRoot}: ${seeded.meta.rooms.length} rooms`);
+    for (const build of group.builds) seeds.set(build, seeded);
+  }
+  const comparison = new Comparison("bench:chat", builds.map((b) => b.label), CHAT_FIGURES);
+  const servers: { build: Build; server: AppServer; dataDir: string; rooms: Room[]; inspector: Inspector | null; statements: Map<string, Statement>; messages: number }[] = [];
+  try {
+    for (const build of builds) {
+      const seeded = seeds.get(build);
+      if (!seeded) throw new Error(`no seed for ${build.label}`);
+      const dataDir = await copyDataDir(seeded.dir, build.label);
+      preloadSettings(dataDir, { statements: args.has("statements"), explainRate: null });
+      const server = await startAppServer({
+        entry: build.entry,
+        root: build.root,
+        dataDir,
+        // Every socket comes from 127.0.0.1 here: the per-address cap (decision 043) would measure one address's share.
+        env: { MAX_CONNECTIONS_PER_ADDRESS: String(ROOMS * 2 + 100), ...build.env },
+        nodeFlags: [...build.nodeFlags, ...(cpuProfDir ? ["--inspect=127.0.0.1:0"] : [])],
+      });
+      const url = cpuProfDir ? inspectorUrlOf(server.output()) : null;
+      const { tokenPrefix } = seeded.meta;
+      const rooms = seeded.meta.rooms.map((r) => ({ taskId: r.taskId, posterCookie: `errandly_session=${tokenPrefix}c${r.poster}`, providerCookie: `errandly_session=${tokenPrefix}p${r.provider}` }));
+      servers.push({ build, server, dataDir, rooms, inspector: url ? await Inspector.connect(url) : null, statements: new Map(), messages: 0 });
+      console.log(`${build.label}: server up, RSS ${memoryOf(server.child.pid ?? 0).rssMb.toFixed(0)} MB`);
+    }
+    for (let round = 1; round <= rounds; round++) {
+      for (const s of round % 2 === 1 ? servers : [...servers].reverse()) {
+        const pid = s.server.child.pid ?? 0;
+        const postmaster = embeddedPostmaster(s.dataDir);
+        const dbUrl = args.has("statements") ? await embeddedUrl(s.dataDir) : null;
+        const load = loadAverageNow();
+        let before = { server: 0, main: 0, system: 0, db: 0 };
+        let measured: Map<string, Statement> | null = null;
+        const meter: Meter = {
+          async start() {
+            if (dbUrl) await statements(dbUrl, "reset");
+            await s.inspector?.startCpuProfile();
+            before = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
+          },
+          async stop() {
+            const used = new Map([
+              ["server", (cpuSecondsOf(pid) - before.server) * 1000],
+              ["main thread", (threadCpuSeconds(pid) - before.main) * 1000],
+              ["kernel", (systemSecondsOf(pid) - before.system) * 1000],
+              ["PostgreSQL", (clusterCpuSeconds(postmaster) - before.db) * 1000],
+            ]);
+            if (cpuProfDir && s.inspector) await s.inspector.stopCpuProfile(join(cpuProfDir, `${s.build.label.replace(/\W+/g, "-")}-round${round}.cpuprofile`));
+            if (dbUrl) measured = await statements(dbUrl, "read");
+            return used;
+          },
+        };
+        const r = await deliver(s.build.label, [s.server.port], [s.server.port], s.rooms, meter);
+        const per = (part: string) => (r.cpu?.get(part) ?? 0) / Math.max(1, r.delivered);
+        const statementCalls = measured ? [...(measured as Map<string, Statement>).values()].reduce((n, st) => n + st.calls, 0) : Number.NaN;
+        if (measured) addStatements(s.statements, measured);
+        s.messages += r.sent;
+        if (cpuProfDir) {
+          const file = join(cpuProfDir, `${s.build.label.replace(/\W+/g, "-")}-round${round}.meta.json`);
+          writeFileSync(file, JSON.stringify({ build: s.build.label, round, requests: r.delivered, serverMs: per("server"), mainThreadMs: per("main thread"), databaseMs: per("PostgreSQL") }));
+        }
+        const memory = memoryOf(pid);
+        comparison.add(s.build.label, round, load, {
+          cpuMs: per("server") + per("PostgreSQL"),
+          serverMs: per("server"),
+          mainThreadMs: per("main thread"),
+          systemMs: per("kernel"),
+          databaseMs: per("PostgreSQL"),
+          statements: statementCalls / Math.max(1, r.sent),
+          delivered: r.delivered,
+          missing: r.missing,
+          duplicates: r.duplicates,
+          throughput: r.throughput,
+          p50: r.p50,
+          p99: r.p99,
+          rssMb: memory.rssMb,
+          peakMb: memory.peakMb,
+        });
+      }
+    }
+    comparison.print();
+    if (refusals.size > 0) console.log(`error frames: ${[...refusals].map(([m, n]) => `${n}x ${m}`).join("; ")}`);
+    if (args.has("statements")) {
+      for (const s of servers) console.log(`\n${statementsReport(s.build.label, s.statements, s.messages, "message")}`);
+      console.log(`\nStatements side by side\n\n${statementsSideBySide(servers.map((s) => ({ label: s.build.label, statements: s.statements, per: s.messages })), "message")}`);
+    }
+    if (cpuProfDir) console.log(`\nCPU profiles of each round: ${cpuProfDir} (npx tsx bench/profile-summary.ts ${cpuProfDir}/*.cpuprofile)`);
+    const statementsByBuild = Object.fromEntries(servers.map((s) => [s.build.label, { messages: s.messages, statements: [...s.statements.values()] }]));
+    console.log(`results: ${comparison.save({ rooms: ROOMS, rate: RATE, duration: DURATION_S, messageLength: MESSAGE_LENGTH, statements: statementsByBuild })}`);
+  } finally {
+    for (const s of servers) {
+      s.inspector?.close();
+      await s.server.stop().catch((err: unknown) => console.log(`${s.build.label}: could not stop the server: ${String(err)}`));
+      rmSync(s.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Where --cpu-prof writes when given no directory: .cache/profiles/<time>/. */
+function profileDir(given: string | undefined): string {
+  const dir = given && given !== "true" ? resolve(given) : join(import.meta.dirname, "..", ".cache", "profiles", new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 async function main(): Promise<void> {
+  if (args.has("builds")) return compareBuilds(buildsOption(args.get("builds") ?? ""));
   if (TOPOLOGY === "haproxy") return report(await balanced());
   const external = DATABASES.includes("postgres") ? await externalPostgres() : null;
   const results: Result[] = [];

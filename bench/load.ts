@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +15,10 @@ import { startPostgresCluster } from "../test/postgres-cluster.js";
 import { startPgBouncer } from "../test/faults/topology-processes.js";
 import { startAppServer, startHelloWorld, warnIfStale, type AppServer } from "./app-server.js";
 import { benchArgs } from "./args.js";
+import { addStatements, buildsOption, copyDataDir, embeddedUrl, preloadSettings, seededDirectory, seedingGroups, serverLogOf, statements, statementsReport, statementsSideBySide, type Build, type SeededDirectory, type Statement } from "./builds.js";
+import { Comparison, loadAverageNow, type Figure } from "./compare-report.js";
+import { Inspector, inspectorUrlOf } from "./inspector.js";
+import { clusterCpuSeconds, cpuSecondsOf, embeddedPostmaster, memoryOf, statOf, systemSecondsOf, threadCpuSeconds, type Memory } from "./processes.js";
 import { instanceCounts, loadAverage, startStack, type Stack } from "./balancer.js";
 import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type BenchDatabase, type BenchDatabaseHandle, type ExternalPostgres } from "./databases.js";
 
@@ -41,6 +45,10 @@ import { databasesOption, externalPostgres, pgbenchPath, serverVersion, type Ben
 //   npm run bench:load -- --topology=haproxy --instances=1,3 --rounds=3   one seeded database on
 //   a throwaway PostgreSQL behind PgBouncer, and HAProxy in front of 1 and of 3 built instances
 //   (bench/balancer.ts), measured alternately; medians of the rounds and the ratio
+//   npm run bench:compare -- --base=<ref> load --rounds=4 --duration=30   two builds side by side
+//   (bench/compare.ts passes --builds=LABEL:DIR,LABEL:DIR; see runBuilds), with --statements,
+//   --cpu-prof[=DIR], --alloc-prof[=DIR], --heap-snapshot[=DIR], --memory-timeline, --explain[=RATE], --hello-duration=S,
+//   --fresh-seed, --keep-data (docs/benchmarks.md, "Side by side")
 //   npm run bench:load -- --write-query        regenerate bench/job-board-query.sql and exit
 //   npm run bench:load -- --seed-only=postgres://...|/data/dir   seed that database and keep it (EXPLAIN, profiling)
 //
@@ -198,20 +206,30 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-async function loadWorld(database: Database, tokenPrefix: string): Promise<World> {
+/** What the load generator must know of a seeded database, as plain JSON (kept beside a seed bench/builds.ts caches). */
+interface WorldRows {
+  tokenPrefix: string;
+  users: { id: string; n: number; provider: boolean }[];
+  tasks: SeededTask[];
+}
+
+async function readWorld(database: Database, tokenPrefix: string): Promise<WorldRows> {
   const userRows = await queryRows<{ id: string; email: string; role: string }>(
     database.db,
     sql`select id, email, role from users where email like 'load-%@example.test'`,
   );
-  const users = userRows.map((r) => {
-    const n = Number(r.email.slice("load-".length, r.email.indexOf("@")));
-    return { id: r.id, n, cookie: `errandly_session=${tokenPrefix}${n}`, provider: r.role === "provider" };
-  });
+  const users = userRows.map((r) => ({ id: r.id, n: Number(r.email.slice("load-".length, r.email.indexOf("@"))), provider: r.role === "provider" }));
   const taskRows = await queryRows<{ id: string; user_id: string; provider_id: string | null; status: string }>(
     database.db,
     sql`select id, user_id, provider_id, status from tasks`,
   );
-  const tasks = taskRows.map((r) => ({ id: r.id, userId: r.user_id, providerId: r.provider_id, status: r.status }));
+  return { tokenPrefix, users, tasks: taskRows.map((r) => ({ id: r.id, userId: r.user_id, providerId: r.provider_id, status: r.status })) };
+}
+
+/** A world of its own for each server: claims and flows are that server's database's. */
+function worldOf(rows: WorldRows): World {
+  const users = rows.users.map((u) => ({ ...u, cookie: `errandly_session=${rows.tokenPrefix}${u.n}` }));
+  const tasks = rows.tasks.map((t) => ({ ...t }));
   return {
     users,
     byId: new Map(users.map((u) => [u.id, u])),
@@ -221,6 +239,10 @@ async function loadWorld(database: Database, tokenPrefix: string): Promise<World
     chats: tasks.filter((t) => t.status === "in_progress" && t.providerId !== null),
     flows: [],
   };
+}
+
+async function loadWorld(database: Database, tokenPrefix: string): Promise<World> {
+  return worldOf(await readWorld(database, tokenPrefix));
 }
 
 /** The job board's first page exactly as the app sends it, parameters inlined for pgbench. */
@@ -242,31 +264,11 @@ const shapeOf = (text: string) => text.replace(/'\d{4}-\d\d-\d\dT[\d:.]+Z'/g, "'
 
 // ---- the server under test --------------------------------------------------------------------
 
-/** A process's /proc/<pid>/stat fields after its command name (which may hold spaces); null once it is gone. */
-function statOf(pid: number): string[] | null {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds (user + system) of a process so far, with its exited children's when asked; 0 once it is gone. */
-function cpuSecondsOf(pid: number, withExitedChildren = false): number {
-  const fields = statOf(pid);
-  if (!fields) return 0;
-  // utime, stime, cutime, cstime are the 12th to 15th fields after the name.
-  const ticks = Number(fields[11]) + Number(fields[12]) + (withExitedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
-  return ticks / CLOCK_TICKS;
-}
-/** USER_HZ: 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
-
 /** The postmaster of the cluster behind `url`: the parent of a backend. */
 async function postmasterOf(c: Contender): Promise<number> {
   // The embedded cluster is the server's own, started on a port of its choosing (c.url is the
   // seeding run's): its data directory names its postmaster on postmaster.pid's first line.
-  if (c.kind === "embedded") return Number(readFileSync(join(c.dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+  if (c.kind === "embedded") return embeddedPostmaster(c.dataDir);
   const client = new pg.Client({ connectionString: c.url });
   await client.connect();
   try {
@@ -275,19 +277,6 @@ async function postmasterOf(c: Contender): Promise<number> {
   } finally {
     await client.end();
   }
-}
-
-/**
- * One cluster's CPU seconds: its postmaster with every exited child (backends that ended during the
- * measurement count too), and its children alive now. Other clusters on the machine are not counted.
- */
-function databaseCpuSeconds(postmaster: number): number {
-  let total = cpuSecondsOf(postmaster, true);
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    if (Number(statOf(Number(entry))?.[1]) === postmaster) total += cpuSecondsOf(Number(entry));
-  }
-  return total;
 }
 
 /** Where the machine's CPU went during a measurement, per request (issue 16: find the cost first). */
@@ -299,24 +288,12 @@ interface CpuSplit {
 
 function cpuSnapshot(serverPid: number, postmaster: number) {
   const own = process.cpuUsage();
-  return { server: cpuSecondsOf(serverPid), database: databaseCpuSeconds(postmaster), generator: (own.user + own.system) / 1e6 };
+  return { server: cpuSecondsOf(serverPid), database: clusterCpuSeconds(postmaster), generator: (own.user + own.system) / 1e6 };
 }
 
 function cpuPerRequest(before: ReturnType<typeof cpuSnapshot>, after: ReturnType<typeof cpuSnapshot>, requests: number): CpuSplit {
   const per = (a: number, b: number) => (requests > 0 ? ((b - a) * 1000) / requests : Number.NaN);
   return { serverMs: per(before.server, after.server), databaseMs: per(before.database, after.database), generatorMs: per(before.generator, after.generator) };
-}
-
-interface Memory {
-  rssMb: number;
-  peakMb: number;
-}
-
-/** VmRSS and VmHWM (peak) of a process, from /proc. */
-function memoryOf(pid: number): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
 // ---- the load generator -----------------------------------------------------------------------
@@ -772,12 +749,37 @@ async function prepare(kind: BenchDatabase, external: ExternalPostgres | null, i
   }
 }
 
+/** Where --cpu-prof and --heap-snapshot write when given no directory: .cache/profiles/<time>/. */
+function profileDir(option: string): string {
+  const given = args.get(option);
+  const dir = given && given !== "true" ? resolve(given) : join(ROOT, ".cache", "profiles", new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 function serverNodeOptions(): { NODE_OPTIONS?: string } {
   const options = [
-    ...(args.has("cpu-prof") ? [`--cpu-prof --cpu-prof-dir=${resolve(args.get("cpu-prof") ?? "")}`] : []),
+    ...(args.has("cpu-prof") ? [`--cpu-prof --cpu-prof-dir=${profileDir("cpu-prof")}`] : []),
     ...(args.has("node-options") ? [args.get("node-options") ?? ""] : []),
   ];
   return options.length > 0 ? { NODE_OPTIONS: options.join(" ") } : {};
+}
+
+/** The server's environment under the load, beside what startAppServer sets. */
+function serverEnv(inFlight: string | null): Record<string, string> {
+  return {
+    // The claim flow pays with the sandbox card form; production turns it off unless told.
+    SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
+    // The load's connections all come from 127.0.0.1 and stand for many people: with the
+    // per-address limits (docs/decisions/043-slow-requests-bounded.md) it would measure one address's share.
+    MAX_CONNECTIONS_PER_ADDRESS: String(CONNECTIONS * 2),
+    MAX_CONCURRENT_PER_ADDRESS: "10000",
+    REQUEST_QUEUE_PER_ADDRESS: String(CONNECTIONS * 2),
+    // --pool=N: the server's DATABASE_POOL_SIZE (its default otherwise).
+    ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}),
+    // --in-flight=N: the server's MAX_CONCURRENT_REQUESTS (its default otherwise).
+    ...(inFlight !== null ? { MAX_CONCURRENT_REQUESTS: inFlight } : {}),
+  };
 }
 
 async function startContender(c: Contender): Promise<void> {
@@ -785,22 +787,10 @@ async function startContender(c: Contender): Promise<void> {
     entry: SERVER_ENTRY,
     dataDir: c.dataDir,
     databaseUrl: c.kind === "postgres" ? c.url : null,
-    // The claim flow pays with the sandbox card form; production turns it off unless told.
-    env: {
-      SANDBOX_PAYMENTS_IN_PRODUCTION: "true",
-      // The load's connections all come from 127.0.0.1 and stand for many people: with the
-      // per-address limits (docs/decisions/043-slow-requests-bounded.md) it would measure one address's share.
-      MAX_CONNECTIONS_PER_ADDRESS: String(CONNECTIONS * 2),
-      MAX_CONCURRENT_PER_ADDRESS: "10000",
-      REQUEST_QUEUE_PER_ADDRESS: String(CONNECTIONS * 2),
-      // --pool=N: the server's DATABASE_POOL_SIZE (its default otherwise).
-      ...(args.has("pool") ? { DATABASE_POOL_SIZE: args.get("pool") ?? "" } : {}),
-      // --in-flight=N: the server's MAX_CONCURRENT_REQUESTS (its default otherwise).
-      ...(c.inFlight !== null ? { MAX_CONCURRENT_REQUESTS: c.inFlight } : {}),
-      // --cpu-prof=DIR: a V8 CPU profile of the server, written to DIR when it stops (issue 16:
-      // profile before changing code). --node-options="...": other flags for the server's Node.
-      ...serverNodeOptions(),
-    },
+    // --cpu-prof[=DIR]: a V8 CPU profile of the server, written to DIR (.cache/profiles/<time>/
+    // unless given) when it stops (issue 16: profile before changing code). --node-options="...":
+    // other flags for the server's Node.
+    env: { ...serverEnv(c.inFlight), ...serverNodeOptions() },
   });
   const start = memoryOf(c.server.child.pid ?? 0);
   c.memory = { start, end: start };
@@ -895,7 +885,7 @@ async function cleanUp(c: Contender): Promise<void> {
 }
 
 /** The rounds of one database as one report: the same requests, over the sum of the rounds' seconds. */
-function merged(reports: LoadReport[]): LoadReport {
+function mergeReports(reports: LoadReport[]): LoadReport {
   if (reports.length === 1 && reports[0]) return reports[0];
   const results = new Results();
   for (const r of reports) {
@@ -962,7 +952,7 @@ async function runDatabases(external: ExternalPostgres | null): Promise<RunSumma
     const summaries: RunSummary[] = [];
     for (const c of contenders) {
       const ceiling = CEILINGS ? await ceilingOf(c) : null;
-      summaries.push(summarize(c.label, merged(c.reports), c.seedSeconds, c.memory, ceiling));
+      summaries.push(summarize(c.label, mergeReports(c.reports), c.seedSeconds, c.memory, ceiling));
     }
     return summaries;
   } finally {
@@ -1105,7 +1095,253 @@ async function runBalanced(): Promise<void> {
   }
 }
 
-if (TOPOLOGY === "haproxy") {
+
+// ---- builds side by side (bench/compare.ts) ---------------------------------------------------
+
+/** One build's server on its own copy of the seeded database. */
+interface BuildContender {
+  build: Build;
+  dataDir: string;
+  world: World;
+  server: AppServer;
+  inspector: Inspector | null;
+  /** pg_stat_statements over the measurements (--statements). */
+  statements: Map<string, Statement>;
+  requests: number;
+  /** Requests, latencies and errors of every measurement, per route (the table at the end). */
+  reports: LoadReport[];
+}
+
+/** --explain[=RATE]: auto_explain logs EXPLAIN (ANALYZE, BUFFERS) of this share of each build's statements (0.02 unless given). */
+const EXPLAIN_RATE = args.has("explain") ? (args.get("explain") === "true" ? 0.02 : Number(args.get("explain"))) : null;
+
+const BUILD_FIGURES: Figure[] = [
+  { key: "cpuMs", label: "CPU per request, server + PostgreSQL (ms)", digits: 3 },
+  { key: "serverMs", label: "CPU per request, server (ms)", digits: 3 },
+  { key: "mainThreadMs", label: "of which the server's main thread (ms)", digits: 3 },
+  { key: "systemMs", label: "of which in the kernel (ms)", digits: 3 },
+  { key: "databaseMs", label: "CPU per request, PostgreSQL (ms)", digits: 3 },
+  { key: "rps", label: "req/s", digits: 0 },
+  { key: "p50", label: "p50 (ms)", digits: 1 },
+  { key: "p99", label: "p99 (ms)", digits: 1 },
+  { key: "errors", label: "errors", digits: 0 },
+  { key: "races", label: "409 lost races", digits: 0 },
+  { key: "rssMb", label: "server RSS after the round (MB)", digits: 0 },
+  { key: "peakMb", label: "server peak RSS (MB)", digits: 0 },
+  { key: "helloRatio", label: "mix / hello world (req/s)", digits: 3 },
+];
+
+/** Seeds (or finds in .cache/bench-seeds/) one database per schema the builds need. */
+async function seedForBuilds(builds: Build[]): Promise<{ build: Build; seed: SeededDirectory<WorldRows> }[]> {
+  // What makes the rows: the seed's own code and the words it draws from (an edit elsewhere in this file keeps the seed).
+  const recipe = createHash("sha1").update(seed.toString()).update(readWorld.toString()).update(JSON.stringify([TITLES, DESCRIPTIONS, FIRST_NAMES, CATEGORY_VALUES])).digest("hex");
+  const seeds: { build: Build; seed: SeededDirectory<WorldRows> }[] = [];
+  for (const group of seedingGroups(builds)) {
+    const seeded = await seededDirectory<WorldRows>({
+      key: JSON.stringify({ bench: "load", tasks: TASKS, users: USERS, schema: group.tags, recipe }),
+      schemaRoot: group.schemaRoot,
+      fresh: args.has("fresh-seed"),
+      seed: async (url) => {
+        const tokenPrefix = `load-${randomBytes(12).toString("hex")}-`;
+        const database = await openDatabase({ databaseUrl: url, poolSize: 2 });
+        try {
+          await seed(database, tokenPrefix);
+          return await readWorld(database, tokenPrefix);
+        } finally {
+          await database.close();
+        }
+      },
+    });
+    const at = group.tags.at(-1) ?? "?";
+    console.log(`${seeded.cached ? "reused the seed" : `seeded in ${seeded.seconds.toFixed(1)} s`} at the schema of ${group.schemaRoot} (${group.tags.length} migrations, the last ${at}): ${seeded.meta.users.length} users, ${seeded.meta.tasks.length} tasks; ${seeded.dir}`);
+    for (const build of group.builds) seeds.push({ build, seed: seeded });
+  }
+  return seeds;
+}
+
+async function startBuild(build: Build, seed: SeededDirectory<WorldRows>, inspect: boolean): Promise<BuildContender> {
+  const dataDir = await copyDataDir(seed.dir, build.label);
+  preloadSettings(dataDir, { statements: args.has("statements"), explainRate: EXPLAIN_RATE });
+  const began = performance.now();
+  // A newer build migrates its copy here, before it listens.
+  const server = await startAppServer({
+    entry: build.entry,
+    root: build.root,
+    dataDir,
+    databaseUrl: null,
+    env: { ...serverEnv(null), ...build.env },
+    nodeFlags: [...build.nodeFlags, ...(inspect ? ["--inspect=127.0.0.1:0"] : [])],
+  });
+  const url = inspect ? inspectorUrlOf(server.output()) : null;
+  if (inspect && !url) throw new Error(`${build.label}: the server did not print its inspector's address`);
+  const inspector = url ? await Inspector.connect(url) : null;
+  console.log(`${build.label}: server up in ${((performance.now() - began) / 1000).toFixed(1)} s, RSS ${memoryOf(server.child.pid ?? 0).rssMb.toFixed(0)} MB (${build.entry})`);
+  return { build, dataDir, world: worldOf(seed.meta), server, inspector, statements: new Map(), requests: 0, reports: [] };
+}
+
+/**
+ * --memory-timeline (with --inspect, --cpu-prof or --heap-snapshot): every 10 s of a measurement, the
+ * server's RSS against V8's heap (reserved, used) and memory outside it, to tell live objects from
+ * a heap V8 let grow and from native memory.
+ */
+function memoryTimeline(c: BuildContender, round: number): NodeJS.Timeout {
+  const began = performance.now();
+  return setInterval(() => {
+    void c.inspector?.memory().then(
+      (m) => console.log(`  ${c.build.label}, round ${round}, ${((performance.now() - began) / 1000).toFixed(0)} s: RSS ${m.rssMb} MB, heap ${m.heapUsedMb} used of ${m.heapTotalMb} MB, external ${m.externalMb} MB`),
+      () => undefined,
+    );
+  }, 10_000);
+}
+
+async function measureBuild(c: BuildContender, round: number, comparison: Comparison, cpuProfDir: string | null, allocProfDir: string | null): Promise<void> {
+  const pid = c.server.child.pid ?? 0;
+  const postmaster = embeddedPostmaster(c.dataDir);
+  const dbUrl = args.has("statements") ? await embeddedUrl(c.dataDir) : null;
+  if (dbUrl) await statements(dbUrl, "reset");
+  const load = loadAverageNow();
+  if (cpuProfDir) await c.inspector?.startCpuProfile();
+  if (allocProfDir) await c.inspector?.startAllocationProfile();
+  const before = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
+  const timeline = c.inspector && args.has("memory-timeline") ? memoryTimeline(c, round) : null;
+  const report = await runLoad(c.server.port, DURATION_S, mixedStep(c.world));
+  const after = { server: cpuSecondsOf(pid), main: threadCpuSeconds(pid), system: systemSecondsOf(pid), db: clusterCpuSeconds(postmaster) };
+  if (timeline) clearInterval(timeline);
+  const requests = report.results.requests();
+  const per = (a: number, b: number) => ((b - a) * 1000) / Math.max(1, requests);
+  const serverMs = per(before.server, after.server);
+  const databaseMs = per(before.db, after.db);
+  if (cpuProfDir && c.inspector) {
+    const file = join(cpuProfDir, `${c.build.label.replace(/\W+/g, "-")}-round${round}.cpuprofile`);
+    await c.inspector.stopCpuProfile(file);
+    // What bench/profile-summary.ts needs to turn the profile's shares into time per request.
+    writeFileSync(file.replace(/\.cpuprofile$/, ".meta.json"), JSON.stringify({ build: c.build.label, round, requests, serverMs, mainThreadMs: per(before.main, after.main), databaseMs }));
+  }
+  const meta = JSON.stringify({ build: c.build.label, round, requests, serverMs, mainThreadMs: per(before.main, after.main), databaseMs });
+  if (allocProfDir && c.inspector) {
+    const file = join(allocProfDir, `${c.build.label.replace(/\W+/g, "-")}-round${round}.heapprofile`);
+    await c.inspector.stopAllocationProfile(file);
+    writeFileSync(file.replace(/\.heapprofile$/, ".meta.json"), meta);
+  }
+  if (dbUrl) addStatements(c.statements, await statements(dbUrl, "read"));
+  c.requests += requests;
+  c.reports.push(report);
+  const summary = summarize(c.build.label, report, 0, null, null);
+  const memory = memoryOf(pid);
+  comparison.add(c.build.label, round, load, {
+    cpuMs: serverMs + databaseMs,
+    serverMs,
+    mainThreadMs: per(before.main, after.main),
+    systemMs: per(before.system, after.system),
+    databaseMs,
+    rps: summary.rps,
+    p50: summary.p50,
+    p99: summary.p99,
+    errors: summary.errors,
+    races: summary.races,
+    rssMb: memory.rssMb,
+    peakMb: memory.peakMb,
+  });
+  if (report.results.errorSamples.length > 0) console.log(`${c.build.label}: first errors:\n  ${report.results.errorSamples.join("\n  ")}`);
+}
+
+/**
+ * --builds=LABEL:DIR,LABEL:DIR (bench/compare.ts): each build's server on its own copy of one seeded
+ * embedded database, warmed up, then measured in turns for --rounds (A B, B A, ...), with hello
+ * world measured after each pair; per measurement the CPU per request of the server and of its
+ * PostgreSQL, the latencies, RSS; at the end the medians and the ratio of the last build to the first.
+ */
+async function runBuilds(builds: Build[]): Promise<void> {
+  if (args.has("databases") && DATABASES.join(",") !== "embedded") throw new Error("--builds runs on the embedded PostgreSQL only (each build's server starts its own copy)");
+  const rounds = Math.max(1, ROUNDS);
+  const helloSeconds = Number(args.get("hello-duration") ?? Math.min(DURATION_S, 10));
+  console.log(
+    `bench:load, builds side by side: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Node ${process.version}, ${CONNECTIONS} connections, ` +
+      `${rounds} rounds of ${DURATION_S} s per build after ${WARMUP_S} s warm-up, ${TASKS} tasks, ${USERS} users; load average ${loadAverageNow()}`,
+  );
+  const cpuProfDir = args.has("cpu-prof") ? profileDir("cpu-prof") : null;
+  const heapDir = args.has("heap-snapshot") ? profileDir("heap-snapshot") : null;
+  // --alloc-prof[=DIR]: an allocation profile of each measurement (a different directory from
+  // --cpu-prof's when both are asked, so each one's .meta.json stays beside its own profile).
+  const allocProfDir = args.has("alloc-prof") ? profileDir("alloc-prof") : null;
+  const inspect = cpuProfDir !== null || heapDir !== null || allocProfDir !== null || args.has("inspect");
+  const seeds = await seedForBuilds(builds);
+  const contenders: BuildContender[] = [];
+  const hello = CEILINGS ? await startHelloWorld() : null;
+  const comparison = new Comparison("bench:load", builds.map((b) => b.label), BUILD_FIGURES);
+  try {
+    for (const { build, seed } of seeds) contenders.push(await startBuild(build, seed, inspect));
+    for (const c of contenders) if (WARMUP_S > 0) await runLoad(c.server.port, WARMUP_S, mixedStep(c.world));
+    if (hello) await runLoad(hello.port, Math.min(WARMUP_S, 2), helloStep);
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 === 1 ? contenders : [...contenders].reverse();
+      for (const c of order) await measureBuild(c, round, comparison, cpuProfDir, allocProfDir);
+      if (hello) {
+        const load = loadAverageNow();
+        const helloRps = summarize("hello world", await runLoad(hello.port, helloSeconds, helloStep), 0, null, null).rps;
+        console.log(`round ${round}, hello world (load average ${load}): ${helloRps.toFixed(0)} req/s`);
+        for (const c of contenders) {
+          const rps = completed(c.reports.at(-1) as LoadReport) / (c.reports.at(-1)?.seconds ?? 1);
+          comparison.set(c.build.label, round, "helloRatio", rps / helloRps);
+        }
+      }
+    }
+    for (const c of contenders) {
+      if (c.inspector) {
+        // Before and after a full collection: what V8 holds that is garbage, and what is live.
+        const m = await c.inspector.memory();
+        await c.inspector.send("HeapProfiler.collectGarbage");
+        const gc = await c.inspector.memory();
+        console.log(
+          `${c.build.label}: memory at the end: RSS ${m.rssMb} MB, heap ${m.heapUsedMb} used of ${m.heapTotalMb} MB (old space ${m.spaces.old_space?.sizeMb} MB, new space ${m.spaces.new_space?.sizeMb} MB, code ${m.spaces.code_space?.sizeMb} MB, large objects ${m.spaces.large_object_space?.sizeMb} MB), external ${m.externalMb} MB (array buffers ${m.arrayBuffersMb} MB); ` +
+            `after a full collection: RSS ${gc.rssMb} MB, heap ${gc.heapUsedMb} used of ${gc.heapTotalMb} MB`,
+        );
+      }
+      if (heapDir && c.inspector) {
+        const file = join(heapDir, `${c.build.label.replace(/\W+/g, "-")}.heapsnapshot`);
+        await c.inspector.heapSnapshot(file);
+        console.log(`${c.build.label}: heap snapshot ${file}`);
+      }
+    }
+    console.log(`\n| Route | ${builds.map((b) => `${b.label}: requests, p50, p99 ms`).join(" | ")} |\n|---|${builds.map(() => "---|").join("")}`);
+    const merged = contenders.map((c) => summarize(c.build.label, mergeReports(c.reports), 0, null, null));
+    const routes = [...new Set(contenders.flatMap((c) => c.reports.flatMap((r) => [...r.results.routes.keys()])))].sort();
+    for (const route of routes) {
+      const cells = contenders.map((c) => {
+        const all = c.reports.flatMap((r) => r.results.routes.get(route)?.latencies ?? []).sort((p, q) => p - q);
+        return `${all.length}, ${ms(percentile(all, 50))}, ${ms(percentile(all, 99))}`;
+      });
+      console.log(`| ${route} | ${cells.join(" | ")} |`);
+    }
+    comparison.print();
+    if (args.has("statements")) {
+      for (const c of contenders) console.log(`\n${statementsReport(c.build.label, c.statements, c.requests, "request")}`);
+      console.log(`\nStatements side by side\n\n${statementsSideBySide(contenders.map((c) => ({ label: c.build.label, statements: c.statements, per: c.requests })), "request")}`);
+    }
+    if (cpuProfDir) console.log(`\nCPU profiles of each measurement: ${cpuProfDir} (npx tsx bench/profile-summary.ts ${cpuProfDir}/*.cpuprofile)`);
+    if (allocProfDir) console.log(`allocation profiles of each measurement: ${allocProfDir} (npx tsx bench/profile-summary.ts ${allocProfDir}/*.heapprofile)`);
+    const statementsByBuild = Object.fromEntries(contenders.map((c) => [c.build.label, { requests: c.requests, statements: [...c.statements.values()] }]));
+    console.log(`results: ${comparison.save({ tasks: TASKS, users: USERS, connections: CONNECTIONS, duration: DURATION_S, statements: statementsByBuild })}`);
+    if (merged.some((m) => m.errors > 0)) process.exitCode = 1;
+  } finally {
+    for (const c of contenders) {
+      c.inspector?.close();
+      await c.server.stop().catch((err: unknown) => console.log(`${c.build.label}: could not stop the server: ${String(err)}`));
+      if (EXPLAIN_RATE !== null) {
+        const file = join(profileDir("explain-dir"), `${c.build.label.replace(/\W+/g, "-")}-server.log`);
+        copyFileSync(serverLogOf(c.dataDir), file);
+        console.log(`${c.build.label}: auto_explain's plans in ${file}`);
+      }
+      if (!args.has("keep-data")) rmSync(c.dataDir, { recursive: true, force: true });
+      else console.log(`${c.build.label}: data kept in ${c.dataDir}`);
+    }
+    await hello?.stop();
+  }
+}
+
+if (args.has("builds")) {
+  await runBuilds(buildsOption(args.get("builds") ?? ""));
+} else if (TOPOLOGY === "haproxy") {
   await runBalanced();
 } else if (args.has("seed-only")) {
   await seedOnly(args.get("seed-only") ?? "");

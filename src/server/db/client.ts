@@ -222,14 +222,15 @@ const MIGRATION_LOCK = 0x6572_7261_6e64_6c79n; // "errandly"
  * so instances starting at the same moment run them one after the other: the first applies them,
  * the rest find nothing left to do (docs/decisions/018-migrations-under-a-lock.md). The lock lives
  * in the session, so `databaseUrl` must be a direct connection, not a transaction pooler
- * (main.ts passes DATABASE_LISTEN_URL; docs/decisions/051-pooler-and-topology.md).
+ * (main.ts passes DATABASE_LISTEN_URL; docs/decisions/051-pooler-and-topology.md). Another
+ * checkout's `migrationsFolder` seeds a benchmark's database at an older build's schema (bench/builds.ts).
  */
-export async function migrateDatabase(databaseUrl: string): Promise<void> {
+export async function migrateDatabase(databaseUrl: string, migrationsFolder: string = MIGRATIONS_DIR): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK.toString()]);
-    await migrate(drizzle({ client, casing: "snake_case" }), { migrationsFolder: MIGRATIONS_DIR });
+    await migrate(drizzle({ client, casing: "snake_case" }), { migrationsFolder });
   } finally {
     // Ending the session releases the lock even if the unlock is never sent.
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK.toString()]).catch(() => undefined);
