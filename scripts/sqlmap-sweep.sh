@@ -6,7 +6,8 @@
 #   SQLMAP_LEVEL=1 SQLMAP_RISK=1 npm run security:sqlmap   # a quicker pass
 #
 # What it does: starts a throwaway PostgreSQL cluster and the built server (dist/) on free
-# loopback ports with demo data, signs in as the demo poster, provider and admin, then runs
+# loopback ports with demo data, signs in as the demo poster, provider and admin (the admin with
+# its authenticator app: admin powers need two factors, decision 068), then runs
 # sqlmap in batch mode against every route that takes input. It exits non-zero when sqlmap
 # reports an injectable parameter, when the server answered an injected request with a 5xx
 # (a 500 on client input is a bug too), or when a rate limit answered 429 (the sweep would then
@@ -25,9 +26,12 @@ LEVEL="${SQLMAP_LEVEL:-3}"
 RISK="${SQLMAP_RISK:-2}"
 TECHNIQUE="${SQLMAP_TECHNIQUE:-BEUST}"
 DEMO_PASSWORD="demo-harbor-lantern"
+# The demo admin signs in with its authenticator app as well (admins need two factors: decision 068).
+DEMO_ADMIN_TOTP_SECRET="$(sed -n 's/^export const DEMO_ADMIN_TOTP_SECRET = "\([A-Z2-7]*\)";$/\1/p' src/server/seed/demo.ts)"
 
 log() { printf '[sweep] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 2; }
+[ -n "$DEMO_ADMIN_TOTP_SECRET" ] || die "the demo admin's authenticator key was not found in src/server/seed/demo.ts"
 is_root() { [ "$(id -u)" = "0" ]; }
 
 apt_install() {
@@ -126,15 +130,28 @@ api() { # api COOKIE METHOD PATH [JSON]
   curl "${args[@]}" "$BASE$3"
 }
 json() { node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(eval(`(${process.argv[1]})`)(JSON.parse(s))));' "$1"; }
-sign_in() {
-  local jar="$WORK/$1.jar"
-  curl -fsS -c "$jar" -H "Origin: $BASE" -H "content-type: application/json" \
-    --data "{\"email\":\"$1@errandly.test\",\"password\":\"$DEMO_PASSWORD\"}" "$BASE/api/auth/login" >/dev/null
+# The authenticator app's current code for a base32 key (otplib, as the server checks it).
+totp_code() { node --input-type=module -e 'import { generateSync } from "otplib"; console.log(generateSync({ secret: process.argv[1] }));' "$1"; }
+sign_in() { # sign_in NAME [AUTHENTICATOR_KEY]: the session token; the second step when the server asks for it (202)
+  local jar="$WORK/$1.jar" status
+  status="$(curl -sS -o "$WORK/$1.login" -w '%{http_code}' -c "$jar" -H "Origin: $BASE" -H "content-type: application/json" \
+    --data "{\"email\":\"$1@errandly.test\",\"password\":\"$DEMO_PASSWORD\"}" "$BASE/api/auth/login")"
+  if [ "$status" = "202" ]; then
+    [ -n "${2:-}" ] || die "$1 was asked for a second factor"
+    curl -fsS -b "$jar" -c "$jar" -H "Origin: $BASE" -H "content-type: application/json" \
+      --data "{\"code\":\"$(totp_code "$2")\"}" "$BASE/api/auth/second-factor" >/dev/null || die "$1's second step failed"
+  elif [ "$status" != "200" ]; then
+    die "$1's sign-in answered $status: $(head -c 200 "$WORK/$1.login")"
+  fi
   awk '$6 == "errandly_session" { print $7 }' "$jar"
 }
 POSTER="$(sign_in poster)"
 PROVIDER="$(sign_in provider)"
-ADMIN="$(sign_in admin)"
+ADMIN="$(sign_in admin "$DEMO_ADMIN_TOTP_SECRET")"
+# The admin targets need admin powers: a session without the second factor would be refused (403)
+# and sqlmap would compare refusals.
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: errandly_session=$ADMIN" "$BASE/api/admin/contact-messages")" = "200" ] ||
+  die "the admin session has no admin powers (is it two-factor?)"
 [ -n "$POSTER" ] && [ -n "$PROVIDER" ] && [ -n "$ADMIN" ] || die "demo sign-in failed"
 
 PROVIDER_ID="$(api "$PROVIDER" GET /api/auth/user | json 'u => u.id')"

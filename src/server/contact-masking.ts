@@ -3,10 +3,10 @@ import { findPhoneNumbersInText } from "libphonenumber-js";
 import { LinkifyIt } from "linkify-it";
 
 // The one masking of contact details in text that others read before a task is paid: public
-// questions and answers, offers, and the chat until the poster pays (docs/product.md, Contact
-// details are masked; docs/decisions/070-contact-masking.md). Phone numbers, e-mail addresses and
-// links become a visible placeholder, so a deal cannot be taken off Errandly, and the rest of the
-// text stays as it was written.
+// questions and answers, offers, task titles and descriptions, provider bios, and the chat until
+// the poster pays (docs/product.md, Contact details are masked; docs/decisions/070-contact-masking.md).
+// Phone numbers, e-mail addresses and links become a visible placeholder, so a deal cannot be taken
+// off Errandly, and the rest of the text stays as it was written.
 //
 // The text is first normalised (NFKC, format and other invisible characters dropped, every script's
 // digits read as 0-9), and each normalised character remembers which characters of the original it

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, createUser, type TestUser, useTestApp } from "../../../../test/create-test-app.js";
+import { HIDDEN } from "../../contact-masking.js";
 import { notifications } from "../../db/schema/chat.js";
 import { providerProfiles, uploads } from "../../db/schema/providers.js";
 import { emailOutbox } from "../../db/schema/site.js";
@@ -443,5 +444,19 @@ describe("directory and profile", () => {
       expect(bad.statusCode).toBe(400);
     }
     expect((await call(t, await createUser(t), { method: "PATCH", url: "/api/provider/profile", payload: { bio: "x" } })).statusCode).toBe(404);
+  });
+
+  it("masks contact details in the bio every visitor reads, when applying and when editing", async () => {
+    // The directory and the public profile show it before any task is paid (docs/decisions/070-contact-masking.md).
+    const user = await createUser(t);
+    const applied = await call(t, user, { method: "POST", url: "/api/provider/apply", payload: { ...(await validApplication(user)), bio: "Text me on 410  555  1234" } });
+    expect(applied.statusCode).toBe(201);
+    expect((await call(t, user, { url: "/api/provider/profile" })).json()).toMatchObject({ bio: `Text me on ${HIDDEN.phone}` });
+
+    const provider = await createUser(t, { verifiedProvider: true });
+    const edited = await call(t, provider, { method: "PATCH", url: "/api/provider/profile", payload: { bio: "Cheaper off the app: sam＠gmail.com, t.me/sammy" } });
+    expect(edited.statusCode).toBe(200);
+    const card = (await call(t, null, { url: "/api/providers" })).json<{ userId: string; bio: string }[]>().find((p) => p.userId === provider.id);
+    expect(card?.bio).toBe(`Cheaper off the app: ${HIDDEN.email}, ${HIDDEN.link}`);
   });
 });

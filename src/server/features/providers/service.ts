@@ -6,6 +6,7 @@ import { dollarsToCents } from "../../../shared/money.js";
 import { type ApplicationBody, type ProfilePatch, type ProviderProfile } from "../../../shared/providers.js";
 import { stateName } from "../../../shared/us-states.js";
 import { findZip } from "../../adapters/geocoding/gazetteer-geocoder.js";
+import { maskContactDetails } from "../../contact-masking.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -39,6 +40,15 @@ function assertZipInState(zipCode: string, state: string): void {
   }
 }
 
+/**
+ * A provider's bio as stored: every visitor reads it on the directory and the public profile, before
+ * any task is paid, so contact details are masked as in questions and offers
+ * (docs/decisions/070-contact-masking.md).
+ */
+function publicBio(bio: string): string {
+  return maskContactDetails(bio);
+}
+
 export async function submitApplication(ctx: AppContext, userId: string, body: ApplicationBody): Promise<ProviderProfile> {
   assertZipInState(body.zipCode, body.state);
   await assertOwnedUpload(ctx, userId, body.idDocumentUrl, "id_document", "idDocumentUrl");
@@ -54,7 +64,7 @@ export async function submitApplication(ctx: AppContext, userId: string, body: A
     zipCode: body.zipCode,
     serviceTypes: body.serviceTypes,
     availability: body.availability,
-    bio: body.bio,
+    bio: publicBio(body.bio),
     idDocumentPath: body.idDocumentUrl,
     profilePhotoPath: body.profilePhotoUrl,
     verificationStatus: "pending" as const,
@@ -99,7 +109,7 @@ export async function updateProfile(ctx: AppContext, userId: string, patch: Prof
   const [row] = await ctx.db
     .update(providerProfiles)
     .set({
-      ...(patch.bio === undefined ? {} : { bio: patch.bio }),
+      ...(patch.bio === undefined ? {} : { bio: publicBio(patch.bio) }),
       ...(patch.hourlyRate === undefined ? {} : { hourlyRateCents: patch.hourlyRate === null ? null : dollarsToCents(patch.hourlyRate) }),
       ...(patch.serviceTypes === undefined ? {} : { serviceTypes: patch.serviceTypes }),
       ...(patch.availability === undefined ? {} : { availability: patch.availability }),

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { MIN_BUDGET_CENTS } from "../../../shared/constants.js";
 import { centsToDollars, priceTask } from "../../../shared/money.js";
 import type { TaskDetail, TaskPrivate, TaskPublic } from "../../../shared/tasks.js";
+import { HIDDEN } from "../../contact-masking.js";
 import { notifications } from "../../db/schema/chat.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
@@ -67,6 +68,16 @@ describe("editing an open task", () => {
     const res = await edit(poster, task.id, { ...EDIT, location: "1 Market Sq", city: "Baltimore", state: "MD", lat: 39.2904, lon: -76.6122 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<TaskPrivate>()).toMatchObject({ location: "1 Market Sq", city: "Baltimore", approxLat: 39.29, approxLon: -76.61 });
+  });
+
+  it("masks contact details in the new title and description, as at posting", async () => {
+    const { task, poster } = await taskAt(t, "open");
+    const res = await edit(poster, task.id, { ...EDIT, title: "Two parcels, four one zero five five five one two three four", description: "Or write to sam at gmail, evil dot com" });
+    expect(res.statusCode, res.body).toBe(200);
+    const seen = (await call(t, null, { url: `/api/tasks/${task.id}` })).json<TaskDetail>();
+    expect(seen.title).toBe(`Two parcels, ${HIDDEN.phone}`);
+    expect(seen.description).toBe(`Or write to ${HIDDEN.email}, ${HIDDEN.link}`);
+    expect(await taskRow(t, task.id)).toMatchObject({ title: seen.title, description: seen.description });
   });
 
   it("refuses a budget under the minimum and a past date with the field's error, changing nothing", async () => {

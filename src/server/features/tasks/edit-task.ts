@@ -9,7 +9,7 @@ import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { approx } from "./positions.js";
 import { findTask, type SessionUser } from "./repository.js";
-import { assertSchedule, taskPosition } from "./service.js";
+import { assertSchedule, maskedTaskText, taskPosition } from "./service.js";
 import { privateView } from "./task-views.js";
 
 // The poster edits an open task (docs/decisions/058-withdrawing-and-editing.md). Not a transition:
@@ -67,8 +67,7 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
     const [updated] = await tx
       .update(tasks)
       .set({
-        title: body.title,
-        description: body.description,
+        ...maskedTaskText(body),
         budgetCents: price.budgetCents,
         urgentFeeCents: price.urgentFeeCents,
         serviceFeeCents: price.serviceFeeCents,

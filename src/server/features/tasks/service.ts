@@ -14,6 +14,7 @@ import {
 } from "../../../shared/task-lifecycle.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { scheduleProblem, type TaskPrivate } from "../../../shared/tasks.js";
+import { maskContactDetails } from "../../contact-masking.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
@@ -180,6 +181,15 @@ export function assertSchedule(scheduledDate: string | null | undefined, now: Da
   return new Date(scheduledDate);
 }
 
+/**
+ * A task's title and description as they are stored: anyone reads them on the job board and the
+ * task page before anything is paid, so contact details are masked as in questions and offers
+ * (docs/decisions/070-contact-masking.md). Posting and editing both store through it.
+ */
+export function maskedTaskText(body: { title: string; description: string }): { title: string; description: string } {
+  return { title: maskContactDetails(body.title), description: maskContactDetails(body.description) };
+}
+
 /** Stores the task with server-computed fees; a provider who posts becomes "both". */
 export async function createTask(ctx: AppContext, user: SessionUser, body: CreateTaskInput): Promise<TaskPrivate> {
   const now = ctx.now();
@@ -223,9 +233,8 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       requestExpiresAt: request?.requestExpiresAt ?? null,
       requestFallback: request?.requestFallback ?? null,
       userId: user.id,
-      title: body.title,
+      ...maskedTaskText(body),
       hiringMode: body.hiringMode,
-      description: body.description,
       category: body.category,
       urgency: body.urgency,
       budgetCents: price.budgetCents,

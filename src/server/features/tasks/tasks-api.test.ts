@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { SCHEDULE_MESSAGES, type CreateTaskBody, type TaskPrivate } from "../../../shared/tasks.js";
+import { SCHEDULE_MESSAGES, type CreateTaskBody, type TaskPrivate, type TaskPublic } from "../../../shared/tasks.js";
+import { HIDDEN } from "../../contact-masking.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { taskBody } from "../../../../test/fixtures/task-bodies.js";
@@ -154,6 +155,17 @@ describe("POST /api/tasks", () => {
     const res = await call(t, null, { method: "POST", url: "/api/tasks", payload: single });
     expect(res.statusCode).toBe(401);
     expect(await taskCount()).toBe(before);
+  });
+
+  it("masks contact details in the title and description before storing them", async () => {
+    // Everyone reads both before anything is paid (docs/decisions/070-contact-masking.md).
+    const poster = await createUser(t);
+    const posted = await post(poster, { ...single, title: "Errand: call ４１０５５５１２３４ please", description: "Details: 410  555  1234, sam＠gmail.com or t.me/sammy" });
+    const seen = (await call(t, null, { url: `/api/tasks/${posted.id}` })).json<TaskPublic>();
+    expect(seen.title).toBe(`Errand: call ${HIDDEN.phone} please`);
+    expect(seen.description).toBe(`Details: ${HIDDEN.phone}, ${HIDDEN.email} or ${HIDDEN.link}`);
+    const [row] = await t.database.db.select({ title: tasks.title, description: tasks.description }).from(tasks).where(eq(tasks.id, posted.id));
+    expect(row).toEqual({ title: seen.title, description: seen.description });
   });
 });
 
