@@ -1,5 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BOUND_FACTOR, USUAL_RANGES, felixEstimate, outOfBounds, usualRange } from "./felix-bounds.js";
+import { BOUND_FACTOR, USUAL_RANGES, felixEstimate, figureShown, outOfBounds, usualRange } from "./felix-bounds.js";
+import { FELIX_URGENCIES } from "./felix-pricing.js";
+import { NATIONAL } from "./felix-region.js";
 import { estimateWork } from "./felix-work.js";
 
 // Sanity bounds (docs/decisions/072-felix-sanity-bounds-couriers-and-offers.md): a figure far
@@ -60,8 +63,63 @@ describe("felixEstimate: asks instead of a wild figure", () => {
 
   it("says so when a measured route drives the figure: it cannot drop the miles, but asks", () => {
     const far = at("errands", "Pick up a package", "", { miles: 900 });
-    expect(far.check).toMatchObject({ direction: "high", read: "a route of about 900 miles", fellBack: false });
+    expect(far.check).toMatchObject({ direction: "high", read: "a route of about 900 miles", fellBack: false, shown: false });
     expect(far.work.question).toBe("confirm");
+    expect(figureShown(far)).toBe(false);
+  });
+});
+
+describe("no figure shown beyond the bounds (decision 080)", () => {
+  it("shows the usual job beside the question when it is inside the bounds", () => {
+    const wild = at("errands", "Help me for 40 hours");
+    expect(wild.check).toMatchObject({ fellBack: true, shown: true });
+    expect(figureShown(wild)).toBe(true);
+  });
+
+  it("shows no figure when even the usual job is outside the bounds: a misread on a long route", () => {
+    const both = at("errands", "Help me for 40 hours", "", { miles: 900 });
+    expect(both.check).toMatchObject({ direction: "high", fellBack: true, shown: false });
+    expect(figureShown(both)).toBe(false);
+  });
+
+  it("checks the suggested budget too: a $20 minimum above twice a cheap market's top is not shown as is", () => {
+    const cheap = at("shopping", "Pick up 2 items", "", { market: { count: 6, median: 8, p25: 6, p75: 8 } });
+    expect(cheap.pricing.suggestedBudget).toBe(20);
+    expect(figureShown(cheap)).toBe(false);
+  });
+
+  const CATEGORIES = ["errands", "delivery", "shopping", "cleaning", "moving", "pet", "business", "other", "unknown"];
+  const WORDS = ["Clean", "Move", "Walk my dog for", "Deliver", "Shop for", "Wait", "Help me for", "Mow", "Watch my cat for", "Assemble"];
+  const UNITS = ["hours", "bedroom", "sq ft", "nights", "visits", "items", "acres", "minutes", "days", "windows", "boxes"];
+  const region = fc.constantFrom(NATIONAL, { name: "the New York area", factor: 1.1264 }, { name: "Mississippi", factor: 0.873 });
+  const market = fc.option(
+    fc.tuple(fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 0, max: 3000 })).map(([p25, spread]) => ({ count: 5, median: p25 + spread / 2, p25, p75: p25 + spread })),
+  );
+
+  it("never shows a figure beyond twice the category's top or under half its bottom, whatever the task says (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CATEGORIES),
+        fc.constantFrom(...WORDS),
+        fc.integer({ min: 0, max: 500 }),
+        fc.constantFrom(...UNITS),
+        fc.double({ min: 0, max: 3000, noNaN: true }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.constantFrom(...FELIX_URGENCIES),
+        region,
+        market,
+        (category, verb, n, unit, miles, stops, urgency, place, nearby) => {
+          const estimate = felixEstimate({ query: { category, title: `${verb} ${n} ${unit}`, region: place }, miles, stops, urgency, market: nearby });
+          if (!figureShown(estimate)) return;
+          const { range } = usualRange(estimate.work.kind, nearby, estimate.work.region);
+          for (const figure of [estimate.pricing.estimate, estimate.pricing.suggestedBudget]) {
+            expect(figure).toBeLessThanOrEqual(range.high * BOUND_FACTOR);
+            expect(figure).toBeGreaterThanOrEqual(range.low / BOUND_FACTOR);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

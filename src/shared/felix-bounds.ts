@@ -1,4 +1,5 @@
 import { AVERAGE_SPEED_MPH, computePricing, type FelixUrgency, type MarketStats, type PricingBreakdown } from "./felix-pricing.js";
+import { NATIONAL, type PriceRegion } from "./felix-region.js";
 import { estimateWork, unitCount, type WorkEstimate, type WorkQuery } from "./felix-work.js";
 
 // Felix's sanity bounds (docs/decisions/072-felix-sanity-bounds-couriers-and-offers.md): a figure
@@ -78,6 +79,12 @@ export interface BoundsCheck {
   rangeFrom: "market" | "guides";
   /** Felix priced the usual job instead of what it read (a reading it can drop; a measured route it cannot). */
   fellBack: boolean;
+  /**
+   * The figure priced may be shown beside the question: only when it is itself inside the bounds
+   * (the usual job Felix fell back on). Otherwise Felix asks and shows no figure until the poster
+   * answers (docs/decisions/080-felix-regional-labour-and-shown-bounds.md).
+   */
+  shown: boolean;
 }
 
 export interface FelixEstimate {
@@ -95,10 +102,15 @@ export interface EstimateInput {
   market?: MarketStats | null;
 }
 
-/** The usual range of a kind of job: the market's middle half nearby, else the guides' table. */
-export function usualRange(kind: string, market?: MarketStats | null): { range: UsualRange; from: BoundsCheck["rangeFrom"] } {
+/**
+ * The usual range of a kind of job: the market's middle half nearby (already the place's prices),
+ * else the guides' national table at the place's price level (felix-region.ts), to the dollar, so
+ * a New York figure is not taken for a wild one because of the place alone.
+ */
+export function usualRange(kind: string, market?: MarketStats | null, region: PriceRegion = NATIONAL): { range: UsualRange; from: BoundsCheck["rangeFrom"] } {
   if (market) return { range: { low: market.p25, high: market.p75 }, from: "market" };
-  return { range: USUAL_RANGES[kind] ?? (USUAL_RANGES.general as UsualRange), from: "guides" };
+  const national = USUAL_RANGES[kind] ?? (USUAL_RANGES.general as UsualRange);
+  return { range: { low: Math.round(national.low * region.factor), high: Math.round(national.high * region.factor) }, from: "guides" };
 }
 
 /** Outside [low / 2, high × 2]: "high", "low", or null inside. */
@@ -108,6 +120,15 @@ export function outOfBounds(figure: number, range: UsualRange): "high" | "low" |
   return null;
 }
 
+/** Both figures a poster may read, what the work costs and the suggested budget (the $20 minimum apart), checked. */
+const pricedOutOfBounds = (p: PricingBreakdown, range: UsualRange) => outOfBounds(p.estimate, range) ?? outOfBounds(p.suggestedBudget, range);
+
+/**
+ * Whether a figure may be shown as it is: with no question, or beside a question whose figure is
+ * inside the bounds. The one test the server and the benchmark apply before showing a figure.
+ */
+export const figureShown = ({ check }: FelixEstimate): boolean => check === null || check.shown;
+
 const readWords = (w: WorkEstimate) => `${unitCount(w.unit, w.quantity.mid)} of work${w.helpers > 1 ? ` for each of ${w.helpers} helpers` : ""}`;
 
 /**
@@ -115,7 +136,9 @@ const readWords = (w: WorkEstimate) => `${unitCount(w.unit, w.quantity.mid)} of 
  * check. A figure from something read (the text, an answer, a model, the market's median size)
  * that falls outside the bounds is replaced by the usual job of its kind, with the question
  * "confirm"; one the poster confirmed stands. A measured route cannot be dropped, so a figure
- * driven by distance keeps its price and the check says so.
+ * driven by distance keeps its price and the check says so. Either way a figure still outside the
+ * bounds is not shown (`shown: false`): the poster reads the question, never a multiple of the
+ * usual price (decision 080).
  */
 export function felixEstimate({ query, miles, stops, urgency, market }: EstimateInput): FelixEstimate {
   const driveHours = miles / AVERAGE_SPEED_MPH;
@@ -124,16 +147,18 @@ export function felixEstimate({ query, miles, stops, urgency, market }: Estimate
   const work = estimateWork({ ...query, driveHours });
   const pricing = price(work);
   if (work.confirmed) return { work, pricing, check: null };
-  const { range, from } = usualRange(work.kind, market);
-  const direction = outOfBounds(pricing.estimate, range);
+  const { range, from } = usualRange(work.kind, market, work.region);
+  const direction = pricedOutOfBounds(pricing, range);
   if (!direction) return { work, pricing, check: null };
   if (work.source === "usual") {
-    return { work: { ...work, question: "confirm" }, pricing, check: { direction, read: miles > 0 ? `a route of about ${Math.round(miles)} miles` : readWords(work), range, rangeFrom: from, fellBack: false } };
+    const read = miles > 0 ? `a route of about ${Math.round(miles)} miles` : readWords(work);
+    return { work: { ...work, question: "confirm" }, pricing, check: { direction, read, range, rangeFrom: from, fellBack: false, shown: false } };
   }
   const usual = estimateWork({ ...query, driveHours, usualOnly: true });
+  const usualPricing = price(usual);
   return {
     work: { ...usual, question: "confirm" },
-    pricing: price(usual),
-    check: { direction, read: readWords(work), range, rangeFrom: from, fellBack: true },
+    pricing: usualPricing,
+    check: { direction, read: readWords(work), range, rangeFrom: from, fellBack: true, shown: pricedOutOfBounds(usualPricing, range) === null },
   };
 }

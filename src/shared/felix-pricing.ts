@@ -50,6 +50,13 @@ export interface PricedWork {
   rate: Band;
   /** A fee per job on top of the hours (a shopping run's trip fee); none by default. */
   fee?: Band;
+  /** Dollars an hour for the driving of work by the night or visit: the spec's $20 by default, scaled by the place (felix-region.ts). */
+  driveRate?: number;
+  /**
+   * A direct run: the vehicle is the sender's alone, so the way back is priced too, the miles and
+   * the driving twice over (docs/decisions/080-felix-regional-labour-and-shown-bounds.md).
+   */
+  roundTrip?: boolean;
 }
 
 /** The spec's formula: half an hour at $20 (docs/product.md#felix). */
@@ -74,7 +81,7 @@ export interface PricingInput {
  * add up to the total exactly: mileageCost + urgencyLaborCost + stopsCost + minimumTopUp = total.
  */
 export interface PricingBreakdown {
-  /** Miles to 0.1: the distance shown is the distance priced. */
+  /** Miles to 0.1: the distance shown is the distance priced (there and back for a direct run). */
   distance: number;
   /** distance × the mileage rate. */
   mileageCost: number;
@@ -88,7 +95,7 @@ export interface PricingBreakdown {
   helpers: number;
   /** Dollars per unit per helper. */
   rate: number;
-  /** Driving time at the rate (hourly work) or at $20 (work by the night or visit), for every helper. */
+  /** Driving time at the rate (hourly work) or at the drive rate, $20 by default (work by the night or visit), for every helper. */
   driveCost: number;
   /** workQuantity × rate × helpers. */
   workCost: number;
@@ -156,15 +163,16 @@ export function routeMiles(points: readonly GeoPoint[], roadFactor: number = ROA
 const toStep = (cents: number, step: number) => (Math.floor((cents + (step * 100) / 2) / (step * 100)) * step * 100) / 100;
 
 /** The breakdown for one quantity and rate, in whole cents from the figures it shows. */
-function priceOnce(miles: number, stops: number, urgency: FelixUrgency, unit: WorkUnit, quantity: number, helpers: number, rate: number, fee: number) {
-  const distance = roundTo(miles, 1);
+function priceOnce(miles: number, stops: number, urgency: FelixUrgency, work: PricedWork, quantity: number, rate: number, fee: number) {
+  const { unit, helpers } = work;
+  const distance = roundTo(miles * (work.roundTrip ? 2 : 1), 1);
   const driveHours = roundTo(distance / AVERAGE_SPEED_MPH, 2);
   const workQuantity = roundTo(quantity, 2);
   const hourly = unit === "hour";
   const laborHours = hourly ? roundTo(driveHours + workQuantity, 2) : driveHours;
   const multiplier = URGENCY_MULTIPLIERS[urgency];
   const mileageCents = Math.round(distance * MILEAGE_RATE * 100);
-  const driveCents = hourly ? Math.round(driveHours * rate * helpers * 100) : Math.round(driveHours * LABOR_RATE_PER_HOUR * 100);
+  const driveCents = hourly ? Math.round(driveHours * rate * helpers * 100) : Math.round(driveHours * (work.driveRate ?? LABOR_RATE_PER_HOUR) * 100);
   const workCents = Math.round(workQuantity * rate * helpers * 100);
   const laborCents = driveCents + workCents;
   const urgencyLaborCents = Math.round(laborCents * multiplier);
@@ -215,10 +223,10 @@ export function computePricing({ miles, stops, urgency, work = SPEC_WORK }: Pric
   if (!Number.isSafeInteger(stops) || stops < 0) throw new RangeError("stops must be an integer >= 0");
   if (!Number.isSafeInteger(work.helpers) || work.helpers < 1) throw new RangeError("helpers must be an integer >= 1");
   const fee = work.fee ?? { low: 0, mid: 0, high: 0 };
-  for (const figure of [...Object.values(work.quantity), ...Object.values(work.rate), ...Object.values(fee)]) {
-    if (!Number.isFinite(figure) || figure < 0) throw new RangeError("work quantity, rate and fee must be finite numbers >= 0");
+  for (const figure of [...Object.values(work.quantity), ...Object.values(work.rate), ...Object.values(fee), work.driveRate ?? 0]) {
+    if (!Number.isFinite(figure) || figure < 0) throw new RangeError("work quantity, rate, fee and drive rate must be finite numbers >= 0");
   }
-  const at = (q: number, r: number, f: number) => priceOnce(miles, stops, urgency, work.unit, q, work.helpers, r, f);
+  const at = (q: number, r: number, f: number) => priceOnce(miles, stops, urgency, work, q, r, f);
   const breakdown = at(work.quantity.mid, work.rate.mid, fee.mid);
   const low = Math.min(breakdown.suggestedBudget, at(work.quantity.low, work.rate.low, fee.low).suggestedBudget);
   const high = Math.max(breakdown.suggestedBudget, at(work.quantity.high, work.rate.high, fee.high).suggestedBudget);

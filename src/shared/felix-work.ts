@@ -1,5 +1,6 @@
 import { categoryLabel } from "./constants.js";
 import { middle, readWork, type Stated, type WorkReading } from "./felix-reading.js";
+import { NATIONAL, type PriceRegion } from "./felix-region.js";
 
 // How much work a task is and what it pays: the kind of job (from the category and the words),
 // its quantity (hours, nights or visits) and its rate (docs/product.md#felix-rates, with the
@@ -29,6 +30,8 @@ export const WORK_QUESTIONS: Record<WorkQuestion, string> = {
 
 /** The spec's $20 an hour: the floor of every hourly rate. */
 export const FLOOR_RATE = 20;
+/** The spec's rate for the driving of work priced by the night or visit (felix-pricing.ts LABOR_RATE_PER_HOUR). */
+const DRIVE_RATE = 20;
 
 /** Rates in dollars per unit per helper; each row of docs/product.md#felix-rates gives its source. */
 export const RATES = {
@@ -233,6 +236,29 @@ function kindOf(category: string, t: string, r: WorkReading): JobKind {
   }
 }
 
+/**
+ * A direct run: the courier goes from the pickup straight to the drop-off with no other job on the
+ * way ("direct run", "no other stops", "within the hour", "ASAP"), so the vehicle is the sender's
+ * alone and its way back is priced too (docs/decisions/080-felix-regional-labour-and-shown-bounds.md).
+ * "Within 2 hours" is a rush, priced by the urgency multiplier alone.
+ */
+const DIRECT_RUN =
+  /\b(?:direct (?:run|delivery|drive|trip)|non-?stop|no other stops|dedicated (?:driver|vehicle|run)|(?:with)?in (?:the|an|one|1) hour|(?:with)?in the next hour|within (?:30|45|60) min(?:ute)?s?\b|asap|as soon as possible|right away|immediately)/;
+
+/**
+ * A published rate at the place's price level (felix-region.ts), to the cent: rounding to the
+ * dollar would move a $20 rate 5% for a place 2.6% above the average. An hourly rate at or above
+ * the spec's $20 stays there: the spec's floor holds in every state.
+ */
+export function regionalRate(published: Band, region: PriceRegion, unit: WorkUnit): Band {
+  if (region.factor === 1) return published;
+  const scale = (rate: number) => {
+    const scaled = Math.round(rate * region.factor * 100) / 100;
+    return unit === "hour" && rate >= FLOOR_RATE ? Math.max(FLOOR_RATE, scaled) : scaled;
+  };
+  return { low: scale(published.low), mid: scale(published.mid), high: scale(published.high) };
+}
+
 /** What completed tasks of the category nearby say about the work (read from their own text). */
 export interface MarketWork {
   /** Median quantity of the completed tasks whose size could be read, with their count. */
@@ -263,6 +289,12 @@ export interface WorkEstimate {
   confirmed: boolean;
   /** The quantity is a stated door-to-door time, which already covers the stops on the way. */
   coversStops: boolean;
+  /** Dollars an hour for the driving of work by the night or visit: the spec's $20 at the place's price level. */
+  driveRate: number;
+  /** A direct courier run: its way back is priced too. */
+  roundTrip: boolean;
+  /** Where the labour is priced: the published rates and the usual range are scaled to it. */
+  region: PriceRegion;
 }
 
 export interface WorkQuery {
@@ -281,6 +313,8 @@ export interface WorkQuery {
   driveHours?: number;
   /** Price the usual job whatever the text says: what Felix falls back on when a reading is implausible. */
   usualOnly?: boolean;
+  /** Where the task is (felix-region.ts priceRegion): the US average when not known. */
+  region?: PriceRegion | null;
 }
 
 /** A language model's reading of the work's hours: a figure, its range and the words it read. */
@@ -331,7 +365,8 @@ function quantityFromReading(kind: JobKind, r: WorkReading, driveHours: number):
  * usual job) and at what rate (the market's, or the documented default). Pure: the server passes
  * what completed tasks nearby say.
  */
-export function estimateWork({ category, title, description, answer, market, modelHours, driveHours = 0, usualOnly = false }: WorkQuery): WorkEstimate {
+export function estimateWork({ category, title, description, answer, market, modelHours, driveHours = 0, usualOnly = false, region = NATIONAL }: WorkQuery): WorkEstimate {
+  const place = region ?? NATIONAL;
   const text = [title, description].filter(Boolean).join(". ");
   const reading = readWork(text);
   // "Yes" to "I read 40 hours; is that right?" keeps the reading; a figure in the answer replaces
@@ -371,7 +406,8 @@ export function estimateWork({ category, title, description, answer, market, mod
     source = "usual";
   }
 
-  const published = RATES[kind.rate];
+  // A market rate is the place's own; the published rates are national and are scaled to the place.
+  const published = regionalRate(RATES[kind.rate], place, kind.unit);
   const rate: Band = market?.rate
     ? { low: Math.max(FLOOR_RATE, Math.min(published.low, market.rate.median)), mid: Math.max(FLOOR_RATE, market.rate.median), high: Math.max(published.high, market.rate.median) }
     : published;
@@ -379,11 +415,12 @@ export function estimateWork({ category, title, description, answer, market, mod
   const perHelper = helpers > 1 ? " per helper" : "";
   const rateFrom = market?.rate
     ? `${market.rate.count} completed ${categoryLabel(category)} tasks nearby paid a median $${Math.round(rate.mid)} ${perUnit}${perHelper}`
-    : `the usual rate for ${kind.label} is $${rate.mid} ${perUnit}${perHelper} (published cost guides)`;
+    : `the usual rate for ${kind.label} is ${dollars(rate.mid)} ${perUnit}${perHelper} (published cost guides${regionWords(place)})`;
+  const roundTrip = kind.id === "courier" && DIRECT_RUN.test(`${text} ${answer?.text ?? ""}`.toLowerCase());
 
   return {
     kind: kind.id,
-    label: kind.label,
+    label: roundTrip ? "a direct courier run" : kind.label,
     unit: kind.unit,
     quantity: normalize(kind.unit, quantity),
     helpers,
@@ -395,7 +432,21 @@ export function estimateWork({ category, title, description, answer, market, mod
     fee: kind.fee ?? NO_FEE,
     confirmed,
     coversStops: Boolean(kind.statedIsTrip) && (source === "stated" || source === "answer") && quantityFrom.endsWith("door to door"),
+    driveRate: regionalRate({ low: DRIVE_RATE, mid: DRIVE_RATE, high: DRIVE_RATE }, place, "hour").mid,
+    roundTrip,
+    region: place,
   };
+}
+
+/** "$25", "$28.13": whole dollars without cents. */
+const dollars = (amount: number) => (Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`);
+
+/** ", at prices in the New York area, 13% above the US average"; nothing at the US average. */
+function regionWords(region: PriceRegion): string {
+  if (region.factor === 1 || region.name === null) return "";
+  const percent = Math.round(Math.abs(region.factor - 1) * 100);
+  if (percent === 0) return `, at prices in ${region.name}, about the US average`;
+  return `, at prices in ${region.name}, ${percent}% ${region.factor > 1 ? "above" : "below"} the US average`;
 }
 
 /** The median of values, or null below `min` of them. */

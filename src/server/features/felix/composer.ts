@@ -74,6 +74,16 @@ function boundsQuestion(check: BoundsCheck, work: WorkEstimate): string {
   return `I read ${check.read}; is that right? It would cost ${side} ${where} costs (${range}), so I haven't used it. Say "yes" if it is, or tell me how long it will really take. Until then I've priced the usual job. `;
 }
 
+/**
+ * The answer when even the figure Felix would fall back on is outside the bounds (a measured route
+ * far longer than the kind of job): the question and what Felix counted, no figure until the
+ * poster answers (src/shared/felix-bounds.ts, decision 080).
+ */
+export function withheldFigure(check: BoundsCheck, category: string, work: WorkEstimate): string {
+  const question = boundsQuestion(check, work).replace(" Until then I've priced the usual job. ", " ");
+  return `${question}I won't suggest a budget for this ${categoryLabel(category)} task until then: the figure would be a multiple of what it usually costs.`;
+}
+
 /** For the provider, who is not asked: what Felix set aside and what it judged against instead. */
 export function boundsNote(check: BoundsCheck | null, work: WorkEstimate): string {
   if (!check) return "";

@@ -463,6 +463,17 @@ describe("a task Felix would misread gets its question instead of a wild figure 
     expect(confirmed.json().suggestedBudget).toBe(1000);
   });
 
+  it("shows the poster no figure when even the usual job is a multiple of its range (decision 080)", async () => {
+    // Annapolis to Los Angeles: no errand costs what 3,000 miles of driving does.
+    const far = route({ endLocation: "1 Main St", endCity: "Los Angeles", endState: "CA", endLat: 34.0522, endLon: -118.2437 });
+    const res = await ask("Please calculate the budget for this task.", far);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().reply).toMatch(/^I measured a route of about \d+ miles, which makes this far more than an errand usually costs \(\$20 to \$105\); is that right\?/);
+    expect(res.json().reply).toContain("I won't suggest a budget for this Personal Errands task until then");
+    expect(res.json().suggestedBudget).toBeNull();
+    expect(res.json().pricingBreakdown).toBeNull();
+  });
+
   it("does not ask the provider, but judges against the usual job and says why", async () => {
     const res = await ask("Please evaluate this task's budget.", { ...misread, offeredBudget: 900 }, "evaluate");
     expect(res.json().work.question).toBeNull();

@@ -12,7 +12,8 @@ import {
   type MarketStats,
   type PricingBreakdown,
 } from "../../../shared/felix-pricing.js";
-import { felixEstimate, type BoundsCheck } from "../../../shared/felix-bounds.js";
+import { felixEstimate, figureShown, type BoundsCheck } from "../../../shared/felix-bounds.js";
+import { priceRegion } from "../../../shared/felix-region.js";
 import { estimateWork, statedTrip, type WorkEstimate, type WorkQuery } from "../../../shared/felix-work.js";
 import { centsToDollars, dollarsToCents, priceTask, type TaskPrice } from "../../../shared/money.js";
 import type { Phraser } from "../../adapters/felix-phrasing/phraser.js";
@@ -178,7 +179,10 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
   const missingPlaces = resolution.ok ? "" : compose.askForMissing(resolution.missing, resolution.notFound);
 
   const market = route.origin ? await completedMarket(ctx.db, category, route.origin) : null;
-  const query = await withModelHours(ctx, { category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work });
+  // The place's price level (decision 080): the route's start, else the single location.
+  const home = context.startCity || context.startState ? { city: context.startCity, state: context.startState } : { city: context.city, state: context.state };
+  const region = priceRegion({ ...home, point: route.origin });
+  const query = await withModelHours(ctx, { category, title: context.title, description: context.description, answer: context.workAnswer, market: market?.work, region });
   // A single place has no route to measure: the miles and stops the task states stand in.
   const trip = statedTrip(context.title, context.description);
   const measured = route.points.length > 1 ? await ctx.router.drivingMiles(route.points) : 0;
@@ -186,6 +190,11 @@ async function answerQuestion(ctx: FelixServiceContext, { context, mode }: Felix
   const stopCount = route.stopCount > 0 || route.points.length > 1 ? route.stopCount : (trip.stops ?? 0);
   const estimate = felixEstimate({ query, miles, stops: stopCount, urgency: context.urgency, market: market?.budgets ?? null });
   const { work, check } = estimate;
+  // A figure outside the bounds is never shown as it is: the poster reads the question alone
+  // (decision 080). The provider, who cannot answer it, is judged against it with the bounds note.
+  if (!figureShown(estimate) && check && side === "poster") {
+    return { ...empty, draft: [missingPlaces, compose.withheldFigure(check, category, work)].filter(Boolean).join(" "), check, market: market?.budgets ?? null, work };
+  }
   const price = (m: number, stops: number, urgency: FelixContext["urgency"]) => computePricing({ miles: m, stops: work.coversStops ? 0 : stops, urgency, work });
   const base = estimate.pricing;
   // On a task that takes offers the price judged is the offer's; otherwise the task's budget.
