@@ -59,6 +59,7 @@ export function privateTask(overrides: Partial<PrivateTaskDetail> = {}): Private
     requestedProviderName: null,
     requestExpiresAt: null,
     requestFallback: null,
+    requestOutcome: null,
     createdAt: "2026-01-01T00:00:00.000Z",
     userId: POSTER.id,
     providerId: null,
