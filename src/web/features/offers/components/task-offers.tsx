@@ -108,7 +108,7 @@ function PosterOffers({
                       // saying the new price, and the list is read again (docs/decisions/061-offers.md).
                       accept.mutate(offer, {
                         onSuccess: () => {
-                          toast({ title: "Offer accepted", description: `Now pay ${formatDollars(quote.totalCents)} with your card to confirm ${offer.provider.displayName}.` });
+                          toast({ title: "Offer accepted", description: `Pay ${formatDollars(quote.totalCents)} by card below to confirm it.` });
                           onAccepted?.();
                         },
                         onError: (error) => toast({ title: "Could not accept", description: errorMessage(error, "Please try again."), variant: "destructive" }),

@@ -11,7 +11,7 @@ type PayingTask = Pick<TaskPublic, "hiringMode" | "paymentDeadline" | "requestOu
  * offer the poster accepted, a request the provider accepted, or a claim. "A provider claimed your
  * task" after the poster chose one read as if someone else had.
  */
-export function paymentReason(task: PayingTask): string {
+function paymentReason(task: PayingTask): string {
   const name = task.provider?.displayName ?? "The provider";
   if (task.hiringMode === "offers") return `You accepted ${name}'s offer.`;
   if (task.requestOutcome === "accepted") return `${name} accepted your request.`;
@@ -21,22 +21,23 @@ export function paymentReason(task: PayingTask): string {
 /**
  * The poster's "Payment Required" card (docs/product.md, Task states); the page hands in the payment
  * form, which is another feature's. `bringIntoView`: the poster has just accepted an offer on this
- * page, so the card is scrolled to and its heading focused; on a phone it is otherwise below the fold
- * and nothing says where to pay (issue 41).
+ * page, so the card is scrolled to the middle of the screen (clear of the sticky header and, on a
+ * phone, of the "Offer accepted" toast at the top) and its heading focused; on a phone it is
+ * otherwise below the fold and nothing says where to pay (issue 41).
  */
 export function PaymentRequiredCard({ task, bringIntoView, children }: { task: PayingTask; bringIntoView: boolean; children: ReactNode }) {
+  const card = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (!bringIntoView || !heading.current) return;
-    heading.current.scrollIntoView({ block: "start", behavior: "smooth" });
+    if (!bringIntoView || !card.current || !heading.current) return;
+    card.current.scrollIntoView({ block: "center", behavior: "smooth" });
     heading.current.focus({ preventScroll: true });
   }, [bringIntoView]);
   return (
-    <Card className="border-warning">
-      {/* The sticky header must not cover the heading it scrolls to (scroll-mt). */}
+    <Card ref={card} className="border-warning">
       <CardHeader>
         <CardTitle asChild className="flex items-center gap-2 text-xl">
-          <h2 ref={heading} tabIndex={-1} className="scroll-mt-20 outline-none">
+          <h2 ref={heading} tabIndex={-1} className="outline-none">
             <CreditCard className="size-5" aria-hidden="true" /> Payment Required
           </h2>
         </CardTitle>
