@@ -22,7 +22,6 @@ export const REQUEST_FALLBACK_LABELS: Record<RequestFallback, string> = {
  * accepted (and is the task's provider), declined, or did not answer in time.
  */
 export const REQUEST_OUTCOMES = ["accepted", "declined", "not_answered"] as const;
-export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 const MAX_DECLINE_REASON_LENGTH = 300;
 
