@@ -27,7 +27,7 @@ describe("PaymentRequiredCard", () => {
     expect(screen.getByText(/^Sam P\. claimed your task\. Pay to confirm it/)).toBeTruthy();
   });
 
-  it("scrolls itself into view and focuses its heading when the poster has just accepted, and only then", () => {
+  it("scrolls itself into view and focuses its heading when the poster has just accepted, and only then", async () => {
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;
     const { unmount } = render(<PaymentRequiredCard task={claimed({ hiringMode: "offers" })} bringIntoView={false}>form</PaymentRequiredCard>);
@@ -36,7 +36,7 @@ describe("PaymentRequiredCard", () => {
     unmount();
     render(<PaymentRequiredCard task={claimed({ hiringMode: "offers" })} bringIntoView>form</PaymentRequiredCard>);
     const heading = screen.getByRole("heading", { name: "Payment Required" });
-    expect(scrolled).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1));
     expect((scrolled.mock.contexts[0] as Element).contains(heading)).toBe(true);
     expect(document.activeElement).toBe(heading);
   });

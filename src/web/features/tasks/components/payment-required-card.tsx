@@ -29,9 +29,14 @@ export function PaymentRequiredCard({ task, bringIntoView, children }: { task: P
   const card = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (!bringIntoView || !card.current || !heading.current) return;
-    card.current.scrollIntoView({ block: "center", behavior: "smooth" });
-    heading.current.focus({ preventScroll: true });
+    if (!bringIntoView) return;
+    // The offers and their confirmation dialog unmount in the render that mounts this card; Radix's
+    // focus scope then returns focus on a timer of its own. Ours is queued after it, so it wins.
+    const timer = window.setTimeout(() => {
+      card.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+      heading.current?.focus({ preventScroll: true });
+    }, 0);
+    return () => window.clearTimeout(timer);
   }, [bringIntoView]);
   return (
     <Card ref={card} className="border-warning">
