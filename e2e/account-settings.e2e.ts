@@ -50,8 +50,9 @@ async function newAccount(context: BrowserContext): Promise<string> {
   return email;
 }
 
+/** Whether the browser's session signs someone in, as a status: 200 while it does, 401 once it ended (GET /api/auth/user answers null then). */
 async function signedInStatus(context: BrowserContext): Promise<number> {
-  return (await context.request.get(`${server.url}/api/auth/user`)).status();
+  return ((await (await context.request.get(`${server.url}/api/auth/user`)).json()) as unknown) === null ? 401 : 200;
 }
 
 async function expectAxeClean(page: Awaited<ReturnType<typeof newPage>>): Promise<void> {

@@ -102,7 +102,7 @@ describe.each([
     const confirm = poster.getByRole("alertdialog");
     await expect.poll(() => confirm.isVisible()).toBe(true);
     expect(await confirm.innerText()).toContain("You will pay $49.10 in total");
-    await confirm.getByRole("button", { name: "Accept and pay $49.10" }).click();
+    await confirm.getByRole("button", { name: "Accept and go to payment" }).click();
 
     await poster.getByRole("button", { name: "Pay by card ($49.10)" }).click({ timeout: 15_000 });
     await poster.getByLabel("Card number").fill("4242 4242 4242 4242");

@@ -47,7 +47,7 @@ describe.each([
     await poster.goto(`${e2e.server.url}/providers`);
     await poster.getByRole("link", { name: `Request ${providerName}` }).first().click({ timeout: 15_000 });
     const wizard = poster.getByRole("dialog");
-    await expect.poll(() => wizard.getByText(`Requested: ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => wizard.getByText(`Requesting ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
     expect(await noSidewaysScroll(poster)).toBe(true);
     await poster.keyboard.press("Escape");
@@ -116,7 +116,7 @@ describe.each([
     await poster.goto(`${e2e.server.url}/task/${accepted}`);
     await poster.getByRole("link", { name: "Book Again" }).click({ timeout: 15_000 });
     const again = poster.getByRole("dialog");
-    await expect.poll(() => again.getByText(`Requested: ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => again.getByText(`Requesting ${providerName}`).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await again.getByLabel("Title").inputValue()).toBe(`Requested parcel at ${viewport.width}`);
     expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
 

@@ -25,9 +25,9 @@ export class Browser {
     return this.send("DELETE", url);
   }
 
-  /** GET /api/auth/user's status: 200 while signed in, 401 once the session has ended. */
+  /** Whether the session signs someone in, as a status: 200 while it does, 401 once it has ended (GET /api/auth/user answers null then). */
   async me(): Promise<number> {
-    return (await this.get("/api/auth/user")).statusCode;
+    return (await this.get("/api/auth/user")).json() === null ? 401 : 200;
   }
 
   async send(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object): Promise<LightMyRequestResponse> {

@@ -43,6 +43,9 @@ export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
  * - deadline_not_passed: payment_deadline IS NULL OR payment_deadline > now
  * - takes_claims / takes_offers: hiring_mode is first_to_claim / offers (docs/product.md, Offers).
  *   They say whether a row exists for the task at all, so the web shows no button for the other way.
+ * - claimed_by_provider: the provider came by claiming, not by the poster's choice: hiring_mode is
+ *   first_to_claim AND provider_id IS DISTINCT FROM requested_provider_id (an accepted offer or an
+ *   accepted request is a provider the poster chose; issue 41).
  */
 export type TaskCondition =
   | "paid"
@@ -51,6 +54,7 @@ export type TaskCondition =
   | "deadline_not_passed"
   | "takes_claims"
   | "takes_offers"
+  | "claimed_by_provider"
   // A requested task (decision 065): request_expires_at still ahead of now, or not; and what the poster
   // chose for a decline or a lapse (request_fallback 'open' or 'cancel').
   | "request_window_open"
@@ -58,14 +62,14 @@ export type TaskCondition =
   | "falls_back_open"
   | "falls_back_cancel";
 
-/** The conditions that pick the way a task finds its provider: a row they refuse has no button. */
-export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers"];
+/** The conditions that pick the way a task finds its provider, or found it: a row they refuse has no button. */
+export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers", "claimed_by_provider"];
 
 /** The same for a request's two outcomes (decision 065): the poster's choice picks one decline row; the other has no button. */
 export const REQUEST_FALLBACK_CONDITIONS: readonly TaskCondition[] = ["falls_back_open", "falls_back_cancel"];
 
 /** The fields of a task an effect writes, and what it writes there. */
-export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt";
+export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt" | "requestExpiresAt";
 /**
  * "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window;
  * "offer_provider": the provider of the open offer the transition names (accept_offer); null: cleared.
@@ -85,6 +89,9 @@ export const TASK_EFFECTS = {
   // A withdrawal or an admin's release refunds the payment, so the reopened task is unpaid for whoever claims it next.
   clear_payment: { paymentCapturedAt: null },
   assign_offer_provider: { providerId: "offer_provider" },
+  // The requested provider answered no: the window is closed, not run out, so the poster's task page
+  // can say "declined" rather than "did not answer" (docs/decisions/082-the-poster-reads-how-the-provider-came.md).
+  close_request: { requestExpiresAt: null },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -198,6 +205,9 @@ export const TASK_REQUEST_POSTING = {
   actions: ["notify.provider_requested", "announce"],
 } as const satisfies Omit<TransitionDefinition, "from"> & { from: null };
 
+/** Why the poster may not decline a provider they chose themselves (the decline row's claimed_by_provider). */
+export const DECLINE_CHOSEN_MESSAGE = "You chose this provider, so there is no claim to decline. To stop, cancel the task instead.";
+
 export const TASK_TRANSITIONS = [
   {
     name: "claim",
@@ -284,12 +294,17 @@ export const TASK_TRANSITIONS = [
   {
     // The poster turns down the provider who claimed, while the claim is unpaid (the payment
     // window): the task is open again and that provider may not claim it again
-    // (docs/decisions/024-declining-a-provider.md; the server remembers who was declined).
+    // (docs/decisions/024-declining-a-provider.md; the server remembers who was declined). Only a
+    // provider who claimed: one the poster chose, by accepting their offer or their answer to a
+    // request, is not theirs to decline a moment later; Cancel Task is the way out (issue 41).
     name: "decline",
     actor: "poster",
     from: ["claimed"],
     to: "open",
-    requires: [{ condition: "unpaid", message: "A paid task's provider can no longer be declined; cancel the task for a refund instead" }],
+    requires: [
+      { condition: "claimed_by_provider", message: DECLINE_CHOSEN_MESSAGE },
+      { condition: "unpaid", message: "A paid task's provider can no longer be declined; cancel the task for a refund instead" },
+    ],
     effects: ["release_provider"],
     guards: [],
     actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
@@ -387,7 +402,7 @@ export const TASK_TRANSITIONS = [
     from: ["requested"],
     to: "open",
     requires: [{ condition: "falls_back_open", message: "This request ends by cancelling the task; decline it to cancel." }],
-    effects: [],
+    effects: ["close_request"],
     guards: [],
     actions: ["notify.poster_request_ended", "announce", "board.add", "job_alerts.match"],
   },
@@ -398,7 +413,7 @@ export const TASK_TRANSITIONS = [
     from: ["requested"],
     to: "cancelled",
     requires: [{ condition: "falls_back_cancel", message: "This request ends by opening the task to everyone; decline it to open it." }],
-    effects: [],
+    effects: ["close_request"],
     guards: [],
     actions: ["notify.poster_request_ended", "announce"],
   },
@@ -524,6 +539,7 @@ export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, n
   deadline_not_passed: (task, now) => !deadlinePassed(task, now),
   takes_claims: (task) => task.hiringMode === "first_to_claim",
   takes_offers: (task) => task.hiringMode === "offers",
+  claimed_by_provider: (task) => task.hiringMode === "first_to_claim" && task.providerId !== task.requestedProviderId,
   request_window_open: (task, now) => task.requestExpiresAt !== null && toTime(task.requestExpiresAt) > now.getTime(),
   request_window_passed: (task, now) => task.requestExpiresAt !== null && toTime(task.requestExpiresAt) <= now.getTime(),
   falls_back_open: (task) => task.requestFallback === "open",

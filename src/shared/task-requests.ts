@@ -17,6 +17,12 @@ export const REQUEST_FALLBACK_LABELS: Record<RequestFallback, string> = {
   cancel: "Cancel it",
 };
 
+/**
+ * How a request ended, as its poster reads it on the task page (issue 41; decision 082): the provider
+ * accepted (and is the task's provider), declined, or did not answer in time.
+ */
+export const REQUEST_OUTCOMES = ["accepted", "declined", "not_answered"] as const;
+
 const MAX_DECLINE_REASON_LENGTH = 300;
 
 /** The request part of a posting: present only when the poster requests one provider. */

@@ -5,7 +5,7 @@ import { budgetDollarsSchema } from "./money-schemas.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
 import { RADIUS_MILES } from "./task-filters.js";
 import { taskPhotoSchema, taskPhotoThumbSchema } from "./task-photos.js";
-import { REQUEST_FALLBACKS, REQUEST_MESSAGES, taskRequestInputSchema } from "./task-requests.js";
+import { REQUEST_FALLBACKS, REQUEST_MESSAGES, REQUEST_OUTCOMES, taskRequestInputSchema } from "./task-requests.js";
 
 // API contracts of the tasks feature (docs/product.md, Tasks). Money fields are dollars as
 // JSON numbers (docs/decisions/004-money-in-the-api.md).
@@ -238,6 +238,12 @@ export const taskPublicSchema = z.object({
   requestedProviderName: z.string().nullable(),
   requestExpiresAt: z.string().nullable(),
   requestFallback: z.enum(REQUEST_FALLBACKS).nullable(),
+  /**
+   * Once the request was answered or ran out: how (decision 082), with requestedProviderId and
+   * requestedProviderName still naming that provider; while the provider it names is the task's
+   * provider, or the task has none, and only for the task's insiders. Null otherwise.
+   */
+  requestOutcome: z.enum(REQUEST_OUTCOMES).nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 

@@ -35,6 +35,7 @@ const task: Omit<TaskDetail, "visibility" | "photos"> = {
   requestedProviderName: null,
   requestExpiresAt: null,
   requestFallback: null,
+  requestOutcome: null,
   createdAt: "2026-11-20T15:00:00.000Z",
   userId: poster.id,
   providerId: null,

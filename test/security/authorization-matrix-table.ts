@@ -70,7 +70,8 @@ export const VERIFIED_EMAIL_ROUTES = [
 ] as const;
 
 export const HTTP_MATRIX = {
-  // Platform and accounts: public entry points; only "who am I" needs a session.
+  // Platform and accounts: public entry points. "Who am I" answers everyone: a person, or null for
+  // nobody (a visitor's page asks it too, and a 401 was an error in their console; issue 41).
   "GET /api/health": everyone(200),
   "GET /api/health/ready": everyone(200),
   // Only a scraper holding METRICS_TOKEN reads it, never a session; with no token set (as here) it does not exist.
@@ -91,7 +92,7 @@ export const HTTP_MATRIX = {
   "POST /api/auth/login": everyone(200),
   "GET /api/auth/login": everyone(302),
   "POST /api/auth/logout": everyone(200),
-  "GET /api/auth/user": signedIn(200),
+  "GET /api/auth/user": everyone(200),
   "GET /api/login": everyone(302),
   "GET /api/logout": everyone(302),
   "GET /api/auth/oidc/start": everyone(302),

@@ -72,7 +72,7 @@ const targets: Target[] = [
   { label: "the SPA's HTML", status: 200, policy: "app", send: (side) => request(side, null, { url: "/dashboard" }) },
   { label: "a static asset", status: 200, policy: "app", send: (side) => request(side, null, { url: "/assets/app-3f9a1c.js" }) },
   { label: "an API 404", status: 404, policy: "app", send: (side) => request(side, null, { url: "/api/no-such-route" }) },
-  { label: "a 401", status: 401, policy: "app", send: (side) => request(side, null, { url: "/api/auth/user" }) },
+  { label: "a 401", status: 401, policy: "app", send: (side) => request(side, null, { url: "/api/tasks/my-tasks" }) },
   {
     label: "a CSRF 403",
     status: 403,

@@ -46,7 +46,7 @@ function cookieNamed(res: { headers: Record<string, unknown> }, name: string): s
 /** Who a Cookie header signs in as on `app`, or null. */
 async function whoIs(app: TestApp, cookie: string): Promise<string | null> {
   const res = await app.app.inject({ url: "/api/auth/user", headers: { cookie } });
-  return res.statusCode === 200 ? (res.json() as { id: string }).id : null;
+  return (res.json() as { id: string } | null)?.id ?? null;
 }
 
 let accounts = 0;
@@ -191,7 +191,8 @@ describe("logout", () => {
     expect(await sessionRow(stolen)).toBeUndefined();
 
     // The copy an attacker kept: reads, writes and the socket all refuse it.
-    expect((await call(t, poster, { url: "/api/auth/user" })).statusCode).toBe(401);
+    expect((await call(t, poster, { url: "/api/auth/user" })).json()).toBeNull();
+    expect((await call(t, poster, { url: "/api/tasks/my-tasks" })).statusCode).toBe(401);
     const before = await taskCount();
     const write = await call(t, poster, { method: "POST", url: "/api/tasks", payload: newTask });
     expect(write.statusCode).toBe(401);

@@ -51,7 +51,8 @@ async function signIn(user: TestUser, agent: string, password = PASSWORD): Promi
   return { ...user, cookie };
 }
 
-const whoIs = async (user: TestUser) => (await call(t, user, { url: "/api/auth/user" })).statusCode;
+/** Whether the session still signs its person in, as a status: GET /api/auth/user answers null once it has ended. */
+const whoIs = async (user: TestUser) => ((await call(t, user, { url: "/api/auth/user" })).json() === null ? 401 : 200);
 
 async function uploadedPhoto(user: TestUser): Promise<string> {
   const link = await call(t, user, { method: "POST", url: "/api/objects/upload", payload: { kind: "profile_photo" } });

@@ -42,14 +42,21 @@ export async function recoveryCodesLeft(db: Db, userId: string): Promise<number>
   return row?.n ?? 0;
 }
 
-/** Uses a code once (one conditional UPDATE): how many are left afterwards, or null when it is not one of the account's unused codes. */
-export async function useRecoveryCode(db: Db, userId: string, code: string, now: Date): Promise<number | null> {
+/**
+ * Uses a code once (one conditional UPDATE): how many are left afterwards; "used" when it is one of
+ * the account's codes that was used before (the person is told so, not that it is wrong); null
+ * when it is not one of the account's codes at all.
+ */
+export async function useRecoveryCode(db: Db, userId: string, code: string, now: Date): Promise<number | "used" | null> {
   if (!looksLikeRecoveryCode(code)) return null;
+  const mine = and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashCode(code)));
   const used = await db
     .update(recoveryCodes)
     .set({ usedAt: now })
-    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashCode(code)), isNull(recoveryCodes.usedAt)))
+    .where(and(mine, isNull(recoveryCodes.usedAt)))
     .returning({ id: recoveryCodes.id });
-  if (used.length === 0) return null;
-  return recoveryCodesLeft(db, userId);
+  if (used.length > 0) return recoveryCodesLeft(db, userId);
+  // Only someone who holds the code learns it was used: a 50-bit code is not found by guessing.
+  const [before] = await db.select({ id: recoveryCodes.id }).from(recoveryCodes).where(mine).limit(1);
+  return before ? "used" : null;
 }

@@ -35,6 +35,8 @@ import { newTotpSecret, openTotpSecret, sealTotpSecret, totpSetup, totpStep, use
 const errors = errorResponses(400, 401, 403, 404, 409, 429);
 export const SIGN_IN_TIMED_OUT = "Your sign-in timed out. Sign in again with your e-mail and password.";
 const WRONG_CODE = "That code is not right. Type the code your authenticator app shows now, or one of your recovery codes.";
+export const USED_RECOVERY_CODE =
+  "That recovery code was already used. Each code works once: type another of your recovery codes, or the code your authenticator app shows now.";
 
 /** The 429 once an account's codes have reached their ceiling: what still signs the owner in, and the advice the situation calls for. */
 function codesPausedMessage(methods: readonly SecondFactorMethod[], wait: string): string {
@@ -88,12 +90,13 @@ const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         totp = await useTotpCode(ctx.db, ctx.secrets, userId, code, now);
         if (totp) await guess.accepted();
       }
-      const left = totp ? null : await useRecoveryCode(ctx.db, userId, code, now);
+      const recovery = totp ? null : await useRecoveryCode(ctx.db, userId, code, now);
+      const left = typeof recovery === "number" ? recovery : null;
       const method = totp ? "totp" : left !== null ? "recovery_code" : null;
       if (!method) {
         await attempt.failed();
-        await recordSecurityEvent(ctx.db, request, now, { userId, event: "second_factor", result: "failure" });
-        throw unauthorized(WRONG_CODE);
+        await recordSecurityEvent(ctx.db, request, now, { userId, event: "second_factor", result: "failure", ...(recovery === "used" ? { details: { reason: "recovery_code_used_before" } } : {}) });
+        throw unauthorized(recovery === "used" ? USED_RECOVERY_CODE : WRONG_CODE);
       }
       await attempt.succeeded();
       if (!(await endChallenge(app, reply, challenge.id))) throw unauthorized(SIGN_IN_TIMED_OUT);

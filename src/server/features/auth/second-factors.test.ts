@@ -6,6 +6,7 @@ import { emailOutbox } from "../../db/schema/site.js";
 import { securityEvents, totpFactors } from "../../db/schema/security.js";
 import { auditLog, users } from "../../db/schema/users.js";
 import { hashPassword } from "./passwords.js";
+import { USED_RECOVERY_CODE } from "./second-factor-routes.js";
 import { totpStep } from "./totp.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { SoftwarePasskey } from "../../../../test/fakes/software-passkey.js";
@@ -131,7 +132,12 @@ describe("sign-in with a second factor", () => {
     expect(used.json().recoveryCodesLeft).toBe(9);
 
     const jar2 = withCookies("", await login(user.email));
-    expect((await secondStep(jar2, third)).statusCode).toBe(401);
+    // Used once already: said so, not "not right" (issue 41).
+    const again = await secondStep(jar2, third);
+    expect(again.statusCode).toBe(401);
+    expect(again.json().message).toBe(USED_RECOVERY_CODE);
+    // A code that was never the account's is still "not right".
+    expect((await secondStep(jar2, "aaaaa-bbbbb")).json().message).toMatch(/^That code is not right/);
     expect((await secondStep(jar2, fourth)).json().recoveryCodesLeft).toBe(8);
     expect(await events(user.id)).toEqual(expect.arrayContaining(["totp_enrolled:success", "recovery_code_used:success", "second_factor:failure"]));
   });

@@ -25,17 +25,20 @@ function claimer(summary: ProviderSummary | null): string {
 }
 
 export function registerTaskNotices(ctx: AppContext): void {
-  ctx.taskActions.handle("notify.poster_claimed", async ({ task, tx, now }) => {
+  ctx.taskActions.handle("notify.poster_claimed", async ({ transition, task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
-    const who = claimer(task.providerId ? await providerSummary(tx, task.providerId) : null);
+    const summary = task.providerId ? await providerSummary(tx, task.providerId) : null;
+    const pay = minutes === null ? "Pay" : `Pay within ${minutes} minutes`;
+    // A requested provider who accepts is the poster's own choice, not a stranger's claim: the poster
+    // hears that their request was accepted, and is not offered a Decline the table refuses (issue 41).
+    const accepted = transition === "accept_request";
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "task_claimed",
-      title: "Your task was claimed",
-      body:
-        minutes === null
-          ? `"${task.title}" was claimed by ${who}. Pay to confirm, or decline this provider.`
-          : `"${task.title}" was claimed by ${who}. Pay within ${minutes} minutes to confirm, or decline this provider.`,
+      title: accepted ? "Your request was accepted" : "Your task was claimed",
+      body: accepted
+        ? `${summary ? displayName(summary) : "The provider you requested"} accepted your request for "${task.title}". ${pay} to confirm.`
+        : `"${task.title}" was claimed by ${claimer(summary)}. ${pay} to confirm, or decline this provider.`,
       taskId: task.id,
     });
   });

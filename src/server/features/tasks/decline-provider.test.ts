@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { NotificationList } from "../../../shared/notifications.js";
 import type { TaskEscrow } from "../../../shared/payments.js";
-import { DECLINED_PROVIDER_MESSAGE } from "../../../shared/task-lifecycle.js";
+import { DECLINE_CHOSEN_MESSAGE, DECLINED_PROVIDER_MESSAGE } from "../../../shared/task-lifecycle.js";
 import type { DeclinedTasks, TaskDetail, TaskPublic } from "../../../shared/tasks.js";
 import { notifications } from "../../db/schema/chat.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { createPoster, createProvider, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_OFFER, createPoster, createProvider, makeOffer, postOffersTask, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // The poster sees who claimed and may decline them during the payment window; a cancelled task
 // tells its provider, shows the refund and closes the chat (docs/decisions/024-declining-a-provider.md).
@@ -57,6 +57,19 @@ describe("the poster sees who claimed", () => {
 });
 
 describe("declining the provider", () => {
+  it("refuses a provider the poster chose by accepting their offer (issue 41)", async () => {
+    const poster = await createPoster(t);
+    const provider = await createProvider(t);
+    const task = await postOffersTask(t, poster);
+    const offerId = await makeOffer(t, provider, task.id);
+    const accepted = await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept`, payload: { price: BASE_OFFER.price } });
+    expect(accepted.statusCode).toBe(200);
+    const res = await decline(poster, task.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ message: DECLINE_CHOSEN_MESSAGE });
+    expect(await taskRow(t, task.id)).toMatchObject({ status: "claimed", providerId: provider.id });
+  });
+
   it("opens the task again, tells the provider and keeps them from claiming it again", async () => {
     const { task, poster, provider } = await taskAt(t, "claimed");
     const res = await decline(poster, task.id);

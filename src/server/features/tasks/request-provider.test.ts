@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import type { NotificationList } from "../../../shared/notifications.js";
+import { DECLINE_CHOSEN_MESSAGE } from "../../../shared/task-lifecycle.js";
 import { REQUEST_MESSAGES } from "../../../shared/task-requests.js";
 import type { TaskDetail } from "../../../shared/tasks.js";
 import { providerProfiles } from "../../db/schema/providers.js";
@@ -78,6 +79,46 @@ describe("answering", () => {
     expect(row).toMatchObject({ status: "claimed", providerId: sam.id, budgetCents: 7500, totalCents: task.totalCents });
     expect(row.paymentDeadline?.getTime()).toBe(t.clock.now().getTime() + 30 * 60_000);
     expect(await noticesOf(poster, "task_claimed")).toHaveLength(1);
+  });
+
+  it("tells the poster their request was accepted, not that the task was claimed, and offers no Decline (issue 41)", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t, { firstName: "Sam", lastName: "Porter" });
+    const task = await postRequestTask(t, poster, sam);
+    expect((await accept(sam, task.id)).statusCode).toBe(200);
+    const [notice] = await noticesOf(poster, "task_claimed");
+    expect(notice).toMatchObject({ title: "Your request was accepted", body: `Sam P. accepted your request for "${BASE_BODY.title}". Pay within 30 minutes to confirm.` });
+    const seen = (await call(t, poster, { url: `/api/tasks/${task.id}` })).json<TaskDetail>();
+    expect(seen).toMatchObject({ status: "claimed", requestedProviderId: sam.id, requestedProviderName: "Sam P.", requestOutcome: "accepted" });
+    // The poster chose Sam: the table refuses a Decline (Cancel Task is the way out).
+    const refused = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/decline-provider` });
+    expect(refused.statusCode).toBe(409);
+    expect(message(refused)).toBe(DECLINE_CHOSEN_MESSAGE);
+    expect((await taskRow(t, task.id)).status).toBe("claimed");
+  });
+
+  it("shows the poster a declined or unanswered request on the task, until someone else claims it (issue 41)", async () => {
+    const poster = await createPoster(t);
+    const sam = await createProvider(t, { firstName: "Sam", lastName: "Porter" });
+    const other = await createProvider(t);
+    const declined = await postRequestTask(t, poster, sam);
+    const cancelled = await postRequestTask(t, poster, sam, { fallback: "cancel" });
+    const lapsed = await postRequestTask(t, poster, sam, { windowHours: 4 });
+    expect((await decline(sam, declined.id)).statusCode).toBe(200);
+    expect((await decline(sam, cancelled.id)).statusCode).toBe(200);
+    t.clock.advance(4 * HOUR);
+    await t.app.ctx.scheduler.runAll();
+    const seen = async (user: TestUser, id: string) => (await call(t, user, { url: `/api/tasks/${id}` })).json<TaskDetail>();
+    const ended = { requestedProviderId: sam.id, requestedProviderName: "Sam P.", requestExpiresAt: null };
+    expect(await seen(poster, declined.id)).toMatchObject({ status: "open", ...ended, requestFallback: "open", requestOutcome: "declined" });
+    expect(await seen(poster, cancelled.id)).toMatchObject({ status: "cancelled", ...ended, requestFallback: "cancel", requestOutcome: "declined" });
+    expect(await seen(poster, lapsed.id)).toMatchObject({ status: "open", ...ended, requestFallback: "open", requestOutcome: "not_answered" });
+    // Another provider claims: an ordinary claim, which the poster may decline; nobody reads whom the poster asked first.
+    expect(await transition(t, "claim", declined.id, other)).not.toBeNull();
+    const none = { requestedProviderId: null, requestedProviderName: null, requestOutcome: null };
+    expect(await seen(poster, declined.id)).toMatchObject({ status: "claimed", ...none });
+    expect(await seen(other, declined.id)).toMatchObject(none);
+    expect((await call(t, poster, { method: "PATCH", url: `/api/tasks/${declined.id}/decline-provider` })).statusCode).toBe(200);
   });
 
   it("refuses another provider (403), the poster (403), and a provider no longer verified (403)", async () => {

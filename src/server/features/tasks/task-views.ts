@@ -149,11 +149,12 @@ export async function getTaskDetail(ctx: AppContext, id: string, viewer: Viewer 
   }
   // A requested task is offered to one provider only: nobody else may see it until it opens (decision 065).
   const requestedFrom = row.status === "requested" ? row.requestedProviderId : null;
-  if (requestedFrom !== null) {
-    if (!isPartyOrAdmin(viewer, [row.userId, requestedFrom])) throw notFound("Task not found");
-    for (const [id, found] of await loadParties(ctx.db, [requestedFrom])) parties.set(id, found);
-  }
+  if (requestedFrom !== null && !isPartyOrAdmin(viewer, [row.userId, requestedFrom])) throw notFound("Task not found");
   const insider = isPartyOrAdmin(viewer, [row.userId, row.providerId, requestedFrom]);
+  // The requested provider's name, for the request (while it waits) or its outcome (decision 082).
+  if (insider && row.requestedProviderId !== null && !parties.has(row.requestedProviderId)) {
+    for (const [id, found] of await loadParties(ctx.db, [row.requestedProviderId])) parties.set(id, found);
+  }
   // Everyone who can see the task sees its photos (docs/product.md#task-photos).
   const photos = toTaskPhotos(photoRows, row.title);
   return insider ? { ...toPrivateView(row, parties, settlement), visibility: "private", photos } : { ...toPublicView(publicFields(row), parties), visibility: "public", photos };
@@ -317,6 +318,7 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     requestedProviderName: null,
     requestExpiresAt: null,
     requestFallback: null,
+    requestOutcome: null,
   };
 }
 
@@ -340,15 +342,28 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>, settlement:
   };
 }
 
-/** The request while it waits for the provider's answer (decision 065); all null in every other state. */
-function taskRequest(row: TaskRow, parties: Map<string, PartyRow>): Pick<TaskPrivate, "requestedProviderId" | "requestedProviderName" | "requestExpiresAt" | "requestFallback"> {
-  const waiting = row.status === "requested" && row.requestedProviderId !== null;
-  return {
-    requestedProviderId: waiting ? row.requestedProviderId : null,
-    requestedProviderName: waiting && row.requestedProviderId ? displayName(partyRow(parties, row.requestedProviderId)) : null,
-    requestExpiresAt: waiting ? iso(row.requestExpiresAt) : null,
-    requestFallback: waiting ? row.requestFallback : null,
-  };
+/**
+ * The request while it waits for the provider's answer (decision 065), and once it ended, how
+ * (decision 082): the poster's page says it, and the web's Decline follows the server's
+ * claimed_by_provider only with requestedProviderId. After the answer the provider is named only
+ * while they are the task's provider (they accepted) or the task has none (then its insiders are the
+ * poster and admins): a provider who claimed after a decline does not read whom the poster asked first.
+ */
+function taskRequest(
+  row: TaskRow,
+  parties: Map<string, PartyRow>,
+): Pick<TaskPrivate, "requestedProviderId" | "requestedProviderName" | "requestExpiresAt" | "requestFallback" | "requestOutcome"> {
+  const none = { requestedProviderId: null, requestedProviderName: null, requestExpiresAt: null, requestFallback: null, requestOutcome: null };
+  const requested = row.requestedProviderId;
+  if (requested === null) return none;
+  const name = () => displayName(partyRow(parties, requested));
+  if (row.status === "requested") {
+    return { requestedProviderId: requested, requestedProviderName: name(), requestExpiresAt: iso(row.requestExpiresAt), requestFallback: row.requestFallback, requestOutcome: null };
+  }
+  const outcome = row.providerId === requested ? "accepted" : row.providerId === null && row.claimedAt === null ? (row.requestExpiresAt === null ? "declined" : "not_answered") : null;
+  // A task that was claimed since (and given back) is an ordinary task again: no outcome to tell.
+  if (outcome === null) return none;
+  return { requestedProviderId: requested, requestedProviderName: name(), requestExpiresAt: null, requestFallback: row.requestFallback, requestOutcome: outcome };
 }
 
 /** Parties of many rows at once, then each row's view. */

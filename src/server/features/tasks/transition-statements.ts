@@ -54,6 +54,7 @@ const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
   paid: isNotNull(tasks.paymentCapturedAt),
   takes_claims: sql`${tasks.hiringMode} = 'first_to_claim'`,
   takes_offers: sql`${tasks.hiringMode} = 'offers'`,
+  claimed_by_provider: sql`(${tasks.hiringMode} = 'first_to_claim' and ${tasks.providerId} is distinct from ${tasks.requestedProviderId})`,
   unpaid: isNull(tasks.paymentCapturedAt),
   deadline_passed: and(isNotNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} <= ${p("now")}::timestamptz`),
   deadline_not_passed: or(isNull(tasks.paymentDeadline), sql`${tasks.paymentDeadline} > ${p("now")}::timestamptz`),

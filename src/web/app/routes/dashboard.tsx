@@ -83,8 +83,8 @@ export default function DashboardPage() {
   // "Request" and "Book again" open the wizard prefilled (docs/product.md, Requesting a provider).
   const requestId = params.get("request");
   const againId = params.get("again");
-  // Kept once read: posting drops ?request=/?again= from the address (so a reload or Back does not
-  // open the same request again), while the wizard stays open for its photo step.
+  // Kept once read: posting or closing the wizard drops ?request=/?again= from the address (so a
+  // reload or Back does not open the same request again), while the wizard stays open for its photo step.
   const [prefillFrom, setPrefillFrom] = useState<{ requestId: string | null; againId: string | null } | null>(null);
   if ((requestId || againId) && (prefillFrom?.requestId !== requestId || prefillFrom.againId !== againId)) setPrefillFrom({ requestId, againId });
   const dropPrefillParams = () =>
@@ -204,7 +204,7 @@ export default function DashboardPage() {
       )}
       {prefillFrom ? (
         <Suspense fallback={null}>
-          <PrefilledPosting requestId={prefillFrom.requestId} againId={prefillFrom.againId} onPosted={dropPrefillParams} />
+          <PrefilledPosting requestId={prefillFrom.requestId} againId={prefillFrom.againId} onPosted={dropPrefillParams} onClosed={dropPrefillParams} />
         </Suspense>
       ) : null}
     </div>

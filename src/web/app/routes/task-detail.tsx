@@ -1,7 +1,7 @@
-import { Clock, CreditCard, RotateCcw } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { Clock, RotateCcw } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useParams } from "wouter";
-import { DECLINED_PROVIDER_MESSAGE } from "@shared/task-lifecycle";
+import { DECLINED_PROVIDER_MESSAGE, TASK_CONDITIONS } from "@shared/task-lifecycle";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,6 +19,7 @@ import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
+import { PaymentRequiredCard } from "@/features/tasks/components/payment-required-card";
 import { TaskActionButton } from "@/features/tasks/components/task-action-button";
 import { TaskCategoryBadge, TaskEscrowBadge, TaskStatusBadge, TaskUrgencyBadge } from "@/features/tasks/components/task-badges";
 import { posterOwesPayment, taskActionButtons } from "@/features/tasks/components/task-actions";
@@ -40,6 +41,8 @@ const TaskDisputePanel = lazy(() => import("@/features/payments/components/task-
 const EditTaskButton = lazy(() => import("@/features/tasks/components/edit-task-button").then((m) => ({ default: m.EditTaskButton })));
 // Only a requested task shows it (decision 065): its own chunk, out of every other task's first load.
 const TaskRequestNote = lazy(() => import("@/features/tasks/components/task-request-note").then((m) => ({ default: m.TaskRequestNote })));
+// ...and only a task whose request ended shows its outcome to the poster (decision 082).
+const TaskRequestOutcome = lazy(() => import("@/features/tasks/components/task-request-note").then((m) => ({ default: m.TaskRequestOutcome })));
 // The requested provider's decline takes an optional reason: its button and dialog load with it.
 const DeclineRequestButton = lazy(() => import("@/features/tasks/components/decline-request-button").then((m) => ({ default: m.DeclineRequestButton })));
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
@@ -125,6 +128,8 @@ export default function TaskDetailPage() {
   const { run, pending } = useTaskActions();
   const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
   const disputeOpen = useDisputeOpen(task.data, viewer);
+  // The poster accepted an offer here: the payment card comes into view when it appears (issue 41).
+  const [acceptedHere, setAcceptedHere] = useState(false);
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -223,6 +228,12 @@ export default function TaskDetailPage() {
                   <TaskRequestNote task={t} isPoster={isOwner} />
                 </Suspense>
               )}
+              {/* The payment card says an accepted request itself while the poster owes the payment. */}
+              {isOwner && t.requestOutcome !== null && !ownerMustPay && (
+                <Suspense fallback={null}>
+                  <TaskRequestOutcome task={t} />
+                </Suspense>
+              )}
               {rowButtons.map((button) =>
                 button.name === "decline_request" || button.name === "decline_request_cancel" ? (
                   <Suspense key={button.name} fallback={null}>
@@ -279,6 +290,7 @@ export default function TaskDetailPage() {
               providerCard={(provider, title, actions) => <ClaimedByCard provider={provider} title={title} actions={actions} />}
               felix={(offer) => <AskFelixButton mode="evaluate" subject="offer" context={{ ...taskFelixContext(t), offerPrice: offer.price }} />}
               felixForPrice={(price) => <AskFelixButton mode="evaluate" subject="my-offer" context={{ ...taskFelixContext(t), offerPrice: price }} />}
+              onAccepted={() => setAcceptedHere(true)}
             />
           </Suspense>
         )}
@@ -306,7 +318,8 @@ export default function TaskDetailPage() {
         {t.provider && (isOwner || viewer?.isAdmin) && (
           <ClaimedByCard
             provider={t.provider}
-            title={t.status === "claimed" ? "Claimed by" : isOwner ? "Your provider" : "Provider"}
+            // A provider the poster chose (an offer, a request) did not claim: "Claimed by" is for a claim.
+            title={t.status === "claimed" && TASK_CONDITIONS.claimed_by_provider(t, now) ? "Claimed by" : isOwner ? "Your provider" : "Provider"}
             actions={
               decline ? (
                 <div className="grid gap-2">
@@ -329,26 +342,9 @@ export default function TaskDetailPage() {
         )}
 
         {ownerMustPay && (
-          <Card className="border-warning">
-            <CardHeader>
-              <CardTitle asChild className="flex items-center gap-2 text-xl">
-                <h2>
-                  <CreditCard className="size-5" aria-hidden="true" /> Payment Required
-                </h2>
-              </CardTitle>
-              <CardDescription>
-                A provider claimed your task. Pay to confirm it; the money is held in escrow until the work is done.
-              </CardDescription>
-            </CardHeader>
-            <CardContent className="grid gap-4">
-              {t.paymentDeadline && (
-                <p className="text-sm">
-                  Time left to pay: <PaymentCountdown deadline={t.paymentDeadline} />
-                </p>
-              )}
-              <TaskPaymentForm task={t} />
-            </CardContent>
-          </Card>
+          <PaymentRequiredCard task={t} bringIntoView={acceptedHere}>
+            <TaskPaymentForm task={t} />
+          </PaymentRequiredCard>
         )}
 
         {waitingForPayment && (

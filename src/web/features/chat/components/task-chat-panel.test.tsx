@@ -111,6 +111,7 @@ function task(): TaskDetail {
     requestedProviderName: null,
     requestExpiresAt: null,
     requestFallback: null,
+    requestOutcome: null,
     createdAt: "2026-03-01T11:00:00.000Z",
     userId: POSTER,
     providerId: PROVIDER,

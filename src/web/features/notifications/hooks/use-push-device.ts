@@ -24,6 +24,33 @@ async function registration(): Promise<ServiceWorkerRegistration> {
   return navigator.serviceWorker.ready;
 }
 
+/**
+ * How long the browser's push service may take to give a subscription. A browser that cannot reach
+ * it (offline, a network that blocks it, a browser without one) may never answer, and the button
+ * would stay greyed forever with nothing said (issue 41); past this the person is told what to do.
+ */
+export const PUSH_SERVICE_TIMEOUT_MS = 20_000;
+
+const PUSH_SERVICE_UNREACHABLE =
+  "This browser could not reach its push service, so it cannot receive notifications while closed. Check your connection and press the button again, or use another browser. You still get every notice in the bell and by e-mail.";
+
+/** The subscription, or null when the push service refused or did not answer in time. */
+async function subscribe(publicKey: string): Promise<PushSubscription | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), PUSH_SERVICE_TIMEOUT_MS);
+  });
+  const subscription = (async () => {
+    const sw = await registration();
+    return sw.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
+  })().catch(() => null);
+  try {
+    return await Promise.race([subscription, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The browser's subscription as the API takes it. */
 function asBody(subscription: PushSubscription) {
   return pushSubscriptionBodySchema.parse(subscription.toJSON());
@@ -73,16 +100,9 @@ export function usePushDevice() {
       if (permission !== "granted") {
         return setState({ status: "off", problem: "Notifications were not allowed. Press the button again and choose Allow when your browser asks." });
       }
-      const sw = await registration();
-      let subscription: PushSubscription;
-      try {
-        subscription = await sw.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
-      } catch {
-        return setState({
-          status: "off",
-          problem: "This browser could not reach its push service, so it cannot receive notifications while closed. Check your connection and try again, or use another browser.",
-        });
-      }
+      // Only the push service is timed: the permission prompt above waits for the person.
+      const subscription = await subscribe(publicKey);
+      if (!subscription) return setState({ status: "off", problem: PUSH_SERVICE_UNREACHABLE });
       await savePushSubscription(asBody(subscription));
       await queryClient.invalidateQueries({ queryKey: notificationPreferencesQueryKey });
       setState({ status: "on" });

@@ -60,12 +60,43 @@ describe("TaskOffers, the poster accepting", () => {
       />,
     );
     await user.click(await screen.findByRole("button", { name: "Accept $20 offer" }));
-    await user.click(await screen.findByRole("button", { name: /^Accept and pay / }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole("button", { name: "Accept and go to payment" }, { timeout: 10_000 }));
 
     expect(await screen.findByText("This offer changed to $999.00 since you opened it. Look at it again before accepting.")).toBeTruthy();
     expect(api.called("POST", `/api/tasks/${TASK_ID}/offers/${OFFER_ID}/accept`).map((c) => c.body)).toEqual([{ price: 20 }]);
     // The offers were read again: the poster now sees the price they would accept.
     expect(await screen.findByRole("button", { name: "Accept $999 offer" })).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Accept $20 offer" })).toBeNull();
+  });
+
+  // Issue 41: "Accept and pay $39.38" only accepted; the card form comes next, and the page brings it into view.
+  it("says that accepting leads to payment, and tells the page when it is accepted", async () => {
+    const api = fakeApi({
+      [`GET /api/tasks/${TASK_ID}/offers`]: () => ({ body: { offers: [offerAt(20)] } }),
+      [`POST /api/tasks/${TASK_ID}/offers/${OFFER_ID}/accept`]: () => ({ body: {} }),
+    });
+    const accepted = vi.fn();
+    const user = userEvent.setup();
+    renderWithApp(
+      <TaskOffers
+        task={{ id: TASK_ID, urgency: "standard" }}
+        isPoster
+        canOffer={false}
+        providerCard={(_provider, title, actions) => (
+          <section>
+            <h3>{title}</h3>
+            {actions}
+          </section>
+        )}
+        felix={() => null}
+        felixForPrice={() => null}
+        onAccepted={accepted}
+      />,
+    );
+    await user.click(await screen.findByRole("button", { name: "Accept $20 offer" }));
+    expect(screen.queryByRole("button", { name: /Accept and pay/ })).toBeNull();
+    await user.click(await screen.findByRole("button", { name: "Accept and go to payment" }, { timeout: 10_000 }));
+    await vi.waitFor(() => expect(accepted).toHaveBeenCalledTimes(1));
+    expect(api.called("POST", `/api/tasks/${TASK_ID}/offers/${OFFER_ID}/accept`)).toHaveLength(1);
   });
 });

@@ -36,12 +36,14 @@ export interface TaskOffersProps {
   felix: (offer: Offer) => ReactNode;
   /** Felix on the price the provider is typing (null until it is a number), not the task's budget. */
   felixForPrice: (price: number | null) => ReactNode;
+  /** The poster accepted an offer: the page brings its payment card into view (issue 41). */
+  onAccepted?: () => void;
 }
 
-export function TaskOffers({ task, isPoster, canOffer, providerCard, felix, felixForPrice }: TaskOffersProps) {
+export function TaskOffers({ task, isPoster, canOffer, providerCard, felix, felixForPrice, onAccepted }: TaskOffersProps) {
   const offers = useOffers(task.id, isPoster || canOffer);
   const list = (offers.data?.offers ?? []).filter((o) => o.status === "open");
-  if (isPoster) return <PosterOffers task={task} offers={list} loading={offers.isLoading} providerCard={providerCard} felix={felix} />;
+  if (isPoster) return <PosterOffers task={task} offers={list} loading={offers.isLoading} providerCard={providerCard} felix={felix} onAccepted={onAccepted} />;
   // The form starts from the stored offer, so it waits for it; a new or withdrawn one starts empty.
   if (canOffer) return offers.isLoading ? null : <OwnOffer key={list[0]?.id ?? "new"} taskId={task.id} offer={list[0] ?? null} felixForPrice={felixForPrice} />;
   return (
@@ -62,12 +64,14 @@ function PosterOffers({
   loading,
   providerCard,
   felix,
+  onAccepted,
 }: {
   task: TaskOffersProps["task"];
   offers: Offer[];
   loading: boolean;
   providerCard: TaskOffersProps["providerCard"];
   felix: TaskOffersProps["felix"];
+  onAccepted: TaskOffersProps["onAccepted"];
 }) {
   const accept = useAcceptOffer(task.id);
   return (
@@ -97,12 +101,16 @@ function PosterOffers({
                     trigger={<Button disabled={accept.isPending}>Accept {formatDollars(quote.budgetCents)} offer</Button>}
                     title={`Accept ${offer.provider.displayName}'s offer?`}
                     lines={[offerAcceptWords(offer.provider.displayName, quote)]}
-                    confirmLabel={`Accept and pay ${formatDollars(quote.totalCents)}`}
+                    // Accepting does not charge: the card form comes next, on the task page (issue 41).
+                    confirmLabel="Accept and go to payment"
                     onConfirm={() =>
                       // The price shown here: if the provider changed it since, the server refuses
                       // saying the new price, and the list is read again (docs/decisions/061-offers.md).
                       accept.mutate(offer, {
-                        onSuccess: () => toast({ title: "Offer accepted", description: `Pay ${formatDollars(quote.totalCents)} to confirm ${offer.provider.displayName}.` }),
+                        onSuccess: () => {
+                          toast({ title: "Offer accepted", description: `Pay ${formatDollars(quote.totalCents)} by card below to confirm it.` });
+                          onAccepted?.();
+                        },
                         onError: (error) => toast({ title: "Could not accept", description: errorMessage(error, "Please try again."), variant: "destructive" }),
                       })
                     }

@@ -47,7 +47,12 @@ function moneyNote(held: number): string {
     : "The payment was already released; if an admin decides in the poster's favour, Errandly's guarantee pays the refund.";
 }
 
-function AnswerForm({ taskId }: { taskId: string }) {
+/**
+ * A party's side, with photos; or, for an admin who is not a party, a note to both people, shown in
+ * the thread as Errandly support (the server takes it as the admin acting on the dispute). An admin
+ * has no side to give (issue 41).
+ */
+function AnswerForm({ taskId, asAdmin }: { taskId: string; asAdmin: boolean }) {
   const form = useSchemaForm<{ body: string; photoURLs?: string[] }>({ resolver: zodResolver(disputeMessageBodySchema), defaultValues: { body: "" }, mode: "onChange" });
   const answer = useAnswerDispute(taskId);
   const [files, setFiles] = useState<File[]>([]);
@@ -65,15 +70,21 @@ function AnswerForm({ taskId }: { taskId: string }) {
   );
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="grid gap-2">
-      <FormField label="Your side" error={form.formState.errors.body?.message}>
+      <FormField
+        label={asAdmin ? "Note to both people" : "Your side"}
+        description={asAdmin ? "Shown in the thread as Errandly support, e.g. to ask either of them for details or photos before you decide." : undefined}
+        error={form.formState.errors.body?.message}
+      >
         <Textarea rows={3} maxLength={maxLengthOf(disputeMessageBodySchema.shape.body)} {...form.register("body")} />
       </FormField>
-      <Suspense fallback={null}>
-        <DisputePhotoPicker files={files} onChange={setFiles} error={form.formState.errors.photoURLs?.message} />
-      </Suspense>
+      {asAdmin ? null : (
+        <Suspense fallback={null}>
+          <DisputePhotoPicker files={files} onChange={setFiles} error={form.formState.errors.photoURLs?.message} />
+        </Suspense>
+      )}
       <div>
         <Button type="submit" variant="secondary" disabled={!form.formState.isValid || answer.isPending}>
-          {answer.isPending ? "Sending..." : "Send"}
+          {answer.isPending ? "Sending..." : asAdmin ? "Send note" : "Send"}
         </Button>
       </div>
     </form>
@@ -141,10 +152,11 @@ function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
         >
           <Input type="number" inputMode="decimal" min={0} step="0.01" {...form.register("refund", { valueAsNumber: true })} />
         </FormField>
-        <FormField label="Reason shown to both" error={errors.reason?.message}>
-          <Input maxLength={maxLengthOf(resolveDisputeBodySchema.shape.reason)} {...form.register("reason")} />
-        </FormField>
       </div>
+      {/* The whole reason stays readable as it is typed: both people read it as the decision's why. */}
+      <FormField label="Reason shown to both" error={errors.reason?.message}>
+        <Textarea rows={3} maxLength={maxLengthOf(resolveDisputeBodySchema.shape.reason)} {...form.register("reason")} />
+      </FormField>
       {most === null && (
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" {...form.register("recoverFromProvider")} /> Recover it from the provider's next payouts
@@ -190,9 +202,10 @@ function Thread({ dispute }: { dispute: TaskDispute }) {
   );
 }
 
-function DisputeCard({ task, answer, isAdmin }: { task: TaskDetail; answer: TaskDisputeAnswer & { dispute: TaskDispute }; isAdmin: boolean }) {
+function DisputeCard({ task, answer, viewer }: { task: TaskDetail; answer: TaskDisputeAnswer & { dispute: TaskDispute }; viewer: { id: string; isAdmin: boolean } }) {
   const { dispute } = answer;
   const open = dispute.status === "open";
+  const isParty = viewer.id === task.userId || viewer.id === task.providerId;
   return (
     <Card data-testid="dispute-card">
       <CardHeader>
@@ -211,8 +224,8 @@ function DisputeCard({ task, answer, isAdmin }: { task: TaskDetail; answer: Task
         </p>
         {dispute.resolution && <p className="text-sm">Admin's reason: {dispute.resolution.reason}</p>}
         <Thread dispute={dispute} />
-        {open && <AnswerForm taskId={task.id} />}
-        {open && isAdmin && <ResolveForm task={task} held={answer.held} />}
+        {open && <AnswerForm taskId={task.id} asAdmin={!isParty} />}
+        {open && viewer.isAdmin && <ResolveForm task={task} held={answer.held} />}
         {answer.canReport && <ReportButton taskId={task.id} held={answer.held} />}
       </CardContent>
     </Card>
@@ -230,13 +243,12 @@ function ReportButton({ taskId, held }: { taskId: string; held: number }) {
 /** On a paid task, for its poster, its provider and admins: report a problem, or the dispute's thread. */
 export function TaskDisputePanel({ task }: { task: TaskDetail }) {
   const { user } = useUser();
-  const isAdmin = user?.isAdmin === true;
   const mayAsk = (t: TaskDetail) => mayReadDispute(t, user);
   const visible = mayAsk(task);
   const query = useTaskDispute(task.id, visible, mayAsk);
-  if (!visible || !query.data) return null;
+  if (!visible || !user || !query.data) return null;
   const answer = query.data;
-  if (answer.dispute) return <DisputeCard task={task} answer={{ ...answer, dispute: answer.dispute }} isAdmin={isAdmin} />;
+  if (answer.dispute) return <DisputeCard task={task} answer={{ ...answer, dispute: answer.dispute }} viewer={user} />;
   if (!answer.canReport) return null;
   return (
     <Card>

@@ -44,6 +44,7 @@ function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
     requestedProviderName: null,
     requestExpiresAt: null,
     requestFallback: null,
+    requestOutcome: null,
     createdAt: new Date().toISOString(),
     userId: party.id,
     providerId: "00000000-0000-4000-8000-000000000002",

@@ -232,4 +232,46 @@ describe("Post a Task wizard", { timeout: 30_000 }, () => {
     expect(await screen.findByText("Your task has been posted successfully!")).toBeTruthy();
     expect(window.localStorage.getItem(POST_TASK_DRAFT_KEY)).toBeNull();
   });
+
+  describe("opened prefilled (Book Again, Request)", () => {
+    const bookAgain = {
+      title: "Carry boxes to the attic",
+      description: "Six boxes, one flight of stairs.",
+      category: "moving" as const,
+      budget: "30",
+      location: { address: "12 Main St", city: "Annapolis", state: "MD", lat: 38.98, lon: -76.52 },
+      request: { providerId: "00000000-0000-4000-8000-0000000000b2", providerName: "Sam P.", windowHours: 24, fallback: "open" as const },
+    };
+
+    it("leaves the ordinary draft alone: closed, Post a Task opens without the provider, title or description", async () => {
+      const user = userEvent.setup({ delay: null });
+      const { unmount } = renderWithApp(<PostTaskDialog open onOpenChange={vi.fn()} prefill={bookAgain} />);
+      const prefilled = within(screen.getByRole("dialog", { name: "Post a Task" }));
+      expect(prefilled.getByText("Requesting Sam P.")).toBeTruthy();
+      await user.type(prefilled.getByRole("textbox", { name: "Task Title" }), " again");
+      unmount();
+
+      const ordinary = openWizard();
+      expect(ordinary.d.queryByText(/Requesting/)).toBeNull();
+      expect((ordinary.d.getByRole("textbox", { name: "Task Title" }) as HTMLInputElement).value).toBe("");
+      expect((ordinary.d.getByRole("textbox", { name: "Description" }) as HTMLInputElement).value).toBe("");
+    });
+
+    it("says whom the task is requested from, and Remove posts it to every provider instead", async () => {
+      const user = userEvent.setup({ delay: null });
+      renderWithApp(<PostTaskDialog open onOpenChange={vi.fn()} prefill={bookAgain} />);
+      const d = within(screen.getByRole("dialog", { name: "Post a Task" }));
+      await user.click(d.getByRole("button", { name: /^Remove the request to Sam P\./ }));
+      expect(d.queryByText(/Requesting/)).toBeNull();
+      await user.click(d.getByRole("button", { name: "Next" }));
+      await d.findByText("Step 2 of 3: Location & Budget");
+      await user.click(d.getByRole("button", { name: "Next" }));
+      await d.findByText("Step 3 of 3: Review");
+      await user.click(d.getByRole("button", { name: "Post Task" }));
+      expect(await screen.findByText("Your task has been posted successfully!")).toBeTruthy();
+      const [posted] = api.called("POST", "/api/tasks");
+      expect(posted?.body).toMatchObject({ title: "Carry boxes to the attic" });
+      expect(posted?.body).not.toHaveProperty("request");
+    });
+  });
 });

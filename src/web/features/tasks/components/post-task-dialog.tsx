@@ -111,7 +111,10 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
     setOpen(next);
   };
   // The draft typed before a reload, a sign-in or a close comes back with its step (docs/product.md#post-a-task-draft).
-  // A prefilled wizard (a request, "Book again") starts from its fields on the first step instead.
+  // A prefilled wizard (a request, "Book again") starts from its fields on the first step instead,
+  // and is a one-off: it neither writes nor clears the ordinary draft, so closing it leaves the
+  // Post a Task button as it was, not holding another provider's request (issue 41).
+  const keepsDraft = prefill === undefined;
   const [draft] = useState(() => (prefill ? { step: 1, form: { ...emptyPostTaskForm(), ...prefill } } : loadPostTaskDraft()));
   const [step, setStep] = useState(draft?.step ?? 1);
   const form = useSchemaForm<PostTaskForm, ValidTaskBody>({
@@ -132,8 +135,8 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
   // and the draft is saved as typed.
   const values = form.getValues();
   useEffect(() => {
-    savePostTaskDraft({ step, form: form.getValues() });
-  }, [form, step, watched]);
+    if (keepsDraft) savePostTaskDraft({ step, form: form.getValues() });
+  }, [form, step, watched, keepsDraft]);
   const budgetValid = budgetState(values.budget, values.urgency).kind === "valid";
 
   // Next checks this step's fields only; an invalid one keeps the step and shows why under it.
@@ -152,7 +155,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
     createTask.mutate(body, {
       onSuccess: (task) => {
         toast({ title: "Success", description: "Your task has been posted successfully!" });
-        clearPostTaskDraft();
+        if (keepsDraft) clearPostTaskDraft();
         onPosted?.();
         if (afterPost) setPosted(task);
         else onOpenChange(false);
@@ -212,7 +215,22 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
           <DialogDescription>
             Step {step} of 3: {STEP_TITLES[step - 1]}
           </DialogDescription>
-          {values.request ? <p className="text-sm font-medium">Requested: {values.request.providerName}</p> : null}
+          {values.request ? (
+            // Whom the task goes to first is said, and can be dropped: the task then goes to everyone.
+            <p className="flex flex-wrap items-center gap-x-2 text-sm font-medium">
+              <span>Requesting {values.request.providerName}</span>
+              <span aria-hidden="true">·</span>
+              <Button
+                type="button"
+                variant="link"
+                className="h-auto p-0"
+                aria-label={`Remove the request to ${values.request.providerName}; post to every provider`}
+                onClick={() => form.setValue("request", null, { shouldDirty: true })}
+              >
+                Remove
+              </Button>
+            </p>
+          ) : null}
         </DialogHeader>
 
         <form noValidate onSubmit={(event) => event.preventDefault()} className="grid gap-4">

@@ -104,6 +104,15 @@ describe("taskActionButtons", () => {
     ]);
   });
 
+  // Issue 41: a red Decline just after the poster chose that provider by accepting their offer.
+  it("offers no Decline for a provider the poster chose: an accepted offer or an accepted request; a later claim has it", () => {
+    const names = (t: TaskLifecycleState) => taskActionButtons(t, viewer(POSTER), NOW).map((b) => b.name);
+    expect(names({ ...claimed(false), hiringMode: "offers" })).toEqual(["cancel"]);
+    expect(names({ ...claimed(false), requestedProviderId: PROVIDER, requestFallback: "open" })).toEqual(["cancel"]);
+    // The requested provider declined, and another claimed: an ordinary claim.
+    expect(names({ ...claimed(false), requestedProviderId: OTHER, requestFallback: "open" })).toEqual(["cancel", "decline"]);
+  });
+
   it("offers Mark Complete in progress, Reactivate after an expired payment, and nothing to a stranger", () => {
     const inProgress = { ...claimed(true), status: "in_progress" as const };
     expect(shown(taskActionButtons(inProgress, viewer(PROVIDER, true), NOW))).toEqual([

@@ -52,6 +52,7 @@ const task: TaskDetail = {
   requestedProviderName: null,
   requestExpiresAt: null,
   requestFallback: null,
+  requestOutcome: null,
   createdAt: "2026-01-01T00:00:00.000Z",
   userId: party.id,
   providerId: null,

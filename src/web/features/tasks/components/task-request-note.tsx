@@ -17,3 +17,27 @@ export function TaskRequestNote({ task, isPoster }: { task: Pick<TaskPublic, "re
     </p>
   );
 }
+
+/**
+ * How the poster's request ended, on their task page (issue 41; decision 082): the bell said it once,
+ * the page says it while it is the task's news. Accepted: while the provider is to be paid; declined
+ * or unanswered: while the task is open, or cancelled by the poster's choice.
+ */
+export function requestOutcomeLine(task: Pick<TaskPublic, "status" | "requestedProviderName" | "requestOutcome" | "requestFallback">): string | null {
+  const name = task.requestedProviderName;
+  if (name === null || task.requestOutcome === null) return null;
+  if (task.requestOutcome === "accepted") return task.status === "claimed" ? `${name} accepted your request.` : null;
+  const what = task.requestOutcome === "declined" ? `${name} declined your request.` : `${name} did not answer your request in time.`;
+  if (task.status === "open") return `${what} As you chose, your task is now open on the job board for every provider.`;
+  if (task.status === "cancelled" && task.requestFallback === "cancel") return `${what} As you chose, the task was cancelled; nothing was charged.`;
+  return null;
+}
+
+export function TaskRequestOutcome({ task }: { task: Parameters<typeof requestOutcomeLine>[0] }) {
+  const line = requestOutcomeLine(task);
+  return line === null ? null : (
+    <p role="status" className="w-full text-sm">
+      {line}
+    </p>
+  );
+}

@@ -1,0 +1,109 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext } from "playwright-core";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
+
+// A provider the poster chose, as the poster sees it (issue 41; decision 082): a request declined,
+// then another accepted, each said on the task page (not only in the bell), the accepted one not as
+// "Your task was claimed" and with no Decline; and an offer accepted with "Accept and go to payment",
+// after which the Payment Required card is in view and says "You accepted <name>'s offer", even at a
+// phone's width where it sits below the fold. At a phone's width and a desktop's, axe clean.
+
+const SHOTS = join(tmpdir(), "errandly-chosen-provider-shots");
+const e2e = useServerAndBrowser();
+let posterContext: BrowserContext;
+let providerContext: BrowserContext;
+let poster: Awaited<ReturnType<typeof newPage>>;
+let provider: Awaited<ReturnType<typeof newPage>>;
+let providerId = "";
+let providerName = "";
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  posterContext = await e2e.browser.newContext();
+  providerContext = await e2e.browser.newContext();
+  poster = await newPage(posterContext);
+  provider = await newPage(providerContext);
+  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
+  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  const me = await e2e.api<{ id: string; firstName: string; lastName: string }>(provider, "GET", "/api/auth/user");
+  providerId = me.id;
+  providerName = `${me.firstName} ${me.lastName.charAt(0)}.`;
+  poster.problems.length = 0;
+  provider.problems.length = 0;
+});
+afterAll(async () => {
+  await posterContext.close();
+  await providerContext.close();
+});
+
+const requestTask = async (title: string) =>
+  (await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { request: { providerId, windowHours: 24, fallback: "open" } }))).id;
+
+const axeClean = async () => expect(formatViolations(await seriousAxeViolations(poster))).toBe("");
+
+describe.each([
+  { width: 390, height: 844 },
+  { width: 1366, height: 900 },
+])("a provider the poster chose, at $width px", (viewport) => {
+  it("a declined request, then an accepted one, each said on the task page; an accepted offer leads to the card form", async () => {
+    await poster.setViewportSize(viewport);
+    const shot = (name: string) => poster.screenshot({ path: join(SHOTS, `${name}-${viewport.width}.png`), fullPage: true });
+
+    // The request is declined: the poster's page says so, and that the task opened as they chose.
+    const declined = await requestTask(`Declined request at ${viewport.width}`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${declined}/decline-request`, {});
+    await poster.goto(`${e2e.server.url}/task/${declined}`);
+    const declinedLine = poster.getByText(`${providerName} declined your request. As you chose, your task is now open on the job board for every provider.`);
+    await expect.poll(() => declinedLine.isVisible(), { timeout: 15_000 }).toBe(true);
+    await axeClean();
+    await shot("request-declined");
+
+    // Another request is accepted: the bell and the page say the request was accepted, not claimed,
+    // and the provider the poster chose has no Decline beside them.
+    const accepted = await requestTask(`Accepted request at ${viewport.width}`);
+    await e2e.api(provider, "PATCH", `/api/tasks/${accepted}/accept-request`);
+    await poster.goto(`${e2e.server.url}/task/${accepted}`);
+    await expect.poll(() => poster.getByRole("heading", { name: "Payment Required" }).isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await poster.getByText(`${providerName} accepted your request. Pay to confirm it;`, { exact: false }).isVisible()).toBe(true);
+    expect(await poster.getByText("claimed your task").count()).toBe(0);
+    expect(await poster.getByRole("button", { name: "Decline This Provider" }).count()).toBe(0);
+    expect(await poster.getByRole("heading", { name: "Your provider" }).isVisible()).toBe(true);
+    await axeClean();
+    await shot("request-accepted");
+    await poster.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ }).click({ timeout: 15_000 });
+    const notice = poster.getByText(`${providerName} accepted your request for "Accepted request at ${viewport.width}". Pay within`, { exact: false });
+    await expect.poll(() => notice.isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await poster.getByText(`was claimed by ${providerName}`, { exact: false }).count()).toBe(0);
+    await axeClean();
+    await poster.keyboard.press("Escape");
+
+    // An offer: accepting says it leads to payment, and the card form's card comes into view.
+    const offered = (await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(`Offered errand at ${viewport.width}`, { hiringMode: "offers" }))).id;
+    await e2e.api(provider, "PUT", `/api/tasks/${offered}/offer`, { price: 36, message: "I can pick it up this afternoon.", availability: "Today after 2 pm" });
+    await poster.goto(`${e2e.server.url}/task/${offered}`);
+    await poster.getByRole("button", { name: "Accept $36 offer" }).click({ timeout: 15_000 });
+    const confirm = poster.getByRole("alertdialog");
+    await expect.poll(() => confirm.isVisible()).toBe(true);
+    expect(await confirm.getByRole("button", { name: /Accept and pay/ }).count()).toBe(0);
+    await axeClean();
+    await confirm.getByRole("button", { name: "Accept and go to payment" }).click();
+    const payment = poster.getByRole("heading", { name: "Payment Required" });
+    await expect.poll(() => payment.evaluate((h) => h === document.activeElement), { timeout: 15_000 }).toBe(true);
+    // In the viewport, below the sticky header, once the smooth scroll has ended.
+    await expect
+      .poll(() => payment.evaluate((h) => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }), { timeout: 15_000 })
+      .toBe(true);
+    expect(await poster.getByText(`You accepted ${providerName}'s offer. Pay to confirm it;`, { exact: false }).isVisible()).toBe(true);
+    expect(await poster.getByRole("button", { name: /^Pay by card \(/ }).isVisible()).toBe(true);
+    expect(await poster.getByRole("button", { name: "Decline This Provider" }).count()).toBe(0);
+    await axeClean();
+    await poster.screenshot({ path: join(SHOTS, `offer-accepted-viewport-${viewport.width}.png`) });
+    await shot("offer-accepted");
+    poster.assertClean();
+    provider.assertClean();
+  });
+});
