@@ -77,9 +77,9 @@ describe.each([
     await provider.getByText("Felix judges the price you type").locator("..").getByRole("button", { name: "Ask Felix" }).click();
     const dialog = provider.getByRole("dialog");
     await expect.poll(() => dialog.getByText("Your $60 offer is").count(), { timeout: 15_000 }).toBeGreaterThan(0);
-    // Not the $1,000 of 40 hours: the usual job, and the provider is told why.
+    // Not the $1,200 of 40 hours at $30: the usual job, and the provider is told why.
     expect(await dialog.innerText()).toContain("The task reads as 40 hours of work");
-    expect(await dialog.innerText()).not.toContain("$1,000");
+    expect(await dialog.innerText()).not.toContain("$1,200");
     expect(formatViolations(await seriousAxeViolations(provider))).toBe("");
     provider.assertClean();
     // The poster's own question about it, through the same endpoint the wizard uses.

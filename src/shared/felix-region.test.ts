@@ -50,7 +50,8 @@ describe("regionalRate", () => {
 
   it("never takes an hourly rate at the spec's $20 under it, but scales a per-visit rate down", () => {
     const mississippi = { name: "Mississippi", factor: 0.873 };
-    expect(regionalRate(RATES.errand, mississippi, "hour")).toEqual({ low: 20, mid: 21.83, high: 30.56 });
+    // $20 × 0.873 = $17.46 stays at $20; $30 × 0.873 = $26.19; $35 × 0.873 = $30.555 -> $30.56.
+    expect(regionalRate(RATES.errand, mississippi, "hour")).toEqual({ low: 20, mid: 26.19, high: 30.56 });
     expect(regionalRate(RATES.dropIn, mississippi, "visit")).toEqual({ low: 13.1, mid: 17.46, high: 21.83 });
   });
 });
@@ -60,11 +61,12 @@ describe("the region in an estimate", () => {
     const query = { category: "errands", title: "Wait for a furniture delivery, 2 hours" };
     const national = estimateWork(query);
     const newYork = estimateWork({ ...query, region: NEW_YORK });
-    expect(national.rate.mid).toBe(25);
-    expect(newYork.rate.mid).toBe(28.16);
-    expect(newYork.rateFrom).toBe("the usual rate for an errand is $28.16 an hour (published cost guides, at prices in the New York area, 13% above the US average)");
-    expect(computePricing({ miles: 0, stops: 0, urgency: "standard", work: newYork }).suggestedBudget).toBe(55);
-    expect(computePricing({ miles: 0, stops: 0, urgency: "standard", work: national }).suggestedBudget).toBe(50);
+    // $30 × 1.1264 = $33.792 -> $33.79 an hour; 2 hours: $67.58 -> $70 in New York, $60 at the US average.
+    expect(national.rate.mid).toBe(30);
+    expect(newYork.rate.mid).toBe(33.79);
+    expect(newYork.rateFrom).toBe("the usual rate for an errand is $33.79 an hour (published cost guides, at prices in the New York area, 13% above the US average)");
+    expect(computePricing({ miles: 0, stops: 0, urgency: "standard", work: newYork }).suggestedBudget).toBe(70);
+    expect(computePricing({ miles: 0, stops: 0, urgency: "standard", work: national }).suggestedBudget).toBe(60);
   });
 
   it("keeps a rate from completed tasks nearby as it is: it is already the place's", () => {

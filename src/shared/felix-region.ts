@@ -4,7 +4,7 @@ import { stateCode, stateName } from "./us-states.js";
 // What the place does to a price: labour costs more in New York than in Kansas. Felix's rates
 // are national figures from published guides (docs/product.md#felix-rates); the hours of work
 // they price are scaled by the place's regional price parity, BEA's price level of an area
-// against the US average, so a $25 errand hour reads $28 in the New York area and $23 in Kansas.
+// against the US average, so a $30 errand hour reads $33.79 in the New York area and $26.19 in Mississippi.
 // Mileage at the IRS rate, stop fees and trip fees are national and are not scaled; a rate or a
 // usual range from completed tasks nearby is already local and is not scaled either
 // (docs/decisions/080-felix-regional-labour-and-shown-bounds.md).

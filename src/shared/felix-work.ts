@@ -35,7 +35,8 @@ const DRIVE_RATE = 20;
 
 /** Rates in dollars per unit per helper; each row of docs/product.md#felix-rates gives its source. */
 export const RATES = {
-  errand: { low: 20, mid: 25, high: 35 },
+  // The middle is the $30 both errand sources support (docs/decisions/080-felix-regional-labour-and-shown-bounds.md, Errand rate).
+  errand: { low: 20, mid: 30, high: 35 },
   cleaning: { low: 30, mid: 45, high: 60 },
   organizing: { low: 40, mid: 55, high: 80 },
   moving: { low: 30, mid: 45, high: 60 },

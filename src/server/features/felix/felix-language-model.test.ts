@@ -69,10 +69,10 @@ const context = {
   endLat: 39.2904,
   endLon: -76.6122,
 };
-// The routing service's 25 miles: $14.50 mileage + (0.5 h driving + an errand's usual hour) × $25 = $52 -> $50.
+// The routing service's 25 miles: $14.50 mileage + (0.5 h driving + an errand's usual hour) × $30 = $59.50 -> $60.
 const expected = computePricing({ miles: 25, stops: 0, urgency: "standard", work: estimateWork({ category: "errands" }) });
 const builtIn =
-  "For this Personal Errands task (about 25 miles) I suggest a budget of $50, within a range of $35 to $100. I counted 1 hour because an errand usually takes about 1 hour; the usual rate for an errand is $25 an hour (published cost guides). That covers $14.50 for mileage and $37.50 for the work.";
+  "For this Personal Errands task (about 25 miles) I suggest a budget of $60, within a range of $35 to $100. I counted 1 hour because an errand usually takes about 1 hour; the usual rate for an errand is $30 an hour (published cost guides). That covers $14.50 for mileage and $45 for the work.";
 
 let user: TestUser;
 beforeEach(async () => {
@@ -87,25 +87,25 @@ describe("Felix with a routing service", () => {
     llmAnswer = (res) => json(res, 500, { error: "down" });
     const res = await ask();
     expect(res.json().pricingBreakdown).toEqual(expected);
-    expect(expected.suggestedBudget).toBe(50);
+    expect(expected.suggestedBudget).toBe(60);
     expect(routingSeen.at(-1)).toBe("/route/v1/driving/-76.4922,38.9784;-76.6122,39.2904?overview=false");
   });
 });
 
 describe("Felix with a language model", () => {
   it("uses the model's wording when every dollar figure is the engine's, sending the key, model and facts", async () => {
-    const wording = "Good news: a fair budget for this delivery is $50, which covers $14.50 of mileage and $37.50 of labor.";
+    const wording = "Good news: a fair budget for this delivery is $60, which covers $14.50 of mileage and $45 of labor.";
     llmAnswer = (res) => json(res, 200, completion(wording));
     const res = await ask();
     expect(res.statusCode).toBe(200);
     expect(res.json().reply).toBe(wording);
-    expect(res.json().suggestedBudget).toBe(50);
+    expect(res.json().suggestedBudget).toBe(60);
     const [seen] = llmSeen;
     expect(seen?.path).toBe("/v1/chat/completions");
     expect(seen?.authorization).toBe("Bearer test-key");
     expect(seen?.body.model).toBe("felix-test-model");
     expect(seen?.body.messages?.[0]?.role).toBe("system");
-    expect(seen?.body.messages?.[1]?.content).toContain('"suggestedBudget":50');
+    expect(seen?.body.messages?.[1]?.content).toContain('"suggestedBudget":60');
   });
 
   it("falls back to the built-in answer when the model invents a figure", async () => {

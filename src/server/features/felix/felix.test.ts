@@ -18,7 +18,7 @@ type ContextInput = Partial<Omit<FelixContext, "stops">> & { stops?: FelixContex
 
 const route = (extra: ContextInput = {}): ContextInput => ({
   title: "Pick up a parcel",
-  // An errand: its usual hour at $25 keeps the hand checks below; couriers have their own tests.
+  // An errand: its usual hour at $30 keeps the hand checks below; couriers have their own tests.
   category: "errands",
   startLocation: "1 Main St",
   startCity: "Annapolis",
@@ -33,7 +33,7 @@ const route = (extra: ContextInput = {}): ContextInput => ({
   ...extra,
 });
 
-/** The work of route()'s task: an errand whose length is not stated, so the usual hour at $25. */
+/** The work of route()'s task: an errand whose length is not stated, so the usual hour at $30. */
 const parcel = estimateWork({ category: "errands", title: "Pick up a parcel" });
 const priceOf = (points: GeoPoint[], stops = 0, urgency: "standard" | "urgent" | "flexible" = "standard", work: WorkEstimate = parcel) =>
   computePricing({ miles: routeMiles(points), stops, urgency, work });
@@ -76,9 +76,10 @@ describe("recommend mode", () => {
     const body = res.json();
     expect(body.pricingBreakdown).toEqual(expected);
     expect(body.suggestedBudget).toBe(expected.suggestedBudget);
-    // Hand check: 28.1 road miles -> $16.30; (0.56 h driving + the usual 1 hour of an errand) x $25 = $39 -> $55.30 -> $55.
-    expect(expected.suggestedBudget).toBe(55);
-    expect(body.reply).toContain("I suggest a budget of $55, within a range of $40 to $105.");
+    // Hand check: 28.1 road miles -> $16.30; (0.56 h driving + the usual 1 hour of an errand) x $30 = $46.80 -> $63.10 -> $65.
+    // Range: 1.06 h x $20 + $16.30 = $37.50 -> $40; 2.56 h x $35 + $16.30 = $105.90 -> $105.
+    expect(expected.suggestedBudget).toBe(65);
+    expect(body.reply).toContain("I suggest a budget of $65, within a range of $40 to $105.");
     expect(body.reply).toContain("I counted 1 hour because an errand usually takes about 1 hour");
     expect(body.reply).toContain(usd(expected.mileageCost));
     expect(body.work).toMatchObject({ label: "an errand", question: null });
@@ -107,8 +108,8 @@ describe("recommend mode", () => {
     const res = await ask("Please calculate the budget for this task.", route({ endLocation: null, endCity: null, endState: null, endLat: null, endLon: null }));
     expect(res.statusCode).toBe(200);
     expect(res.json().reply).toContain("the end location");
-    // No route to measure yet: the errand's usual hour at $25, no mileage.
-    expect(res.json().suggestedBudget).toBe(25);
+    // No route to measure yet: the errand's usual hour at $30, no mileage.
+    expect(res.json().suggestedBudget).toBe(30);
     expect(res.json().pricingBreakdown.distance).toBe(0);
   });
 
@@ -160,7 +161,7 @@ describe("a question when Felix cannot tell the size of the work (issue 33)", ()
     const first = await ask("How much?", chores);
     expect(first.json().reply).toContain("About how long will it take?");
     const second = await ask("about three hours", { ...chores, workAnswer: { question: "hours", text: "about three hours" } });
-    expect(second.json().pricingBreakdown).toMatchObject({ workQuantity: 3, rate: 25, suggestedBudget: 75 });
+    expect(second.json().pricingBreakdown).toMatchObject({ workQuantity: 3, rate: 30, suggestedBudget: 90 });
   });
 
   it("does not ask the provider, who cannot change the task, but gives the same figure", async () => {
@@ -220,8 +221,8 @@ describe("follow-up intents", () => {
     const reply: string = res.json().reply;
     expect(reply).toContain(`${p.distance} miles`);
     expect(reply).toContain(usd(p.mileageCost));
-    expect(reply).toContain(`Driving at 50 mph takes ${p.driveHours} hours; at $25 an hour that's ${usd(p.driveCost)}.`);
-    expect(reply).toContain(`The work is 1 hour (an errand usually takes about 1 hour) at $25 an hour`);
+    expect(reply).toContain(`Driving at 50 mph takes ${p.driveHours} hours; at $30 an hour that's ${usd(p.driveCost)}.`);
+    expect(reply).toContain(`The work is 1 hour (an errand usually takes about 1 hour) at $30 an hour`);
     expect(reply).toContain("multiplied by 1.3");
     expect(reply).toContain("1 stop at $10 each");
     expect(reply).toContain(`The total is ${usd(p.total)}`);
@@ -243,10 +244,10 @@ describe("follow-up intents", () => {
 
   it("answers a proposed amount as a follow-up ('would $45 be better?') against the fair range, saying why", async () => {
     const base = priceOf([ANNAPOLIS, BALTIMORE]);
-    expect(base.suggestedBudget).toBe(55);
+    expect(base.suggestedBudget).toBe(65);
     const res = await ask("Would $45 be better?");
     expect(res.statusCode).toBe(200);
-    expect(res.json().evaluation).toEqual(evaluateBudget(45, 55, { low: 40, high: 105 }));
+    expect(res.json().evaluation).toEqual(evaluateBudget(45, 65, { low: 40, high: 105 }));
     const reply: string = res.json().reply;
     expect(reply).toContain("$45 is inside the fair range of $40.00 to $105.00, so it would work.");
     expect(reply).toContain(`of mileage for ${base.distance} miles`);
@@ -262,7 +263,8 @@ describe("follow-up intents", () => {
     const urgent = await ask("How much does the provider earn on $100?", route({ urgency: "urgent" }));
     expect(urgent.json().reply).toContain("plus the $15.00 urgent fee, the provider takes home $97.75");
     const suggested = await ask("What would the provider take home?");
-    expect(suggested.json().reply).toContain("On a $55.00 budget, the provider takes home $46.75");
+    // $65 x 85% = $55.25.
+    expect(suggested.json().reply).toContain("On a $65.00 budget, the provider takes home $55.25");
   });
 
   it("tells the service fee the poster pays", async () => {
@@ -275,12 +277,13 @@ describe("follow-up intents", () => {
 describe("evaluate mode", () => {
   const fair = priceOf([ANNAPOLIS, BALTIMORE]).suggestedBudget;
 
-  // Fair budget $55, the work's range $40 to $105: inside it is fair even beyond ±15%.
+  // Fair budget $65, the work's range $40 to $105: inside it is fair even beyond ±15% ($45).
+  // (120 - 65) / 65 = 84.6%; (30 - 65) / 65 = -53.8%; (70 - 65) / 65 = 7.7%; (45 - 65) / 65 = -30.8%.
   it.each([
-    [120, "high", 118.2, "great opportunity"],
-    [30, "low", -45.5, "below market"],
-    [70, "fair", 27.3, "fair offer"],
-    [45, "fair", -18.2, "fair offer"],
+    [120, "high", 84.6, "great opportunity"],
+    [30, "low", -53.8, "below market"],
+    [70, "fair", 7.7, "fair offer"],
+    [45, "fair", -30.8, "fair offer"],
   ])("rates an offer of $%d as %s", async (offered, status, percentDiff, words) => {
     const res = await ask("Please evaluate this task's budget.", route({ offeredBudget: offered }), "evaluate");
     expect(res.statusCode).toBe(200);
@@ -418,12 +421,13 @@ describe("offers judged on their own price, in the asker's words (issue 44)", ()
     const cheap = await ask("Please evaluate this offer.", { ...context, offerPrice: 30 }, "evaluate", poster);
     const dear = await ask("Please evaluate this offer.", { ...context, offerPrice: 90 }, "evaluate", poster);
     expect(cheap.statusCode).toBe(200);
-    // The errand's usual hour at $25 in one place: fair budget $25, range $20 to $70 (decision 054).
-    expect(cheap.json().evaluation).toMatchObject({ offeredBudget: 30, fairBudget: 25, status: "fair" });
-    expect(dear.json().evaluation).toMatchObject({ offeredBudget: 90, fairBudget: 25, status: "high" });
-    expect(cheap.json().reply).toContain("This $30 offer is 20% above what similar tasks cost");
+    // The errand's usual hour at $30 in one place: fair budget $30, range $20 (0.5 h x $20 = $10, the
+    // minimum) to $70 (2 h x $35) (decision 054). $30 is the fair budget; (90 - 30) / 30 = 200% above.
+    expect(cheap.json().evaluation).toMatchObject({ offeredBudget: 30, fairBudget: 30, status: "fair" });
+    expect(dear.json().evaluation).toMatchObject({ offeredBudget: 90, fairBudget: 30, status: "high" });
+    expect(cheap.json().reply).toContain("This $30 offer is about what similar tasks cost");
     expect(cheap.json().reply).toContain("It's a fair price for the work.");
-    expect(dear.json().reply).toContain("This $90 offer is 260% above what similar tasks cost");
+    expect(dear.json().reply).toContain("This $90 offer is 200% above what similar tasks cost");
     expect(dear.json().reply).toContain("You'd pay more than this work usually costs");
     // Neither judges the task's own $40 budget.
     expect(cheap.json().reply).not.toContain("$40");
@@ -435,7 +439,8 @@ describe("offers judged on their own price, in the asker's words (issue 44)", ()
     const res = await ask("Please evaluate my offer price.", { taskId: task.id, offerPrice: 22 }, "evaluate", provider);
     expect(res.statusCode).toBe(200);
     expect(res.json().evaluation).toMatchObject({ offeredBudget: 22, status: "fair" });
-    expect(res.json().reply).toContain("Your $22 offer is 12% below what similar tasks cost");
+    // (22 - 30) / 30 = -26.7%, inside the $20 to $70 range.
+    expect(res.json().reply).toContain("Your $22 offer is 27% below what similar tasks cost");
   });
 
   it("still judges the task's budget for a provider before claiming", async () => {
@@ -455,12 +460,12 @@ describe("a task Felix would misread gets its question instead of a wild figure 
     expect(first.statusCode).toBe(200);
     expect(first.json().reply).toContain("I read 40 hours of work; is that right?");
     expect(first.json().work.question).toBe("confirm");
-    // Not the $1,000 of 40 hours at $25: general help's usual 2 hours.
-    expect(first.json().suggestedBudget).toBe(50);
+    // Not the $1,200 of 40 hours at $30: general help's usual 2 hours, $60; 4 hours is $120.
+    expect(first.json().suggestedBudget).toBe(60);
     const answered = await ask("about 4 hours", { ...misread, workAnswer: { question: "confirm", text: "about 4 hours" } });
-    expect(answered.json().suggestedBudget).toBe(100);
+    expect(answered.json().suggestedBudget).toBe(120);
     const confirmed = await ask("yes", { ...misread, workAnswer: { question: "confirm", text: "yes" } });
-    expect(confirmed.json().suggestedBudget).toBe(1000);
+    expect(confirmed.json().suggestedBudget).toBe(1200);
   });
 
   it("shows the poster no figure when even the usual job is a multiple of its range (decision 080)", async () => {
@@ -477,7 +482,7 @@ describe("a task Felix would misread gets its question instead of a wild figure 
   it("does not ask the provider, but judges against the usual job and says why", async () => {
     const res = await ask("Please evaluate this task's budget.", { ...misread, offeredBudget: 900 }, "evaluate");
     expect(res.json().work.question).toBeNull();
-    expect(res.json().evaluation).toMatchObject({ fairBudget: 50, status: "high" });
+    expect(res.json().evaluation).toMatchObject({ fairBudget: 60, status: "high" });
     expect(res.json().reply).toContain("The task reads as 40 hours of work");
   });
 });
