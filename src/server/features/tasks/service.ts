@@ -1,6 +1,6 @@
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
-import { dollarsToCents, priceTask } from "../../../shared/money.js";
+import { dollarsToCents, lineItemsOf, priceTask } from "../../../shared/money.js";
 import {
   DECLINED_PROVIDER_MESSAGE,
   evaluateTransition,
@@ -185,7 +185,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
   const now = ctx.now();
   const scheduledDate = assertSchedule(body.scheduledDate, now);
   // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
-  const price = priceTask(dollarsToCents(body.budget), body.urgency);
+  const price = priceTask(dollarsToCents(body.budget), body.urgency, ctx.fees.providerSharePercent);
   const isRoute = Boolean(body.startLocation);
   const stops: StoredStop[] | null =
     isRoute && body.stops && body.stops.length > 0
@@ -228,10 +228,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       description: body.description,
       category: body.category,
       urgency: body.urgency,
-      budgetCents: price.budgetCents,
-      urgentFeeCents: price.urgentFeeCents,
-      serviceFeeCents: price.serviceFeeCents,
-      totalCents: price.totalCents,
+      ...lineItemsOf(price),
       scheduledDate: scheduledDate?.toISOString() ?? null,
       ...Object.fromEntries(TASK_PLACE_COLUMNS.map((c) => [c, null])),
       ...place,
