@@ -9,7 +9,6 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
-import { PROVIDER_SHARE_PERCENT } from "../shared/constants.js";
 import { SERVICE_RESTART_CLOSE } from "../shared/server-frames.js";
 import { createGeocoder } from "./adapters/geocoding/create-geocoder.js";
 import { createMailer } from "./adapters/mail/create-mailer.js";
@@ -114,7 +113,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     database,
     db: database.db,
     now,
-    fees: { providerSharePercent: PROVIDER_SHARE_PERCENT },
     mailer: await createMailer({
       db: database.db,
       smtpUrl: env.SMTP_URL,

@@ -17,12 +17,6 @@ export interface AppContext {
   db: Db;
   /** The one clock; tests replace it to move time. */
   now: () => Date;
-  /**
-   * The fee rules in force where a task's price is set (posting, editing, an accepted offer: priceTask).
-   * Nothing that describes an existing task reads it: its line items were stored when it was priced,
-   * so a test may change the commission here and every existing task keeps its figures (decision 073).
-   */
-  fees: { providerSharePercent: number };
   mailer: Mailer;
   /** Web Push to people's devices, or "disabled" when no VAPID keys could be had (adapters/push). */
   push: PushSender;

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { URGENCIES } from "./constants.js";
 import {
+  FEE_RULES,
   MAX_BUDGET_CENTS,
   centsToDollars,
   disputeSplit,
@@ -229,7 +230,13 @@ describe("what the provider earns (docs/product.md, Fees)", () => {
 
   it("is priced by the share in force, and the stored line items are the price's own", () => {
     // Another commission changes only the split of the work value, never what the poster pays.
-    const at70 = priceTask(3000, "standard", 70);
+    FEE_RULES.providerSharePercent = 70;
+    let at70: ReturnType<typeof priceTask>;
+    try {
+      at70 = priceTask(3000, "standard");
+    } finally {
+      FEE_RULES.providerSharePercent = 85;
+    }
     expect(at70).toMatchObject({ providerShareCents: 2100, platformCommissionCents: 900, totalCents: priceTask(3000, "standard").totalCents });
     expect(lineItemsOf(at70)).toEqual({ budgetCents: 3000, urgentFeeCents: 0, serviceFeeCents: 290, totalCents: 3290, providerShareCents: 2100, platformCommissionCents: 900 });
   });

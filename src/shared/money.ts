@@ -82,12 +82,19 @@ export interface TaskPrice extends TaskLineItems {
 }
 
 /**
+ * The commission in force where a price is set: the provider's share, PROVIDER_SHARE_PERCENT. It is
+ * an object so that a test can change it and see that every task priced before keeps its figures:
+ * nothing that describes an existing task prices it again (decision 073). Nothing else writes it.
+ */
+export const FEE_RULES = { providerSharePercent: PROVIDER_SHARE_PERCENT };
+
+/**
  * The fee rules applied to a budget: called only where a price is set (posting, editing, accepting
  * an offer, the demo data) or quoted before it is (the pricing page, the posting form, the offer's
- * confirmation). `providerSharePercent` is the rule in force; the server passes its own
- * (AppContext.fees), so a test can change the commission and see that set prices stay as they were.
+ * confirmation). Everything else reads the line items stored with the task.
  */
-export function priceTask(budgetCents: number, urgency: Urgency, providerSharePercent: number = PROVIDER_SHARE_PERCENT): TaskPrice {
+export function priceTask(budgetCents: number, urgency: Urgency): TaskPrice {
+  const providerSharePercent = FEE_RULES.providerSharePercent;
   const urgentFee = urgentSurchargeCents(budgetCents, urgency);
   const workValue = budgetCents + urgentFee;
   const fee = serviceFeeCents(workValue);

@@ -73,8 +73,8 @@ export function offerChangedMessage(priceCents: number): string {
  * What accepting an offer of `priceCents` costs the poster: the one fee function on the offered
  * budget and the task's urgency. The confirmation quotes it and the server charges it.
  */
-export function offerQuote(priceCents: number, urgency: Urgency, providerSharePercent?: number): TaskPrice {
-  return priceTask(priceCents, urgency, providerSharePercent);
+export function offerQuote(priceCents: number, urgency: Urgency): TaskPrice {
+  return priceTask(priceCents, urgency);
 }
 
 /** The confirmation's words, the total first (docs/product.md, Offers). */

@@ -51,7 +51,7 @@ function registerOfferActions(ctx: AppContext): void {
       throw conflict(current && current.priceCents !== named?.priceCents ? offerChangedMessage(current.priceCents) : OFFER_MESSAGES.offerGone);
     }
     // The offer's quote, its line items stored by the fee rules in force (decision 073).
-    const price = lineItemsOf(offerQuote(offer.priceCents, task.urgency, ctx.fees.providerSharePercent));
+    const price = lineItemsOf(offerQuote(offer.priceCents, task.urgency));
     await priceTaskAt(tx, task.id, price);
     // The later actions and the answer read the task as it now is.
     Object.assign(task, price);

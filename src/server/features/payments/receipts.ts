@@ -60,7 +60,8 @@ export function refundAccount(statement: TaskStatement, transactionId: string): 
   if (last < 0) return null;
   const upTo = { lines: statement.lines.slice(0, last + 1) };
   const { paymentsCents, refundedCents } = statementTotals(upTo);
-  const line = statement.lines[last];
+  // The refund's own line: a split's transaction also pays the provider and the platform.
+  const line = statement.lines.find((l) => l.transactionId === transactionId && (l.kind === "refund" || l.kind === "dispute_refund" || l.kind === "guarantee_refund"));
   return {
     paid: centsToDollars(paymentsCents),
     refunded: centsToDollars(refundedCents),

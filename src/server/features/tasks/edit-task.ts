@@ -61,7 +61,7 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
   const sameDate = body.scheduledDate && current.scheduledDate && Date.parse(body.scheduledDate) === current.scheduledDate.getTime();
   const scheduledDate = sameDate ? current.scheduledDate : assertSchedule(body.scheduledDate, now);
   // A new price: the line items are set again, by the fee rules in force (decision 073).
-  const price = priceTask(dollarsToCents(body.budget), current.urgency, ctx.fees.providerSharePercent);
+  const price = priceTask(dollarsToCents(body.budget), current.urgency);
   const place = await editedPlace(ctx, current, body);
   const row = await ctx.db.transaction(async (tx) => {
     // Conditional on "open": a claim that committed since the read above wins, and the edit is refused.

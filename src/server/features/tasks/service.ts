@@ -185,7 +185,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
   const now = ctx.now();
   const scheduledDate = assertSchedule(body.scheduledDate, now);
   // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
-  const price = priceTask(dollarsToCents(body.budget), body.urgency, ctx.fees.providerSharePercent);
+  const price = priceTask(dollarsToCents(body.budget), body.urgency);
   const isRoute = Boolean(body.startLocation);
   const stops: StoredStop[] | null =
     isRoute && body.stops && body.stops.length > 0
