@@ -198,7 +198,7 @@ describe("money trust", () => {
     const rows = page.getByTestId("earnings-row");
     await expect.poll(() => rows.filter({ hasText: "Carry groceries upstairs" }).isVisible(), POLL).toBe(true);
     expect(await cards.first().isVisible()).toBe(false);
-    expect(await rows.filter({ hasText: "Carry groceries upstairs" }).innerText()).toMatch(/Refunded to poster\s+\$0\.00/);
+    expect(await rows.filter({ hasText: "Carry groceries upstairs" }).innerText()).toMatch(/Refunded to poster\s+You earned \$0\.00/);
     expect(await rows.filter({ hasText: "Assemble a standing desk" }).innerText()).toContain(`Released ${today},`);
     await expectAxeClean(page);
     page.assertClean(EXPECTED);
