@@ -41,7 +41,11 @@ function emptyStatement(task: TaskDetail): TaskStatement {
  * poster, the task's provider and admins read the server's statement; a passed-over offerer has none.
  */
 export function useTaskAccount(task: TaskDetail | undefined, viewer: StatementViewer | null): TaskAccount {
-  const fetches = task !== undefined && viewer !== null && viewer.role !== "passed_over" && task.status !== "requested";
+  // A claimed task's provider may leave it (withdraw, release the claim) or be declined at any
+  // moment, and the refresh that follows would ask for the escrow as a party no longer: 403. While
+  // claimed, their box says the share to come from the task's stored line items instead.
+  const providerMayLeave = viewer?.role === "provider" && task?.status === "claimed";
+  const fetches = task !== undefined && viewer !== null && viewer.role !== "passed_over" && task.status !== "requested" && !providerMayLeave;
   const escrow = useTaskEscrow(task?.id ?? "", fetches);
   if (!task || viewer === null) return { escrow: null, words: null };
   const providerName = (id: string | null) => (id !== null && id === task.provider?.id ? task.provider.displayName : "the provider");
