@@ -123,14 +123,32 @@ describe.each([
     await axeClean(admin);
     await confirm.getByRole("button", { name: "Yes, resolve" }).click();
 
-    for (const page of [poster, provider]) {
-      await expect.poll(() => money(page).textContent(), { timeout: 15_000 }).toContain(`the poster was refunded ${dollars(refund)} and the provider received ${received}.`);
+    // Each side reads the one account of the task's money in their words (decision 073): what came
+    // back, what the provider received, the pro-rata rule that split it, and never "pays nothing".
+    const total = dollars(task.totalAmount);
+    const share = dollars(priceTask(task.budget * 100, "standard").providerShareCents / 100);
+    const rule = `${share} × ${released} ÷ ${total} = ${received}. Errandly keeps the other ${kept}.`;
+    const told = { poster: `${dollars(refund)} was refunded to you and `, provider: `${dollars(refund)} was refunded to the poster and you received ${received}.` };
+    for (const [who, page] of [["poster", poster], ["provider", provider]] as const) {
+      await expect.poll(() => money(page).textContent(), { timeout: 15_000 }).toContain(told[who]);
       await expect.poll(() => page.getByText("Admin's reason: One of the two boxes was moved.").isVisible()).toBe(true);
       // The task ended, but it was not simply cancelled: the badge says how the money was settled.
       await expect.poll(() => page.getByText("Resolved: partly refunded").first().isVisible(), { timeout: 15_000 }).toBe(true);
+      const account = page.getByTestId("payment-account");
+      await expect.poll(() => account.innerText(), { timeout: 15_000 }).toContain(rule);
+      const text = await account.innerText();
+      expect(text).toContain(told[who]);
+      expect(text).toContain(who === "poster" ? "Partly refunded" : "Settled by admin");
+      if (who === "poster") expect(text).toMatch(new RegExp(`Your cost\\s+\\${dollars(task.totalAmount - refund)}`));
+      const box = await page.getByTestId("payment-box").locator("..").innerText();
+      if (who === "provider") expect(box).toMatch(new RegExp(`You received\\s+\\${received}`));
+      for (const said of [text, box]) expect(said).not.toMatch(/pays (you )?nothing|Nothing will be paid|was cancelled/);
+      // The closed chat says who ended it: an admin's settlement, not a cancellation.
+      await expect.poll(() => page.getByText("An admin settled this task, so the chat is closed.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
       await noSidewaysScroll(page);
+      await axeClean(page);
+      await page.screenshot({ path: `/tmp/money-account-shots/partial-refund-${who}-${viewport.width}.png`, fullPage: true });
     }
-    await axeClean(poster);
 
     // The provider's earnings show what they received and why, not "In progress".
     await provider.goto(`${e2e.server.url}/earnings`);
@@ -143,7 +161,8 @@ describe.each([
     await axeClean(provider);
     await noSidewaysScroll(provider);
     for (const page of pages) await page.context().close();
-  });
+    // Three people, two axe checks and a screenshot per page: over the default 2 minutes on a busy machine.
+  }, 240_000);
 
   it("a late cancellation states its fee and the refund before anything happens", async () => {
     const open = async () => newPage(await e2e.browser.newContext({ viewport }));

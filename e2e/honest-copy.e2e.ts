@@ -97,9 +97,10 @@ describe("copy that says what the product does", () => {
 
     await provider.page.goto(`${e2e.server.url}/task/${task.id}`);
     const payment = provider.page.getByTestId("payment-box").locator("..");
-    await expect.poll(() => provider.page.getByText("This task was cancelled, so it pays nothing.").isVisible(), POLL).toBe(true);
+    // Nothing reached this provider, so the account says so (decision 073): the refund, then "pays you nothing".
+    await expect.poll(() => payment.innerText(), POLL).toContain("was refunded to the poster because the poster cancelled the task. This task pays you nothing.");
     expect(await payment.innerText()).not.toMatch(/You'll earn|Your earnings/);
-    await expect.poll(() => provider.page.getByText("This task was cancelled; the chat is closed.").isVisible(), POLL).toBe(true);
+    await expect.poll(() => provider.page.getByText("The poster cancelled this task, so the chat is closed.", { exact: false }).isVisible(), POLL).toBe(true);
     const chat = provider.page.getByRole("heading", { name: "Task Messages" }).locator("xpath=ancestor::div[contains(@class,'h-[500px]')]");
     expect(await chat.getByRole("status").first().innerText()).toContain("Closed");
     expect(await chat.innerText()).not.toMatch(/Connected|Say hello/);

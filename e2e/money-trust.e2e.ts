@@ -162,11 +162,11 @@ describe("money trust", () => {
     expect(await page.getByTestId("earnings-row").first().isVisible()).toBe(false);
     const refundedCard = await cards.filter({ hasText: "Carry groceries upstairs" }).innerText();
     expect(refundedCard).toContain("Refunded to poster");
-    expect(refundedCard).toMatch(/You earn\s+\$0\.00/);
+    expect(refundedCard).toMatch(/You earned\s+\$0\.00/);
     expect(refundedCard).not.toContain("In progress");
     const releasedCard = await cards.filter({ hasText: "Assemble a standing desk" }).innerText();
     expect(releasedCard).toContain(`Released ${today},`);
-    expect(releasedCard).toMatch(/You earn\s+\$127\.50/);
+    expect(releasedCard).toMatch(/You earned\s+\$127\.50/);
     if (dueDay !== today) expect(releasedCard).not.toContain(dueDay);
     const widths = await cards.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
     for (const width of widths) expect(width).toBeGreaterThan(300);
@@ -185,7 +185,7 @@ describe("money trust", () => {
     const rows = page.getByTestId("earnings-row");
     await expect.poll(() => rows.filter({ hasText: "Carry groceries upstairs" }).isVisible(), POLL).toBe(true);
     expect(await cards.first().isVisible()).toBe(false);
-    expect(await rows.filter({ hasText: "Carry groceries upstairs" }).innerText()).toMatch(/Refunded to poster\s+\$0\.00/);
+    expect(await rows.filter({ hasText: "Carry groceries upstairs" }).innerText()).toMatch(/Refunded to poster\s+You earned \$0\.00/);
     expect(await rows.filter({ hasText: "Assemble a standing desk" }).innerText()).toContain(`Released ${today},`);
     await expectAxeClean(page);
     page.assertClean(EXPECTED);
@@ -261,14 +261,19 @@ describe("money trust", () => {
     expect(await cancel.innerText()).toContain("The provider will be told");
     await expectAxeClean(poster);
     await cancel.getByRole("button", { name: "Yes, cancel task" }).click();
-    await expect.poll(() => poster.getByText(/^Refunded \$32\.90 on \w{3} \d{1,2}, \d{4}\./).isVisible(), POLL).toBe(true);
-    await expect.poll(() => poster.getByText("This task was cancelled; the chat is closed.").isVisible(), POLL).toBe(true);
+    // The task's account, in the poster's words (decision 073): the refund and why, and the chat's line.
+    await expect.poll(() => poster.getByTestId("payment-account").innerText(), POLL).toContain("$32.90 was refunded to your card because you cancelled the task.");
+    await expect
+      .poll(() => poster.getByText("You cancelled this task, so the chat is closed. $32.90 was refunded to your card because you cancelled the task.").isVisible(), POLL)
+      .toBe(true);
     expect(await poster.getByRole("textbox", { name: "Message" }).count()).toBe(0);
     await expectAxeClean(poster);
     await atBothWidths(poster, "refunded");
 
     await provider.goto(`${e2e.server.url}/task/${task.id}`);
-    await expect.poll(() => provider.getByText("This task was cancelled; the chat is closed.").isVisible(), POLL).toBe(true);
+    await expect
+      .poll(() => provider.getByText("The poster cancelled this task, so the chat is closed. $32.90 was refunded to the poster because the poster cancelled the task.").isVisible(), POLL)
+      .toBe(true);
     await expect.poll(() => provider.getByText("The cake is in the fridge.").isVisible(), POLL).toBe(true);
     expect(await provider.getByRole("textbox", { name: "Message" }).count()).toBe(0);
     expect(await notificationsText(provider)).toContain("A task you claimed was cancelled");

@@ -69,7 +69,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
     // The bell tells them, with the amount refunded.
     await poster.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ }).click();
     await expect
-      .poll(() => poster.getByText(`Your payment of ${refund} was refunded to your card in full.`, { exact: false }).first().isVisible(), { timeout: 5_000 })
+      .poll(() => poster.getByText(`${refund} was refunded to your card because the provider withdrew.`, { exact: false }).first().isVisible(), { timeout: 5_000 })
       .toBe(true);
     await expectClean(poster, "poster's notifications");
     for (const page of [poster, provider]) page.assertClean([/401 \(Unauthorized\)/]);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { MoneyAction, MoneyRecord } from "../shared/money-lifecycle.js";
+import type { RefundReason } from "../shared/task-statement.js";
 import type { TaskAction, TaskProcessName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
 import type { disputes, payments, payouts, tips } from "./db/schema/payments.js";
@@ -113,6 +114,8 @@ export interface MoneyActionEvent {
   admin?: NonNullable<FastifyRequest["user"]>;
   /** A note on the ledger transaction ("late capture"). */
   memo?: string;
+  /** Why a refund gives the escrow back (payment.refund): a statement reads it (src/shared/task-statement.ts). */
+  refundReason?: RefundReason;
 }
 
 export type MoneyActions = ActionRegistry<MoneyAction, MoneyActionEvent>;

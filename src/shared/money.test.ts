@@ -2,14 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { URGENCIES } from "./constants.js";
 import {
+  FEE_RULES,
   MAX_BUDGET_CENTS,
   centsToDollars,
   disputeSplit,
   dollarsToCents,
   formatDollars,
   formatDollarsExact,
+  lineItemsOf,
   priceTask,
-  providerEarningsCents,
   serviceFeeCents,
   urgentSurchargeCents,
   workValueOfRelease,
@@ -210,22 +211,34 @@ describe("budgetDollarsSchema", () => {
 
 describe("what the provider earns (docs/product.md, Fees)", () => {
   it("is 85% of the budget for a standard task and includes the urgent surcharge", () => {
-    expect(providerEarningsCents(3000, "standard")).toBe(2550);
-    expect(youllEarnText(3000, "standard")).toBe("You'll earn $25.50");
+    expect(priceTask(3000, "standard").providerShareCents).toBe(2550);
+    expect(youllEarnText(priceTask(3000, "standard").providerShareCents)).toBe("You'll earn $25.50");
     // $50 urgent: $7.50 surcharge, 85% of $57.50 rounded down.
-    expect(providerEarningsCents(5000, "urgent")).toBe(4887);
-    expect(youllEarnText(5000, "urgent")).toBe("You'll earn $48.87");
+    expect(priceTask(5000, "urgent").providerShareCents).toBe(4887);
+    expect(youllEarnText(4887)).toBe("You'll earn $48.87");
   });
 
   it("plus the platform's commission is what the poster pays minus the service fee", () => {
     fc.assert(
       fc.property(budgetCents, urgency, (budget, u) => {
         const price = priceTask(budget, u);
-        const earnings = providerEarningsCents(budget, u);
-        expect(earnings + price.platformCommissionCents).toBe(price.totalCents - price.serviceFeeCents);
-        expect(earnings).toBeLessThanOrEqual(price.budgetCents + price.urgentFeeCents);
+        expect(price.providerShareCents + price.platformCommissionCents).toBe(price.totalCents - price.serviceFeeCents);
+        expect(price.providerShareCents).toBeLessThanOrEqual(price.budgetCents + price.urgentFeeCents);
       }),
     );
+  });
+
+  it("is priced by the share in force, and the stored line items are the price's own", () => {
+    // Another commission changes only the split of the work value, never what the poster pays.
+    FEE_RULES.providerSharePercent = 70;
+    let at70: ReturnType<typeof priceTask>;
+    try {
+      at70 = priceTask(3000, "standard");
+    } finally {
+      FEE_RULES.providerSharePercent = 85;
+    }
+    expect(at70).toMatchObject({ providerShareCents: 2100, platformCommissionCents: 900, totalCents: priceTask(3000, "standard").totalCents });
+    expect(lineItemsOf(at70)).toEqual({ budgetCents: 3000, urgentFeeCents: 0, serviceFeeCents: 290, totalCents: 3290, providerShareCents: 2100, platformCommissionCents: 900 });
   });
 });
 

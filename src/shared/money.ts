@@ -59,23 +59,46 @@ export function needsApprovalWindow(budgetCents: number): boolean {
   return budgetCents >= APPROVAL_WINDOW_THRESHOLD_CENTS;
 }
 
-export interface TaskPrice {
+/**
+ * A task's line items, fixed when its price is set (posting, an edit while open, an accepted offer)
+ * and stored with it (the tasks table's *_cents columns), as Sharetribe's transactions carry theirs:
+ * every page, notice, receipt and statement reads them and none works them out again, so a change
+ * of the fee rules leaves every existing task's figures as they were (docs/product.md, Fees;
+ * docs/decisions/073-one-account-of-each-tasks-money.md).
+ */
+export interface TaskLineItems {
   budgetCents: number;
   urgentFeeCents: number;
   serviceFeeCents: number;
   totalCents: number;
-  /** 85% of budget + urgent surcharge, rounded down; the platform keeps the rest. */
+  /** 85% of budget + urgent surcharge when priced, rounded down; the platform keeps the rest. */
   providerShareCents: number;
   platformCommissionCents: number;
+}
+
+export interface TaskPrice extends TaskLineItems {
   /** Whether release waits for the poster's 24-hour approval window. */
   needsApprovalWindow: boolean;
 }
 
+/**
+ * The commission in force where a price is set: the provider's share, PROVIDER_SHARE_PERCENT. It is
+ * an object so that a test can change it and see that every task priced before keeps its figures:
+ * nothing that describes an existing task prices it again (decision 073). Nothing else writes it.
+ */
+export const FEE_RULES = { providerSharePercent: PROVIDER_SHARE_PERCENT };
+
+/**
+ * The fee rules applied to a budget: called only where a price is set (posting, editing, accepting
+ * an offer, the demo data) or quoted before it is (the pricing page, the posting form, the offer's
+ * confirmation). Everything else reads the line items stored with the task.
+ */
 export function priceTask(budgetCents: number, urgency: Urgency): TaskPrice {
+  const providerSharePercent = FEE_RULES.providerSharePercent;
   const urgentFee = urgentSurchargeCents(budgetCents, urgency);
   const workValue = budgetCents + urgentFee;
   const fee = serviceFeeCents(workValue);
-  const providerShare = Math.floor((workValue * PROVIDER_SHARE_PERCENT) / 100);
+  const providerShare = Math.floor((workValue * providerSharePercent) / 100);
   return {
     budgetCents,
     urgentFeeCents: urgentFee,
@@ -87,25 +110,24 @@ export function priceTask(budgetCents: number, urgency: Urgency): TaskPrice {
   };
 }
 
-/**
- * What the provider takes home from a task: the provider's share of priceTask (85% of budget +
- * urgent surcharge, no service fee; docs/product.md, Fees). Every "You'll earn" reads this.
- */
-export function providerEarningsCents(budgetCents: number, urgency: Urgency): number {
-  return priceTask(budgetCents, urgency).providerShareCents;
+/** The line items of a price, as the tasks table stores them (its columns have the same names). */
+export function lineItemsOf(price: TaskLineItems): TaskLineItems {
+  const { budgetCents, urgentFeeCents, serviceFeeCents, totalCents, providerShareCents, platformCommissionCents } = price;
+  return { budgetCents, urgentFeeCents, serviceFeeCents, totalCents, providerShareCents, platformCommissionCents };
 }
 
-/** "You'll earn $25.50": the provider's line on cards, the task page, the claim dialog and notices. */
-export function youllEarnText(budgetCents: number, urgency: Urgency): string {
-  return `You'll earn ${formatDollarsExact(providerEarningsCents(budgetCents, urgency))}`;
+/** "You'll earn $25.50": the provider's line on cards, the task page and the claim dialog, from the task's stored share. */
+export function youllEarnText(providerShareCents: number): string {
+  return `You'll earn ${formatDollarsExact(providerShareCents)}`;
 }
 
 /**
  * The provider's part of `releasedCents` of a task's escrow of `heldCents`: the same share of it as
- * priceTask's provider share is of the whole (85% of budget + surcharge), rounded down; the platform
- * keeps the rest. Releasing everything gives exactly priceTask's share (docs/product.md, Money: disputes).
+ * the task's stored provider share is of the whole, rounded down:
+ * floor(share × released / held); the platform keeps the rest. Releasing everything gives exactly
+ * the stored share (docs/product.md, Money: disputes, "the pro-rata rule").
  */
-export function providerShareOfRelease(price: TaskPrice, releasedCents: number, heldCents: number): number {
+export function providerShareOfRelease(price: Pick<TaskLineItems, "providerShareCents">, releasedCents: number, heldCents: number): number {
   if (releasedCents <= 0 || heldCents <= 0) return 0;
   if (releasedCents >= heldCents) return Math.min(price.providerShareCents, heldCents);
   return Math.floor((price.providerShareCents * releasedCents) / heldCents);
@@ -115,9 +137,9 @@ export function providerShareOfRelease(price: TaskPrice, releasedCents: number, 
  * The budget and urgent surcharge behind `releasedCents` of a task's escrow of `heldCents`: the
  * work value's part of the release, in the proportion providerShareOfRelease uses, rounded down. A
  * provider's statement reads it as gross; gross minus their share is the platform's commission on
- * it, so a split's fee stays 15% of its gross (docs/product.md, Money: statements).
+ * it, so a split's fee stays the commission's share of its gross (docs/product.md, Money: statements).
  */
-export function workValueOfRelease(price: TaskPrice, releasedCents: number, heldCents: number): number {
+export function workValueOfRelease(price: Pick<TaskLineItems, "budgetCents" | "urgentFeeCents">, releasedCents: number, heldCents: number): number {
   if (releasedCents <= 0 || heldCents <= 0) return 0;
   const workCents = price.budgetCents + price.urgentFeeCents;
   if (releasedCents >= heldCents) return workCents;
@@ -136,7 +158,7 @@ export interface DisputeSplit {
  * The one split of a held escrow: what the server records when an admin resolves a dispute and what
  * the admin's confirmation states before it (docs/product.md, Money: disputes).
  */
-export function disputeSplit(price: TaskPrice, heldCents: number, refundCents: number): DisputeSplit {
+export function disputeSplit(price: Pick<TaskLineItems, "providerShareCents">, heldCents: number, refundCents: number): DisputeSplit {
   const releaseCents = Math.max(0, heldCents - refundCents);
   return { refundCents, releaseCents, providerShareCents: providerShareOfRelease(price, releaseCents, heldCents) };
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { TASK_STATUSES } from "./constants.js";
 import { ESCROW_STATUSES } from "./money-lifecycle.js";
+import { centsToDollars, dollarsToCents } from "./money.js";
 import { dollarsSchema } from "./money-schemas.js";
+import { EARNING_STATUSES, REFUND_REASONS, STATEMENT_LINE_KINDS, type ProviderEarning, type TaskStatement } from "./task-statement.js";
 
 // Contracts of the payments feature (docs/decisions/008-payments-and-ledger.md). Amounts cross the
 // API as dollars; the server keeps integer cents. The states of the money records and their
@@ -91,60 +94,151 @@ export const tipResultSchema = z.object({
 });
 export type TipResult = z.infer<typeof tipResultSchema>;
 
-/** What the poster and the assigned provider see about a task's money. */
+/** A task's statement (src/shared/task-statement.ts) across the API: the same figures, in dollars (decision 004). */
+export const taskStatementSchema = z.object({
+  /** The line items fixed when the task was priced. */
+  items: z.object({
+    budget: z.number(),
+    urgentFee: z.number(),
+    serviceFee: z.number(),
+    total: z.number(),
+    providerShare: z.number(),
+    platformCommission: z.number(),
+  }),
+  lines: z.array(
+    z.object({
+      transactionId: z.uuid(),
+      kind: z.enum(STATEMENT_LINE_KINDS),
+      amount: z.number(),
+      at: z.string(),
+      providerId: z.uuid().nullable(),
+      reason: z.enum(REFUND_REASONS).nullable(),
+      rule: z.object({ share: z.number(), held: z.number(), released: z.number() }).nullable(),
+    }),
+  ),
+  context: z.object({
+    status: z.enum(TASK_STATUSES),
+    providerId: z.uuid().nullable(),
+    hold: z.object({ status: z.enum(ESCROW_STATUSES), releaseAt: z.string() }).nullable(),
+    disputeOpen: z.boolean(),
+  }),
+});
+export type TaskStatementAnswer = z.infer<typeof taskStatementSchema>;
+
+/** The statement as the API carries it: cents become dollars here and nowhere else. */
+export function statementAnswer(statement: TaskStatement): TaskStatementAnswer {
+  const { items, context } = statement;
+  return {
+    items: {
+      budget: centsToDollars(items.budgetCents),
+      urgentFee: centsToDollars(items.urgentFeeCents),
+      serviceFee: centsToDollars(items.serviceFeeCents),
+      total: centsToDollars(items.totalCents),
+      providerShare: centsToDollars(items.providerShareCents),
+      platformCommission: centsToDollars(items.platformCommissionCents),
+    },
+    lines: statement.lines.map((l) => ({
+      transactionId: l.transactionId,
+      kind: l.kind,
+      amount: centsToDollars(l.cents),
+      at: l.at,
+      providerId: l.providerId,
+      reason: l.reason,
+      rule: l.rule && { share: centsToDollars(l.rule.shareCents), held: centsToDollars(l.rule.heldCents), released: centsToDollars(l.rule.releasedCents) },
+    })),
+    context: { ...context, hold: context.hold && { ...context.hold } },
+  };
+}
+
+/** The statement back from the API's dollars, for statementWords on the page. */
+export function statementOfAnswer(taskId: string, answer: TaskStatementAnswer): TaskStatement {
+  const { items } = answer;
+  return {
+    taskId,
+    items: {
+      budgetCents: dollarsToCents(items.budget),
+      urgentFeeCents: dollarsToCents(items.urgentFee),
+      serviceFeeCents: dollarsToCents(items.serviceFee),
+      totalCents: dollarsToCents(items.total),
+      providerShareCents: dollarsToCents(items.providerShare),
+      platformCommissionCents: dollarsToCents(items.platformCommission),
+    },
+    lines: answer.lines.map((l) => ({
+      transactionId: l.transactionId,
+      kind: l.kind,
+      cents: dollarsToCents(l.amount),
+      at: l.at,
+      providerId: l.providerId,
+      reason: l.reason,
+      rule: l.rule && { shareCents: dollarsToCents(l.rule.share), heldCents: dollarsToCents(l.rule.held), releasedCents: dollarsToCents(l.rule.released) },
+    })),
+    context: answer.context,
+  };
+}
+
+/**
+ * What the poster, a provider of the task and admins see about its money: the escrow's state for
+ * the buttons (approve, tip), and its statement, which every sentence about the money is made from.
+ */
 export const taskEscrowSchema = z.object({
   paid: z.boolean(),
   status: z.enum(["none", ...ESCROW_STATUSES]),
   releaseAt: z.string().nullable(),
   total: z.number(),
+  /** The provider's share fixed when the task was priced. */
   providerShare: z.number(),
   tips: z.number(),
   disputeReason: z.string().nullable(),
-  /**
-   * Money given back to the poster for this task (a paid task cancelled, an admin's refund, a late
-   * capture), from the ledger: the amount and when; null when nothing was refunded.
-   */
-  refund: z.object({ amount: z.number(), refundedAt: z.string() }).nullable(),
+  statement: taskStatementSchema,
 });
 export type TaskEscrow = z.infer<typeof taskEscrowSchema>;
-
-/**
- * Where a paid task's money stands for its provider, from the money records and the ledger
- * (src/shared/money-lifecycle.ts): paid and the work not done yet; held in escrow until `releaseAt`;
- * held while an admin reviews a reported problem (at any stage before release); released to them;
- * refunded to the poster (a paid task cancelled, or a dispute resolved with a full refund), which
- * earns them nothing; or settled by an admin's resolution that split the escrow: part refunded to
- * the poster, the provider's share of the rest paid to them.
- */
-export const EARNING_STATUSES = ["in_progress", "held", "under_review", "released", "refunded", "settled"] as const;
-export type EarningStatus = (typeof EARNING_STATUSES)[number];
 
 export const earningsSchema = z.object({
   held: z.number(),
   available: z.number(),
   paidOut: z.number(),
   payoutsEnabled: z.boolean(),
+  /** Each task's part of the provider's statement (providerEarning, src/shared/task-statement.ts). */
   tasks: z.array(
     z.object({
       taskId: z.uuid(),
       title: z.string(),
       status: z.enum(EARNING_STATUSES),
-      /** What the task earns them, tips aside: the ledger's amount once released or settled, 0 once refunded, the share to come before. */
+      /** What the task earned them, tips aside: the ledger's amount once money moved (net of recoveries), the share to come before. */
       earned: z.number(),
+      /** Whether `earned` moved already ("You earned") or is still to come ("You earn"). */
+      moved: z.boolean(),
       tips: z.number(),
-      /** What the ledger gave back to the poster for this task (a cancel's refund, a dispute's refund); 0 when nothing. */
+      /** What the ledger gave back to the poster in this provider's part of the task; 0 when nothing. */
       refundedToPoster: z.number(),
+      /** What was taken back from them for a refund an admin recovered. */
+      recovered: z.number(),
       /** Held: when the release falls due. */
       releaseAt: z.string().nullable(),
-      /** Released or settled: when the ledger moved the money to them (early when the poster approved). */
-      releasedAt: z.string().nullable(),
-      /** Refunded: when the ledger gave the money back to the poster. */
+      /** When money last moved to them (early when the poster approved). */
+      movedAt: z.string().nullable(),
+      /** When the ledger last gave money back to the poster. */
       refundedAt: z.string().nullable(),
       completedAt: z.string().nullable(),
     }),
   ),
 });
 export type Earnings = z.infer<typeof earningsSchema>;
+
+/** An earnings row as providerEarning gave it, back in cents for earningWords on the page. */
+export function earningOfRow(row: Earnings["tasks"][number]): ProviderEarning {
+  return {
+    status: row.status,
+    earnedCents: dollarsToCents(row.earned),
+    moved: row.moved,
+    tipsCents: dollarsToCents(row.tips),
+    refundedToPosterCents: dollarsToCents(row.refundedToPoster),
+    recoveredCents: dollarsToCents(row.recovered),
+    movedAt: row.movedAt,
+    refundedAt: row.refundedAt,
+    releaseAt: row.releaseAt,
+  };
+}
 
 export const adminFinanceSchema = z.object({
   escrowHeld: z.number(),

@@ -30,6 +30,19 @@ export const receiptSchema = z.object({
   serviceFee: z.number(),
   total: z.number(),
   cardLast4: z.string().nullable(),
+  /**
+   * A refund's place in the task's account, from its statement up to and including this refund:
+   * what the poster paid for the task, what came back in all, what it cost them, and why this came
+   * back. Null on payments and tips.
+   */
+  account: z
+    .object({
+      paid: z.number(),
+      refunded: z.number(),
+      cost: z.number(),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
   task: z.object({
     id: z.uuid(),
     title: z.string(),
@@ -51,6 +64,15 @@ export function receiptLines(receipt: Receipt): [label: string, value: string][]
     lines.push([`Total charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
   } else if (receipt.kind === "tip") {
     lines.push([`Tip charged to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
+  } else if (receipt.account) {
+    // The refund in the task's account: paid, refunded before, this refund, and the net cost last.
+    const { paid, refunded, cost, reason } = receipt.account;
+    if (reason) lines.push(["Why", reason]);
+    lines.push(["Paid for this task", formatDollarsExact(dollarsToCents(paid))]);
+    const before = dollarsToCents(refunded) - dollarsToCents(receipt.amount);
+    if (before > 0) lines.push(["Refunded before", formatDollarsExact(before)]);
+    lines.push([`Refunded to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
+    lines.push(["Your cost for this task", formatDollarsExact(dollarsToCents(cost))]);
   } else {
     lines.push(["Task total paid", formatDollarsExact(dollarsToCents(receipt.total))]);
     lines.push([`Refunded to ${card}`, formatDollarsExact(dollarsToCents(receipt.amount))]);
@@ -84,8 +106,12 @@ export const yearlyStatementSchema = z.object({
   gross: z.number(),
   /** The platform's commission kept from that work. */
   fees: z.number(),
+  /** Late-cancellation fees, the provider's in full: not work, so not in gross. */
+  lateFees: z.number(),
+  /** Refunds an admin recovered from the provider's balance (decision 057). */
+  recovered: z.number(),
   tips: z.number(),
-  /** Released work and tips after fees: what reached the provider's balance. */
+  /** Released work after fees, late fees and tips, less recoveries: what reached the provider's balance. */
   net: z.number(),
   payouts: z.number(),
   /** Payments for work plus tips, the count the 1099-K threshold speaks of. */
@@ -95,6 +121,21 @@ export const yearlyStatementSchema = z.object({
   providerName: z.string(),
 });
 export type YearlyStatement = z.infer<typeof yearlyStatementSchema>;
+
+/** The statement's lines in words, shared by the page and the PDF (a late fee and a recovery are lines of their own). */
+export function statementLines(statement: YearlyStatement): [label: string, value: string][] {
+  const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
+  return [
+    ["Gross (budgets and urgent surcharges of released work)", money(statement.gross)],
+    ["Platform fees", money(statement.fees)],
+    ...(statement.lateFees > 0 ? [["Late-cancellation fees (yours in full)", money(statement.lateFees)] as [string, string]] : []),
+    ...(statement.recovered > 0 ? [["Refunds recovered from you", `-${money(statement.recovered)}`] as [string, string]] : []),
+    ["Tips", money(statement.tips)],
+    ["Net earnings", money(statement.net)],
+    ["Payouts sent", money(statement.payouts)],
+    ["Transactions (paid tasks, late fees and tips)", String(statement.transactions)],
+  ];
+}
 
 /** The plain note on the federal 1099-K threshold, on the statement page and its PDF alike. */
 export function form1099kNote(statement: Pick<YearlyStatement, "overReportingThreshold">): string {

@@ -259,6 +259,7 @@ export const TASK_TRANSITIONS = [
   {
     // A paid claimed task may be cancelled too: the payments feature refunds the capture.
     // A requested task has its own row, cancel_request, so its provider hears of it (decision 065).
+    // The notice comes after the money moved, so it tells what the statement holds (decision 073).
     name: "cancel",
     actor: "poster",
     from: ["open", "claimed"],
@@ -266,7 +267,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["notify.provider_cancelled", "escrow.late_fee", "escrow.refund", "announce", "board.remove"],
+    actions: ["escrow.late_fee", "escrow.refund", "notify.provider_cancelled", "announce", "board.remove"],
   },
   {
     name: "expire",
@@ -355,7 +356,7 @@ export const TASK_TRANSITIONS = [
     effects: [],
     // An open dispute's resolution decides where the money goes: no refund beside it.
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["notify.parties_removed", "escrow.refund", "announce", "board.remove"],
+    actions: ["escrow.refund", "notify.parties_removed", "announce", "board.remove"],
   },
   {
     // An admin takes a suspended provider off a task: it reopens for others, and a paid one is

@@ -204,6 +204,12 @@ export const taskPublicSchema = z.object({
   urgentFee: z.number(),
   serviceFee: z.number(),
   totalAmount: z.number(),
+  /**
+   * What the provider takes home and what the platform keeps of budget + surcharge, fixed when the
+   * task was priced ("You'll earn" reads it; docs/decisions/073-one-account-of-each-tasks-money.md).
+   */
+  providerShare: z.number(),
+  platformCommission: z.number(),
   scheduledDate: z.string().nullable(),
   city: z.string().nullable(),
   state: z.string().nullable(),

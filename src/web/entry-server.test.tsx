@@ -17,6 +17,8 @@ const task: Omit<TaskDetail, "visibility" | "photos"> = {
   urgentFee: 0,
   serviceFee: 4.5,
   totalAmount: 49.5,
+  providerShare: 38.25,
+  platformCommission: 6.75,
   scheduledDate: "2026-12-01T15:00:00.000Z",
   city: "Annapolis",
   state: "MD",

@@ -62,6 +62,8 @@ describe("chat across two server processes", () => {
         urgentFeeCents: 0,
         serviceFeeCents: 250,
         totalCents: 2750,
+        providerShareCents: 2125,
+        platformCommissionCents: 375,
         status: "claimed",
       })
       .returning();

@@ -72,7 +72,7 @@ describe("prepared statements answer as drizzle does", () => {
     const now = t.clock.now();
     const [inserted] = await insertTaskStatement.rows(db, {
       userId: poster.id, hiringMode: "first_to_claim", title: "Carry a sofa", description: "Up two floors", category: "moving", urgency: "standard",
-      budgetCents: 6000, urgentFeeCents: 0, serviceFeeCents: 600, totalCents: 6600, scheduledDate: null,
+      budgetCents: 6000, urgentFeeCents: 0, serviceFeeCents: 600, totalCents: 6600, providerShareCents: 5100, platformCommissionCents: 900, scheduledDate: null,
       location: "1 Main St", city: "Annapolis", state: "MD", lat: 38.97, lon: -76.49,
       startLocation: null, startCity: null, startState: null, startLat: null, startLon: null,
       endLocation: null, endCity: null, endState: null, endLat: null, endLon: null,

@@ -1,6 +1,6 @@
 import { count, inArray } from "drizzle-orm";
 import type { Category, Urgency } from "../../shared/constants.js";
-import { priceTask } from "../../shared/money.js";
+import { lineItemsOf, priceTask } from "../../shared/money.js";
 import type { Db } from "../db/client.js";
 import { backgroundChecks } from "../db/schema/background-checks.js";
 import { providerProfiles } from "../db/schema/providers.js";
@@ -131,10 +131,7 @@ export async function seedDemoData(db: Db, secrets: SecretBox, now: Date, passwo
         description: t.description,
         category: t.category,
         urgency: t.urgency,
-        budgetCents: price.budgetCents,
-        urgentFeeCents: price.urgentFeeCents,
-        serviceFeeCents: price.serviceFeeCents,
-        totalCents: price.totalCents,
+        ...lineItemsOf(price),
         approxLat: first ? approx(first.lat) : null,
         approxLon: first ? approx(first.lon) : null,
         createdAt: new Date(now.getTime() - t.hoursAgo * 3_600_000),

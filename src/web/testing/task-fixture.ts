@@ -30,6 +30,8 @@ export function privateTask(overrides: Partial<PrivateTaskDetail> = {}): Private
     urgentFee: 0,
     serviceFee: 3.3,
     totalAmount: 33.3,
+    providerShare: 25.5,
+    platformCommission: 4.5,
     scheduledDate: null,
     location: "12 Main St",
     city: "Annapolis",

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { HIRING_MODES, TASK_STATUSES, URGENCIES } from "../../../shared/constants.js";
 import { REQUEST_FALLBACKS } from "../../../shared/task-requests.js";
 import { users } from "./users.js";
@@ -34,6 +34,13 @@ export const tasks = pgTable(
     urgentFeeCents: integer().notNull(),
     serviceFeeCents: integer().notNull(),
     totalCents: integer().notNull(),
+    /**
+     * The provider's share and the platform's commission of budget + surcharge, fixed with the
+     * other line items when the task is priced (posted, edited, an offer accepted) and read by every
+     * page, notice and statement (docs/decisions/073-one-account-of-each-tasks-money.md).
+     */
+    providerShareCents: integer().notNull(),
+    platformCommissionCents: integer().notNull(),
     scheduledDate: timestamp({ withTimezone: true }),
     location: text(),
     city: text(),
@@ -103,6 +110,8 @@ export const tasks = pgTable(
     index("tasks_request_expires_idx").on(t.requestExpiresAt).where(sql`${t.requestExpiresAt} is not null`),
     // Case-insensitive substring search over title and description stays fast at 100k rows.
     index("tasks_search_trgm_idx").using("gin", sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
+    // The line items add up: the provider's share and the commission split the budget and surcharge.
+    check("tasks_line_items_add_up", sql`${t.providerShareCents} + ${t.platformCommissionCents} = ${t.budgetCents} + ${t.urgentFeeCents}`),
   ],
 );
 

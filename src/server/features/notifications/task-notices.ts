@@ -1,8 +1,13 @@
 import { formatDollarsExact } from "../../../shared/money.js";
 import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { displayName } from "../../../shared/names.js";
+import { statementWords, type StatementViewer } from "../../../shared/statement-words.js";
+import type { RefundReason } from "../../../shared/task-statement.js";
 import type { AppContext } from "../../context.js";
+import type { Db } from "../../db/client.js";
+import { loadTaskStatement } from "../../db/task-statements.js";
 import { notifyUser } from "../../notify.js";
+import type { TaskRow } from "../../transition-actions.js";
 import { providerSummary, type ProviderSummary } from "./repository.js";
 
 // What each party hears about a task's transitions: the notify.* actions of the task table
@@ -22,6 +27,19 @@ function claimer(summary: ProviderSummary | null): string {
   const rating = summary.rating === null ? "no ratings yet" : `${summary.rating.toFixed(1)} stars`;
   const done = `${summary.completedTasks} completed ${summary.completedTasks === 1 ? "task" : "tasks"}`;
   return `${displayName(summary)} (${rating}, ${done})`;
+}
+
+/**
+ * What the task's money now is for `viewer`, in the statement's words (src/shared/statement-words.ts),
+ * read in the transition's transaction after its money actions ran. With `refundedFor`, only when
+ * that transition's refund is the latest thing the ledger did (a task reopened by it has no other
+ * money to tell of); otherwise nothing.
+ */
+async function moneyNow(tx: Db, task: TaskRow, viewer: StatementViewer, refundedFor?: RefundReason): Promise<string> {
+  const statement = await loadTaskStatement(tx, task.id);
+  const last = statement.lines.at(-1);
+  if (refundedFor && !(last?.kind === "refund" && last.reason === refundedFor)) return "";
+  return statementWords(statement, viewer).summary;
 }
 
 export function registerTaskNotices(ctx: AppContext): void {
@@ -55,23 +73,26 @@ export function registerTaskNotices(ctx: AppContext): void {
     });
   });
   // The provider of a cancelled task is told, so their last notice is not "you can start"
-  // (docs/product.md, Chat and notifications). A paid task's money goes back to the poster.
+  // (docs/product.md, Chat and notifications). The row's money moved first: the notice says what
+  // the task's statement now holds for them, a late-cancellation fee included (decision 073).
   ctx.taskActions.handle("notify.provider_cancelled", async ({ task, tx }) => {
     if (task.providerId === null) return;
     const paid = task.paymentCapturedAt !== null;
+    const money = paid ? `${await moneyNow(tx, task, { role: "provider", id: task.providerId })} ` : "";
     await notifyUser(ctx, tx, {
       userId: task.providerId,
       kind: "task_cancelled",
       title: "A task you claimed was cancelled",
       body: paid
-        ? `The poster cancelled "${task.title}" and their payment was refunded. Please do not start or continue the work: it will not be paid. The chat is closed.`
+        ? `The poster cancelled "${task.title}". ${money}Please do not start or continue the work. The chat is closed.`
         : `The poster cancelled "${task.title}" before paying. There is nothing to do for it. The chat is closed.`,
       taskId: task.id,
     });
   });
   // docs/decisions/058-withdrawing-and-editing.md: the poster hears at once, with where their money is.
   ctx.taskActions.handle("notify.poster_provider_withdrew", async ({ transition, task, tx }) => {
-    const refunded = transition === "withdraw" ? ` Your payment of ${formatDollarsExact(task.totalCents)} was refunded to your card in full.` : "";
+    const money = await moneyNow(tx, task, { role: "poster" }, "withdraw");
+    const refunded = transition === "withdraw" && money ? ` ${money}` : "";
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "provider_withdrew",
@@ -89,7 +110,8 @@ export function registerTaskNotices(ctx: AppContext): void {
       taskId: task.id,
     });
   });
-  // An admin removed the task (docs/product.md, Moderation): both parties hear why and how to appeal.
+  // An admin removed the task (docs/product.md, Moderation): both parties hear why and how to appeal,
+  // and what became of the money (the row refunded it first).
   ctx.taskActions.handle("notify.parties_removed", async ({ task, tx, reason, releasedProviderId }) => {
     const why = reason ? ` because: ${reason}` : "";
     const appeal = MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`);
@@ -98,26 +120,29 @@ export function registerTaskNotices(ctx: AppContext): void {
       userId: task.userId,
       kind: "moderation",
       title: "Your task was removed",
-      body: `An Errandly administrator removed "${task.title}"${why}.${paid ? " Your payment was refunded in full to your card." : ""} ${appeal}`,
+      body: `An Errandly administrator removed "${task.title}"${why}.${paid ? ` ${await moneyNow(tx, task, { role: "poster" })}` : ""} ${appeal}`,
       taskId: task.id,
     });
     const provider = task.providerId ?? releasedProviderId;
     if (provider === null) return;
+    const money = paid ? ` ${await moneyNow(tx, task, { role: "provider", id: provider })}` : " It will not be paid.";
     await notifyUser(ctx, tx, {
       userId: provider,
       kind: "moderation",
       title: "A task you claimed was removed",
-      body: `An Errandly administrator removed "${task.title}". Please do not start or continue the work: it will not be paid. ${appeal}`,
+      body: `An Errandly administrator removed "${task.title}". Please do not start or continue the work.${money} ${appeal}`,
       taskId: task.id,
     });
   });
   // An admin took the suspended provider off the task: it is open again, and a paid one was refunded.
   ctx.taskActions.handle("notify.poster_provider_released", async ({ task, tx }) => {
+    const refund = await moneyNow(tx, task, { role: "poster" }, "release");
+    const money = refund ? ` ${refund}` : "";
     await notifyUser(ctx, tx, {
       userId: task.userId,
       kind: "moderation",
       title: "Your task is open again",
-      body: `The provider of "${task.title}" can no longer work on Errandly, so the task is back on the job board for other providers. Any payment you made was refunded in full; you pay again when a new provider claims it.`,
+      body: `The provider of "${task.title}" can no longer work on Errandly, so the task is back on the job board for other providers.${money} You pay again when a new provider claims it.`,
       taskId: task.id,
     });
   });

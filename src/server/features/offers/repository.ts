@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, ne, sql } from "drizzle-orm";
-import { centsToDollars } from "../../../shared/money.js";
+import { centsToDollars, type TaskLineItems } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import type { Offer } from "../../../shared/offers.js";
 import { blockedBetweenSql } from "../../db/blocks.js";
@@ -136,12 +136,8 @@ export async function closeOtherOffers(tx: Db, taskId: string, now: Date): Promi
   return rows.map((r) => r.providerId);
 }
 
-/** Writes the price of the accepted offer on the task (the fee function's figures, in cents). */
-export async function priceTaskAt(
-  tx: Db,
-  taskId: string,
-  price: { budgetCents: number; urgentFeeCents: number; serviceFeeCents: number; totalCents: number },
-): Promise<void> {
+/** Writes the line items of the accepted offer's price on the task (the fee function's figures, in cents). */
+export async function priceTaskAt(tx: Db, taskId: string, price: TaskLineItems): Promise<void> {
   await tx.update(tasks).set(price).where(eq(tasks.id, taskId));
 }
 

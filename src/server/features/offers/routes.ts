@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uuidParamSchema } from "../../../shared/common.js";
-import { dollarsToCents, formatDollars } from "../../../shared/money.js";
+import { dollarsToCents, formatDollars, lineItemsOf } from "../../../shared/money.js";
 import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerChangedMessage, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { maskContactDetails } from "../../contact-masking.js";
@@ -50,8 +50,8 @@ function registerOfferActions(ctx: AppContext): void {
       const current = named === null ? null : await openOffer(tx, task.id, named.id);
       throw conflict(current && current.priceCents !== named?.priceCents ? offerChangedMessage(current.priceCents) : OFFER_MESSAGES.offerGone);
     }
-    const { budgetCents, urgentFeeCents, serviceFeeCents, totalCents } = offerQuote(offer.priceCents, task.urgency);
-    const price = { budgetCents, urgentFeeCents, serviceFeeCents, totalCents };
+    // The offer's quote, its line items stored by the fee rules in force (decision 073).
+    const price = lineItemsOf(offerQuote(offer.priceCents, task.urgency));
     await priceTaskAt(tx, task.id, price);
     // The later actions and the answer read the task as it now is.
     Object.assign(task, price);

@@ -101,7 +101,11 @@ describe("an admin's resolution", () => {
     expect(seen.dispute?.resolution).toMatchObject({ refund: refundCents / 100, release: released / 100, providerShare: share / 100, fromGuarantee: 0 });
     for (const who of [poster, provider]) {
       const notices = await noticesOf(who.id, task.id);
-      expect(notices.at(-1)?.body).toContain(`refunded $${(refundCents / 100).toFixed(2)}`);
+      // Each is told the split in the statement's words, with the rule that made the provider's part.
+      const body = notices.at(-1)?.body ?? "";
+      expect(body).toContain(`$${(refundCents / 100).toFixed(2)} was refunded to ${who === poster ? "you" : "the poster"}`);
+      expect(body).toContain(`${who === poster ? "the provider received" : "you received"} $${(share / 100).toFixed(2)}`);
+      expect(body).toContain(`× $${(released / 100).toFixed(2)} ÷ $${(task.totalCents / 100).toFixed(2)} = $${(share / 100).toFixed(2)}`);
     }
     expect((await resolve(admin, task.id, { refund: 0, reason: "again" })).statusCode).toBe(409);
     expect(await unbalanced()).toBe(0);
@@ -125,7 +129,7 @@ describe("an admin's resolution", () => {
     expect(await balance(ACCOUNTS.providerBalance(recovered.provider.id))).toBe(before - 2000);
     expect(await balance(ACCOUNTS.guarantee)).toBe(guaranteeBefore - 2000);
     const [told] = (await noticesOf(recovered.provider.id, recovered.task.id)).slice(-1);
-    expect(told?.body).toContain("will be taken from your next payouts");
+    expect(told?.body).toContain("$20.00 of that refund was taken back from your balance, so it comes out of your next payouts.");
     const finance = (await call(t, admin, { url: "/api/admin/finance" })).json();
     expect(finance.guaranteeBalance).toBe((guaranteeBefore - 2000) / 100);
     expect(await unbalanced()).toBe(0);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   DISPUTE_REASON_LABELS,
@@ -10,10 +10,13 @@ import {
   type TaskDisputeAnswer,
 } from "../../../shared/disputes.js";
 import { evaluateMoneyTransition, moneyActorRefusal, type MoneyRequester } from "../../../shared/money-lifecycle.js";
-import { centsToDollars, disputeSplit, dollarsToCents, formatDollarsExact, priceTask } from "../../../shared/money.js";
+import { centsToDollars, disputeSplit, dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
+import { statementWords } from "../../../shared/statement-words.js";
+import { statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
 import type { AdminFinance } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
-import { disputeMessages, disputes, ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
+import { loadTaskStatement, loadTaskStatements } from "../../db/task-statements.js";
+import { disputeMessages, disputes } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
@@ -143,11 +146,12 @@ export async function resolveDispute(
     const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
     const refundCents = dollarsToCents(input.refund);
     // Never more than the poster paid, less what was already given back (a cancel's refund, an earlier dispute).
-    const most = held > 0 ? held : Math.max(0, task.totalCents - (await refundedToPoster(ctx, taskId, tx)));
+    const most = held > 0 ? held : Math.max(0, task.totalCents - statementTotals(await loadTaskStatement(tx, taskId)).refundedCents);
     if (refundCents < 0 || refundCents > most) {
       throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid and was not refunded yet"}`);
     }
-    const split = disputeSplit(priceTask(task.budgetCents, task.urgency), held, refundCents);
+    // The provider's part by the pro-rata rule on the share fixed when the task was priced.
+    const split = disputeSplit(task, held, refundCents);
     const now = ctx.now();
     const [dispute] = await tx
       .update(disputes)
@@ -170,16 +174,6 @@ export async function resolveDispute(
   });
 }
 
-/** What the ledger already gave back to the poster for this task, in cents. */
-async function refundedToPoster(ctx: PaymentsContext, taskId: string, tx: Db): Promise<number> {
-  const [row] = await tx
-    .select({ total: sql<string | null>`sum(${ledgerEntries.amountCents})` })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(and(eq(ledgerTransactions.taskId, taskId), eq(ledgerEntries.account, ACCOUNTS.refunds)));
-  return Number(row?.total ?? 0);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reads.
 
@@ -194,6 +188,12 @@ function outcomeOf(dispute: DisputeRow): TaskDispute["resolution"] {
     recoveredFromProvider: dispute.recoverFromProvider === true,
     resolvedAt: dispute.resolvedAt.toISOString(),
   };
+}
+
+/** What a resolution did to the money, in the statement's words for this party or admin. */
+function resolvedWords(statement: TaskStatement, viewer: Viewer, task: TaskRow): string {
+  const words = statementWords(statement, viewer.id === task.userId ? { role: "poster" } : viewer.id === task.providerId ? { role: "provider", id: viewer.id } : { role: "admin" });
+  return words.rule ? `${words.summary} ${words.rule}` : words.summary;
 }
 
 /** The task's latest dispute and its thread, for its parties and admins. */
@@ -223,10 +223,8 @@ export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: 
       reason: latest.reason as DisputeReason,
       openedByRole: latest.openedBy === task.userId ? "poster" : "provider",
       createdAt: latest.createdAt.toISOString(),
-      moneyNow: resolution
-        ? `Resolved: the poster was refunded ${formatDollarsExact(dollarsToCents(resolution.refund))}` +
-          (resolution.release > 0 ? ` and the provider received ${formatDollarsExact(dollarsToCents(resolution.providerShare))}.` : ".")
-        : await moneyWhereabouts(ctx, task, ctx.db),
+      // A resolved dispute reads as the statement tells it to this person, rule and all.
+      moneyNow: resolution ? resolvedWords(await loadTaskStatement(ctx.db, taskId), viewer, task) : await moneyWhereabouts(ctx, task, ctx.db),
       messages: rows.map((m) => ({
         id: m.id,
         authorName: roleOf(m.authorId) === "admin" ? "Errandly support" : `${m.first} ${m.last.slice(0, 1)}.`,
@@ -248,7 +246,6 @@ export async function openDisputes(ctx: PaymentsContext): Promise<AdminFinance["
     .select({
       taskId: tasks.id,
       title: tasks.title,
-      totalCents: tasks.totalCents,
       posterFirst: poster.firstName,
       posterLast: poster.lastName,
       providerFirst: provider.firstName,
@@ -256,7 +253,6 @@ export async function openDisputes(ctx: PaymentsContext): Promise<AdminFinance["
       reason: disputes.reason,
       createdAt: disputes.createdAt,
       lastAdminActionAt: disputes.lastAdminActionAt,
-      held: sql<string | null>`(select sum(e.amount_cents) from ledger_entries e where e.account = 'escrow:task:' || ${tasks.id})`,
     })
     .from(disputes)
     .innerJoin(tasks, eq(tasks.id, disputes.taskId))
@@ -266,16 +262,21 @@ export async function openDisputes(ctx: PaymentsContext): Promise<AdminFinance["
     .orderBy(asc(disputes.createdAt))
     .limit(200);
   const now = ctx.now();
-  return rows.map((d) => ({
-    taskId: d.taskId,
-    title: d.title,
-    posterName: `${d.posterFirst} ${d.posterLast}`,
-    providerName: d.providerFirst ? `${d.providerFirst} ${d.providerLast ?? ""}`.trim() : "",
-    total: centsToDollars(d.totalCents),
-    held: centsToDollars(Number(d.held ?? 0)),
-    reason: DISPUTE_REASON_LABELS[d.reason as DisputeReason],
-    reportedAt: d.createdAt.toISOString(),
-    ageDays: Math.floor((now.getTime() - d.createdAt.getTime()) / 86_400_000),
-    escalated: disputeEscalated(d.lastAdminActionAt ?? d.createdAt, now),
-  }));
+  // What the poster paid and what the escrow holds, as each task's statement tells it.
+  const statements = await loadTaskStatements(ctx.db, rows.map((d) => d.taskId));
+  return rows.map((d) => {
+    const totals = statementTotals(statements.get(d.taskId) ?? { lines: [] });
+    return {
+      taskId: d.taskId,
+      title: d.title,
+      posterName: `${d.posterFirst} ${d.posterLast}`,
+      providerName: d.providerFirst ? `${d.providerFirst} ${d.providerLast ?? ""}`.trim() : "",
+      total: centsToDollars(totals.paymentsCents - totals.refundedCents),
+      held: centsToDollars(totals.heldCents),
+      reason: DISPUTE_REASON_LABELS[d.reason as DisputeReason],
+      reportedAt: d.createdAt.toISOString(),
+      ageDays: Math.floor((now.getTime() - d.createdAt.getTime()) / 86_400_000),
+      escalated: disputeEscalated(d.lastAdminActionAt ?? d.createdAt, now),
+    };
+  });
 }

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { DISPUTE_REASON_LABELS, type DisputeReason } from "../../../shared/disputes.js";
 import { findMoneyTransition, type MoneyRecord, type MoneyTransitionName } from "../../../shared/money-lifecycle.js";
-import { formatDollarsExact, isLateCancellation, lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
+import { statementWords } from "../../../shared/statement-words.js";
+import { formatDollarsExact, isLateCancellation, lateCancellationFeeCents } from "../../../shared/money.js";
 import type { Db } from "../../db/client.js";
+import { loadTaskStatement } from "../../db/task-statements.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
 import { auditLog } from "../../db/schema/users.js";
 import { notifyUser } from "../../notify.js";
@@ -55,21 +57,22 @@ async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promis
   const payment = need(event.payment, "payment", event);
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   if (held <= 0) return;
-  const recorded = await recordMoneyAction(ctx, "refund", { paymentId: payment.id, taskId: task.id, heldCents: held, actorId }, tx);
+  const reason = need(event.refundReason, "refund reason", event);
+  const recorded = await recordMoneyAction(ctx, "refund", { paymentId: payment.id, taskId: task.id, heldCents: held, actorId, reason }, tx);
   if (!recorded) throw new Error(`Payment ${payment.id} was captured again after its refund`);
   // Inside the transaction on purpose: if the gateway refuses, the cancel rolls back and the
   // poster can retry; the key makes a retry after a rollback the same refund.
   if (payment.gatewayRef) await ctx.gateway.refund({ key: `re-${payment.id}`, ref: payment.gatewayRef, amountCents: held });
 }
 
-/** "ledger.release": the escrow to the provider's balance (85% of budget + surcharge) and the platform; the provider is told. */
+/** "ledger.release": the escrow to the provider's balance (the task's stored share) and the platform; the provider is told. */
 async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   if (held <= 0) return;
-  const { providerShareCents } = priceTask(task.budgetCents, task.urgency);
+  const { providerShareCents } = task;
   const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
   if (!recorded) return;
   await notifyUser(ctx, tx, {
@@ -151,26 +154,24 @@ async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent):
   });
 }
 
+/**
+ * Both parties hear the resolution in the words of the task's statement, which the row's ledger
+ * actions have just written: what each received or got back, and the pro-rata rule of a split.
+ */
 async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
-  const refund = (dispute.refundCents ?? 0) + (dispute.guaranteeCents ?? 0);
-  const outcome =
-    `The poster is refunded ${formatDollarsExact(refund)}` +
-    ((dispute.releaseCents ?? 0) > 0 ? ` and the provider receives ${formatDollarsExact(dispute.providerShareCents ?? 0)}.` : ".") +
-    ((dispute.guaranteeCents ?? 0) > 0 ? " The refund is paid by Errandly's guarantee." : "");
-  const recovery =
-    dispute.recoverFromProvider && (dispute.guaranteeCents ?? 0) > 0
-      ? ` ${formatDollarsExact(dispute.guaranteeCents ?? 0)} will be taken from your next payouts.`
-      : "";
+  const statement = await loadTaskStatement(tx, task.id);
   for (const userId of [task.userId, task.providerId]) {
     if (!userId) continue;
+    const words = statementWords(statement, userId === task.userId ? { role: "poster" } : { role: "provider", id: userId });
+    const rule = words.rule ? ` ${words.rule}` : "";
     await notifyUser(ctx, tx, {
       userId,
       kind: "dispute",
       title: "The reported problem was resolved",
-      body: `An admin resolved the problem with "${task.title}". ${outcome}${userId === task.providerId ? recovery : ""} Reason: ${dispute.resolutionReason ?? ""}`,
+      body: `About "${task.title}": ${words.summary}${rule} Reason: ${dispute.resolutionReason ?? ""}`,
       taskId: task.id,
     });
   }
@@ -180,6 +181,7 @@ async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent
  * "escrow.late_fee" (the task table's cancel): a poster cancelling a paid task less than
  * LATE_CANCEL_HOURS before its scheduled time pays the provider the late-cancellation fee from the
  * escrow; "escrow.refund" then gives back what is left (docs/product.md, Money: late cancellation).
+ * The provider hears both in the row's one notice, notify.provider_cancelled, read from the statement.
  */
 async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
   if (!task.paymentCapturedAt || !task.providerId || !isLateCancellation(task.scheduledDate, now)) return;
@@ -188,14 +190,7 @@ async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { ta
   if (feeCents <= 0) return;
   const payment = await findPayment(ctx, and(paymentOfTask(task.id), eq(payments.status, "captured")), tx);
   if (!payment) throw new Error(`Task ${task.id} holds money in escrow without a captured payment`);
-  if (!(await recordMoneyAction(ctx, "late_fee", { paymentId: payment.id, taskId: task.id, providerId: task.providerId, feeCents, actorId }, tx))) return;
-  await notifyUser(ctx, tx, {
-    userId: task.providerId,
-    kind: "payout_released",
-    title: "Late-cancellation fee",
-    body: `The poster cancelled "${task.title}" less than a day before it was due. ${formatDollarsExact(feeCents)} was added to your balance.`,
-    taskId: task.id,
-  });
+  await recordMoneyAction(ctx, "late_fee", { paymentId: payment.id, taskId: task.id, providerId: task.providerId, feeCents, actorId }, tx);
 }
 
 /** Registers the money table's handlers, and the task table's late-cancellation fee. */

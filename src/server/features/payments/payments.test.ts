@@ -304,16 +304,16 @@ describe("earnings", () => {
       expect(res.statusCode).toBe(200);
       return res.json<Earnings>().tasks.find((row) => row.taskId === taskId);
     };
-    const none = { tips: 0, releaseAt: null, releasedAt: null, refundedAt: null };
+    const none = { tips: 0, releaseAt: null, movedAt: null, refundedAt: null };
 
     const working = await taskAt(t, "in_progress", { provider, budgetCents: 5000 });
-    expect(await rowOf(working.task.id)).toMatchObject({ ...none, status: "in_progress", earned: 42.5 });
+    expect(await rowOf(working.task.id)).toMatchObject({ ...none, status: "in_progress", earned: 42.5, moved: false });
 
     // The issue's case: a $120 task paid, then cancelled by its poster, showed "In progress, $102.00".
     const cancelled = await taskAt(t, "paid", { provider, budgetCents: 12000 });
     t.clock.advance(60_000);
     expect(await transition(t, "cancel", cancelled.task.id, cancelled.poster)).toMatchObject({ status: "cancelled" });
-    expect(await rowOf(cancelled.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, refundedAt: t.clock.now().toISOString() });
+    expect(await rowOf(cancelled.task.id)).toMatchObject({ ...none, status: "refunded", earned: 0, moved: true, refundedAt: t.clock.now().toISOString() });
 
     const held = await taskAt(t, "completed", { provider, budgetCents: 15000 });
     const dueAt = new Date(t.clock.now().getTime() + 24 * 3_600_000).toISOString();
@@ -323,7 +323,7 @@ describe("earnings", () => {
     const early = await taskAt(t, "completed", { provider, budgetCents: 15000 });
     t.clock.advance(3_600_000);
     expect((await call(t, early.poster, { method: "POST", url: `/api/tasks/${early.task.id}/approve-release` })).statusCode).toBe(200);
-    expect(await rowOf(early.task.id)).toMatchObject({ ...none, status: "released", earned: 127.5, releasedAt: t.clock.now().toISOString() });
+    expect(await rowOf(early.task.id)).toMatchObject({ ...none, status: "released", earned: 127.5, moved: true, movedAt: t.clock.now().toISOString() });
 
     const disputed = await taskAt(t, "disputed", { provider, budgetCents: 15000 });
     expect(await rowOf(disputed.task.id)).toMatchObject({ ...none, status: "under_review", earned: 127.5 });
@@ -365,10 +365,10 @@ describe("earnings and the yearly statement after an admin's split", () => {
   it("after a $20 refund shows the $35.37 received, and a statement whose fee is 15% of its gross", async () => {
     const { task, after, statement } = await settledByAdmin(() => 2000);
     const now = t.clock.now().toISOString();
-    expect(after.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status: "settled", earned: 35.37, refundedToPoster: 20, releasedAt: now, refundedAt: null });
+    expect(after.tasks.find((row) => row.taskId === task.id)).toMatchObject({ status: "settled", earned: 35.37, refundedToPoster: 20, movedAt: now, refundedAt: now });
     expect(after).toMatchObject({ held: 0, available: 35.37 });
     // floor(6000 × 4530 / 6530) = 4162 of work value released; the provider's 3537 leaves 625 (15.0%).
-    expect(statement.json<YearlyStatement>()).toMatchObject({ gross: 41.62, fees: 6.25, tips: 0, net: 35.37, transactions: 1 });
+    expect(statement.json<YearlyStatement>()).toMatchObject({ gross: 41.62, fees: 6.25, lateFees: 0, recovered: 0, tips: 0, net: 35.37, transactions: 1 });
   });
 
   it.each([

@@ -1,6 +1,5 @@
 import PDFDocument from "pdfkit";
-import { dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
-import { form1099kNote, RECEIPT_TITLES, receiptLines, type Receipt, type YearlyStatement } from "../../../shared/receipts.js";
+import { form1099kNote, RECEIPT_TITLES, receiptLines, statementLines, type Receipt, type YearlyStatement } from "../../../shared/receipts.js";
 
 // The receipt and the yearly statement as PDF documents, drawn on the server with pdfkit's built-in
 // Helvetica (no font files to ship). Dates are written in UTC, as the ledger stores them.
@@ -52,21 +51,13 @@ export function receiptPdf(receipt: Receipt): Promise<Buffer> {
 }
 
 export function statementPdf(statement: YearlyStatement): Promise<Buffer> {
-  const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
   return render((doc) => {
     doc.font("Helvetica-Bold").fontSize(20).text("Errandly");
     doc.moveDown(0.5);
     doc.fontSize(14).text(`Yearly statement ${statement.year}`);
     doc.font("Helvetica").fontSize(11).text(`Provider: ${statement.providerName}`);
     doc.moveDown();
-    rows(doc, [
-      ["Gross (budgets and urgent surcharges of released work)", money(statement.gross)],
-      ["Platform fees", money(statement.fees)],
-      ["Tips", money(statement.tips)],
-      ["Net earnings", money(statement.net)],
-      ["Payouts sent", money(statement.payouts)],
-      ["Transactions (paid tasks and tips)", String(statement.transactions)],
-    ]);
+    rows(doc, statementLines(statement));
     doc.moveDown();
     doc.fontSize(9).text(form1099kNote(statement));
   }, `Yearly statement ${statement.year}`);

@@ -220,6 +220,7 @@ describe("receipts", () => {
       task: { id: randomUUID(), title: "Walk the dog", scheduledDate: null, budgetCents: 5000, urgentFeeCents: 0, serviceFeeCents: 450, totalCents: 5450 },
       payer: { firstName: "Ann", lastName: "Lee" },
       provider: null,
+      statement: null,
     };
     // A split resolution: part released, part refunded, in one transaction.
     expect(receiptOf(row)).toMatchObject({ kind: "refund", amount: 21.8, number: `ER-20260304-${row.id.replaceAll("-", "").slice(0, 8).toUpperCase()}` });
@@ -254,6 +255,7 @@ describe("statements", () => {
     const lines = csv.body.trimEnd().split("\r\n");
     expect(lines[0]).toBe("Date,Type,Task,Task ID,Amount (USD)");
     expect(lines).toHaveLength(5);
+    // The Type column is in words, as the earnings page says it (BALANCE_ENTRY_WORDS).
     expect(lines.some((l) => l.includes(`,Released,"Water plants, front and back",${first.task.id},${(share(5000) / 100).toFixed(2)}`))).toBe(true);
     expect(lines.some((l) => l.includes(`,Released,"'=1+2 errand",${second.task.id},`))).toBe(true);
     expect(lines.some((l) => l.includes(`,Tip,"'=1+2 errand",${second.task.id},5.00`))).toBe(true);
@@ -264,6 +266,8 @@ describe("statements", () => {
       year,
       gross: 90,
       fees: (commission(5000) + commission(4000)) / 100,
+      lateFees: 0,
+      recovered: 0,
       tips: 5,
       net: paidOut / 100,
       payouts: paidOut / 100,
@@ -274,7 +278,7 @@ describe("statements", () => {
     const pdf = await get(provider, `/api/payments/statements/${year}/pdf`);
     expect(pdf.headers["content-disposition"]).toBe(`attachment; filename="errandly-statement-${year}.pdf"`);
     const text = pdfText(pdf.rawPayload);
-    for (const line of [`Yearly statement ${year}`, "Provider: Sam P.", "$90.00", "$13.50", "$5.00", "Transactions (paid tasks and tips)", "3"]) {
+    for (const line of [`Yearly statement ${year}`, "Provider: Sam P.", "$90.00", "$13.50", "$5.00", "Transactions (paid tasks, late fees and tips)", "3"]) {
       expect(text).toContain(line);
     }
     // The note wraps over several lines of the page.
@@ -287,7 +291,7 @@ describe("statements", () => {
     expect((await get(null, "/api/payments/earnings.csv")).statusCode).toBe(401);
   });
 
-  it("counts a late-cancellation fee as gross with no fee on it, beside a released task's commission", async () => {
+  it("gives a late-cancellation fee its own line, outside gross and with no fee on it, and its own CSV type", async () => {
     const provider = await createProvider(t, { firstName: "Lee", lastName: "Ortiz" });
     await taskAt(t, "completed", { provider, budgetCents: 5000 });
     const soon = new Date(t.clock.now().getTime() + 2 * 3_600_000).toISOString();
@@ -299,14 +303,22 @@ describe("statements", () => {
     expect(feeCents).toBe(600);
     const released = priceTask(5000, "standard");
     const statement = (await get(provider, `/api/payments/statements/${t.clock.now().getUTCFullYear()}`)).json<YearlyStatement>();
+    // Gross is the released work alone: it once read $56.00, the fee hidden inside it.
     expect(statement).toMatchObject({
-      gross: (5000 + feeCents) / 100,
+      gross: 5000 / 100,
       fees: released.platformCommissionCents / 100,
+      lateFees: feeCents / 100,
       tips: 0,
       net: (released.providerShareCents + feeCents) / 100,
       transactions: 2,
     });
-    expect(Math.round((statement.gross - statement.fees) * 100)).toBe(Math.round(statement.net * 100));
+    expect(Math.round((statement.gross - statement.fees + statement.lateFees) * 100)).toBe(Math.round(statement.net * 100));
+    const pdf = pdfText((await get(provider, `/api/payments/statements/${t.clock.now().getUTCFullYear()}/pdf`)).rawPayload);
+    expect(pdf).toContain("Late-cancellation fees (yours in full)");
+    // The CSV says what each line is in words: no "late_fee" or "split" codes.
+    const csv = (await get(provider, "/api/payments/earnings.csv")).body;
+    expect(csv).toContain(`,Late-cancellation fee,`);
+    expect(csv).not.toMatch(/,(late_fee|split|guarantee|release),/);
   });
 
   it("writes CSV fields that stay text: commas, quotes, line breaks and formulas", () => {

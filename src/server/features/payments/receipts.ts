@@ -2,6 +2,8 @@ import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
 import { RECEIPT_TITLES, receiptLines, type Receipt, type ReceiptKind } from "../../../shared/receipts.js";
 import type { LedgerKind } from "../../../shared/money-lifecycle.js";
+import { refundReasonWords } from "../../../shared/statement-words.js";
+import { statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
 import type { NotifyInput } from "../../notify.js";
 
 // A receipt is a view of one ledger transaction (docs/decisions/060-receipts-from-the-ledger.md):
@@ -31,6 +33,8 @@ export interface ReceiptRow {
   };
   payer: { firstName: string; lastName: string };
   provider: { firstName: string; lastName: string } | null;
+  /** The task's statement, for a refund's place in its account (refundAccount). */
+  statement: TaskStatement | null;
 }
 
 /** What the receipt is for; null when the transaction did not touch the poster's card (a release, a payout). */
@@ -44,6 +48,26 @@ export function receiptKind(row: Pick<ReceiptRow, "kind" | "paidCents" | "refund
 export function receiptNumber(id: string, issuedAt: Date): string {
   const day = issuedAt.toISOString().slice(0, 10).replaceAll("-", "");
   return `ER-${day}-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
+}
+
+/**
+ * A refund's place in its task's account, from the statement's lines up to and including it (the
+ * ledger before a transaction never changes, so this is what it was when the refund was issued):
+ * what the poster had paid, what had come back, the net cost, and why this came back.
+ */
+export function refundAccount(statement: TaskStatement, transactionId: string): NonNullable<Receipt["account"]> | null {
+  const last = statement.lines.findLastIndex((l) => l.transactionId === transactionId);
+  if (last < 0) return null;
+  const upTo = { lines: statement.lines.slice(0, last + 1) };
+  const { paymentsCents, refundedCents } = statementTotals(upTo);
+  // The refund's own line: a split's transaction also pays the provider and the platform.
+  const line = statement.lines.find((l) => l.transactionId === transactionId && (l.kind === "refund" || l.kind === "dispute_refund" || l.kind === "guarantee_refund"));
+  return {
+    paid: centsToDollars(paymentsCents),
+    refunded: centsToDollars(refundedCents),
+    cost: centsToDollars(paymentsCents - refundedCents),
+    reason: line ? refundReasonWords(line) : null,
+  };
 }
 
 /** The function from a ledger transaction to its receipt; null when it has none. */
@@ -61,6 +85,7 @@ export function receiptOf(row: ReceiptRow): Receipt | null {
     serviceFee: centsToDollars(row.task.serviceFeeCents),
     total: centsToDollars(row.task.totalCents),
     cardLast4: row.cardLast4,
+    account: what.kind === "refund" && row.statement ? refundAccount(row.statement, row.id) : null,
     task: {
       id: row.task.id,
       title: row.task.title,

@@ -14,9 +14,11 @@ import {
   type MoneyTransitionDefinition,
 } from "../../../shared/money-lifecycle.js";
 import type { Receipt } from "../../../shared/receipts.js";
+import { LEDGER_ACCOUNTS, type RefundReason } from "../../../shared/task-statement.js";
 import type { AppContext } from "../../context.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { SqlStatement } from "../../db/prepared.js";
+import { loadTaskStatements } from "../../db/task-statements.js";
 import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, receiptFacts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -267,16 +269,8 @@ export async function providersOwedPayouts(ctx: AppContext): Promise<string[]> {
 // one transaction sum to zero, so money is only ever moved, never made. Entries are append-only: a
 // trigger refuses UPDATE and DELETE (drizzle/0001_ledger_append_only.sql).
 
-export const ACCOUNTS = {
-  posterPayments: "external:poster_payments",
-  payouts: "external:payouts",
-  refunds: "external:refunds",
-  revenue: "platform:revenue",
-  /** Pays posters' refunds on disputes resolved after the money was released (decision 057); negative as it pays. */
-  guarantee: "platform:guarantee",
-  escrow: (taskId: string) => `escrow:task:${taskId}`,
-  providerBalance: (userId: string) => `provider:${userId}:balance`,
-} as const;
+/** The ledger's accounts, named once in src/shared/task-statement.ts, which reads them back into statements. */
+export const ACCOUNTS = LEDGER_ACCOUNTS;
 
 export interface Posting {
   account: string;
@@ -289,8 +283,8 @@ interface ActionInputs {
   capture: { paymentId: string; taskId: string; amountCents: number; posterId: string; memo?: string };
   /** Keyed by the task: a task's escrow is released once. */
   release: { taskId: string; providerId: string; heldCents: number; providerShareCents: number; actorId: string | null };
-  /** Keyed by the payment whose capture it gives back. */
-  refund: { paymentId: string; taskId: string; heldCents: number; actorId: string | null };
+  /** Keyed by the payment whose capture it gives back; its reason is the memo a statement reads. */
+  refund: { paymentId: string; taskId: string; heldCents: number; actorId: string | null; reason: RefundReason };
   tip: { tipId: string; taskId: string; posterId: string; providerId: string; amountCents: number };
   payout: { payoutId: string; providerId: string; amountCents: number };
   /** Keyed by the dispute: a dispute is resolved once. */
@@ -339,6 +333,7 @@ const LEDGER_OF: { [A in LedgerKind]: (input: ActionInputs[A]) => LedgerTransact
     key: i.paymentId,
     taskId: i.taskId,
     createdBy: i.actorId,
+    memo: i.reason,
     postings: [
       { account: ACCOUNTS.escrow(i.taskId), amountCents: -i.heldCents },
       { account: ACCOUNTS.refunds, amountCents: i.heldCents },
@@ -549,9 +544,12 @@ async function receiptRows(db: Db, where: SQL, limit: number): Promise<{ payerId
         order by lt.created_at desc, max(e.id) desc
         limit ${limit}`,
   );
+  // A refund's receipt shows its place in the task's account (receipts.ts, refundAccount).
+  const statements = await loadTaskStatements(db, rows.filter((r) => Number(r.refunded_cents) > 0).map((r) => r.task_id));
   return rows.map((r) => ({
     payerId: r.poster_id,
     row: {
+      statement: statements.get(r.task_id) ?? null,
       id: r.id,
       kind: r.kind,
       createdAt: new Date(r.created_at),

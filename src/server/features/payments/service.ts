@@ -13,9 +13,10 @@ import {
   type MoneyRequester,
   type MoneyTransitionName,
 } from "../../../shared/money-lifecycle.js";
-import { formatDollarsExact, priceTask, youllEarnText } from "../../../shared/money.js";
+import { formatDollarsExact, needsApprovalWindow, youllEarnText } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import type { SecurityEventName } from "../../../shared/security-rules.js";
+import { REFUND_REASONS, type RefundReason } from "../../../shared/task-statement.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
 import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
@@ -213,7 +214,7 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
       userId: task.providerId,
       kind: "payment_received",
       title: "Payment received",
-      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.budgetCents, task.urgency)}. You can start the work.`,
+      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.providerShareCents)}. You can start the work.`,
       taskId: task.id,
     });
   }
@@ -284,7 +285,7 @@ async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): 
     // The money arrived after the task stopped being payable (cancelled, or the deadline passed):
     // record it and give it straight back (docs/decisions/005, "pay").
     await captureMoney(ctx, tx, payment, "late capture");
-    await refundEscrow(ctx, tx, await taskOf(ctx, payment.taskId, tx), null);
+    await refundEscrow(ctx, tx, await taskOf(ctx, payment.taskId, tx), null, "late_capture");
     return;
   }
   const tip = await findTip(ctx, eq(tips.gatewayRef, intentId), tx);
@@ -361,14 +362,17 @@ async function existingTip(ctx: AppContext, values: { taskId: string; posterId: 
 // to the provider (85% of budget + surcharge) and the platform (the rest and the service fee), or
 // refunded to the poster in full.
 
-/** "payment.refund": everything the task's escrow holds goes back to the poster ("ledger.refund"), keyed by its one captured payment. */
-async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null): Promise<void> {
+/**
+ * "payment.refund": everything the task's escrow holds goes back to the poster ("ledger.refund"), keyed
+ * by its one captured payment, with why: the task transition that refunded it, or a late capture.
+ */
+async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null, refundReason: RefundReason): Promise<void> {
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   if (held <= 0) return;
   // Money in escrow always came from the task's one captured payment.
   const [payment] = await movePayment(ctx, "refund", eq(payments.taskId, task.id), {}, tx);
   if (!payment) throw new Error(`Task ${task.id} holds ${held} cents in escrow without a captured payment`);
-  await runMoneyRow(ctx, "payment", "refund", { task, payment, actorId, tx, now: ctx.now() });
+  await runMoneyRow(ctx, "payment", "refund", { task, payment, actorId, tx, now: ctx.now(), refundReason });
 }
 
 /**
@@ -378,13 +382,13 @@ async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId
  */
 async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
   if (!task.paymentCapturedAt) return;
-  const { needsApprovalWindow } = priceTask(task.budgetCents, task.urgency);
-  const hold = await startHold(ctx, task.id, new Date(now.getTime() + (needsApprovalWindow ? APPROVAL_WINDOW_MS : 0)), tx);
+  const windowed = needsApprovalWindow(task.budgetCents);
+  const hold = await startHold(ctx, task.id, new Date(now.getTime() + (windowed ? APPROVAL_WINDOW_MS : 0)), tx);
   if (!hold) return;
   // A dispute opened before completion: the escrow waits for its resolution ("escrow.freeze", after "escrow:hold").
   const dispute = await openDisputeOf(ctx, task.id, tx);
   if (dispute) await moveHold(ctx, "freeze", eq(escrowHolds.taskId, task.id), { disputeReason: dispute.reason, disputedAt: now }, tx);
-  else if (!needsApprovalWindow) await releaseDueHold(ctx, tx, task);
+  else if (!windowed) await releaseDueHold(ctx, tx, task);
 }
 
 /** "escrow.release_due" for one task's hold, in the caller's transaction. */
@@ -416,7 +420,12 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
 /** The task table's escrow actions (src/shared/task-lifecycle.ts), run inside each transition's transaction. */
 export function registerEscrowHandlers(ctx: PaymentsContext): void {
   ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
-  ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId }) => refundEscrow(ctx, tx, task, actorId));
+  ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId, transition }) => {
+    // The rows that name escrow.refund are the refund's reasons (cancel, withdraw, remove, release).
+    const reason = REFUND_REASONS.find((r) => r === transition);
+    if (!reason) throw new Error(`The task transition ${transition} refunds without a reason the statements know`);
+    return refundEscrow(ctx, tx, task, actorId, reason);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
-import { centsToDollars, priceTask, workValueOfRelease } from "../../../shared/money.js";
+import { centsToDollars, workValueOfRelease } from "../../../shared/money.js";
 import type { LedgerKind } from "../../../shared/money-lifecycle.js";
 import { displayName } from "../../../shared/names.js";
 import { FORM_1099K_THRESHOLD_CENTS, FORM_1099K_THRESHOLD_TRANSACTIONS, type PayoutHistory, type YearlyStatement } from "../../../shared/receipts.js";
-import type { Urgency } from "../../../shared/constants.js";
+import { BALANCE_ENTRY_WORDS } from "../../../shared/statement-words.js";
 import type { AppContext } from "../../context.js";
 import { queryRows } from "../../db/client.js";
+import { loadTaskStatements } from "../../db/task-statements.js";
 import { notFound } from "../../http-errors.js";
 import type { Field } from "./csv.js";
 import { ACCOUNTS } from "./repository.js";
@@ -17,38 +18,29 @@ import { ACCOUNTS } from "./repository.js";
 
 interface BalanceEntry {
   id: number;
+  transactionId: string;
   kind: LedgerKind;
   key: string;
   amountCents: number;
   createdAt: Date;
   taskId: string | null;
   title: string | null;
-  budgetCents: number | null;
-  urgency: Urgency | null;
-  /** What the entry's transaction took from the task's escrow, and gave back to the poster of it. */
-  escrowCents: number;
-  refundCents: number;
 }
 
 /** Every entry of the provider's balance, oldest first (entry ids follow the order they were written). */
 async function balanceEntries(ctx: AppContext, providerId: string): Promise<BalanceEntry[]> {
   const rows = await queryRows<{
     id: number;
+    transaction_id: string;
     kind: LedgerKind;
     key: string;
     amount_cents: string;
     created_at: Date | string;
     task_id: string | null;
     title: string | null;
-    budget_cents: number | null;
-    urgency: Urgency | null;
-    escrow_cents: string | null;
-    refund_cents: string | null;
   }>(
     ctx.db,
-    sql`select e.id, lt.kind, lt.idempotency_key as key, e.amount_cents, e.created_at, t.id as task_id, t.title, t.budget_cents, t.urgency,
-          (select -sum(x.amount_cents) from ledger_entries x where x.transaction_id = lt.id and x.account = (${ACCOUNTS.escrow("")}::text || lt.task_id::text)) as escrow_cents,
-          (select sum(x.amount_cents) from ledger_entries x where x.transaction_id = lt.id and x.account = ${ACCOUNTS.refunds}) as refund_cents
+    sql`select e.id, lt.id as transaction_id, lt.kind, lt.idempotency_key as key, e.amount_cents, e.created_at, t.id as task_id, t.title
         from ledger_entries e
         join ledger_transactions lt on lt.id = e.transaction_id
         left join tasks t on t.id = lt.task_id
@@ -57,16 +49,13 @@ async function balanceEntries(ctx: AppContext, providerId: string): Promise<Bala
   );
   return rows.map((r) => ({
     id: Number(r.id),
+    transactionId: r.transaction_id,
     kind: r.kind,
     key: r.key,
     amountCents: Number(r.amount_cents),
     createdAt: new Date(r.created_at),
     taskId: r.task_id,
     title: r.title,
-    budgetCents: r.budget_cents,
-    urgency: r.urgency,
-    escrowCents: Number(r.escrow_cents ?? 0),
-    refundCents: Number(r.refund_cents ?? 0),
   }));
 }
 
@@ -102,8 +91,13 @@ export async function payoutHistory(ctx: AppContext, providerId: string): Promis
 export async function yearlyStatement(ctx: AppContext, provider: { id: string; firstName: string; lastName: string }, year: number): Promise<YearlyStatement> {
   const entries = (await balanceEntries(ctx, provider.id)).filter((e) => e.createdAt.getUTCFullYear() === year);
   if (entries.length === 0) throw notFound(`You had no earnings in ${year}. Pick a year listed on your earnings page.`);
+  // Each release's gross is read from its task's statement: the line items fixed when the task was
+  // priced and the escrow's figures at the release (docs/product.md, Money: statements).
+  const statements = await loadTaskStatements(ctx.db, entries.flatMap((e) => (e.taskId ? [e.taskId] : [])));
   let gross = 0;
   let fees = 0;
+  let lateFees = 0;
+  let recovered = 0;
   let tips = 0;
   let payouts = 0;
   let transactions = 0;
@@ -113,44 +107,48 @@ export async function yearlyStatement(ctx: AppContext, provider: { id: string; f
     } else if (entry.kind === "tip") {
       tips += entry.amountCents;
       transactions += 1;
-    } else if ((entry.kind === "release" || entry.kind === "split") && entry.budgetCents !== null && entry.urgency !== null) {
+    } else if (entry.kind === "release" || entry.kind === "split") {
       // Gross is the budget and surcharge behind the released part of the escrow (all of it for a
       // release, what a dispute's split did not refund otherwise: workValueOfRelease); the fee is
       // gross less what the ledger credited, so gross - fees is the ledger's own figure and a split's
       // fee stays the platform's commission on that part, not on the whole budget.
-      const released = entry.escrowCents - entry.refundCents;
-      const workCents = workValueOfRelease(priceTask(entry.budgetCents, entry.urgency), released, entry.escrowCents);
+      const statement = entry.taskId ? statements.get(entry.taskId) : undefined;
+      const line = statement?.lines.find((l) => l.transactionId === entry.transactionId && l.providerId === provider.id && l.rule !== null);
+      if (!statement || !line?.rule) throw new Error(`Release ${entry.transactionId} has no line in its task's statement`);
+      const workCents = workValueOfRelease(statement.items, line.rule.releasedCents, line.rule.heldCents);
       gross += workCents;
       fees += workCents - entry.amountCents;
       transactions += 1;
     } else if (entry.kind === "late_fee") {
-      // A late-cancellation fee is the provider's in full, no commission (docs/product.md, Late cancellation).
-      gross += entry.amountCents;
+      // A late-cancellation fee is the provider's in full, no commission, and not work done
+      // (docs/product.md, Late cancellation): its own line, not inside gross.
+      lateFees += entry.amountCents;
       transactions += 1;
     } else if (entry.kind === "guarantee") {
-      // A refund the admin recovered from the provider (decision 057): it takes back gross earnings.
-      gross += entry.amountCents;
+      // A refund the admin recovered from the provider (decision 057): its own line, taken from net.
+      recovered -= entry.amountCents;
     }
   }
+  const paid = gross + lateFees - recovered + tips;
   return {
     year,
     gross: centsToDollars(gross),
     fees: centsToDollars(fees),
+    lateFees: centsToDollars(lateFees),
+    recovered: centsToDollars(recovered),
     tips: centsToDollars(tips),
-    net: centsToDollars(gross - fees + tips),
+    net: centsToDollars(gross - fees + lateFees - recovered + tips),
     payouts: centsToDollars(payouts),
     transactions,
-    overReportingThreshold: gross + tips > FORM_1099K_THRESHOLD_CENTS && transactions > FORM_1099K_THRESHOLD_TRANSACTIONS,
+    overReportingThreshold: paid > FORM_1099K_THRESHOLD_CENTS && transactions > FORM_1099K_THRESHOLD_TRANSACTIONS,
     providerName: displayName(provider),
   };
 }
 
-const KIND_WORDS: Partial<Record<LedgerKind, string>> = { release: "Released", tip: "Tip", payout: "Payout" };
-
 export const EARNINGS_CSV_HEADER = ["Date", "Type", "Task", "Task ID", "Amount (USD)"];
 
-/** The provider's balance as CSV rows, oldest first: what was credited for which task, and each payout. */
+/** The provider's balance as CSV rows, oldest first: what was credited for which task, and each payout, in words. */
 export async function* earningsCsvRows(ctx: AppContext, providerId: string): AsyncGenerator<Field[][]> {
   const entries = await balanceEntries(ctx, providerId);
-  yield entries.map((e) => [e.createdAt.toISOString(), KIND_WORDS[e.kind] ?? e.kind, e.title, e.taskId, { cents: e.amountCents }]);
+  yield entries.map((e) => [e.createdAt.toISOString(), BALANCE_ENTRY_WORDS[e.kind], e.title, e.taskId, { cents: e.amountCents }]);
 }

@@ -32,6 +32,8 @@ async function provider(firstName: string, zipCode: string, serviceTypes: string
         urgentFeeCents: 0,
         serviceFeeCents: 250,
         totalCents: 2750,
+        providerShareCents: 2125,
+        platformCommissionCents: 375,
         // Reviews need a task; only `completed` of them count as completed tasks.
         status: i < completed ? "completed" : "cancelled",
         completedAt,

@@ -69,6 +69,8 @@ async function unpaidCompletedTask(poster: TestUser, provider: TestUser): Promis
       urgentFeeCents: 0,
       serviceFeeCents: 250,
       totalCents: 2750,
+      providerShareCents: 2125,
+      platformCommissionCents: 375,
       status: "completed",
       completedAt: t.clock.now(),
     })

@@ -228,6 +228,8 @@ function boardColumns(distance: SQL<number | null>) {
     urgentFeeCents: tasks.urgentFeeCents,
     serviceFeeCents: tasks.serviceFeeCents,
     totalCents: tasks.totalCents,
+    providerShareCents: tasks.providerShareCents,
+    platformCommissionCents: tasks.platformCommissionCents,
     scheduledDate: tasks.scheduledDate,
     city: tasks.city,
     state: tasks.state,

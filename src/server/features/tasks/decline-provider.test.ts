@@ -161,7 +161,7 @@ describe("cancelling a paid task", () => {
     expect(await transition(t, "cancel", task.id, poster)).toMatchObject({ status: "cancelled" });
 
     const escrow = (await call(t, poster, { url: `/api/tasks/${task.id}/escrow` })).json<TaskEscrow>();
-    expect(escrow.refund).toEqual({ amount: task.totalCents / 100, refundedAt: t.clock.now().toISOString() });
+    expect(escrow.statement.lines.at(-1)).toMatchObject({ kind: "refund", amount: task.totalCents / 100, at: t.clock.now().toISOString(), reason: "cancel" });
 
     const [notice] = await noticesOf(provider, "task_cancelled");
     expect(notice).toMatchObject({ taskId: task.id, title: "A task you claimed was cancelled" });
@@ -179,7 +179,7 @@ describe("cancelling a paid task", () => {
   it("an unpaid claimed task's provider is told too; an open task has nobody to tell and no refund", async () => {
     const claimed = await taskAt(t, "cancelled");
     expect(await noticesOf(claimed.provider, "task_cancelled")).toHaveLength(1);
-    expect((await call(t, claimed.poster, { url: `/api/tasks/${claimed.task.id}/escrow` })).json<TaskEscrow>().refund).toBeNull();
+    expect((await call(t, claimed.poster, { url: `/api/tasks/${claimed.task.id}/escrow` })).json<TaskEscrow>().statement.lines).toEqual([]);
     const open = await taskAt(t, "open");
     expect(await transition(t, "cancel", open.task.id, open.poster)).toMatchObject({ status: "cancelled" });
     const kinds = await t.database.db.select().from(notifications).where(eq(notifications.taskId, open.task.id));

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { dollarsToCents, priceTask } from "../../../shared/money.js";
+import { dollarsToCents, lineItemsOf, priceTask } from "../../../shared/money.js";
 import type { editTaskBodySchema, TaskPrivate } from "../../../shared/tasks.js";
 import type { z } from "zod";
 import type { AppContext } from "../../context.js";
@@ -60,6 +60,7 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
   // A date kept as it was is not judged again: a task posted for this morning stays editable this afternoon.
   const sameDate = body.scheduledDate && current.scheduledDate && Date.parse(body.scheduledDate) === current.scheduledDate.getTime();
   const scheduledDate = sameDate ? current.scheduledDate : assertSchedule(body.scheduledDate, now);
+  // A new price: the line items are set again, by the fee rules in force (decision 073).
   const price = priceTask(dollarsToCents(body.budget), current.urgency);
   const place = await editedPlace(ctx, current, body);
   const row = await ctx.db.transaction(async (tx) => {
@@ -68,10 +69,7 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
       .update(tasks)
       .set({
         ...maskedTaskText(body),
-        budgetCents: price.budgetCents,
-        urgentFeeCents: price.urgentFeeCents,
-        serviceFeeCents: price.serviceFeeCents,
-        totalCents: price.totalCents,
+        ...lineItemsOf(price),
         scheduledDate,
         ...place,
         editedAt: now,

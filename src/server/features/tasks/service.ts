@@ -1,6 +1,6 @@
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
-import { dollarsToCents, priceTask } from "../../../shared/money.js";
+import { dollarsToCents, lineItemsOf, priceTask } from "../../../shared/money.js";
 import {
   DECLINED_PROVIDER_MESSAGE,
   evaluateTransition,
@@ -237,10 +237,7 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       hiringMode: body.hiringMode,
       category: body.category,
       urgency: body.urgency,
-      budgetCents: price.budgetCents,
-      urgentFeeCents: price.urgentFeeCents,
-      serviceFeeCents: price.serviceFeeCents,
-      totalCents: price.totalCents,
+      ...lineItemsOf(price),
       scheduledDate: scheduledDate?.toISOString() ?? null,
       ...Object.fromEntries(TASK_PLACE_COLUMNS.map((c) => [c, null])),
       ...place,

@@ -39,6 +39,8 @@ export type PublicTaskRow = Pick<
   | "urgentFeeCents"
   | "serviceFeeCents"
   | "totalCents"
+  | "providerShareCents"
+  | "platformCommissionCents"
   | "scheduledDate"
   | "city"
   | "state"
@@ -291,6 +293,8 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     urgentFee: centsToDollars(row.urgentFeeCents),
     serviceFee: centsToDollars(row.serviceFeeCents),
     totalAmount: centsToDollars(row.totalCents),
+    providerShare: centsToDollars(row.providerShareCents),
+    platformCommission: centsToDollars(row.platformCommissionCents),
     scheduledDate: iso(row.scheduledDate),
     city: row.city,
     state: row.state,

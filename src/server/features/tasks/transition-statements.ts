@@ -30,7 +30,7 @@ export const TASK_PLACE_COLUMNS = [
  */
 export const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
-  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon", "status", "requestedProviderId", "requestExpiresAt", "requestFallback"] as const;
+  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "providerShareCents", "platformCommissionCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon", "status", "requestedProviderId", "requestExpiresAt", "requestFallback"] as const;
   return sql`with promoted as (
       update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
     )

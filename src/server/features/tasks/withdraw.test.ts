@@ -46,7 +46,7 @@ describe("withdrawing from a paid claim", () => {
 
     const [notice] = await noticesOf(poster, "provider_withdrew");
     expect(notice).toMatchObject({ taskId: task.id, title: "Your provider withdrew" });
-    expect(notice?.body).toContain(`Your payment of ${formatDollarsExact(task.totalCents)} was refunded to your card in full.`);
+    expect(notice?.body).toContain(`${formatDollarsExact(task.totalCents)} was refunded to your card because the provider withdrew.`);
     const board = (await call(t, null, { url: "/api/tasks/open?pageSize=100" })).json<TaskPublic[]>();
     expect(board.some((x) => x.id === task.id)).toBe(true);
   });

@@ -2,7 +2,8 @@ import { formatDate } from "@/lib/dates";
 import { Link } from "wouter";
 import { dollarsToCents, formatDollarsExact } from "@shared/money";
 import { MONEY_WORDS } from "@shared/money-words";
-import type { Earnings } from "@shared/payments";
+import { earningOfRow, type Earnings } from "@shared/payments";
+import { earningWords } from "@shared/statement-words";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -15,33 +16,20 @@ const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
 type EarningRow = Earnings["tasks"][number];
 
-const STATUS_LABEL: Record<EarningRow["status"], string> = {
-  in_progress: "In progress",
-  held: "Held",
-  under_review: "Under review",
-  released: "Released",
-  refunded: "Refunded to poster",
-  settled: "Settled by admin",
-};
-
 const at = (iso: string) => formatDate(new Date(iso), "MMM d, h:mm a");
 
-/** When the money moved or will move, as the ledger says (docs/product.md, Money). */
-export function whenOf(row: EarningRow): string {
-  if (row.status === "held" && row.releaseAt) return `Releases ${at(row.releaseAt)}`;
-  if (row.status === "released" && row.releasedAt) return `Released ${at(row.releasedAt)}`;
-  if (row.status === "refunded" && row.refundedAt) return `Refunded ${at(row.refundedAt)}`;
-  if (row.status === "settled" && row.releasedAt) {
-    // A resolution that released everything refunded nothing: no "$0.00 was refunded" clause.
-    const refunded = row.refundedToPoster > 0 ? `; ${money(row.refundedToPoster)} was refunded to the poster` : "";
-    return `Paid to you ${at(row.releasedAt)} by an admin's resolution of a reported problem${refunded}`;
-  }
-  if (row.status === "under_review") return "Held until an admin resolves the reported problem";
-  return "Held for release once you complete the work";
+/**
+ * A row in the words of the provider's account (earningWords, src/shared/statement-words.ts): its
+ * status, "You earned" once the money moved or "You earn" while it is to come, and when it moved or
+ * will (docs/product.md, Money).
+ */
+export function rowWords(row: EarningRow): ReturnType<typeof earningWords> {
+  return earningWords(earningOfRow(row), at);
 }
 
 function StatusBadge({ row }: { row: EarningRow }) {
-  return <Badge variant={row.status === "released" || row.status === "settled" ? "success" : "secondary"}>{STATUS_LABEL[row.status]}</Badge>;
+  const paid = row.status === "released" || row.status === "settled" || row.status === "late_fee";
+  return <Badge variant={paid ? "success" : "secondary"}>{rowWords(row).status}</Badge>;
 }
 
 const TaskLink = ({ row }: { row: EarningRow }) => (
@@ -61,12 +49,12 @@ function EarningCards({ rows }: { rows: EarningRow[] }) {
             <StatusBadge row={row} />
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-            <dt className="text-muted-foreground">You earn</dt>
+            <dt className="text-muted-foreground">{rowWords(row).amountLabel}</dt>
             <dd className="text-right font-medium">{money(row.earned)}</dd>
             <dt className="text-muted-foreground">Tips</dt>
             <dd className="text-right">{money(row.tips)}</dd>
           </dl>
-          <p className="text-muted-foreground">{whenOf(row)}</p>
+          <p className="text-muted-foreground">{rowWords(row).when}</p>
         </li>
       ))}
     </ul>
@@ -77,12 +65,12 @@ function EarningTable({ rows }: { rows: EarningRow[] }) {
   return (
     <div className="hidden rounded-md border md:block">
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Your paid tasks and what you earn from each</caption>
+        <caption className="sr-only">Your paid tasks and what each earned you or will</caption>
         <thead className="bg-muted">
           <tr>
             <th scope="col" className="p-3">Task</th>
             <th scope="col" className="p-3">Status</th>
-            <th scope="col" className="p-3">You earn</th>
+            <th scope="col" className="p-3">Earnings</th>
             <th scope="col" className="p-3">Tips</th>
             <th scope="col" className="p-3">When</th>
           </tr>
@@ -96,9 +84,12 @@ function EarningTable({ rows }: { rows: EarningRow[] }) {
               <td className="p-3 whitespace-nowrap">
                 <StatusBadge row={row} />
               </td>
-              <td className="p-3 whitespace-nowrap">{money(row.earned)}</td>
+              <td className="p-3 whitespace-nowrap">
+                <span className="text-muted-foreground">{rowWords(row).amountLabel} </span>
+                {money(row.earned)}
+              </td>
               <td className="p-3 whitespace-nowrap">{money(row.tips)}</td>
-              <td className="p-3">{whenOf(row)}</td>
+              <td className="p-3">{rowWords(row).when}</td>
             </tr>
           ))}
         </tbody>

@@ -1,12 +1,9 @@
 import { Link, useParams } from "wouter";
-import { dollarsToCents, formatDollarsExact } from "@shared/money";
-import { form1099kNote } from "@shared/receipts";
+import { form1099kNote, statementLines } from "@shared/receipts";
 import { ApiError } from "@/lib/api";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { statementPdfUrl, useYearlyStatement } from "@/features/payments/api/get-statements";
-
-const money = (dollars: number) => formatDollarsExact(dollarsToCents(dollars));
 
 /** /earnings/statement/:year: the provider's year in figures, with its PDF and the 1099-K note. */
 export default function StatementPage() {
@@ -22,16 +19,7 @@ export default function StatementPage() {
           <table className="w-full text-sm">
             <caption className="sr-only">Your earnings in {data.year}</caption>
             <tbody>
-              {(
-                [
-                  ["Gross (budgets and urgent surcharges of released work)", money(data.gross)],
-                  ["Platform fees", money(data.fees)],
-                  ["Tips", money(data.tips)],
-                  ["Net earnings", money(data.net)],
-                  ["Payouts sent", money(data.payouts)],
-                  ["Transactions (paid tasks and tips)", String(data.transactions)],
-                ] as const
-              ).map(([label, value]) => (
+              {statementLines(data).map(([label, value]) => (
                 <tr key={label} className="border-b">
                   <th scope="row" className="py-2 pr-4 text-left font-normal">
                     {label}

@@ -9,7 +9,12 @@ import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
+import type { OfferList } from "@shared/offers";
+import type { StatementViewer } from "@shared/statement-words";
+import type { TaskDetail } from "@shared/tasks";
+import { useOffers } from "@/features/offers/api/get-offers";
 import { useDisputeOpen } from "@/features/payments/api/get-task-dispute";
+import { useTaskAccount } from "@/features/payments/hooks/use-task-account";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
@@ -26,7 +31,7 @@ import { posterOwesPayment, taskActionButtons } from "@/features/tasks/component
 import { relativeTime, taskFelixContext } from "@/features/tasks/components/task-format";
 import { TaskLocation, TaskPaymentBox, TaskSchedule } from "@/features/tasks/components/task-info";
 import { useTaskActions } from "@/features/tasks/hooks/use-task-actions";
-import { useTaskViewer } from "@/features/tasks/hooks/use-task-viewer";
+import { useTaskViewer, type PageViewer } from "@/features/tasks/hooks/use-task-viewer";
 import { useRenderTime } from "@/lib/hydration";
 import { bookAgainPath, userProfilePath } from "@/lib/profile-path";
 import { TaskUnavailable } from "@/features/tasks/components/task-unavailable";
@@ -49,6 +54,22 @@ const ReportButton = lazy(() => import("@/features/moderation/components/report-
 // Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
 const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
 import { TaskPhotosSection } from "../task-photos";
+
+/** Whether the signed-in provider may have had an offer on this task that was not chosen. */
+function mayBePassedOver(task: TaskDetail | undefined, viewer: PageViewer | null): boolean {
+  const provider = viewer?.role === "provider" || viewer?.role === "both";
+  return task !== undefined && provider && task.hiringMode === "offers" && task.status !== "open" && task.status !== "requested" && viewer?.id !== task.userId && viewer?.id !== task.providerId;
+}
+
+/** Whose money the reader sees on this task: the poster's, the provider's, an admin's, a passed-over offerer's, or none. */
+function accountViewer(task: TaskDetail | undefined, viewer: PageViewer | null, offers: OfferList | undefined): StatementViewer | null {
+  if (!task || !viewer) return null;
+  if (viewer.id === task.userId) return { role: "poster" };
+  if (viewer.id === task.providerId) return { role: "provider", id: viewer.id };
+  if (viewer.isAdmin) return { role: "admin" };
+  const passedOver = offers?.offers.some((offer) => offer.provider.id === viewer.id && (offer.status === "closed" || offer.status === "accepted"));
+  return mayBePassedOver(task, viewer) && passedOver ? { role: "passed_over" } : null;
+}
 
 function BackButton() {
   return <BackLink fallback="/job-board" />;
@@ -130,6 +151,10 @@ export default function TaskDetailPage() {
   const disputeOpen = useDisputeOpen(task.data, viewer);
   // The poster accepted an offer here: the payment card comes into view when it appears (issue 41).
   const [acceptedHere, setAcceptedHere] = useState(false);
+  // The task's money as one account, worded for this reader (docs/decisions/073): a provider whose
+  // offer was not chosen learns it from their own offer, closed when another was accepted.
+  const ownOffers = useOffers(id, mayBePassedOver(task.data, viewer));
+  const account = useTaskAccount(task.data, accountViewer(task.data, viewer, ownOffers.data));
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -167,7 +192,7 @@ export default function TaskDetailPage() {
               <TaskStatusBadge status={t.status} settlement={t.visibility === "private" ? t.settlement : null} />
               <TaskCategoryBadge category={t.category} />
               <TaskUrgencyBadge urgency={t.urgency} />
-              <TaskEscrowBadge task={t} />
+              <TaskEscrowBadge badge={account.words?.badge} />
             </div>
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t.title}</h1>
             <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
@@ -214,7 +239,7 @@ export default function TaskDetailPage() {
             )}
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Payment</h2>
-              <TaskPaymentBox task={t} providerView={providerView} />
+              <TaskPaymentBox task={t} providerView={providerView} account={providerView ? account.words : null} />
             </section>
 
             <section aria-label="Task actions" className="flex flex-wrap items-center gap-2">
@@ -380,7 +405,7 @@ export default function TaskDetailPage() {
           </Card>
         )}
 
-        <TaskEscrowActions task={t} />
+        <TaskEscrowActions task={t} account={account} />
         {t.paymentCapturedAt !== null && viewer && (
           <Suspense fallback={null}>
             <TaskDisputePanel task={t} />
@@ -396,6 +421,7 @@ export default function TaskDetailPage() {
         />
         <TaskChatPanel
           task={t}
+          closedLine={account.words?.closedLine ?? null}
           reportMessage={(message) => (
             <Suspense fallback={null}>
               <ReportButton compact targetType="message" targetId={message.id} what="this message" />

@@ -51,11 +51,14 @@ export function TaskChatConversation({
   myId,
   partner,
   reportMessage,
+  closedLine,
 }: {
   task: TaskDetail;
   myId: string;
   partner: ChatPartner | null;
   reportMessage?: ((message: Message) => ReactNode) | undefined;
+  /** Why the chat is closed, from the task's account (the page's statementWords); a plain line without one. */
+  closedLine?: string | null | undefined;
 }) {
   const queryClient = useQueryClient();
   const messages = useMessages(task.id);
@@ -118,7 +121,7 @@ export function TaskChatConversation({
       {closed ? (
         // The server refuses new messages too (docs/product.md, Chat and notifications).
         <p role="note" className="border-t px-4 py-3 text-center text-sm text-muted-foreground">
-          This task was cancelled; the chat is closed.
+          {closedLine ?? "This task was cancelled; the chat is closed."}
         </p>
       ) : (
         <ChatComposerUntilUsed onSend={onSend} sending={send.isPending} />

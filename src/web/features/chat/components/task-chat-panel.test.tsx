@@ -93,6 +93,8 @@ function task(): TaskDetail {
     urgentFee: 0,
     serviceFee: 2.9,
     totalAmount: 32.9,
+    providerShare: 25.5,
+    platformCommission: 4.5,
     scheduledDate: null,
     city: null,
     state: null,

@@ -18,9 +18,19 @@ function ChatNotice({ children }: { children: ReactNode }) {
 
 /**
  * The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline.
- * `reportMessage` draws the Report control beside each of the other person's messages.
+ * `reportMessage` draws the Report control beside each of the other person's messages. `closedLine`
+ * is why the chat is closed, from the task's account (a cancelled task's outcome, an offer not
+ * chosen): the page reads it from statementWords, as every other sentence about the money.
  */
-export function TaskChatPanel({ task, reportMessage }: { task: TaskDetail; reportMessage?: (message: Message) => ReactNode }) {
+export function TaskChatPanel({
+  task,
+  reportMessage,
+  closedLine = null,
+}: {
+  task: TaskDetail;
+  reportMessage?: (message: Message) => ReactNode;
+  closedLine?: string | null;
+}) {
   const { user } = useUser();
   const hasProvider = task.providerId !== null;
   const isParticipant = user !== null && (user.id === task.userId || user.id === task.providerId);
@@ -51,8 +61,8 @@ export function TaskChatPanel({ task, reportMessage }: { task: TaskDetail; repor
   }
   if (!isParticipant) {
     return (
-      <ChatCard connected={false}>
-        <ChatNotice>You don&apos;t have permission to view this chat</ChatNotice>
+      <ChatCard connected={false} closed={closedLine !== null}>
+        <ChatNotice>{closedLine ?? "You don't have permission to view this chat"}</ChatNotice>
       </ChatCard>
     );
   }
@@ -71,7 +81,7 @@ export function TaskChatPanel({ task, reportMessage }: { task: TaskDetail; repor
         </ChatCard>
       }
     >
-      <TaskChatConversation task={task} myId={user?.id ?? ""} partner={partner} reportMessage={reportMessage} />
+      <TaskChatConversation task={task} myId={user?.id ?? ""} partner={partner} reportMessage={reportMessage} closedLine={closedLine} />
     </Suspense>
   );
 }

@@ -10,7 +10,7 @@ import {
   type TaskDispute,
   type TaskDisputeAnswer,
 } from "@shared/disputes";
-import { disputeSplit, dollarsToCents, formatDollarsExact, priceTask } from "@shared/money";
+import { disputeSplit, dollarsToCents, formatDollarsExact } from "@shared/money";
 import type { TaskDetail } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -120,7 +120,8 @@ function ResolveForm({ task, held }: { task: TaskDetail; held: number }) {
   const values = useWatch({ control: form.control });
   const refundCents = Number.isFinite(values.refund) ? dollarsToCents(values.refund ?? 0) : 0;
   const recover = values.recoverFromProvider === true;
-  const split = most !== null ? disputeSplit(priceTask(dollarsToCents(task.budget), task.urgency), most, refundCents) : null;
+  // The pro-rata rule on the share fixed when the task was priced, as the server records it.
+  const split = most !== null ? disputeSplit({ providerShareCents: dollarsToCents(task.providerShare) }, most, refundCents) : null;
   const lines =
     split !== null
       ? [

@@ -26,6 +26,8 @@ function claimedTask(overrides: Partial<PublicTask> = {}): PublicTask {
     urgentFee: 15,
     serviceFee: 9.7,
     totalAmount: 124.7,
+    providerShare: 97.75,
+    platformCommission: 17.25,
     scheduledDate: null,
     city: "Annapolis",
     state: "MD",

@@ -63,7 +63,7 @@ export function JobCard({ task, claim, claiming, onClaim, showEarnings = false, 
         {showEarnings && (
           <p className="flex items-center gap-1.5 font-medium text-success">
             <Wallet className="size-4 shrink-0" aria-hidden="true" />
-            {youllEarnText(dollarsToCents(task.budget), task.urgency)}
+            {youllEarnText(dollarsToCents(task.providerShare))}
           </p>
         )}
         <p className="flex items-center gap-1.5 text-muted-foreground">

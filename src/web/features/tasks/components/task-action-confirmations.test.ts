@@ -10,6 +10,7 @@ const base = {
   budget: 30,
   urgency: "standard" as const,
   totalAmount: 32.9,
+  providerShare: 25.5,
   paymentCapturedAt: null,
   providerId: null,
   provider: null,
@@ -21,7 +22,13 @@ const provider = { id: "00000000-0000-4000-8000-000000000001", displayName: "Mar
 describe("actionConfirmation", () => {
   it("tells a provider what they will earn and about the payment window when claiming", () => {
     expect(actionConfirmation("claim", base)?.lines).toEqual(["You'll earn $25.50. The poster has 30 minutes to pay; you can start once they do."]);
-    expect(actionConfirmation("claim", { ...base, budget: 50, urgency: "urgent" })?.lines[0]).toContain("You'll earn $48.87.");
+    expect(actionConfirmation("claim", { ...base, budget: 50, urgency: "urgent", providerShare: 48.87 })?.lines[0]).toContain("You'll earn $48.87.");
+  });
+
+  it("states the share stored with the task, not one worked out again from its budget", () => {
+    // A task priced when the provider's share was 70% keeps it (docs/decisions/073).
+    expect(actionConfirmation("claim", { ...base, providerShare: 21 })?.lines[0]).toContain("You'll earn $21.00.");
+    expect(actionConfirmation("complete", { ...base, providerShare: 21 })?.lines[0]).toBe("$21.00 is released to your balance right away.");
   });
 
   it("names the refund and the provider when cancelling a paid task", () => {
@@ -56,7 +63,7 @@ describe("actionConfirmation", () => {
 
   it("says when the provider's share is released on completion", () => {
     expect(actionConfirmation("complete", base)?.lines[0]).toBe("$25.50 is released to your balance right away.");
-    expect(actionConfirmation("complete", { ...base, budget: 200 })?.lines[0]).toBe(
+    expect(actionConfirmation("complete", { ...base, budget: 200, providerShare: 170 })?.lines[0]).toBe(
       "The poster has 24 hours to approve or report a problem; then $170.00 is released to you.",
     );
   });

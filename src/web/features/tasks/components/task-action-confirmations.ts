@@ -1,11 +1,12 @@
 import { APPROVAL_WINDOW_HOURS } from "@shared/constants";
-import { dollarsToCents, formatDollarsExact, isLateCancellation, lateCancellationFeeCents, priceTask, youllEarnText, type TaskPrice } from "@shared/money";
+import { dollarsToCents, formatDollarsExact, isLateCancellation, lateCancellationFeeCents, needsApprovalWindow, youllEarnText } from "@shared/money";
 import { DEFAULT_PAYMENT_WINDOW_MINUTES, findTransition, type TASK_ACTIONS } from "@shared/task-lifecycle";
 import type { TaskPublic } from "@shared/tasks";
 import type { TaskAction } from "../api/transition-task";
 
 // What each task action's confirmation says, with the amounts (docs/product.md, Web app:
-// "Confirmations"). Amounts come from the shared fee math (priceTask), never from sums made here.
+// "Confirmations"). Amounts come from the task's line items, fixed when it was priced, and the
+// shared fee rules (the late fee), never from sums made here or a price worked out again.
 // What happens to the money is read from the transition's row of the task table: each of its
 // actions that moves money (the payments feature's, named escrow.*) says its consequence below.
 
@@ -17,7 +18,7 @@ export interface ActionConfirmation {
   destructive: boolean;
 }
 
-type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate"> &
+type ConfirmTask = Pick<TaskPublic, "budget" | "urgency" | "totalAmount" | "providerShare" | "paymentCapturedAt" | "providerId" | "provider" | "status" | "scheduledDate"> &
   // Only a requested task's page has it (decision 065); the job board's cards do not.
   Partial<Pick<TaskPublic, "requestedProviderName">>;
 
@@ -26,10 +27,22 @@ export type EscrowAction = Extract<(typeof TASK_ACTIONS)[number], `escrow.${stri
 
 const isEscrowAction = (action: string): action is EscrowAction => action.startsWith("escrow.");
 
-/** What the money lines read: the task, its price, who confirms, and the late fee the row would take. */
+/** The figures of the task the confirmations state: its stored line items, in cents. */
+interface TaskFigures {
+  budgetCents: number;
+  providerShareCents: number;
+  needsApprovalWindow: boolean;
+}
+
+function figuresOf(task: ConfirmTask): TaskFigures {
+  const budgetCents = dollarsToCents(task.budget);
+  return { budgetCents, providerShareCents: dollarsToCents(task.providerShare), needsApprovalWindow: needsApprovalWindow(budgetCents) };
+}
+
+/** What the money lines read: the task, its figures, who confirms, and the late fee the row would take. */
 interface MoneyContext {
   task: ConfirmTask;
-  price: TaskPrice;
+  price: TaskFigures;
   /** The poster confirms; else the provider or an admin. */
   byPoster: boolean;
   /** The late-cancellation fee this row pays the provider before refunding (0 when it pays none). */
@@ -61,13 +74,13 @@ const MONEY_CONSEQUENCES: Record<EscrowAction, (money: MoneyContext) => string |
 };
 
 /** The late-cancellation fee, by the server's own rule (docs/product.md, Money: late cancellation). */
-function lateFee(task: ConfirmTask, price: TaskPrice, now: Date): number {
+function lateFee(task: ConfirmTask, price: TaskFigures, now: Date): number {
   const late = task.paymentCapturedAt !== null && task.providerId !== null && isLateCancellation(task.scheduledDate, now);
   return late ? lateCancellationFeeCents(price.budgetCents, dollarsToCents(task.totalAmount)) : 0;
 }
 
 /** The money consequences of `action` on this task, in the order of its row's actions. */
-function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskPrice, now: Date): string[] {
+function moneyLines(action: TaskAction, task: ConfirmTask, price: TaskFigures, now: Date): string[] {
   const transition = findTransition(action);
   const actions = transition.actions as readonly string[];
   const money: MoneyContext = {
@@ -97,14 +110,14 @@ export function declineRequestConfirmation(action: Extract<TaskAction, `decline_
 
 /** The confirmation shown before `action`, or null for an action that needs none (start, reactivate). */
 export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = new Date()): ActionConfirmation | null {
-  const price = priceTask(dollarsToCents(task.budget), task.urgency);
+  const price = figuresOf(task);
   const providerName = task.provider?.displayName ?? "the provider";
   switch (action) {
     case "claim":
       return {
         title: "Claim this task?",
         lines: [
-          `${youllEarnText(price.budgetCents, task.urgency)}. The poster has ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; you can start once they do.`,
+          `${youllEarnText(price.providerShareCents)}. The poster has ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; you can start once they do.`,
         ],
         confirmLabel: "Yes, claim it",
         cancelLabel: "Go back",
@@ -164,7 +177,7 @@ export function actionConfirmation(action: TaskAction, task: ConfirmTask, now = 
     case "accept_request":
       return {
         title: "Accept this request?",
-        lines: [`${youllEarnText(price.budgetCents, task.urgency)}. The poster has ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; you can start once they do.`],
+        lines: [`${youllEarnText(price.providerShareCents)}. The poster has ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay; you can start once they do.`],
         confirmLabel: "Yes, accept",
         cancelLabel: "Go back",
         destructive: false,

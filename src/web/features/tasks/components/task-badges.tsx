@@ -1,6 +1,7 @@
 import { ShieldCheck, Zap } from "lucide-react";
 import { categoryLabel, type TaskStatus, type Urgency } from "@shared/constants";
-import type { TaskPublic, TaskSettlement } from "@shared/tasks";
+import type { StatementWords } from "@shared/statement-words";
+import type { TaskSettlement } from "@shared/tasks";
 import { Badge } from "@/components/ui/badge";
 import { statusBadgeVariant, statusLabel } from "./task-format";
 
@@ -25,14 +26,15 @@ export function TaskUrgencyBadge({ urgency }: { urgency: Urgency }) {
 }
 
 /**
- * "Paid · held in escrow" while the captured payment waits for the work (claimed or in progress);
- * after completion the task's payment card tells whether it is still held or released.
+ * Where the task's money stands for the reader, from the task's account (statementWords): "Paid ·
+ * held in escrow", "Partly refunded", "Late-cancellation fee", "Another offer was chosen"... Only
+ * the people whose money it is read one; nobody else gets a badge.
  */
-export function TaskEscrowBadge({ task }: { task: Pick<TaskPublic, "status" | "paymentCapturedAt"> }) {
-  if (task.paymentCapturedAt === null || (task.status !== "claimed" && task.status !== "in_progress")) return null;
+export function TaskEscrowBadge({ badge }: { badge: StatementWords["badge"] | undefined }) {
+  if (!badge) return null;
   return (
-    <Badge variant="success">
-      <ShieldCheck aria-hidden="true" /> Paid · held in escrow
+    <Badge variant={badge.tone} data-testid="account-badge">
+      {badge.tone === "warning" && <ShieldCheck aria-hidden="true" />} {badge.label}
     </Badge>
   );
 }

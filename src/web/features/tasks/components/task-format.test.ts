@@ -90,6 +90,8 @@ describe("taskFelixContext", () => {
     urgentFee: 11.25,
     serviceFee: 7.4,
     totalAmount: 93.65,
+    providerShare: 73.31,
+    platformCommission: 12.94,
     scheduledDate: null,
     city: null,
     state: null,

@@ -22,6 +22,8 @@ const task: TaskDetail = {
   urgentFee: 0,
   serviceFee: 7.4,
   totalAmount: 82.4,
+  providerShare: 63.75,
+  platformCommission: 11.25,
   scheduledDate: null,
   // A town picked as the address: the suggestion's address is the town itself.
   location: "Annapolis",

@@ -1,8 +1,9 @@
 import { CalendarClock, MapPin } from "lucide-react";
-import { dollarsToCents, formatDollarsExact, providerEarningsCents, youllEarnText } from "@shared/money";
+import { dollarsToCents, formatDollarsExact, youllEarnText } from "@shared/money";
 import { MONEY_WORDS } from "@shared/money-words";
 import { OFFICE_TIME_ZONE } from "@shared/office-clock";
 import { formatPlace } from "@shared/places";
+import type { StatementWords } from "@shared/statement-words";
 import type { TaskDetail } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { useHydrating } from "@/lib/hydration";
@@ -92,11 +93,25 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
   );
 }
 
-/** The poster's fee lines and total; a provider sees what they take home instead (docs/product.md, Fees). */
-export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetail; providerView?: boolean }) {
+/**
+ * The poster's fee lines and total; a provider sees what they take home instead (docs/product.md,
+ * Fees): the share fixed when the task was priced, or once the task's money moved, the totals and
+ * sentence of its account (`account`, from statementWords), so the box never says "pays nothing"
+ * beside money received.
+ */
+export function TaskPaymentBox({
+  task,
+  providerView = false,
+  account = null,
+}: {
+  task: TaskDetail;
+  providerView?: boolean;
+  account?: Pick<StatementWords, "headline" | "totals"> | null;
+}) {
   if (providerView) {
-    // A cancelled task pays nobody (docs/product.md, Money: refund), so it promises no earnings.
-    const cancelled = task.status === "cancelled";
+    const share = dollarsToCents(task.providerShare);
+    // An account with nothing in it yet (claimed, not paid) leaves the share to come.
+    const told = account && (account.headline !== null || account.totals.length > 0) ? account : null;
     return (
       <div className="grid gap-2">
         <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
@@ -110,17 +125,22 @@ export function TaskPaymentBox({ task, providerView = false }: { task: TaskDetai
             <dd>{dollars(task.urgentFee)}</dd>
           </div>
         )}
-        {cancelled ? null : (
+        {told ? (
+          told.totals.map((total) => (
+            <div key={total.label} className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+              <dt>{total.label}</dt>
+              <dd>{formatDollarsExact(total.cents)}</dd>
+            </div>
+          ))
+        ) : task.status === "cancelled" ? null : (
           <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
             <dt>Your earnings ({MONEY_WORDS.providerSharePercent})</dt>
-            <dd>{formatDollarsExact(providerEarningsCents(dollarsToCents(task.budget), task.urgency))}</dd>
+            <dd>{formatDollarsExact(share)}</dd>
           </div>
         )}
         </dl>
         <p className="text-sm text-muted-foreground">
-          {cancelled
-            ? "This task was cancelled, so it pays nothing."
-            : `${youllEarnText(dollarsToCents(task.budget), task.urgency)}. ${MONEY_WORDS.providerKeeps}`}
+          {told?.headline ?? (task.status === "cancelled" ? "This task was cancelled, so it pays nothing." : `${youllEarnText(share)}. ${MONEY_WORDS.providerKeeps}`)}
         </p>
       </div>
     );
