@@ -194,7 +194,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     limitPerAddress: env.MAX_CONCURRENT_PER_ADDRESS,
     queueLimit: env.REQUEST_QUEUE_LIMIT,
     queuePerAddress: env.REQUEST_QUEUE_PER_ADDRESS,
-    onWaited: (seconds) => metrics.admissionWait.observe(seconds),
+    // Timed only with metrics on, as the request histogram is: with no METRICS_TOKEN nobody reads
+    // it and the hot path pays nothing (docs/decisions/053-metrics-and-backups.md).
+    ...(env.METRICS_TOKEN ? { onWaited: (seconds: number) => metrics.admissionWait.observe(seconds) } : {}),
   });
   await app.register(metricsPlugin);
   await app.register(authPlugin);
