@@ -55,10 +55,11 @@ function jsonSchemaOf(schema: ZodSchema): JsonSchema | null {
   try {
     const options = { target: "draft-7", unrepresentable: "throw", cycles: "ref", reused: "inline" } as const;
     // Encoding writes the schema's input form; when it differs from the output form, something
-    // between them (a default, a codec, a transform) changes the answer.
-    const input = z.toJSONSchema(schema, { ...options, io: "input" });
-    const output = z.toJSONSchema(schema, { ...options, io: "output" });
-    return JSON.stringify(input) === JSON.stringify(output) ? (simplify(input) as JsonSchema) : null;
+    // between them (a default, a codec, a transform) changes the answer. (Objects differ only by
+    // the output's `additionalProperties: false`, which simplify drops.)
+    const input = JSON.stringify(simplify(z.toJSONSchema(schema, { ...options, io: "input" })));
+    const output = JSON.stringify(simplify(z.toJSONSchema(schema, { ...options, io: "output" })));
+    return input === output ? (JSON.parse(input) as JsonSchema) : null;
   } catch {
     return null;
   }
