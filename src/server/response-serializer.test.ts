@@ -20,8 +20,9 @@ const answerSchema = z.object({
   note: z.string().optional(),
   assignee: person.nullable(),
   tags: z.array(z.string()),
-  payment: z.discriminatedUnion("kind", [z.object({ kind: z.literal("card"), last4: z.string() }), z.object({ kind: z.literal("none") })]),
 });
+// A union is written by zod: fast-json-stringify's choice of branch refused answers zod takes.
+const union = z.discriminatedUnion("kind", [z.object({ kind: z.literal("card"), last4: z.string() }), z.object({ kind: z.literal("none") })]);
 const withDefault = z.object({ count: z.number().default(0) });
 
 const row = {
@@ -32,7 +33,6 @@ const row = {
   dueAt: null,
   assignee: { id: "p1", name: null, passwordHash: "secret" },
   tags: ["a", "b"],
-  payment: { kind: "card", last4: "4242", cardNumber: "4242424242424242" },
   streetAddress: "1 Private Lane",
 };
 
@@ -42,6 +42,7 @@ async function appWith(checked: boolean) {
   await app.register(errors);
   app.get("/answer", { schema: { response: { 200: answerSchema } } }, () => row as never);
   app.get("/missing", { schema: { response: { 200: answerSchema } } }, () => ({ ...row, status: undefined }) as never);
+  app.get("/union", { schema: { response: { 200: union } } }, () => ({ kind: "card", last4: "4242", cardNumber: "4242424242424242" }) as never);
   app.get("/default", { schema: { response: { 200: withDefault } } }, () => ({ count: 3 }));
   return app;
 }
@@ -57,6 +58,7 @@ describe("responses written from the zod schema", () => {
     expect(res.body).toBe(JSON.stringify(z.encode(answerSchema, row as never)));
     expect(res.body).not.toMatch(/secret|Private Lane|4242424242424242/);
     expect((await app.inject({ url: "/default" })).json()).toEqual({ count: 3 });
+    expect((await app.inject({ url: "/union" })).json()).toEqual({ kind: "card", last4: "4242" });
   });
 
   it("in production does not run zod over the answer; elsewhere it does", async () => {
