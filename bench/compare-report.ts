@@ -58,30 +58,39 @@ export class Comparison {
     return this.measurements.filter((m) => m.build === build).map((m) => m.values[key] ?? Number.NaN);
   }
 
-  /** The last build over the first, round by round, for rounds where both were measured. */
-  private roundRatios(key: string): number[] {
-    const [first, last] = [this.builds[0], this.builds.at(-1)];
+  /** The last build over `other`, round by round, for rounds where both were measured. */
+  private roundRatios(key: string, other: string): number[] {
+    const last = this.builds.at(-1);
     const rounds = [...new Set(this.measurements.map((m) => m.round))];
     return rounds.flatMap((round) => {
-      const a = this.measurements.find((m) => m.build === first && m.round === round)?.values[key];
+      const a = this.measurements.find((m) => m.build === other && m.round === round)?.values[key];
       const b = this.measurements.find((m) => m.build === last && m.round === round)?.values[key];
       return a === undefined || b === undefined || a === 0 ? [] : [b / a];
     });
   }
 
+  /**
+   * The medians of each build, then the last build's ratio to each earlier one (with three builds,
+   * `--also`: the head against the base and against the middle one): of the medians, and per round.
+   */
   print(): void {
-    const [first, last] = [this.builds[0] ?? "", this.builds.at(-1) ?? ""];
+    const last = this.builds.at(-1) ?? "";
+    const others = this.builds.slice(0, -1);
     const rounds = new Set(this.measurements.map((m) => m.round)).size;
-    console.log(`\n${this.bench}: medians of ${rounds} rounds; ratio = ${last} / ${first}\n`);
-    console.log(`| figure | ${this.builds.join(" | ")} | ratio of the medians | per-round ratios: median (range) |`);
-    console.log(`|---|${this.builds.map(() => "---|").join("")}---|---|`);
+    console.log(`\n${this.bench}: medians of ${rounds} rounds; ratio = ${last} / ${others.join(", and / ")}\n`);
+    const ratioHeads = others.flatMap((o) => (others.length > 1 ? [`ratio to ${o}: of the medians`, "per round: median (range)"] : ["ratio of the medians", "per-round ratios: median (range)"]));
+    console.log(`| figure | ${this.builds.join(" | ")} | ${ratioHeads.join(" | ")} |`);
+    console.log(`|---|${this.builds.map(() => "---|").join("")}${ratioHeads.map(() => "---|").join("")}`);
     for (const f of this.figures) {
       const medians = this.builds.map((b) => median(this.valuesOf(b, f.key)));
       if (medians.every((v) => Number.isNaN(v))) continue;
-      const ratio = (medians.at(-1) ?? Number.NaN) / (medians[0] ?? Number.NaN);
-      const perRound = this.roundRatios(f.key).sort((a, b) => a - b);
-      const spread = perRound.length > 0 ? `${show(median(perRound), 3)} (${show(perRound[0] ?? Number.NaN, 3)} to ${show(perRound.at(-1) ?? Number.NaN, 3)})` : "-";
-      console.log(`| ${f.label} | ${medians.map((v) => show(v, f.digits)).join(" | ")} | ${Number.isFinite(ratio) ? show(ratio, 3) : "-"} | ${spread} |`);
+      const cells = others.flatMap((other, i) => {
+        const ratio = (medians.at(-1) ?? Number.NaN) / (medians[i] ?? Number.NaN);
+        const perRound = this.roundRatios(f.key, other).sort((a, b) => a - b);
+        const spread = perRound.length > 0 ? `${show(median(perRound), 3)} (${show(perRound[0] ?? Number.NaN, 3)} to ${show(perRound.at(-1) ?? Number.NaN, 3)})` : "-";
+        return [Number.isFinite(ratio) ? show(ratio, 3) : "-", spread];
+      });
+      console.log(`| ${f.label} | ${medians.map((v) => show(v, f.digits)).join(" | ")} | ${cells.join(" | ")} |`);
     }
     const loads = this.measurements.map((m) => Number(m.loadAverage.split(" ")[0]));
     console.log(`\nload average (1 min) at the measurements' starts: ${show(Math.min(...loads), 1)} to ${show(Math.max(...loads), 1)}`);

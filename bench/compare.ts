@@ -17,6 +17,8 @@ import { promisify } from "node:util";
 // (A B, B A, ...), each on its own copy of one seeded database, and prints the medians of each and
 // the ratio head / base per figure (bench/compare-report.ts).
 //
+// --also=<ref>[,<ref>] measures further commits between the base and the head in the same turns
+// (three builds: `--base=dfc1fa3 --also=main`), and the report gives the head's ratio to each.
 // --base=worktree (or --head=worktree, the default) is this working tree; with --base-flags="..."
 // and --head-flags="..." (Node flags after the start script's) and --base-env="A=1 B=2" and
 // --head-env=..., one build can be measured against itself under other settings:
@@ -37,6 +39,7 @@ interface Side {
 
 interface Options {
   base: Side;
+  also: string[];
   head: Side;
   bench: string;
   rest: string[];
@@ -61,6 +64,7 @@ function envOption(value: string): Record<string, string> {
 function parse(argv: string[]): Options {
   const base: Side = { ref: null, flags: [], env: {} };
   const head: Side = { ref: null, flags: [], env: {} };
+  let also: string[] = [];
   let bench: string | null = null;
   let rebuild = false;
   let skipHeadBuild = false;
@@ -70,6 +74,7 @@ function parse(argv: string[]): Options {
     const v = value.join("=");
     if (name === "--base") base.ref = v;
     else if (name === "--head") head.ref = v;
+    else if (name === "--also") also = v.split(",").filter(Boolean);
     else if (name === "--base-flags") base.flags = v.split(/\s+/).filter(Boolean);
     else if (name === "--head-flags") head.flags = v.split(/\s+/).filter(Boolean);
     else if (name === "--base-env") base.env = envOption(v);
@@ -80,9 +85,9 @@ function parse(argv: string[]): Options {
     else rest.push(arg);
   }
   if (!base.ref || !bench || !(BENCHES as readonly string[]).includes(bench)) {
-    throw new Error(`usage: npm run bench:compare -- --base=<git ref|worktree> [--head=<git ref|worktree>] <${BENCHES.join("|")}> [options of that bench]`);
+    throw new Error(`usage: npm run bench:compare -- --base=<git ref|worktree> [--also=<git ref>,...] [--head=<git ref|worktree>] <${BENCHES.join("|")}> [options of that bench]`);
   }
-  return { base, head, bench, rest, rebuild, skipHeadBuild };
+  return { base, also, head, bench, rest, rebuild, skipHeadBuild };
 }
 
 async function git(...args: string[]): Promise<string> {
@@ -131,7 +136,7 @@ async function buildOf(sha: string, rebuild: boolean): Promise<string> {
 }
 
 /** A side's build: a ref's in .cache/compare/<sha>/, or this working tree's (built once per run). */
-async function sideBuild(name: "base" | "head", side: Side, options: Options, workingTreeBuilt: { done: boolean }): Promise<{ label: string; dir: string }> {
+async function sideBuild(name: "base" | "also" | "head", side: Side, options: Options, workingTreeBuilt: { done: boolean }): Promise<{ label: string; dir: string }> {
   const extra = [...side.flags, ...Object.entries(side.env).map(([k, v]) => `${k}=${v}`)].join(" ");
   const suffix = extra ? ` (${extra})` : "";
   if (side.ref && side.ref !== "worktree") {
@@ -149,13 +154,16 @@ async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
   const workingTreeBuilt = { done: false };
   const base = await sideBuild("base", options.base, options, workingTreeBuilt);
+  const also = [];
+  for (const ref of options.also) also.push(await sideBuild("also", { ref, flags: [], env: {} }, options, workingTreeBuilt));
   const head = await sideBuild("head", options.head, options, workingTreeBuilt);
   const builds = JSON.stringify([
     { label: base.label, root: base.dir, nodeFlags: options.base.flags, env: options.base.env },
+    ...also.map((b) => ({ label: b.label, root: b.dir, nodeFlags: [], env: {} })),
     { label: head.label, root: head.dir, nodeFlags: options.head.flags, env: options.head.env },
   ]);
   const script = join(ROOT, "bench", `${options.bench}.ts`);
-  console.log(`\nbench:compare: ${options.bench}, ${base.label} against ${head.label}\n`);
+  console.log(`\nbench:compare: ${options.bench}, ${[base, ...also].map((b) => b.label).join(", ")} against ${head.label}\n`);
   const child = spawn(process.execPath, ["--import", "tsx", script, `--builds=${builds}`, ...options.rest], { cwd: ROOT, stdio: "inherit" });
   const code = await new Promise<number>((done) => child.on("exit", (c) => done(c ?? 1)));
   process.exitCode = code;

@@ -5,7 +5,6 @@ import websocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance } from "fastify";
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
@@ -16,6 +15,7 @@ import { createPushSender } from "./adapters/push/create-push-sender.js";
 import type { Env } from "./config/env.js";
 import type { AppContext } from "./context.js";
 import type { Database } from "./db/client.js";
+import { responseSerializerCompiler } from "./response-serializer.js";
 import accountRoutes from "./features/account/routes.js";
 import authRoutes from "./features/auth/routes.js";
 import { assertPasswordAccepted } from "./features/auth/password-policy.js";
@@ -104,7 +104,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ checked: env.NODE_ENV !== "production" }));
 
   const now = options.now ?? (() => new Date());
   const metrics = new Metrics();
@@ -194,7 +194,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     limitPerAddress: env.MAX_CONCURRENT_PER_ADDRESS,
     queueLimit: env.REQUEST_QUEUE_LIMIT,
     queuePerAddress: env.REQUEST_QUEUE_PER_ADDRESS,
-    onWaited: (seconds) => metrics.admissionWait.observe(seconds),
+    // Timed only with metrics on, as the request histogram is: with no METRICS_TOKEN nobody reads
+    // it and the hot path pays nothing (docs/decisions/053-metrics-and-backups.md).
+    ...(env.METRICS_TOKEN ? { onWaited: (seconds: number) => metrics.admissionWait.observe(seconds) } : {}),
   });
   await app.register(metricsPlugin);
   await app.register(authPlugin);

@@ -150,6 +150,8 @@ const TINY: Record<string, { args: string[]; env?: () => Record<string, string> 
   "bench:slow": { args: ["--runs=1", "--stalled=5", "--flood=5", "--flood-seconds=1", "--baseline=0.5", "--later=1", "--request-timeout=1000"] },
   "bench:pooler": { args: ["--requests=50", "--concurrency=5"] },
   "bench:push": { args: ["--providers=2", "--posts=2"] },
+  // The working tree against itself: no second build, the same built server in turns.
+  "bench:compare": { args: ["--base=worktree", "--skip-head-build", "load", "--rounds=1", "--duration=1", "--warmup=0", "--hello-duration=1", "--connections=4", "--tasks=200", "--users=50"] },
 };
 
 const tiny = (name: string) => {
@@ -230,6 +232,14 @@ describe("the benchmark scripts at a tiny size", () => {
       expect(run.output).toMatch(new RegExp(`\\| ${kind} \\| \\*\\*all\\*\\* \\| \\d+ \\| \\*\\*[\\d.]+\\*\\* \\|`));
       expect(run.output).toMatch(new RegExp(`\\| ${kind} \\| [\\d.]+ \\| [\\d.]+ \\| [\\d.-]+ \\| [\\d.-]+ \\| 0 \\| \\d+ \\|`));
     }
+  });
+
+  benchTest("bench:compare: two builds of the mix in turns, medians and ratios", async (bench) => {
+    const run = await bench("bench:compare", tiny("bench:compare").args);
+    expectRan(run);
+    expect(run.output).toMatch(/load: medians of 1 rounds; ratio = /);
+    expect(run.output).toMatch(/^\| CPU per request, server \+ PostgreSQL \(ms\) \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/m);
+    expect(run.output).toMatch(/^\| errors \| 0 \| 0 \|/m);
   });
 
   benchTest("bench:routes: each hot route alone, on a database bench:load seeded", async (bench) => {

@@ -90,6 +90,11 @@ async function openPostgres(options: OpenOptions): Promise<Database> {
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5_000,
+    // Connections are kept however long they idle (pg-pool's default closes them after 10 s): a new
+    // one costs a fork, a SCRAM login and five custom plans of every hot statement before
+    // PostgreSQL settles on a generic plan, and any lull of 10 s paid that again
+    // (docs/decisions/075-connections-and-plans-kept.md).
+    idleTimeoutMillis: 0,
     ...(options.poolMode === "transaction" ? { Client: UnnamedStatementsClient } : {}),
   });
   // An idle client that dies with the server must not crash the process; the next query reconnects.

@@ -31,7 +31,7 @@ export async function databaseServer(env: Pick<Env, "DATABASE_URL" | "DATA_DIR">
   const embedded = await openEmbeddedPostgres({ dir });
   return {
     url: embedded.url,
-    description: `embedded PostgreSQL ${embedded.version} in ${dir}/postgres on 127.0.0.1:${embedded.port}${embedded.owned ? "" : " (already running)"}`,
+    description: `embedded PostgreSQL ${embedded.version} in ${dir}/postgres on 127.0.0.1:${embedded.port}${embedded.socketDir ? ", reached through its Unix socket" : ""}${embedded.owned ? "" : " (already running)"}`,
     async release() {
       if (role === "app" || (embedded.owned && !(await hasOtherClients(embedded)))) await embedded.stop("fast");
     },

@@ -11,6 +11,9 @@ import { freePort } from "../free-port.js";
 // package per platform, run under `<dir>/postgres` on a loopback port
 // (docs/decisions/016-embedded-postgresql.md). Any process that opens the same directory while the
 // server runs (the admin command beside a running app) connects to it instead of starting another.
+// Its own processes connect through a Unix-domain socket in that directory when the socket's path
+// fits (docs/decisions/077-embedded-postgresql-over-a-unix-socket.md): the loopback TCP stack was
+// a fifth of the server's CPU per request; the TCP port stays for other tools.
 
 const run = promisify(execFile);
 
@@ -33,6 +36,8 @@ export interface EmbeddedPostgres {
   /** postgres:// URL of the maintenance database, for CREATE DATABASE. */
   adminUrl: string;
   port: number;
+  /** The directory of the Unix-domain socket `url` connects through, or null when it goes over TCP. */
+  socketDir: string | null;
   /** The PostgreSQL major version of the binaries. */
   version: string;
   /** True when this process started the server (and so stops it); false when it joined a running one. */
@@ -110,6 +115,26 @@ function staleLock(pidFile: string): null {
   return null;
 }
 
+/** The longest path of a Unix-domain socket (sun_path less its closing NUL); PostgreSQL refuses longer. */
+const SOCKET_PATH_MAX = 107;
+
+/** Characters a socket directory may have: pg_ctl passes the setting through a shell, and the setting is a comma-separated list. */
+const PLAIN_PATH = /^[\w./-]+$/;
+
+/**
+ * The directory of the server's Unix-domain socket: the cluster's own directory when the socket's
+ * path fits there and is plain, otherwise none (such a DATA_DIR connects over TCP as before).
+ */
+export function socketDirectory(dataDir: string, port: number): string | null {
+  return PLAIN_PATH.test(dataDir) && Buffer.byteLength(`${dataDir}/.s.PGSQL.${port}`) <= SOCKET_PATH_MAX ? dataDir : null;
+}
+
+/** The connection URL of a database: through the socket directory (libpq's and node-postgres's `host` parameter) when there is one. */
+function databaseUrl(password: string, port: number, database: string, socketDir: string | null): string {
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+}
+
 function tail(file: string): string {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(-30).join("\n") : "";
 }
@@ -173,11 +198,14 @@ export async function openEmbeddedPostgres(options: EmbeddedPostgresOptions): Pr
   const port = running ?? (await freePort());
   const owned = running === null;
   let isRunning = running !== null;
+  // A server we join may have been started without a socket (an older version, a deep directory).
+  const socketDir = socketDirectory(dataDir, port);
+  const useSocket = socketDir !== null && (owned || existsSync(join(socketDir, `.s.PGSQL.${port}`)));
   const settings = {
     listen_addresses: "127.0.0.1",
     port: String(port),
-    // No unix socket: its path would have to fit in 107 bytes of DATA_DIR.
-    unix_socket_directories: "''",
+    // Only the server's account and root may use the socket, as only they can read the directory.
+    unix_socket_directories: socketDir ?? "''",
     max_connections: "200",
     ...options.settings,
   };
@@ -186,9 +214,10 @@ export async function openEmbeddedPostgres(options: EmbeddedPostgresOptions): Pr
     .join(" ");
 
   const cluster: EmbeddedPostgres = {
-    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
-    adminUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    url: databaseUrl(password, port, DATABASE, useSocket ? socketDir : null),
+    adminUrl: databaseUrl(password, port, "postgres", useSocket ? socketDir : null),
     port,
+    socketDir: useSocket ? socketDir : null,
     version,
     owned,
     isRunning: () => isRunning,

@@ -186,7 +186,7 @@ export default fp<AdmissionOptions>(
       if (!request.admission) return;
       const turn = admission.enter(request.admission);
       if (!turn) return;
-      const start = performance.now();
+      const start = onWaited ? performance.now() : 0;
       await turn;
       onWaited?.((performance.now() - start) / 1000);
     });

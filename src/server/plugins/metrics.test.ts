@@ -40,6 +40,15 @@ describe("access", () => {
     }
   });
 
+  it("times no wait at the door with no token configured: nobody reads it", async () => {
+    const off = await createTestApp({ MAX_CONCURRENT_REQUESTS: "1" });
+    afterAll(() => off.close());
+    const answers = await Promise.all(Array.from({ length: 4 }, () => off.app.inject({ url: "/robots.txt" })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    const waits = (await off.app.ctx.metrics.admissionWait.get()).values.find((v) => v.metricName === "errandly_admission_wait_seconds_count");
+    expect(waits?.value ?? 0).toBe(0);
+  });
+
   it("answers 401 without the token or with another, and a session does not stand in for it", async () => {
     const admin = await createUser(t, { role: "admin" });
     for (const headers of [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: TOKEN }, { cookie: admin.cookie }]) {

@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import * as oidc from "openid-client";
+import type * as Oidc from "openid-client";
 import { z } from "zod";
 import { safeReturnTo } from "../../../shared/return-to.js";
 import { isHttps } from "../../config/env.js";
@@ -61,6 +61,12 @@ function sealer(clientSecret: string) {
   };
 }
 
+/**
+ * openid-client is loaded with the first sign-in through the provider, not at start
+ * (docs/decisions/078-modules-loaded-on-first-use.md); Node keeps it once loaded.
+ */
+const loadOidc = () => import("openid-client");
+
 const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) => {
   const { ctx } = app;
   const https = isHttps(ctx.env);
@@ -71,14 +77,16 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
 
   // Discovered on first use, not at boot, so an IdP that is down does not stop the server; a
   // failed discovery is forgotten and retried by the next sign-in.
-  let discovered: Promise<oidc.Configuration> | null = null;
+  let discovered: Promise<Oidc.Configuration> | null = null;
   const configuration = () => {
-    discovered ??= oidc
-      .discovery(new URL(settings.issuerUrl), settings.clientId, settings.clientSecret, undefined, {
-        // Plain http only outside production (a local IdP in development and tests).
-        execute: settings.issuerUrl.startsWith("http://") && ctx.env.NODE_ENV !== "production" ? [oidc.allowInsecureRequests] : [],
-        timeout: 10,
-      })
+    discovered ??= loadOidc()
+      .then((oidc) =>
+        oidc.discovery(new URL(settings.issuerUrl), settings.clientId, settings.clientSecret, undefined, {
+          // Plain http only outside production (a local IdP in development and tests).
+          execute: settings.issuerUrl.startsWith("http://") && ctx.env.NODE_ENV !== "production" ? [oidc.allowInsecureRequests] : [],
+          timeout: 10,
+        }),
+      )
       .catch((error: unknown) => {
         discovered = null;
         throw error;
@@ -100,6 +108,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
     async (request, reply) => {
       try {
         const config = await configuration();
+        const oidc = await loadOidc();
         const verifier = oidc.randomPKCECodeVerifier();
         const flow: Flow = {
           state: oidc.randomState(),
@@ -131,6 +140,7 @@ const oidcRoutes: FastifyPluginAsyncZod<OidcSettings> = async (app, settings) =>
     try {
       if (!flow) throw new Error("no valid sign-in flow cookie (expired, tampered or never started here)");
       const config = await configuration();
+      const oidc = await loadOidc();
       const currentUrl = new URL(redirectUri);
       currentUrl.search = new URL(request.url, redirectUri).search;
       const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {

@@ -1,14 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { decodeAttestationObject, parseAuthenticatorData } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { and, eq, isNull } from "drizzle-orm";
 import { okResponseSchema, uuidParamSchema } from "../../../shared/common.js";
 import {
@@ -50,7 +41,8 @@ const TAKEN = "That passkey is already added to an Errandly account. Use it to s
  * null when its data cannot be read (the library's check refuses that). A passkey stands for two
  * factors, something held and something known or been, only with it (decision 049, "Changed").
  */
-function userVerified(response: AuthenticationResponseJSON | RegistrationResponseJSON): boolean | null {
+async function userVerified(response: AuthenticationResponseJSON | RegistrationResponseJSON): Promise<boolean | null> {
+  const { decodeAttestationObject, parseAuthenticatorData } = await import("@simplewebauthn/server/helpers");
   const fields = response.response as { authenticatorData?: unknown; attestationObject?: unknown } | undefined;
   try {
     if (typeof fields?.authenticatorData === "string") return parseAuthenticatorData(Buffer.from(fields.authenticatorData, "base64url")).flags.uv;
@@ -62,6 +54,12 @@ function userVerified(response: AuthenticationResponseJSON | RegistrationRespons
   }
   return null;
 }
+
+/**
+ * @simplewebauthn/server (with @peculiar/x509 and asn1js) is loaded with the first passkey request,
+ * not at start (docs/decisions/078-modules-loaded-on-first-use.md); Node keeps it once loaded.
+ */
+const webauthn = () => import("@simplewebauthn/server");
 
 const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -83,9 +81,9 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     const response = body as unknown as AuthenticationResponseJSON;
     const [key] = typeof response.id === "string" ? await ctx.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)) : [];
     if (!key || !challenge.webauthnChallenge || (userId !== null && key.userId !== userId)) throw badRequest(NOT_CHECKED);
-    if (userVerified(response) === false) throw badRequest(NOT_UNLOCKED);
+    if ((await userVerified(response)) === false) throw badRequest(NOT_UNLOCKED);
     try {
-      const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      const { verified, authenticationInfo } = await (await webauthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge.webauthnChallenge,
         expectedOrigin: rp.origin,
@@ -119,7 +117,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const me = requireUser(request);
-      const options = await generateRegistrationOptions({
+      const options = await (await webauthn()).generateRegistrationOptions({
         rpName: "Errandly",
         rpID: rp.rpID,
         userName: me.email,
@@ -155,10 +153,10 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const challenge = await findChallenge(app, request, ["passkey_register"]);
       if (!challenge?.webauthnChallenge || challenge.userId !== me.id) throw badRequest("Adding the passkey took too long. Start again.");
       const response = request.body.response as unknown as RegistrationResponseJSON;
-      if (userVerified(response) === false) throw badRequest(CANNOT_UNLOCK);
+      if ((await userVerified(response)) === false) throw badRequest(CANNOT_UNLOCK);
       let credential;
       try {
-        const result = await verifyRegistrationResponse({
+        const result = await (await webauthn()).verifyRegistrationResponse({
           response,
           expectedChallenge: challenge.webauthnChallenge,
           expectedOrigin: rp.origin,
@@ -255,11 +253,11 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const secondStep = await findChallenge(app, request, ["second_factor"]);
       if (secondStep?.userId) {
-        const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: await credentialsOf(secondStep.userId), userVerification: "required" });
+        const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials: await credentialsOf(secondStep.userId), userVerification: "required" });
         await setWebauthnChallenge(ctx.db, secondStep.id, options.challenge);
         return options as unknown as Record<string, unknown>;
       }
-      const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required" });
+      const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required" });
       await startChallenge(app, reply, { purpose: "passkey_sign_in", userId: null, webauthnChallenge: options.challenge });
       return options as unknown as Record<string, unknown>;
     },
@@ -311,7 +309,7 @@ const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const me = requireUser(request);
       const allowCredentials = await credentialsOf(me.id);
       if (allowCredentials.length === 0) throw badRequest("You have no passkey yet. Confirm it is you with your password instead.");
-      const options = await generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials, userVerification: "required" });
+      const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpID, allowCredentials, userVerification: "required" });
       await startChallenge(app, reply, { purpose: "step_up", userId: me.id, webauthnChallenge: options.challenge });
       return options as unknown as Record<string, unknown>;
     },

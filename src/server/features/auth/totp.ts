@@ -1,6 +1,5 @@
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verifySync } from "otplib";
-import QRCode from "qrcode";
 import type { Db } from "../../db/client.js";
 import { totpFactors } from "../../db/schema/security.js";
 import { totpSecretAad } from "../../secrets/at-rest.js";
@@ -21,6 +20,8 @@ export function newTotpSecret(): string {
 
 export async function totpSetup(email: string, secret: string) {
   const otpauthUrl = generateURI({ issuer: ISSUER, label: email, secret });
+  // qrcode is loaded with the first enrolment, not at start (docs/decisions/078-modules-loaded-on-first-use.md).
+  const { default: QRCode } = await import("qrcode");
   const qrSvg = await QRCode.toString(otpauthUrl, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
   return { secret, otpauthUrl, qrSvg };
 }

@@ -253,11 +253,10 @@ export class ChatHub {
       };
       // Only the two people the message is between (and moderating admins): a provider released from
       // the task may still have a socket in its room, and must not see the new provider's chat.
-      for (const conn of this.rooms.get(parsed.taskId) ?? []) {
-        if (conn.access === "admin" || conn.userId === message.senderId || conn.userId === message.recipientId) {
-          send(conn.socket, frame);
-        }
-      }
+      const readers = [...(this.rooms.get(parsed.taskId) ?? [])].filter(
+        (conn) => conn.access === "admin" || conn.userId === message.senderId || conn.userId === message.recipientId,
+      );
+      sendToAll(readers, frame);
     } catch (err) {
       this.ctx.log.error({ err }, "chat fan-out failed");
     }
@@ -294,7 +293,7 @@ export class ChatHub {
       const targets = new Set<Connection>(this.admins);
       for (const userId of userIds) for (const conn of userId ? (this.sockets.get(userId) ?? []) : []) targets.add(conn);
       if (shownToEveryone(event)) for (const conn of this.watchers.get(taskId) ?? []) targets.add(conn);
-      for (const conn of targets) send(conn.socket, frame);
+      sendToAll(targets, frame);
       if (board) this.queueBoardChange(taskId, board);
     } catch (err) {
       this.ctx.log.error({ err }, "task update push failed");
@@ -319,7 +318,7 @@ export class ChatHub {
     const frame: ServerFrame = { type: "job_board_changed", removed: [...this.boardRemoved], added: this.boardAdded };
     this.boardRemoved = new Set();
     this.boardAdded = false;
-    for (const conn of this.allSockets()) send(conn.socket, frame);
+    sendToAll(this.allSockets(), frame);
   }
 
   /**
@@ -364,6 +363,19 @@ export class ChatHub {
       conn.alive = false;
       conn.socket.ping();
     }
+  }
+}
+
+/**
+ * One frame to many sockets, written once: one JSON.stringify per message, not one per socket
+ * (issue 43's chat profile; docs/decisions/076-responses-written-without-zod.md, "Chat frames").
+ */
+function sendToAll(conns: Iterable<Connection>, frame: ServerFrame): void {
+  let text: string | null = null;
+  for (const { socket } of conns) {
+    if (socket.readyState !== 1) continue;
+    text ??= JSON.stringify(frame);
+    socket.send(text);
   }
 }
 

@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import type PDFKitDocument from "pdfkit";
 import { form1099kNote, RECEIPT_TITLES, receiptLines, statementLines, type Receipt, type YearlyStatement } from "../../../shared/receipts.js";
 
 // The receipt and the yearly statement as PDF documents, drawn on the server with pdfkit's built-in
@@ -6,7 +6,14 @@ import { form1099kNote, RECEIPT_TITLES, receiptLines, statementLines, type Recei
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
-function render(draw: (doc: PDFKit.PDFDocument) => void, title: string): Promise<Buffer> {
+/**
+ * pdfkit (with fontkit and its tables, megabytes of source) is loaded with the first PDF, not at
+ * start: an instance that sends none never holds it (docs/decisions/078-modules-loaded-on-first-use.md).
+ */
+let loadedPdfkit: Promise<{ default: typeof PDFKitDocument }> | null = null;
+
+async function render(draw: (doc: PDFKit.PDFDocument) => void, title: string): Promise<Buffer> {
+  const { default: PDFDocument } = await (loadedPdfkit ??= import("pdfkit"));
   const doc = new PDFDocument({ size: "LETTER", margin: 56, info: { Title: title, Author: "Errandly" } });
   const chunks: Buffer[] = [];
   doc.on("data", (chunk: Buffer) => chunks.push(chunk));
