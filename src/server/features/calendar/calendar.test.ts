@@ -175,6 +175,17 @@ describe("booking a free slot", () => {
     expect(refused.json()).toMatchObject({ message: SLOT_TAKEN_MESSAGE });
   });
 
+  it("is not asked of a request that carries only the date needed: it is sent as before calendars", async () => {
+    const provider = await createProvider(t);
+    const res = await call(t, await createPoster(t), {
+      method: "POST",
+      url: "/api/tasks",
+      payload: { title: "Walk the dog", description: "Twice round the park", category: "pet", budget: 30, location: "1 Main St", city: "Annapolis", state: "MD", scheduledDate: "2026-06-06T14:00:00.000Z", request: { providerId: provider.id } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await taskRow(t, res.json<{ id: string }>().id)).toMatchObject({ status: "requested", requestedProviderId: provider.id });
+  });
+
   it("of the same slot by two posters at once books it once", async () => {
     const provider = await providerWithCalendar();
     const [a, b] = [await createPoster(t), await createPoster(t)];

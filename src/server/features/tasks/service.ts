@@ -275,7 +275,9 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
     // Posting is the task table's initial transition: TASK_POSTING, TASK_REQUEST_POSTING for one
     // provider first (decision 065), or TASK_BOOKING when the request books their free time at once
     // (decision 074); its guards, its INSERT, then its actions in order.
-    const posting = requested && scheduledDate ? await datedRequestStep(tx, requested.requestedProviderId, scheduledDate, durationMinutes, now) : requested ? TASK_REQUEST_POSTING : TASK_POSTING;
+    // Only a chosen slot is checked against the calendar: a request with the date needed alone is sent as before it.
+    const chosen = request?.startsAt !== undefined && scheduledDate !== null;
+    const posting = requested && chosen ? await datedRequestStep(tx, requested.requestedProviderId, scheduledDate, durationMinutes, now) : requested ? TASK_REQUEST_POSTING : TASK_POSTING;
     if (posting === TASK_BOOKING && requested && scheduledDate) {
       const guards = { taskId: null, actor: { kind: "person", user } as const, tx, now, input: {}, providerId: requested.requestedProviderId, booking: { startsAt: scheduledDate, durationMinutes } };
       await runGuards(ctx, posting, "before_update", guards);
