@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import ical from "node-ical";
 import { describe, expect, it } from "vitest";
 import { SLOT_TAKEN_MESSAGE, type CalendarSettingsBody, type SlotsAnswer } from "../../../shared/calendar.js";
 import { providerBookings } from "../../db/schema/calendar.js";
@@ -277,6 +278,20 @@ describe("the calendar feed", () => {
     expect(ics.statusCode).toBe(200);
     expect(ics.headers["content-disposition"]).toContain(".ics");
     expect(ics.body).toContain("BEGIN:VEVENT");
+    const [event] = Object.values(ical.sync.parseICS(ics.body)).filter((c) => c?.type === "VEVENT");
+    expect(event).toMatchObject({ summary: "Hang two shelves", uid: expect.stringContaining(id) });
+    expect(event?.type === "VEVENT" && [event.start.toISOString(), event.end?.toISOString()]).toEqual(["2026-06-12T14:00:00.000Z", "2026-06-12T15:00:00.000Z"]);
     expect((await call(t, await createPoster(t), { url: `/api/tasks/${id}/calendar.ics` })).statusCode).toBe(404);
+  });
+
+  it("says the right instant of a task at 01:30 on the night clocks go back, in a standard parser", async () => {
+    const poster = await createPoster(t);
+    // 01:30 EST, the second 1:30 AM of Sunday 1 November 2026 in New York.
+    const task = await postTask(t, poster, { body: { scheduledDate: "2026-11-01T06:30:00.000Z", estimatedHours: 1 } });
+    const provider = await createProvider(t);
+    expect(await transition(t, "claim", task.id, provider)).toMatchObject({ status: "claimed" });
+    const ics = await call(t, provider, { url: `/api/tasks/${task.id}/calendar.ics` });
+    const [event] = Object.values(ical.sync.parseICS(ics.body)).filter((c) => c?.type === "VEVENT");
+    expect(event?.type === "VEVENT" && [event.start.toISOString(), event.end?.toISOString()]).toEqual(["2026-11-01T06:30:00.000Z", "2026-11-01T07:30:00.000Z"]);
   });
 });
