@@ -95,6 +95,8 @@ export function localTimeInstants(date: string, time: string, timeZone: string):
   const t = /^(\d{2}):(\d{2})$/.exec(time);
   if (!d || !t) return [];
   const wall = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), Number(t[1]), Number(t[2]));
+  // Date.UTC rolls "2026-13-01" or "24:00" over into another day: such a date or time names no instant.
+  if (new Date(wall).toISOString().slice(0, 16) !== `${date}T${time}`) return [];
   const found = new Set<number>();
   // A zone's offset around the time is one of the offsets half a day either side of it.
   for (const probe of [wall - 14 * 3_600_000, wall, wall + 14 * 3_600_000]) {
