@@ -23,6 +23,7 @@ import { hashPassword, verifyPassword } from "./features/auth/passwords.js";
 import { transitionTask } from "./features/tasks/service.js";
 import { declineRow, posterCancelRow } from "./features/tasks/requests.js";
 import { createStorage } from "./adapters/storage/create-storage.js";
+import calendarRoutes from "./features/calendar/routes.js";
 import chatRoutes from "./features/chat/routes.js";
 import felixRoutes from "./features/felix/routes.js";
 import jobAlertsRoutes from "./features/job-alerts/routes.js";
@@ -181,6 +182,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
         { name: "moderation", description: "Reports, blocks, and the admins' removals, hidden reviews and suspensions" },
         { name: "offers", description: "Offers on tasks that take them, and accepting one" },
         { name: "questions", description: "Public questions on open tasks and the posters' answers" },
+        { name: "calendar", description: "Providers' calendars and free slots, upcoming tasks, calendar feeds and invitations" },
       ],
     },
     transform: jsonSchemaTransform,
@@ -227,6 +229,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(pushRoutes);
   await app.register(offersRoutes);
   await app.register(questionsRoutes);
+  await app.register(calendarRoutes);
   // The account feature gets what it needs of others from here, the one place that composes them
   // (docs/decisions/021-account-settings-deletion-and-export.md).
   await app.register(accountRoutes, {

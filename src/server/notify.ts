@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { NotificationKind } from "../shared/notifications.js";
 import type { AppContext } from "./context.js";
+import type { MailAttachment } from "./db/schema/site.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
 import { notifications } from "./db/schema/chat.js";
@@ -23,6 +24,8 @@ export interface NotifyInput {
   taskId?: string | null;
   /** Set false for notices that should never e-mail (the chat feature sends its own, throttled). */
   email?: boolean;
+  /** Files the e-mail carries (a task's .ics invitation); the bell and the push do not. */
+  attachments?: MailAttachment[];
 }
 
 /**
@@ -75,7 +78,7 @@ export async function notifyUser(
   const text = `${input.body}${link}\n\nYou can turn these e-mails off in your notification settings: ${ctx.env.PUBLIC_URL}/settings/notifications`;
   await ctx.mailer.queueForUser(
     tx,
-    { userId: input.userId, subject: input.title, text, kind: input.kind },
+    { userId: input.userId, subject: input.title, text, kind: input.kind, ...(input.attachments ? { attachments: input.attachments } : {}) },
     { name: "notify_user", ctes: noticeCtes, select: bellSelect, values },
   );
 }

@@ -6,7 +6,7 @@ import { users } from "./db/schema/users.js";
 // (docs/decisions/068-admin-powers-need-two-factors.md). Admin powers follow from the admin role AND
 // a session proven by two factors, everywhere: the admin area (plugins/auth.ts), the task page's
 // private side, chats over REST and the socket, disputes, escrow, receipts, files, hidden questions
-// and reviews, and the admin rows of the task table. An admin signed in with one factor is an
+// and reviews, a task's calendar invitation (decision 074), and the admin rows of the task table. An admin signed in with one factor is an
 // ordinary user outside the admin area, and the admin area tells them to add a second factor.
 // A lint rule (eslint.config.js) refuses a comparison of a role anywhere else in the server.
 

@@ -17,12 +17,18 @@ export const TASK_UPDATES_CHANNEL = "task_updates";
 export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed" | "edited" | "offer" | "questions";
 
 /**
+ * Rows that change nothing a stranger's page shows: a proposed or declined new time and "on my way"
+ * are between the poster and the provider (decision 074); an accepted time moves the date everyone sees.
+ */
+const BETWEEN_THE_PARTIES: ReadonlySet<TaskTransitionName> = new Set(["propose_time", "decline_time", "on_my_way"]);
+
+/**
  * The events a task's page shows anyone who opens it: a transition (its status), posting, and its
  * questions, photos and text. A socket watching the page hears these and no others (a payment, a
  * tip, a dispute, a review or an offer concern the two parties; docs/product.md, Live updates).
  */
 const SHOWN_TO_EVERYONE: ReadonlySet<string> = new Set<TaskTransitionName | "posted" | TaskOtherEvent>([
-  ...TASK_TRANSITIONS.map((row) => row.name),
+  ...TASK_TRANSITIONS.map((row) => row.name).filter((name) => !BETWEEN_THE_PARTIES.has(name)),
   "posted",
   "questions",
   "photos",
@@ -114,7 +120,7 @@ export function boardChange(name: TaskProcessName): BoardChange {
  * The wire name of a transition in the notice: posting keeps the "posted" the web and older
  * instances know (the frame predates posting's row in the table).
  */
-const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" || name === "post_request" ? "posted" : name);
+const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" || name === "post_request" || name === "book" ? "posted" : name);
 
 /** The "announce" action of every row of the task table. */
 export function registerTaskUpdates(actions: TaskActions): void {

@@ -24,6 +24,14 @@ export const NOTIFICATION_KINDS = [
   "task_requested",
   "request_ended",
   "request_cancelled",
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md).
+  "task_booked",
+  "task_reminder",
+  "time_proposed",
+  "time_decided",
+  "provider_on_way",
+  "provider_late",
+  "provider_no_show",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -85,4 +93,11 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   task_requested: "A poster requests me for a task",
   request_ended: "A provider I requested declines or does not answer",
   request_cancelled: "A poster cancels a task they requested me for",
+  task_booked: "A poster books my free time (instant booking)",
+  task_reminder: "Reminders the day before and the hour before a booked task",
+  time_proposed: "The other side proposes a new time for a task",
+  time_decided: "The other side accepts or declines the new time I proposed",
+  provider_on_way: "My provider is on the way",
+  provider_late: "My provider has not started 30 minutes after the booked time",
+  provider_no_show: "A poster reports that I did not show up",
 };

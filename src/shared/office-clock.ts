@@ -24,7 +24,7 @@ export function startOfDayIn(timeZone: string, now: Date, days: number): Date {
 }
 
 /** How far the zone's wall clock is ahead of UTC at `at`, in milliseconds. */
-function zoneOffsetMs(timeZone: string, at: Date): number {
+export function zoneOffsetMs(timeZone: string, at: Date): number {
   const p = new Intl.DateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",

@@ -40,16 +40,33 @@ export const userProfileSchema = z.object({
   rating: z.object({ average: z.number().nullable(), count: z.number().int() }),
   /**
    * Claims given back before starting, of all the claims they kept or gave back (declined and
-   * expired claims were not their doing): docs/decisions/058-withdrawing-and-editing.md.
+   * expired claims were not their doing): docs/decisions/058-withdrawing-and-editing.md. Of their
+   * booked tasks that came to their time (started, or reported as a no-show), the no-shows and the
+   * starts more than LATE_AFTER_MINUTES late (docs/decisions/074-time-and-turning-up.md).
    */
-  claims: z.object({ withdrawn: z.number().int(), claimed: z.number().int() }),
+  claims: z.object({
+    withdrawn: z.number().int(),
+    claimed: z.number().int(),
+    noShows: z.number().int(),
+    lateStarts: z.number().int(),
+    bookedStarts: z.number().int(),
+  }),
   /** The newest PROFILE_REVIEWS_LIMIT revealed reviews this person received. */
   reviews: z.array(profileReviewSchema),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
-/** "Withdrew from 1 of 14 claimed tasks"; null when they never withdrew (decision 058). */
-export function reliabilityLine({ withdrawn, claimed }: UserProfile["claims"]): string | null {
-  if (withdrawn === 0) return null;
-  return `Withdrew from ${withdrawn} of ${claimed} claimed ${claimed === 1 ? "task" : "tasks"}`;
+const tasksWord = (n: number) => (n === 1 ? "task" : "tasks");
+
+/**
+ * "Withdrew from 1 of 14 claimed tasks · Did not show up for 1 of 9 booked tasks · Started late on 2
+ * of 9 booked tasks", each part only when it is not zero; null when none is (decisions 058, 074).
+ */
+export function reliabilityLine({ withdrawn, claimed, noShows, lateStarts, bookedStarts }: UserProfile["claims"]): string | null {
+  const parts = [
+    withdrawn > 0 ? `Withdrew from ${withdrawn} of ${claimed} claimed ${tasksWord(claimed)}` : null,
+    noShows > 0 ? `Did not show up for ${noShows} of ${bookedStarts} booked ${tasksWord(bookedStarts)}` : null,
+    lateStarts > 0 ? `Started late on ${lateStarts} of ${bookedStarts} booked ${tasksWord(bookedStarts)}` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(" · ") : null;
 }

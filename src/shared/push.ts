@@ -49,6 +49,12 @@ export const PUSH_KINDS_ON_FIRST_DEVICE = [
   "task_requested",
   // Its counterpart: the request the provider was weighing is gone (decision 065).
   "request_cancelled",
+  // Time and turning up (decision 074): a booking, a reminder, a new time to answer, the provider on the way or late.
+  "task_booked",
+  "task_reminder",
+  "time_proposed",
+  "provider_on_way",
+  "provider_late",
 ] as const satisfies readonly NotificationKind[];
 
 /** A kind's switch in the push list: its e-mail wording, but a job alert's push is not the 15-minute digest. */

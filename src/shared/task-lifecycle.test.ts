@@ -48,6 +48,11 @@ const task = (overrides: Partial<TaskLifecycleState>): TaskLifecycleState => ({
   requestedProviderId: null,
   requestExpiresAt: null,
   requestFallback: null,
+  scheduledDate: null,
+  proposedStartAt: null,
+  proposedById: null,
+  onMyWayAt: null,
+  arrivalEstimateAt: null,
   ...overrides,
 });
 
@@ -275,6 +280,8 @@ describe("evaluateTransition", () => {
       payment_system: ACTORS.paymentSystem,
       admin: ACTORS.admin,
       requested_provider: ACTORS.otherProvider,
+      party: ACTORS.poster,
+      proposal_recipient: ACTORS.assignedProvider,
     } as const;
     for (const transition of TASK_TRANSITIONS) {
       for (const status of TASK_STATUSES) {
@@ -310,12 +317,12 @@ describe("availableTransitions", () => {
     { on: "open", kind: "admin", names: ["remove"] },
     { on: "claimedPaid", kind: "admin", names: ["resolve_dispute", "remove", "release"] },
     { on: "open", kind: "signedOut", names: [] },
-    { on: "claimedUnpaid", kind: "poster", names: ["cancel", "decline"] },
-    { on: "claimedPaid", kind: "poster", names: ["cancel"] },
-    { on: "claimedUnpaid", kind: "assignedProvider", names: ["release_claim"] },
+    { on: "claimedUnpaid", kind: "poster", names: ["cancel", "decline", "propose_time"] },
+    { on: "claimedPaid", kind: "poster", names: ["cancel", "propose_time"] },
+    { on: "claimedUnpaid", kind: "assignedProvider", names: ["release_claim", "propose_time"] },
     { on: "claimedUnpaid", kind: "paymentSystem", names: ["pay"] },
     { on: "claimedUnpaidLate", kind: "timer", names: ["expire"] },
-    { on: "claimedPaid", kind: "assignedProvider", names: ["start", "withdraw"] },
+    { on: "claimedPaid", kind: "assignedProvider", names: ["start", "withdraw", "propose_time", "on_my_way"] },
     { on: "claimedPaid", kind: "otherProvider", names: [] },
     { on: "inProgress", kind: "assignedProvider", names: ["complete"] },
     { on: "inProgress", kind: "poster", names: [] },
@@ -416,6 +423,8 @@ describe("random sequences of transitions", () => {
     moderate: fc.integer({ min: 0, max: 9 }),
   });
 
+  const KEEPS_CLAIMED = new Set<TaskTransitionName>(["propose_time", "accept_time", "decline_time", "on_my_way"]);
+
   it("follow only edges of the table, keep the row consistent, and availableTransitions agrees", () => {
     const reached = new Set<TaskStatus>();
     fc.assert(
@@ -434,7 +443,9 @@ describe("random sequences of transitions", () => {
             const available = availableTransitions(current, ACTORS[k], now);
             const allowed = TASK_TRANSITION_NAMES.filter((n) => evaluateTransition(n, current, ACTORS[k], now).ok);
             expect(available).toEqual(allowed);
-            if (k !== "admin" || moderate === 0) allowedMoves.push(...allowed.map((name) => ({ name, kind: k })));
+            // The same for the rows that keep a claimed task claimed (a new time, "on my way": decision 074).
+            const moves = moderate === 0 ? allowed : allowed.filter((n) => !KEEPS_CLAIMED.has(n));
+            if (k !== "admin" || moderate === 0) allowedMoves.push(...moves.map((name) => ({ name, kind: k })));
           }
 
           const { name, kind } = (guided ? allowedMoves[pick % Math.max(allowedMoves.length, 1)] : undefined) ?? random;
@@ -443,7 +454,8 @@ describe("random sequences of transitions", () => {
             expect(evaluateTransition(name, current, actor, now)).toMatchObject({ ok: false, status: 401 });
             continue;
           }
-          const result = applyTransition(name, current, actor, now);
+          // A proposal carries its new start, a day from now (decision 074).
+          const result = applyTransition(name, current, actor, now, undefined, { proposedStartAt: new Date(now.getTime() + 86_400_000) });
           if (!result.ok) continue;
 
           const edge = findTransition(name);

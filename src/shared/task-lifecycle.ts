@@ -19,6 +19,12 @@ import type { RequestFallback } from "./task-requests.js";
 /** Default minutes the poster has to pay after a claim; the server may configure another value. */
 export const DEFAULT_PAYMENT_WINDOW_MINUTES = 30;
 
+/**
+ * A provider who has not started this long after the booked start may be reported as a no-show
+ * (docs/product.md, "Time and turning up"; the `provider_late` condition).
+ */
+export const NO_SHOW_AFTER_MINUTES = 30;
+
 /** Who may perform a transition. The first three are people; the last two are the server itself. */
 export type TransitionActor =
   | "verified_provider"
@@ -29,7 +35,11 @@ export type TransitionActor =
   // An admin resolving a dispute (docs/decisions/057) or moderating (docs/product.md, Moderation; decision 059).
   | "admin"
   // The approved provider a task was requested from, while it waits for their answer (decision 065).
-  | "requested_provider";
+  | "requested_provider"
+  // Either person of a claimed task, its poster or its assigned provider: they propose a new time (decision 074).
+  | "party"
+  // The person of the task who did not propose the waiting new time: they accept or decline it (decision 074).
+  | "proposal_recipient";
 
 /** The server acting on its own: the payment-deadline job or the card processor's webhook. */
 export type SystemActor = Extract<TransitionActor, "timer" | "payment_system">;
@@ -60,7 +70,11 @@ export type TaskCondition =
   | "request_window_open"
   | "request_window_passed"
   | "falls_back_open"
-  | "falls_back_cancel";
+  | "falls_back_cancel"
+  // Time and turning up (decision 074): a new time waits for an answer (proposed_start_at is not
+  // null); the booked start passed NO_SHOW_AFTER_MINUTES ago (scheduled_date + 30 minutes <= now).
+  | "has_proposal"
+  | "provider_late";
 
 /** The conditions that pick the way a task finds its provider, or found it: a row they refuse has no button. */
 export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims", "takes_offers", "claimed_by_provider"];
@@ -69,12 +83,21 @@ export const HIRING_MODE_CONDITIONS: readonly TaskCondition[] = ["takes_claims",
 export const REQUEST_FALLBACK_CONDITIONS: readonly TaskCondition[] = ["falls_back_open", "falls_back_cancel"];
 
 /** The fields of a task an effect writes, and what it writes there. */
-export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt" | "requestExpiresAt";
+export type EffectField = "providerId" | "paymentDeadline" | "paymentCapturedAt" | "requestExpiresAt" | "scheduledDate" | "proposedStartAt" | "proposedById" | "onMyWayAt" | "arrivalEstimateAt";
 /**
  * "actor": the acting person; "now": the transition's instant; "window_end": now + the payment window;
- * "offer_provider": the provider of the open offer the transition names (accept_offer); null: cleared.
+ * "offer_provider": the provider of the open offer the transition names (accept_offer);
+ * "requested_provider": the provider the task was requested from (book); "proposed_time": the new
+ * start the transition carries (propose_time); "proposal": the new start waiting on the task
+ * (accept_time); "arrival_estimate": the arrival the transition carries, or none (on_my_way); null: cleared.
  */
-export type EffectValue = "actor" | "now" | "window_end" | "offer_provider" | null;
+export type EffectValue = "actor" | "now" | "window_end" | "offer_provider" | "requested_provider" | "proposed_time" | "proposal" | "arrival_estimate" | null;
+
+/** What a transition carries besides its actor (decision 074): the new start it proposes, the arrival it estimates. */
+export interface TransitionInput {
+  proposedStartAt?: Date | string;
+  arrivalEstimateAt?: Date | string | null;
+}
 
 /**
  * Named writes a transition makes besides the status, as data: the server generates the UPDATE's
@@ -85,13 +108,20 @@ export const TASK_EFFECTS = {
   assign_provider: { providerId: "actor" },
   start_payment_window: { paymentDeadline: "window_end" },
   record_payment: { paymentCapturedAt: "now" },
-  release_provider: { providerId: null, paymentDeadline: null },
+  // A new time or an arrival estimate was between the two people: it leaves with the provider.
+  release_provider: { providerId: null, paymentDeadline: null, proposedStartAt: null, proposedById: null, onMyWayAt: null, arrivalEstimateAt: null },
   // A withdrawal or an admin's release refunds the payment, so the reopened task is unpaid for whoever claims it next.
   clear_payment: { paymentCapturedAt: null },
   assign_offer_provider: { providerId: "offer_provider" },
   // The requested provider answered no: the window is closed, not run out, so the poster's task page
   // can say "declined" rather than "did not answer" (docs/decisions/082-the-poster-reads-how-the-provider-came.md).
   close_request: { requestExpiresAt: null },
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md).
+  assign_requested_provider: { providerId: "requested_provider" },
+  record_proposal: { proposedStartAt: "proposed_time", proposedById: "actor" },
+  adopt_proposal: { scheduledDate: "proposal", proposedStartAt: null, proposedById: null },
+  clear_proposal: { proposedStartAt: null, proposedById: null },
+  record_on_my_way: { onMyWayAt: "now", arrivalEstimateAt: "arrival_estimate" },
 } as const satisfies Record<string, Partial<Record<EffectField, EffectValue>>>;
 
 export type TaskEffect = keyof typeof TASK_EFFECTS;
@@ -113,7 +143,13 @@ export type TaskGuard =
   // - no_open_dispute (after the UPDATE): nobody reported a problem on the task that an admin has not resolved yet
   //   (the parties' cancel and give-backs, and the admin's remove and release: the resolution moves the money);
   //   after, as not_declined: reporting takes the task's row lock, so a report racing a cancel is seen (docs/product.md, Disputes).
-  | "no_open_dispute";
+  | "no_open_dispute"
+  // - instant_booking (before the INSERT of book, after unpaid_claim_limit took the provider's claim
+  //   lock): the provider takes instant bookings and the chosen time is one of their free slots (decision 074).
+  | "instant_booking"
+  // - proposed_time_free (before the UPDATE): the proposed start has not passed and the task's length
+  //   from it overlaps none of the provider's other booked tasks (decision 074).
+  | "proposed_time_free";
 
 /**
  * Named consequences of a transition, run in the row's order in the transition's database
@@ -159,6 +195,19 @@ export const TASK_ACTIONS = [
   "notify.poster_request_ended",
   // The requested provider hears that the poster cancelled the request while it waited (decision 065).
   "notify.provider_request_cancelled",
+  // Time and turning up (decision 074): the calendar feature books the task's time on the provider's
+  // calendar (the database refuses an overlap), frees it, or moves it to an accepted new time; the
+  // provider hears of an instant booking; each side hears of a proposed time and the answer; the
+  // poster hears the provider is on the way; a no-show is counted and the provider told.
+  "calendar.book",
+  "calendar.free",
+  "calendar.move",
+  "notify.provider_booked",
+  "notify.time_proposed",
+  "notify.time_decided",
+  "notify.poster_on_my_way",
+  "no_show.record",
+  "notify.provider_no_show",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
@@ -208,6 +257,26 @@ export const TASK_REQUEST_POSTING = {
 /** Why the poster may not decline a provider they chose themselves (the decline row's claimed_by_provider). */
 export const DECLINE_CHOSEN_MESSAGE = "You chose this provider, so there is no claim to decline. To stop, cancel the task instead.";
 
+/**
+ * Booking a free slot of a provider who takes instant bookings (docs/decisions/074-time-and-turning-up.md):
+ * the request is claimed for that provider at once and the payment window starts, as after a claim.
+ * The server takes this row instead of post_request when the request carries a time and the provider
+ * takes instant bookings; its guards run before the INSERT.
+ */
+export const TASK_BOOKING = {
+  name: "book",
+  actor: "poster",
+  from: null,
+  to: "claimed",
+  requires: [],
+  effects: ["assign_requested_provider", "start_payment_window"],
+  guards: [
+    { guard: "unpaid_claim_limit", at: "before_update" },
+    { guard: "instant_booking", at: "before_update" },
+  ],
+  actions: ["calendar.book", "notify.provider_booked", "announce"],
+} as const satisfies Omit<TransitionDefinition, "from"> & { from: null };
+
 export const TASK_TRANSITIONS = [
   {
     name: "claim",
@@ -221,7 +290,8 @@ export const TASK_TRANSITIONS = [
       { guard: "not_declined", at: "after_update" },
       { guard: "not_blocked", at: "before_update" },
     ],
-    actions: ["notify.poster_claimed", "announce", "board.remove"],
+    // A dated task fills the provider's calendar; an overlap refuses the claim (decision 074).
+    actions: ["calendar.book", "notify.poster_claimed", "announce", "board.remove"],
   },
   {
     name: "pay",
@@ -254,7 +324,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
     guards: [],
-    actions: ["notify.poster_work_completed", "escrow.hold", "announce"],
+    actions: ["notify.poster_work_completed", "escrow.hold", "calendar.free", "announce"],
   },
   {
     // A paid claimed task may be cancelled too: the payments feature refunds the capture.
@@ -267,7 +337,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["escrow.late_fee", "escrow.refund", "notify.provider_cancelled", "announce", "board.remove"],
+    actions: ["escrow.late_fee", "escrow.refund", "notify.provider_cancelled", "calendar.free", "announce", "board.remove"],
   },
   {
     name: "expire",
@@ -280,7 +350,7 @@ export const TASK_TRANSITIONS = [
     ],
     effects: ["release_provider"],
     guards: [],
-    actions: ["announce"],
+    actions: ["calendar.free", "announce"],
   },
   {
     name: "reactivate",
@@ -308,7 +378,7 @@ export const TASK_TRANSITIONS = [
     ],
     effects: ["release_provider"],
     guards: [],
-    actions: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
+    actions: ["declined.remember", "notify.provider_declined", "calendar.free", "announce", "board.add"],
   },
   {
     // The provider gives back a paid claim before starting: the poster is refunded in full and the
@@ -320,7 +390,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "paid", message: "The poster has not paid yet; release the claim instead" }],
     effects: ["release_provider", "clear_payment"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "announce", "board.add"],
+    actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
   },
   {
     // The same before the poster paid: nothing to refund (decision 058).
@@ -331,7 +401,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "unpaid", message: "The poster has paid; withdraw from the task instead, and they are refunded in full" }],
     effects: ["release_provider"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
+    actions: ["withdrawal.record", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
   },
   {
     // An admin's resolution of a dispute on an unfinished paid task ends it; the money was split by
@@ -343,7 +413,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "paid", message: "Only a paid task can have a dispute" }],
     effects: [],
     guards: [],
-    actions: ["announce"],
+    actions: ["calendar.free", "announce"],
   },
   {
     // An admin removes a task that breaks the rules, at any stage before it is completed: a paid
@@ -356,7 +426,7 @@ export const TASK_TRANSITIONS = [
     effects: [],
     // An open dispute's resolution decides where the money goes: no refund beside it.
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["escrow.refund", "notify.parties_removed", "announce", "board.remove"],
+    actions: ["escrow.refund", "notify.parties_removed", "calendar.free", "announce", "board.remove"],
   },
   {
     // An admin takes a suspended provider off a task: it reopens for others, and a paid one is
@@ -368,7 +438,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: ["release_provider", "clear_payment"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
+    actions: ["escrow.refund", "notify.poster_provider_released", "calendar.free", "announce", "board.add"],
   },
   {
     // The poster of a task that takes offers picks one: the task is claimed by that provider at the
@@ -380,7 +450,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "takes_offers", message: "This task takes claims, not offers." }],
     effects: ["assign_offer_provider", "start_payment_window"],
     guards: [],
-    actions: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
+    actions: ["offers.accept", "calendar.book", "notify.offers_decided", "announce", "board.remove"],
   },
   {
     // The requested provider accepts within the window: claimed at the posted budget, exactly as a claim (decision 065).
@@ -394,7 +464,7 @@ export const TASK_TRANSITIONS = [
       { guard: "unpaid_claim_limit", at: "before_update" },
       { guard: "not_blocked", at: "before_update" },
     ],
-    actions: ["notify.poster_claimed", "announce"],
+    actions: ["calendar.book", "notify.poster_claimed", "announce"],
   },
   {
     // The requested provider declines; the poster chose to open the task to everyone: alerts go out now, once.
@@ -457,6 +527,68 @@ export const TASK_TRANSITIONS = [
     guards: [],
     actions: ["notify.provider_request_cancelled", "announce"],
   },
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md). Either person of a claimed task
+  // proposes a new start (a new proposal replaces one waiting); the other accepts it, which moves the
+  // booked time on the provider's calendar under the database's no-overlap rule, or declines it, which
+  // keeps the old time.
+  {
+    name: "propose_time",
+    actor: "party",
+    from: ["claimed"],
+    to: "claimed",
+    requires: [],
+    effects: ["record_proposal"],
+    guards: [{ guard: "proposed_time_free", at: "before_update" }],
+    actions: ["notify.time_proposed", "announce"],
+  },
+  {
+    name: "accept_time",
+    actor: "proposal_recipient",
+    from: ["claimed"],
+    to: "claimed",
+    requires: [{ condition: "has_proposal", message: "No new time is waiting for an answer on this task." }],
+    effects: ["adopt_proposal"],
+    guards: [],
+    actions: ["calendar.move", "notify.time_decided", "announce"],
+  },
+  {
+    name: "decline_time",
+    actor: "proposal_recipient",
+    from: ["claimed"],
+    to: "claimed",
+    requires: [{ condition: "has_proposal", message: "No new time is waiting for an answer on this task." }],
+    effects: ["clear_proposal"],
+    guards: [],
+    actions: ["notify.time_decided", "announce"],
+  },
+  {
+    // The provider taps "On my way": the poster hears at once, with an arrival estimate when the
+    // provider shared their position for it (used once, never stored).
+    name: "on_my_way",
+    actor: "assigned_provider",
+    from: ["claimed"],
+    to: "claimed",
+    requires: [{ condition: "paid", message: "Waiting for customer payment: you will see the address once they pay." }],
+    effects: ["record_on_my_way"],
+    guards: [],
+    actions: ["notify.poster_on_my_way", "announce"],
+  },
+  {
+    // The provider has not started 30 minutes after the booked start: the poster may report a
+    // no-show, the dispute path's outcome for it without waiting for an admin: the task ends and is
+    // refunded in full, and the no-show counts on the provider's profile (decisions 057, 074).
+    name: "report_no_show",
+    actor: "poster",
+    from: ["claimed"],
+    to: "cancelled",
+    requires: [
+      { condition: "paid", message: "Nothing was paid, so there is nothing to refund: cancel the task instead." },
+      { condition: "provider_late", message: `You can report a no-show ${NO_SHOW_AFTER_MINUTES} minutes after the start time, if work has not started by then.` },
+    ],
+    effects: [],
+    guards: [{ guard: "no_open_dispute", at: "after_update" }],
+    actions: ["no_show.record", "escrow.refund", "calendar.free", "notify.provider_no_show", "announce"],
+  },
 ] as const satisfies readonly TransitionDefinition[];
 
 export type TaskTransition = (typeof TASK_TRANSITIONS)[number];
@@ -465,7 +597,7 @@ export type TaskTransitionName = TaskTransition["name"];
 export const TASK_TRANSITION_NAMES = TASK_TRANSITIONS.map((t) => t.name);
 
 /** The whole process, posting first: what the server runs and checks its action handlers against. */
-export const TASK_PROCESS = [TASK_POSTING, TASK_REQUEST_POSTING, ...TASK_TRANSITIONS] as const;
+export const TASK_PROCESS = [TASK_POSTING, TASK_REQUEST_POSTING, TASK_BOOKING, ...TASK_TRANSITIONS] as const;
 export type TaskProcessStep = (typeof TASK_PROCESS)[number];
 export type TaskProcessName = TaskProcessStep["name"];
 
@@ -487,6 +619,12 @@ export interface TaskLifecycleState {
   requestedProviderId: string | null;
   requestExpiresAt: Date | string | null;
   requestFallback: RequestFallback | null;
+  /** Time and turning up (decision 074): the booked start, a new start waiting for an answer and who proposed it, "on my way". */
+  scheduledDate: Date | string | null;
+  proposedStartAt: Date | string | null;
+  proposedById: string | null;
+  onMyWayAt: Date | string | null;
+  arrivalEstimateAt: Date | string | null;
 }
 
 /**
@@ -545,6 +683,8 @@ export const TASK_CONDITIONS: Record<TaskCondition, (task: TaskLifecycleState, n
   request_window_passed: (task, now) => task.requestExpiresAt !== null && toTime(task.requestExpiresAt) <= now.getTime(),
   falls_back_open: (task) => task.requestFallback === "open",
   falls_back_cancel: (task) => task.requestFallback === "cancel",
+  has_proposal: (task) => task.proposedStartAt !== null,
+  provider_late: (task, now) => task.scheduledDate !== null && toTime(task.scheduledDate) + NO_SHOW_AFTER_MINUTES * 60_000 <= now.getTime(),
 };
 
 export function findTransition(name: TaskTransitionName): TaskTransition {
@@ -555,6 +695,11 @@ export function findTransition(name: TaskTransitionName): TaskTransition {
 
 function isSystem(actor: TaskViewer | SystemActor): actor is SystemActor {
   return typeof actor === "string";
+}
+
+/** The poster or the assigned provider of the task. */
+function isParty(task: TaskLifecycleState, actor: TaskViewer | SystemActor): actor is TaskViewer {
+  return !isSystem(actor) && (actor.id === task.userId || (task.providerId !== null && actor.id === task.providerId));
 }
 
 /** The words of a refusal ("Only the assigned provider can <verb> this task"): the name, unless it does not read as a verb. */
@@ -570,7 +715,15 @@ const verbOf = (name: TaskTransitionName): string =>
           : name === "cancel_request"
             ? // The same words as cancel: a stranger is not told the task is a request (its page is 404 to them).
               "cancel"
-            : name;
+            : (TIME_VERBS[name as keyof typeof TIME_VERBS] ?? name);
+
+const TIME_VERBS = {
+  propose_time: "propose a new time for",
+  accept_time: "accept the new time of",
+  decline_time: "decline the new time of",
+  on_my_way: "say you are on the way to",
+  report_no_show: "report a no-show on",
+} as const satisfies Partial<Record<TaskTransitionName, string>>;
 
 /** Why `actor` may not act as `transition.actor` on this task, or null when it may. */
 function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, actor: TaskViewer | SystemActor): string | null {
@@ -598,6 +751,11 @@ function actorRefusal(transition: TaskTransition, task: TaskLifecycleState, acto
         return "Only the provider this task was requested from can answer the request.";
       }
       return actor.providerVerified ? null : "Only verified providers can accept a request. Finish your provider verification first.";
+    case "party":
+      return isParty(task, actor) ? null : "Only the task's poster or its provider can propose a new time.";
+    case "proposal_recipient":
+      if (!isParty(task, actor)) return `Only the task's poster or its provider can ${verb} this task`;
+      return task.proposedById !== null && task.proposedById === actor.id ? "You proposed this time. The other side accepts or declines it; you can propose another one." : null;
   }
 }
 
@@ -646,6 +804,14 @@ function stateRefusal(name: TaskTransitionName, task: TaskLifecycleState): strin
     case "lapse_request":
     case "lapse_request_cancel":
       return "Only a requested task can lapse";
+    case "propose_time":
+    case "accept_time":
+    case "decline_time":
+      return status === "in_progress" || status === "completed" ? "Work on this task has started, so its time can no longer change." : "Only a claimed task's time can change.";
+    case "on_my_way":
+      return status === "in_progress" ? "Work on this task has already started." : "Only a claimed task's provider can be on the way to it.";
+    case "report_no_show":
+      return status === "in_progress" || status === "completed" ? "Work on this task started, so it is not a no-show. Report a problem instead." : "Only a claimed task that has not started can be reported as a no-show.";
   }
 }
 
@@ -689,11 +855,14 @@ export function applyEffects<T extends TaskLifecycleState>(
   actor: TaskViewer | SystemActor,
   now: Date,
   paymentWindowMinutes = DEFAULT_PAYMENT_WINDOW_MINUTES,
+  input: TransitionInput = {},
 ): T {
   const next: T = { ...task };
   // One loop over the record's fields, whatever their declared types.
   const fields = next as Record<EffectField, Date | string | null>;
   for (const effect of effects) {
+    // Every value of one effect is read from the task as it was before it (SQL's UPDATE reads the old row too).
+    const before = { ...fields };
     for (const [field, value] of Object.entries(TASK_EFFECTS[effect]) as [EffectField, EffectValue][]) {
       if (value === "actor") {
         if (isSystem(actor)) throw new Error("Only a person can be assigned as provider");
@@ -701,7 +870,13 @@ export function applyEffects<T extends TaskLifecycleState>(
       } else if (value === "offer_provider") {
         // Which provider offered is a row of the offers table: only the server's UPDATE can read it.
         throw new Error("The provider of an accepted offer is set by the server");
-      } else if (value === "now") fields[field] = now;
+      } else if (value === "requested_provider") fields[field] = task.requestedProviderId;
+      else if (value === "proposed_time") {
+        if (input.proposedStartAt === undefined) throw new Error("A proposed time needs the new start");
+        fields[field] = input.proposedStartAt;
+      } else if (value === "proposal") fields[field] = before.proposedStartAt;
+      else if (value === "arrival_estimate") fields[field] = input.arrivalEstimateAt ?? null;
+      else if (value === "now") fields[field] = now;
       else if (value === "window_end") fields[field] = new Date(now.getTime() + paymentWindowMinutes * 60_000);
       else fields[field] = null;
     }
@@ -719,10 +894,11 @@ export function applyTransition<T extends TaskLifecycleState>(
   actor: TaskViewer | SystemActor,
   now: Date,
   paymentWindowMinutes = DEFAULT_PAYMENT_WINDOW_MINUTES,
+  input: TransitionInput = {},
 ): { ok: true; task: T } | Extract<TransitionResult, { ok: false }> {
   const result = evaluateTransition(name, task, actor, now);
   if (!result.ok) return result;
   const transition = findTransition(name);
-  const moved = applyEffects(task, transition.effects, actor, now, paymentWindowMinutes);
+  const moved = applyEffects(task, transition.effects, actor, now, paymentWindowMinutes, input);
   return { ok: true, task: { ...moved, status: transition.to } };
 }

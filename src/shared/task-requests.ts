@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTimeSchema } from "./common.js";
 
 // Requesting a provider (docs/product.md, Requesting a provider; docs/decisions/065-requesting-a-provider.md):
 // a task posted for one provider first, who accepts or declines within the window the poster chose;
@@ -35,6 +36,12 @@ export const taskRequestInputSchema = z.object({
     })
     .default(DEFAULT_REQUEST_WINDOW_HOURS),
   fallback: z.enum(REQUEST_FALLBACKS, { error: "Choose whether the task opens to everyone or is cancelled if they decline." }).default("open"),
+  /**
+   * One of the provider's free slots (GET /api/providers/{id}/slots), when the poster chose a time:
+   * with instant booking on the task is claimed for them at once, else the request carries the time
+   * (docs/decisions/074-time-and-turning-up.md). It is the task's date needed.
+   */
+  startsAt: isoDateTimeSchema.optional(),
 });
 export type TaskRequestInput = z.input<typeof taskRequestInputSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CATEGORY_VALUES, HIRING_MODES, MAX_STOPS, TASK_STATUSES, URGENCIES } from "./constants.js";
+import { estimatedHoursSchema } from "./calendar.js";
 import { isoDateTimeSchema, latSchema, lonSchema, text } from "./common.js";
 import { budgetDollarsSchema } from "./money-schemas.js";
 import { boardFilterFields, checkFilterRules } from "./task-filter-schemas.js";
@@ -105,9 +106,15 @@ export const createTaskBodySchema = z
       .optional(),
     /** Offered to one provider first (docs/product.md, Requesting a provider); absent for a task for everyone. */
     request: taskRequestInputSchema.optional(),
+    /** How long the poster expects it to take, in hours; Felix's reading of the work otherwise (docs/decisions/074). */
+    estimatedHours: estimatedHoursSchema.nullable().optional(),
   })
   .superRefine((body, ctx) => {
     if (body.request && body.hiringMode === "offers") ctx.addIssue({ code: "custom", path: ["hiringMode"], message: REQUEST_MESSAGES.withOffers });
+    const chosen = body.request?.startsAt;
+    if (chosen && body.scheduledDate && Date.parse(chosen) !== Date.parse(body.scheduledDate)) {
+      ctx.addIssue({ code: "custom", path: ["scheduledDate"], message: "The date needed is the provider's time you chose. Choose one of them only." });
+    }
     const hasRoute = Boolean(body.startLocation || body.endLocation || (body.stops && body.stops.length > 0));
     if (!hasRoute && !body.location) {
       ctx.addIssue({ code: "custom", path: ["location"], message: "Location is required" });
@@ -132,6 +139,8 @@ export const editTaskBodySchema = z.object({
   description: text(1, 5000, "Description"),
   budget: budgetDollarsSchema,
   scheduledDate: isoDateTimeSchema.nullable().optional(),
+  /** Absent: the estimate stays as it was; null: none (Felix's reading of the work then). */
+  estimatedHours: estimatedHoursSchema.nullable().optional(),
   location: optionalText(300, "Location"),
   city: optionalText(100, "City"),
   state: optionalState,
@@ -250,6 +259,18 @@ export const taskPublicSchema = z.object({
    * provider, or the task has none, and only for the task's insiders. Null otherwise.
    */
   requestOutcome: z.enum(REQUEST_OUTCOMES).nullable(),
+  /**
+   * Time and turning up (docs/decisions/074-time-and-turning-up.md): the IANA zone of the task's place
+   * (its time is told on that clock) and how long it takes on the provider's calendar, in minutes.
+   */
+  timeZone: z.string(),
+  durationMinutes: z.number().int(),
+  /** A new start one side proposed and the other has not answered, and who proposed it; insiders only, null otherwise. */
+  proposedStartAt: z.string().nullable(),
+  proposedById: z.uuid().nullable(),
+  /** When the provider said they were on the way, and the arrival they were estimated at; insiders only. */
+  onMyWayAt: z.string().nullable(),
+  arrivalEstimateAt: z.string().nullable(),
 });
 export type TaskPublic = z.infer<typeof taskPublicSchema>;
 

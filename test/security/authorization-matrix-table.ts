@@ -194,6 +194,29 @@ export const HTTP_MATRIX = {
   "GET /api/alerts": providersOnly(200),
   "PUT /api/alerts": providersOnly(200),
 
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md). A calendar is an approved
+  // provider's own; anyone signed in reads a provider's free slots (the assigned provider's here),
+  // their own upcoming tasks and their own feed address. The feed itself is read by whoever holds its
+  // secret address (a calendar app, no session). A task's invitation is its people's and admins':
+  // to anyone else the task's private side does not exist.
+  "GET /api/calendar": providersOnly(200),
+  "PUT /api/calendar": providersOnly(200),
+  "GET /api/providers/:id/slots": signedIn(200),
+  "GET /api/calendar/upcoming": signedIn(200),
+  "GET /api/calendar/feed": signedIn(200),
+  "POST /api/calendar/feed": signedIn(201),
+  "DELETE /api/calendar/feed": signedIn(200),
+  "GET /api/calendar/feeds/:token/errandly.ics": everyone(200),
+  "GET /api/tasks/:id/calendar.ics": [401, 404, 200, 200, 404, 200],
+  // Either person of a claimed task proposes a new time; the other one answers it (the assigned
+  // provider here, the poster having proposed); the provider says they are on the way; the poster
+  // reports a no-show 30 minutes after the start.
+  "POST /api/tasks/:id/propose-time": [401, 403, 200, 200, 403, 403],
+  "PATCH /api/tasks/:id/accept-time": assignedOnly(200),
+  "PATCH /api/tasks/:id/decline-time": assignedOnly(200),
+  "POST /api/tasks/:id/on-my-way": assignedOnly(200),
+  "PATCH /api/tasks/:id/report-no-show": posterOnly(200),
+
   // Admin review of applications and the admin's lists.
   "GET /api/admin/applications/pending": adminOnly(200),
   "GET /api/admin/providers/active": adminOnly(200),

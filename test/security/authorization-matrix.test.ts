@@ -12,6 +12,8 @@ import { taskOffers } from "../../src/server/db/schema/offers.js";
 import { taskQuestions } from "../../src/server/db/schema/questions.js";
 import { disputeMessages, escrowHolds, ledgerTransactions, payments, tips } from "../../src/server/db/schema/payments.js";
 import { backgroundChecks } from "../../src/server/db/schema/background-checks.js";
+import { calendarFeeds, providerCalendars } from "../../src/server/db/schema/calendar.js";
+import { tasks } from "../../src/server/db/schema/tasks.js";
 import { providerProfiles, uploads } from "../../src/server/db/schema/providers.js";
 import { pushSubscriptions } from "../../src/server/db/schema/push.js";
 import { reviews } from "../../src/server/db/schema/reviews.js";
@@ -462,6 +464,35 @@ function requestAnswer(path: "accept-request" | "decline-request"): Scenario {
       expect((await taskRow(w.prepared)).status, w.label).toBe("requested");
     },
   };
+}
+
+/** An instant `days` ahead of the test clock, as the forms send it. */
+const daysAhead = (days: number) => new Date(t.clock.now().getTime() + days * 86_400_000).toISOString();
+
+/** A task of the scene's poster dated two days ahead, claimed by the scene's provider (scene.prepared: its id). */
+async function datedClaim(scene: Scene): Promise<void> {
+  const { task } = await factoryTaskAt(t, "claimed", { poster: scene.poster, provider: scene.assigned, body: { scheduledDate: daysAhead(2) } });
+  scene.prepared = task.id;
+}
+
+/** The poster proposed a new time for the scene's claimed task; the provider answers. A refused caller leaves it waiting. */
+function timeAnswer(path: "accept-time" | "decline-time"): Scenario {
+  return {
+    stage: "claimed",
+    prepare: async (scene) => {
+      await must(call(t, scene.poster, post(`/api/tasks/${scene.task.id}/propose-time`, { startsAt: daysAhead(3) })), 200);
+    },
+    request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.task.id}/${path}` }),
+    check: async (w, res) => expect((await taskRow(w.task.id)).proposedStartAt === null, w.label).toBe(res.statusCode === 200),
+  };
+}
+
+/** A paid task whose start was an hour ago and whose provider has not started (scene.prepared: its id). */
+async function lateProvider(scene: Scene): Promise<void> {
+  const { task } = await factoryTaskAt(t, "paid", { poster: scene.poster, provider: scene.assigned, budgetCents: BUDGET_CENTS, body: { scheduledDate: daysAhead(1) } });
+  // Its start passes: written by hand, as the clock is shared by every row of this file.
+  await t.database.db.update(tasks).set({ scheduledDate: new Date(t.clock.now().getTime() - 3_600_000) }).where(eq(tasks.id, task.id));
+  scene.prepared = task.id;
 }
 
 function offered(w: World): { taskId: string; offerId: string } {
@@ -951,6 +982,69 @@ const SCENARIOS: Record<RouteKey, Scenario> = {
       const saved = await t.database.db.select({ id: jobAlerts.id }).from(jobAlerts).where(eq(jobAlerts.userId, w.actor.id));
       expect(saved.length, w.label).toBe(res.statusCode === 200 ? 1 : 0);
     },
+  },
+
+  "GET /api/calendar": { readOnly: true, request: () => get("/api/calendar") },
+  "PUT /api/calendar": {
+    request: () => ({ method: "PUT", url: "/api/calendar", payload: { timeZone: "America/New_York", weeklyHours: { monday: [{ from: "09:00", to: "17:00" }] } } }),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      const saved = await t.database.db.select({ userId: providerCalendars.userId }).from(providerCalendars).where(eq(providerCalendars.userId, w.actor.id));
+      expect(saved.length, w.label).toBe(res.statusCode === 200 ? 1 : 0);
+    },
+  },
+  "GET /api/providers/:id/slots": { readOnly: true, request: (w) => get(`/api/providers/${w.assigned.id}/slots`) },
+  "GET /api/calendar/upcoming": {
+    readOnly: true,
+    prepare: datedClaim,
+    request: () => get("/api/calendar/upcoming"),
+    // One's own dated tasks only: the scene's task exactly for its two people.
+    check: (w, res) => {
+      if (res.statusCode !== 200) return;
+      expect(parse<{ items: { taskId: string }[] }>(res).items.some((item) => item.taskId === w.prepared), w.label).toBe(isParty(w));
+    },
+  },
+  "GET /api/calendar/feed": { readOnly: true, request: () => get("/api/calendar/feed") },
+  "POST /api/calendar/feed": {
+    request: () => post("/api/calendar/feed"),
+    check: async (w, res) => {
+      if (!w.actor) return;
+      expect((await t.database.db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, w.actor.id))).length, w.label).toBe(res.statusCode === 201 ? 1 : 0);
+    },
+  },
+  "DELETE /api/calendar/feed": { request: () => ({ method: "DELETE", url: "/api/calendar/feed" }) },
+  "GET /api/calendar/feeds/:token/errandly.ics": {
+    readOnly: true,
+    prepare: async (scene) => {
+      await datedClaim(scene);
+      const made = await must(call(t, scene.poster, post("/api/calendar/feed")), 201);
+      scene.prepared = `${scene.prepared} ${new URL(parse<{ url: string }>(made).url).pathname}`;
+    },
+    request: (w) => get(w.prepared.split(" ")[1] ?? ""),
+    check: (w, res) => expect(res.body, w.label).toContain("BEGIN:VEVENT"),
+  },
+  "GET /api/tasks/:id/calendar.ics": {
+    readOnly: true,
+    prepare: datedClaim,
+    request: (w) => get(`/api/tasks/${w.prepared}/calendar.ics`),
+    check: (w, res) => expect(res.body.includes("BEGIN:VCALENDAR"), w.label).toBe(res.statusCode === 200),
+  },
+  "POST /api/tasks/:id/propose-time": {
+    stage: "claimed",
+    request: (w) => post(`/api/tasks/${w.task.id}/propose-time`, { startsAt: daysAhead(3) }),
+    check: async (w, res) => expect((await taskRow(w.task.id)).proposedStartAt !== null, w.label).toBe(res.statusCode === 200),
+  },
+  "PATCH /api/tasks/:id/accept-time": timeAnswer("accept-time"),
+  "PATCH /api/tasks/:id/decline-time": timeAnswer("decline-time"),
+  "POST /api/tasks/:id/on-my-way": {
+    stage: "paid",
+    request: (w) => post(`/api/tasks/${w.task.id}/on-my-way`, {}),
+    check: async (w, res) => expect((await taskRow(w.task.id)).onMyWayAt !== null, w.label).toBe(res.statusCode === 200),
+  },
+  "PATCH /api/tasks/:id/report-no-show": {
+    prepare: lateProvider,
+    request: (w) => ({ method: "PATCH", url: `/api/tasks/${w.prepared}/report-no-show` }),
+    check: async (w, res) => expect((await taskRow(w.prepared)).status, w.label).toBe(res.statusCode === 200 ? "cancelled" : "claimed"),
   },
 
   "POST /api/objects/upload": { request: () => post("/api/objects/upload", { kind: "profile_photo" }) },

@@ -617,6 +617,9 @@ const named: NamedValues = {
   endState: { string: state },
   appointmentDate: { string: daysAhead },
   scheduledDate: { string: daysAhead },
+  // Time and turning up (decision 074): a proposed start, a calendar's zone (one the runtime does not know too).
+  startsAt: { string: daysAhead },
+  timeZone: { string: fc.constantFrom("America/New_York", "America/Los_Angeles", "Europe/Berlin", "Mars/Olympus_Mons") },
   q: { string: fc.constantFrom("Annapolis", "Baltimore, MD", "100 Main St, Annapolis") },
   // The admin's ledger search: accounts that exist, and dates either side of the fixtures'.
   account: { string: fc.oneof(fc.constantFrom("platform:revenue", "external:poster_payments", "external:refunds"), fromPool(pool.taskIds, randomUUID()).map((id) => `escrow:task:${id}`)) },
@@ -634,7 +637,7 @@ function pathPool(op: Operation, name: string): fc.Arbitrary<string> {
   if (name === "token") return fromPool(pool.tokens, "x".repeat(30));
   if (name === "offerId") return fromPool(pool.offerIds, randomUUID());
   if (name === "questionId") return fromPool(pool.questionIds, randomUUID());
-  if (name === "userId" || op.path.startsWith("/api/users/{id}")) return fromPool(pool.userIds, randomUUID());
+  if (name === "userId" || op.path.startsWith("/api/users/{id}") || op.path.startsWith("/api/providers/{id}")) return fromPool(pool.userIds, randomUUID());
   if (op.path.includes("/objects/")) return fromPool(pool.uploadIds, randomUUID());
   if (op.path.startsWith("/api/receipts/")) return fromPool(pool.receiptIds, randomUUID());
   if (op.path.startsWith("/api/dispute-photos/") && name === "photoId") return fromPool(pool.disputePhotoIds, randomUUID());

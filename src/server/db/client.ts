@@ -18,9 +18,18 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 
 /** A unique violation anywhere in the cause chain (drizzle wraps the driver's error). */
 export function isUniqueViolation(error: unknown): boolean {
+  return hasErrorCode(error, "23505");
+}
+
+/** An exclusion constraint's refusal (two of a provider's booked ranges overlapping: docs/decisions/074). */
+export function isExclusionViolation(error: unknown): boolean {
+  return hasErrorCode(error, "23P01");
+}
+
+function hasErrorCode(error: unknown, code: string): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
-    if ((current as { code?: unknown }).code === "23505") return true;
+    if ((current as { code?: unknown }).code === code) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

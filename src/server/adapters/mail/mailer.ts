@@ -1,5 +1,6 @@
 import type { SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import type { MailAttachment } from "../../db/schema/site.js";
 
 // Every e-mail is first written to the outbox table, inside the caller's transaction when it has
 // one, so a notification is never lost to a crash between "decided" and "sent". Without SMTP_URL
@@ -13,6 +14,8 @@ export interface OutgoingMail {
   text: string;
   /** What it is about, for opt-outs and the admin outbox view: "application_decided", … */
   kind: string;
+  /** Files it carries: a task's .ics invitation (docs/decisions/074-time-and-turning-up.md). */
+  attachments?: MailAttachment[];
 }
 
 /** A mail to a user, addressed by id: the outbox finds their address and honours their opt-out of `kind`. */

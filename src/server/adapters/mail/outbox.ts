@@ -13,7 +13,7 @@ type OutboxStatus = "stored" | "queued";
 
 /** One mail into the outbox, in `tx`. */
 export async function insertMail(tx: Db, mail: OutgoingMail, status: OutboxStatus): Promise<void> {
-  await tx.insert(emailOutbox).values({ ...mail, status });
+  await tx.insert(emailOutbox).values({ ...mail, attachments: mail.attachments && mail.attachments.length > 0 ? mail.attachments : null, status });
 }
 
 /** The statements of queueForUser: one per caller's `alongside` name, written once and only executed. */
@@ -26,8 +26,8 @@ function userMailStatement(alongside: Alongside): SqlStatement<{ mailedTo: strin
   const statement = new SqlStatement<{ mailedTo: string | null }>(
     alongside.name,
     sql`with ${alongside.ctes}, mail as (
-        insert into ${emailOutbox} ("to", subject, text, kind, status)
-        select u.email, ${p("mailSubject")}, ${p("mailText")}, ${p("mailKind")}, ${p("mailStatus")}
+        insert into ${emailOutbox} ("to", subject, text, kind, status, attachments)
+        select u.email, ${p("mailSubject")}, ${p("mailText")}, ${p("mailKind")}, ${p("mailStatus")}, ${p("mailAttachments")}::jsonb
         from ${users} u
         where u.id = ${p("mailUserId")}::uuid
           and not exists (select 1 from ${emailOptOuts} o where o.user_id = u.id and o.kind = ${p("mailKind")})
@@ -48,6 +48,7 @@ export async function insertUserMail(tx: Db, mail: UserMail, status: OutboxStatu
     mailText: mail.text,
     mailKind: mail.kind,
     mailStatus: status,
+    mailAttachments: mail.attachments && mail.attachments.length > 0 ? JSON.stringify(mail.attachments) : null,
   });
   return row?.mailedTo ?? null;
 }

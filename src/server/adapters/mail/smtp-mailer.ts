@@ -67,7 +67,14 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
         .returning();
       for (const mail of claimed) {
         try {
-          await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+          await transporter.sendMail({
+            from: options.from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            // A task's invitation rides along as an .ics file (docs/decisions/074-time-and-turning-up.md).
+            attachments: (mail.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+          });
           await db
             .update(emailOutbox)
             .set({ status: "sent", sentAt: now(), claimedAt: null, nextAttemptAt: null, error: null })

@@ -1,5 +1,12 @@
-import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { CONTACT_METHODS } from "../../../shared/constants.js";
+
+/** A file an e-mail carries, its content as text (a calendar invitation). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
 
 export const contactMethod = pgEnum("contact_method", CONTACT_METHODS);
 
@@ -50,6 +57,8 @@ export const emailOutbox = pgTable(
     claimedAt: timestamp({ withTimezone: true }),
     sentAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Files sent with it, such as a task's .ics invitation (docs/decisions/074-time-and-turning-up.md); null when none. */
+    attachments: jsonb().$type<MailAttachment[]>(),
   },
   (t) => [index().on(t.status, t.createdAt)],
 );

@@ -81,6 +81,21 @@ export const tasks = pgTable(
     requestedProviderId: uuid().references(() => users.id),
     requestExpiresAt: timestamp({ withTimezone: true }),
     requestFallback: taskRequestFallback(),
+    /**
+     * Time and turning up (docs/decisions/074-time-and-turning-up.md): the IANA zone of the task's
+     * place (null for tasks posted before it was kept: read from the place then), its expected
+     * length on the provider's calendar (the poster's estimate, else Felix's hours, fixed when
+     * posted), and the poster's own estimate when they gave one.
+     */
+    timeZone: text(),
+    durationMinutes: integer().notNull().default(60),
+    estimatedMinutes: integer(),
+    /** A new start one side proposed and the other has not answered yet, and who proposed it. */
+    proposedStartAt: timestamp({ withTimezone: true }),
+    proposedById: uuid().references(() => users.id),
+    /** When the provider last said they were on the way, and the arrival estimate (never their position). */
+    onMyWayAt: timestamp({ withTimezone: true }),
+    arrivalEstimateAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     // id is the tie-breaker of the job board's order (created_at desc, id desc): without it in the
@@ -108,6 +123,8 @@ export const tasks = pgTable(
     // status = 'requested'": the migration adds that enum value, and PostgreSQL refuses to use a new
     // value in the transaction that adds it.
     index("tasks_request_expires_idx").on(t.requestExpiresAt).where(sql`${t.requestExpiresAt} is not null`),
+    // The reminder and late-notice jobs find claimed tasks by their start without scanning the table (decision 074).
+    index("tasks_claimed_schedule_idx").on(t.scheduledDate).where(sql`${t.status} = 'claimed' and ${t.scheduledDate} is not null`),
     // Case-insensitive substring search over title and description stays fast at 100k rows.
     index("tasks_search_trgm_idx").using("gin", sql`(${t.title} || ' ' || ${t.description}) gin_trgm_ops`),
     // The line items add up: the provider's share and the commission split the budget and surcharge.

@@ -5,8 +5,11 @@ import { statementWords, type StatementViewer } from "../../../shared/statement-
 import type { RefundReason } from "../../../shared/task-statement.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
+import { formatDateTime } from "../../../shared/calendar.js";
+import { providerCalendarOf } from "../../db/calendar.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
 import { notifyUser } from "../../notify.js";
+import { invitationAttachment, taskEvent, taskTimeZone, taskWhen } from "../../task-time.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { providerSummary, type ProviderSummary } from "./repository.js";
 
@@ -42,11 +45,29 @@ async function moneyNow(tx: Db, task: TaskRow, viewer: StatementViewer, refunded
   return statementWords(statement, viewer).summary;
 }
 
+/** The zone a person reads a task's times in: a provider's calendar's, else the task's place's (decision 074). */
+async function readerZone(tx: Db, task: TaskRow, userId: string | null): Promise<string> {
+  const calendar = userId !== null && userId === task.providerId ? await providerCalendarOf(tx, userId) : null;
+  return calendar?.timeZone ?? taskTimeZone(task);
+}
+
+/** " on Tue 9 Dec, 2:00–4:00 PM EST" for a dated task, on the reader's clock; "" without a date. */
+async function onWhen(tx: Db, task: TaskRow, userId: string | null): Promise<string> {
+  const when = taskWhen(task, await readerZone(tx, task, userId));
+  return when ? ` on ${when}` : "";
+}
+
 export function registerTaskNotices(ctx: AppContext): void {
+  /** A dated task's .ics invitation for its poster or provider (decision 074), for the notice's e-mail. */
+  const invitation = (task: TaskRow, reader: "poster" | "provider", now: Date) => {
+    const event = taskEvent(task, reader, ctx.env.PUBLIC_URL, now);
+    return event ? { attachments: [invitationAttachment(event)] } : {};
+  };
   ctx.taskActions.handle("notify.poster_claimed", async ({ transition, task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
     const summary = task.providerId ? await providerSummary(tx, task.providerId) : null;
     const pay = minutes === null ? "Pay" : `Pay within ${minutes} minutes`;
+    const when = await onWhen(tx, task, task.userId);
     // A requested provider who accepts is the poster's own choice, not a stranger's claim: the poster
     // hears that their request was accepted, and is not offered a Decline the table refuses (issue 41).
     const accepted = transition === "accept_request";
@@ -55,8 +76,86 @@ export function registerTaskNotices(ctx: AppContext): void {
       kind: "task_claimed",
       title: accepted ? "Your request was accepted" : "Your task was claimed",
       body: accepted
-        ? `${summary ? displayName(summary) : "The provider you requested"} accepted your request for "${task.title}". ${pay} to confirm.`
-        : `"${task.title}" was claimed by ${claimer(summary)}. ${pay} to confirm, or decline this provider.`,
+        ? `${summary ? displayName(summary) : "The provider you requested"} accepted your request for "${task.title}"${when}. ${pay} to confirm.`
+        : `"${task.title}"${when} was claimed by ${claimer(summary)}. ${pay} to confirm, or decline this provider.`,
+      taskId: task.id,
+      ...invitation(task, "poster", now),
+    });
+  });
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md): a poster booked the provider's free time at once.
+  ctx.taskActions.handle("notify.provider_booked", async ({ task, tx, now }) => {
+    if (task.providerId === null) return;
+    const poster = await providerSummary(tx, task.userId);
+    const minutes = minutesLeft(task.paymentDeadline, now);
+    await notifyUser(ctx, tx, {
+      userId: task.providerId,
+      kind: "task_booked",
+      title: "You were booked for a task",
+      body:
+        `${poster ? displayName(poster) : "A poster"} booked you for "${task.title}"${await onWhen(tx, task, task.providerId)} at ${formatDollarsExact(task.budgetCents)}. ` +
+        `It is on your calendar; ${minutes === null ? "the poster pays next" : `the poster has ${minutes} minutes to pay`}, and the address shows once they do.`,
+      taskId: task.id,
+      ...invitation(task, "provider", now),
+    });
+  });
+  // Either side proposed a new time: the other hears it, with the time it would replace.
+  ctx.taskActions.handle("notify.time_proposed", async ({ task, tx, actorId }) => {
+    if (task.providerId === null || task.proposedStartAt === null || actorId === null) return;
+    const to = actorId === task.userId ? task.providerId : task.userId;
+    const who = await providerSummary(tx, actorId);
+    const zone = await readerZone(tx, task, to);
+    const now = task.scheduledDate ? ` instead of ${formatDateTime(task.scheduledDate, zone, { withZone: true })}` : "";
+    await notifyUser(ctx, tx, {
+      userId: to,
+      kind: "time_proposed",
+      title: "A new time was proposed",
+      body: `${who ? displayName(who) : "The other side"} proposed to do "${task.title}" on ${formatDateTime(task.proposedStartAt, zone, { withZone: true })}${now}. Accept or decline it on the task page; until then the old time stands.`,
+      taskId: task.id,
+    });
+  });
+  // The proposer hears the answer; an accepted time comes with the moved invitation.
+  ctx.taskActions.handle("notify.time_decided", async ({ task, tx, actorId, transition, now }) => {
+    if (task.providerId === null || actorId === null) return;
+    const to = actorId === task.userId ? task.providerId : task.userId;
+    const who = await providerSummary(tx, actorId);
+    const name = who ? displayName(who) : "The other side";
+    const when = await onWhen(tx, task, to);
+    const accepted = transition === "accept_time";
+    await notifyUser(ctx, tx, {
+      userId: to,
+      kind: "time_decided",
+      title: accepted ? "Your new time was accepted" : "Your new time was declined",
+      body: accepted ? `${name} accepted your new time: "${task.title}" is now${when}.` : `${name} declined your new time, so "${task.title}" stays${when}. You can propose another one.`,
+      taskId: task.id,
+      ...(accepted ? invitation(task, to === task.providerId ? "provider" : "poster", now) : {}),
+    });
+  });
+  // "On my way": the poster hears at once (bell, push, live), with the arrival estimate when there is one.
+  ctx.taskActions.handle("notify.poster_on_my_way", async ({ task, tx, now }) => {
+    if (task.providerId === null) return;
+    const provider = await providerSummary(tx, task.providerId);
+    const name = provider ? displayName(provider) : "Your provider";
+    const eta = task.arrivalEstimateAt;
+    const minutes = eta ? Math.max(1, Math.round((eta.getTime() - now.getTime()) / 60_000)) : null;
+    const arriving = eta && minutes !== null ? `, about ${minutes} ${minutes === 1 ? "minute" : "minutes"} away (around ${formatDateTime(eta, taskTimeZone(task))})` : "";
+    await notifyUser(ctx, tx, {
+      userId: task.userId,
+      kind: "provider_on_way",
+      title: `${name} is on the way`,
+      body: `${name} is on the way to "${task.title}"${arriving}.`,
+      taskId: task.id,
+    });
+  });
+  // The poster reported a no-show: the provider hears it, and that it counts on their profile.
+  ctx.taskActions.handle("notify.provider_no_show", async ({ task, tx }) => {
+    if (task.providerId === null) return;
+    await notifyUser(ctx, tx, {
+      userId: task.providerId,
+      kind: "provider_no_show",
+      title: "A poster reported that you did not show up",
+      body:
+        `The poster of "${task.title}"${await onWhen(tx, task, task.providerId)} reported that you had not started 30 minutes after the start. ` +
+        `The task was cancelled, the poster refunded in full, and the no-show counts on your profile. If you were there, tell us through the contact form: ${ctx.env.PUBLIC_URL}/contact`,
       taskId: task.id,
     });
   });
@@ -151,11 +250,13 @@ export function registerTaskNotices(ctx: AppContext): void {
     if (task.requestedProviderId === null || task.requestExpiresAt === null) return;
     const poster = await providerSummary(tx, task.userId);
     const hours = Math.max(1, Math.round((task.requestExpiresAt.getTime() - now.getTime()) / 3_600_000));
+    // A request may carry one of the provider's free times (decision 074).
+    const when = task.scheduledDate ? ` on ${taskWhen(task, (await providerCalendarOf(tx, task.requestedProviderId))?.timeZone ?? taskTimeZone(task))}` : "";
     await notifyUser(ctx, tx, {
       userId: task.requestedProviderId,
       kind: "task_requested",
       title: "You were requested for a task",
-      body: `${poster ? displayName(poster) : "A poster"} asks you to do "${task.title}" for ${formatDollarsExact(task.budgetCents)}. Open the task to accept or decline within ${hours} ${hours === 1 ? "hour" : "hours"}.`,
+      body: `${poster ? displayName(poster) : "A poster"} asks you to do "${task.title}"${when} for ${formatDollarsExact(task.budgetCents)}. Open the task to accept or decline within ${hours} ${hours === 1 ? "hour" : "hours"}.`,
       taskId: task.id,
     });
   });

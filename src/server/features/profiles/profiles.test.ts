@@ -65,7 +65,7 @@ describe("GET /api/users/:id/profile", () => {
       backgroundCheckedAt: "2026-01-15T00:00:00.000Z",
       completedAsProvider: 2,
       completedAsPoster: 1,
-      claims: { withdrawn: 0, claimed: 2 },
+      claims: { withdrawn: 0, claimed: 2, noShows: 0, lateStarts: 0, bookedStarts: 0 },
       rating: { average: 4, count: 2 },
       reviews: [
         {
@@ -121,7 +121,7 @@ describe("GET /api/users/:id/profile", () => {
       provider: null,
       completedAsProvider: 0,
       completedAsPoster: 0,
-      claims: { withdrawn: 0, claimed: 0 },
+      claims: { withdrawn: 0, claimed: 0, noShows: 0, lateStarts: 0, bookedStarts: 0 },
       rating: { average: null, count: 0 },
       reviews: [],
     });

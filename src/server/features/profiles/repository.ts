@@ -1,3 +1,4 @@
+import { LATE_AFTER_MINUTES } from "../../../shared/calendar.js";
 import { sql } from "drizzle-orm";
 import { displayName } from "../../../shared/names.js";
 import { PROFILE_REVIEWS_LIMIT, type ProfileReview, type UserProfile } from "../../../shared/profiles.js";
@@ -26,6 +27,9 @@ interface PersonRow {
   completed_as_poster: number;
   withdrawn: number;
   kept_claims: number;
+  no_shows: number;
+  booked_started: number;
+  late_starts: number;
   rating_average: string | null;
   rating_count: number;
   checked_at: string | Date | null;
@@ -54,6 +58,11 @@ export async function getUserProfile(db: Db, userId: string): Promise<UserProfil
             (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.status = 'completed') as completed_as_provider,
             (select count(*)::int from tasks ct where ct.user_id = u.id and ct.status = 'completed') as completed_as_poster,
             (select count(*)::int from task_withdrawals tw where tw.provider_id = u.id) as withdrawn,
+            -- Booked tasks that came to their time: started, or reported as a no-show (decision 074).
+            (select count(*)::int from task_no_shows ns where ns.provider_id = u.id) as no_shows,
+            (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.scheduled_date is not null and ct.started_at is not null) as booked_started,
+            (select count(*)::int from tasks ct where ct.provider_id = u.id and ct.scheduled_date is not null
+               and ct.started_at > ct.scheduled_date + make_interval(mins => ${LATE_AFTER_MINUTES}::int)) as late_starts,
             (select count(*)::int from tasks ct where ct.provider_id = u.id) as kept_claims,
             ${averageRatingSql(sql`u.rating_sum`, sql`u.rating_count`)} as rating_average, u.rating_count,
             -- The latest background check, when it is clear (docs/decisions/064-background-checks.md).
@@ -91,7 +100,13 @@ export async function getUserProfile(db: Db, userId: string): Promise<UserProfil
     backgroundCheckedAt: verified && person.checked_at ? new Date(person.checked_at).toISOString() : null,
     completedAsProvider: Number(person.completed_as_provider),
     completedAsPoster: Number(person.completed_as_poster),
-    claims: { withdrawn: Number(person.withdrawn), claimed: Number(person.withdrawn) + Number(person.kept_claims) },
+    claims: {
+      withdrawn: Number(person.withdrawn),
+      claimed: Number(person.withdrawn) + Number(person.kept_claims),
+      noShows: Number(person.no_shows),
+      lateStarts: Number(person.late_starts),
+      bookedStarts: Number(person.booked_started) + Number(person.no_shows),
+    },
     rating: {
       average: toRating(person.rating_average),
       count: Number(person.rating_count),

@@ -249,6 +249,8 @@ function boardColumns(distance: SQL<number | null>) {
     paymentDeadline: tasks.paymentDeadline,
     paymentCapturedAt: tasks.paymentCapturedAt,
     editedAt: tasks.editedAt,
+    timeZone: tasks.timeZone,
+    durationMinutes: tasks.durationMinutes,
     distance,
     posterFirstName: users.firstName,
     posterLastName: users.lastName,

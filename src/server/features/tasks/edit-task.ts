@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { dollarsToCents, lineItemsOf, priceTask } from "../../../shared/money.js";
+import { expectedDurationMinutes } from "../../../shared/task-duration.js";
 import type { editTaskBodySchema, TaskPrivate } from "../../../shared/tasks.js";
 import type { z } from "zod";
 import type { AppContext } from "../../context.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { conflict, fieldError, forbidden, notFound } from "../../http-errors.js";
+import { placeTimeZone } from "../../task-time.js";
 import { announceTaskUpdate } from "../../task-updates.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { approx } from "./positions.js";
@@ -44,6 +46,7 @@ async function editedPlace(ctx: AppContext, current: TaskRow, body: EditTaskInpu
     lon: picked ? (body.lon ?? null) : null,
     approxLat: approx(position?.lat),
     approxLon: approx(position?.lon),
+    timeZone: placeTimeZone({ lat: position?.lat, lon: position?.lon, state: body.state }),
   };
 }
 
@@ -63,6 +66,9 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
   // A new price: the line items are set again, by the fee rules in force (decision 073).
   const price = priceTask(dollarsToCents(body.budget), current.urgency);
   const place = await editedPlace(ctx, current, body);
+  // The length follows the new words or estimate (decision 074); an estimate left out keeps the one given at posting.
+  const estimatedMinutes = body.estimatedHours === undefined ? current.estimatedMinutes : body.estimatedHours === null ? null : Math.round(body.estimatedHours * 60);
+  const durationMinutes = expectedDurationMinutes({ estimatedMinutes, category: current.category, title: body.title, description: body.description });
   const row = await ctx.db.transaction(async (tx) => {
     // Conditional on "open": a claim that committed since the read above wins, and the edit is refused.
     const [updated] = await tx
@@ -71,6 +77,8 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
         ...maskedTaskText(body),
         ...lineItemsOf(price),
         scheduledDate,
+        estimatedMinutes,
+        durationMinutes,
         ...place,
         editedAt: now,
         updatedAt: now,

@@ -136,7 +136,7 @@ interface RequestColumns {
  * Refuses a request the poster may not make: themselves (400), someone who is not an approved
  * provider (400), or someone either of them blocked (403, docs/product.md, Moderation).
  */
-export async function requestColumns(tx: Db, poster: SessionUser, request: Required<TaskRequestInput>, now: Date): Promise<RequestColumns> {
+export async function requestColumns(tx: Db, poster: SessionUser, request: Required<Omit<TaskRequestInput, "startsAt">>, now: Date): Promise<RequestColumns> {
   if (request.providerId === poster.id) throw namedFieldError("request", REQUEST_MESSAGES.yourself);
   const [found] = await tx
     .select({ approved: sql<boolean>`${providerProfiles.verificationStatus} = 'approved'`, blocked: blockedBetweenSql(users.id, sql`${poster.id}::uuid`) })

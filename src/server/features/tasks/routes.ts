@@ -28,6 +28,7 @@ import { BoardCache, parseSnapshot, type BoardAnswer, type HeardChange } from ".
 import { boardReach, type BoardTaskChange } from "./board-reach.js";
 import { editTask } from "./edit-task.js";
 import geocodeRoutes from "./geocode-routes.js";
+import scheduleRoutes from "./schedule-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
 import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput, type SessionUser } from "./repository.js";
@@ -76,6 +77,10 @@ const PERSON_TRANSITIONS = [
   { name: "withdraw", path: "withdraw" },
   { name: "release_claim", path: "release-claim" },
   { name: "accept_request", path: "accept-request" },
+  // Time and turning up (decision 074): the answer to a proposed time, and the poster's no-show report.
+  { name: "accept_time", path: "accept-time" },
+  { name: "decline_time", path: "decline-time" },
+  { name: "report_no_show", path: "report-no-show" },
 ] as const satisfies readonly { name: TaskTransitionName; path: string }[];
 
 /**
@@ -390,6 +395,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   await app.register(geocodeRoutes);
+  await app.register(scheduleRoutes);
 };
 
 // Not encapsulated (fastify-plugin), so the taskTransition decorator reaches the plugins registered after it.

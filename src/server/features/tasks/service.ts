@@ -1,3 +1,5 @@
+import { formatTimeRange, overlapRefusal, PROPOSAL_IN_PAST, SLOT_TAKEN_MESSAGE } from "../../../shared/calendar.js";
+import { expectedDurationMinutes } from "../../../shared/task-duration.js";
 import { MAX_UNPAID_CLAIMS } from "../../../shared/constants.js";
 import type { GeoPoint } from "../../../shared/felix-pricing.js";
 import { dollarsToCents, lineItemsOf, priceTask } from "../../../shared/money.js";
@@ -6,19 +8,26 @@ import {
   evaluateTransition,
   openDisputeRefusal,
   findTransition,
+  TASK_BOOKING,
+  TASK_EFFECTS,
   TASK_POSTING,
   TASK_REQUEST_POSTING,
+  type EffectField,
+  type EffectValue,
   type TaskGuard,
   type TaskProcessStep,
   type TaskTransitionName,
+  type TransitionInput,
 } from "../../../shared/task-lifecycle.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { scheduleProblem, type TaskPrivate } from "../../../shared/tasks.js";
 import { maskContactDetails } from "../../contact-masking.js";
 import type { AppContext } from "../../context.js";
+import { freeSlots, overlappingBooking, providerCalendarOf } from "../../db/calendar.js";
 import type { Db } from "../../db/client.js";
 import type { StoredStop } from "../../db/schema/tasks.js";
 import { HttpError, conflict, forbidden, namedFieldError, notFound } from "../../http-errors.js";
+import { placeTimeZone, taskTimeZone } from "../../task-time.js";
 import type { NamedOffer, TaskActionEvent, TaskRow } from "../../transition-actions.js";
 import { approx, locateTypedPlace, type TypedPlace } from "./positions.js";
 import {
@@ -36,7 +45,7 @@ import {
   type TransitionActorInput,
 } from "./repository.js";
 import { privateView } from "./task-views.js";
-import { insertTask, TASK_PLACE_COLUMNS, updateByTransition } from "./transition-statements.js";
+import { insertTask, paymentWindowEnd, TASK_PLACE_COLUMNS, updateByTransition } from "./transition-statements.js";
 
 export const TOO_MANY_UNPAID_CLAIMS =
   `You already have ${MAX_UNPAID_CLAIMS} claimed tasks waiting for their posters to pay. ` +
@@ -51,37 +60,73 @@ export const TOO_MANY_UNPAID_CLAIMS =
 
 /** What a guard is handed: the transition's task, actor, transaction and instant. */
 interface GuardInput {
-  taskId: string;
+  /** Null for a posting row (book): its guards run before the INSERT. */
+  taskId: string | null;
   actor: TransitionActorInput;
   tx: Db;
   /** The row being run: a refusal may speak to its actor. */
   step: TaskProcessStep;
+  /** The provider the row assigns: the claimer, the requested provider who accepts, the provider a booking names. */
+  providerId: string | null;
+  now: Date;
+  input: TransitionInput;
+  /** A booking's chosen time and the task's length (book). */
+  booking?: { startsAt: Date; durationMinutes: number };
 }
+
+/** A provider's unpaid claims stop the poster's booking too; the poster reads it in their words. */
+const PROVIDER_TOO_BUSY =
+  `This provider already has ${MAX_UNPAID_CLAIMS} claimed tasks waiting for their posters to pay, so they cannot be booked right now. ` +
+  "Send the time as a request instead, or try again later.";
 
 /** The table's guards (src/shared/task-lifecycle.ts, TaskGuard); each throws the refusal, rolling the transition back. */
 const GUARDS: Record<TaskGuard, (ctx: AppContext, input: GuardInput) => Promise<void>> = {
   // A provider cannot tie up the board by claiming tasks nobody pays for. The lock makes the count
   // and the claim one step for that provider, so two claims at once cannot both pass it.
-  unpaid_claim_limit: async (ctx, { actor, tx }) => {
-    if (actor.kind === "person" && (await lockAndCountUnpaidClaims(ctx, actor.user.id, tx)) >= MAX_UNPAID_CLAIMS) {
-      throw conflict(TOO_MANY_UNPAID_CLAIMS);
+  unpaid_claim_limit: async (ctx, { actor, tx, providerId }) => {
+    if (actor.kind === "person" && providerId !== null && (await lockAndCountUnpaidClaims(ctx, providerId, tx)) >= MAX_UNPAID_CLAIMS) {
+      throw conflict(providerId === actor.user.id ? TOO_MANY_UNPAID_CLAIMS : PROVIDER_TOO_BUSY);
     }
   },
   // The one place the declined-provider rule is evaluated, after the claim's UPDATE: that UPDATE
   // holds the task row, so a claim racing the poster's decline waited for it, and this new
   // statement sees the declined row.
   not_declined: async (_ctx, { taskId, actor, tx }) => {
-    if (actor.kind === "person" && (await wasDeclined(taskId, actor.user.id, tx))) throw conflict(DECLINED_PROVIDER_MESSAGE);
+    if (actor.kind === "person" && taskId !== null && (await wasDeclined(taskId, actor.user.id, tx))) throw conflict(DECLINED_PROVIDER_MESSAGE);
   },
   // A block between the poster and the provider keeps them from working together (docs/product.md, Moderation).
   not_blocked: async (_ctx, { taskId, actor, tx }) => {
-    if (actor.kind === "person" && (await blockedWithPoster(taskId, actor.user.id, tx))) throw forbidden(BLOCKED_MESSAGE);
+    if (actor.kind === "person" && taskId !== null && (await blockedWithPoster(taskId, actor.user.id, tx))) throw forbidden(BLOCKED_MESSAGE);
   },
   // While a reported problem is open the admin's resolution decides where the money goes, so the
   // parties cannot cancel or give the task back beside it (docs/product.md, Disputes). After the
   // UPDATE, which holds the task row that reporting locks too, so a report racing the cancel is seen.
   no_open_dispute: async (_ctx, { taskId, tx, step }) => {
-    if (await hasOpenDispute(taskId, tx)) throw conflict(openDisputeRefusal(step.actor));
+    if (taskId !== null && (await hasOpenDispute(taskId, tx))) throw conflict(openDisputeRefusal(step.actor));
+  },
+  // A booking is the provider's free slot, taken at once (decision 074): the same SQL as the slots
+  // the poster chose from, read under the provider's claim lock that unpaid_claim_limit took, so two
+  // bookings of one day cannot both pass the daily most. An overlap is refused by the database too.
+  instant_booking: async (_ctx, { tx, providerId, booking, now }) => {
+    if (providerId === null || !booking) throw new Error("instant_booking needs the provider and the chosen time");
+    const calendar = await providerCalendarOf(tx, providerId);
+    if (!calendar?.instantBooking) throw conflict("This provider no longer takes instant bookings. Choose the time again to send it as a request.");
+    const slots = await freeSlots(tx, providerId, booking.durationMinutes, now);
+    if (!slots.some((slot) => slot.startsAt.getTime() === booking.startsAt.getTime())) throw conflict(SLOT_TAKEN_MESSAGE);
+  },
+  // A new time that has passed, or that the provider's other booked tasks take, is refused before
+  // it is proposed; accepting it is what moves the booking, under the database's no-overlap rule.
+  proposed_time_free: async (ctx, { taskId, tx, input, actor, now }) => {
+    if (taskId === null || input.proposedStartAt === undefined) throw new Error("proposed_time_free needs the task and the new time");
+    const startsAt = new Date(input.proposedStartAt);
+    if (startsAt.getTime() <= now.getTime()) throw namedFieldError("startsAt", PROPOSAL_IN_PAST);
+    const task = await findTask(ctx, taskId, tx);
+    if (!task?.providerId) return; // the UPDATE refuses it: no provider, no claimed task
+    const taken = await overlappingBooking(tx, task.providerId, startsAt, task.durationMinutes, task.id);
+    if (!taken) return;
+    const byProvider = actor.kind === "person" && actor.user.id === task.providerId;
+    const zone = (await providerCalendarOf(tx, task.providerId))?.timeZone ?? taskTimeZone(task);
+    throw conflict(overlapRefusal(byProvider ? "provider" : "poster", "time", formatTimeRange(taken.startsAt, taken.endsAt, zone)));
   },
 };
 
@@ -103,6 +148,8 @@ export interface TransitionOptions {
   reason?: string;
   /** The offer the transition names, at the price its actor saw (accept_offer). */
   offer?: NamedOffer;
+  /** The new start it proposes, the arrival it estimates (decision 074). */
+  input?: TransitionInput;
 }
 
 /** Moves the task, or returns null when the table's WHERE did not match. */
@@ -115,16 +162,20 @@ export async function transitionTask(
 ): Promise<TaskRow | null> {
   const now = options.now ?? ctx.now();
   const transition = findTransition(name);
+  const input = options.input ?? {};
+  // The provider a claim or an accepted request assigns is the actor (guards count their claims).
+  const assigns = (transition.effects as readonly string[]).includes("assign_provider");
+  const guardInput = { taskId, actor, now, input, providerId: assigns && actor.kind === "person" ? actor.user.id : null };
   const run = async (tx: Db): Promise<TaskRow | null> => {
-    await runGuards(ctx, transition, "before_update", { taskId, actor, tx });
+    await runGuards(ctx, transition, "before_update", { ...guardInput, tx });
     // A transition that releases the provider reads who it was under the row lock, so its actions
     // (the notice, the declined record) name the provider the UPDATE really released.
     const releases = (transition.effects as readonly string[]).includes("release_provider");
     const releasedProviderId = releases ? await lockProviderOf(taskId, tx) : null;
     const offer = options.offer ?? null;
-    const row = await updateByTransition(ctx, name, taskId, actor, now, tx, offer?.id ?? null);
+    const row = await updateByTransition(ctx, name, taskId, actor, now, tx, offer?.id ?? null, input);
     if (!row) return null;
-    await runGuards(ctx, transition, "after_update", { taskId, actor, tx });
+    await runGuards(ctx, transition, "after_update", { ...guardInput, tx });
     const actorId = actor.kind === "person" ? actor.user.id : null;
     await runActions(ctx, transition, { transition: name, task: row, actorId, releasedProviderId, offer, tx, now, ...(options.reason === undefined ? {} : { reason: options.reason }) });
     return row;
@@ -138,7 +189,7 @@ export async function performTransition(
   name: TaskTransitionName,
   taskId: string,
   user: SessionUser,
-  options: Pick<TransitionOptions, "offer" | "reason"> = {},
+  options: Pick<TransitionOptions, "offer" | "reason" | "input"> = {},
 ): Promise<TaskRow> {
   const now = ctx.now();
   const moved = await transitionTask(ctx, name, taskId, { kind: "person", user }, { now, ...options });
@@ -193,7 +244,9 @@ export function maskedTaskText(body: { title: string; description: string }): { 
 /** Stores the task with server-computed fees; a provider who posts becomes "both". */
 export async function createTask(ctx: AppContext, user: SessionUser, body: CreateTaskInput): Promise<TaskPrivate> {
   const now = ctx.now();
-  const scheduledDate = assertSchedule(body.scheduledDate, now);
+  const { request } = body;
+  // A request that carries a chosen time is dated by it (the body's schema refuses two different dates).
+  const scheduledDate = assertSchedule(request?.startsAt ?? body.scheduledDate, now);
   // Client totals are ignored: the fee rule lives in shared/money.ts and is applied here.
   const price = priceTask(dollarsToCents(body.budget), body.urgency);
   const isRoute = Boolean(body.startLocation);
@@ -221,17 +274,31 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       }
     : { location: body.location, city: body.city, state: body.state, lat: body.lat ?? null, lon: body.lon ?? null };
   const position = await taskPosition(ctx, isRoute ? { lat: body.startLat, lon: body.startLon, location: body.startLocation, city: body.startCity, state: body.startState } : body);
+  // Its time on a provider's calendar (decision 074): the poster's estimate, else Felix's hours,
+  // fixed now; and the zone of its place, which its time is told in.
+  const estimatedMinutes = body.estimatedHours == null ? null : Math.round(body.estimatedHours * 60);
+  const durationMinutes = expectedDurationMinutes({ estimatedMinutes, category: body.category, title: body.title, description: body.description });
+  const timeZone = placeTimeZone({ lat: position?.lat, lon: position?.lon, state: isRoute ? body.startState : body.state });
 
-  // Posting is the task table's initial transition (TASK_POSTING, or TASK_REQUEST_POSTING for one
-  // provider first: decision 065): its INSERT, then its actions in order.
-  const posting = body.request ? TASK_REQUEST_POSTING : TASK_POSTING;
   const row = await ctx.db.transaction(async (tx) => {
-    const request = body.request ? await requestColumns(tx, user, body.request, now) : null;
+    const requested = request ? await requestColumns(tx, user, request, now) : null;
+    // Posting is the task table's initial transition: TASK_POSTING, TASK_REQUEST_POSTING for one
+    // provider first (decision 065), or TASK_BOOKING when the request books their free time at once
+    // (decision 074); its guards, its INSERT, then its actions in order.
+    // Only a chosen slot is checked against the calendar: a request with the date needed alone is sent as before it.
+    const chosen = request?.startsAt !== undefined && scheduledDate !== null;
+    const posting = requested && chosen ? await datedRequestStep(tx, requested.requestedProviderId, scheduledDate, durationMinutes, now) : requested ? TASK_REQUEST_POSTING : TASK_POSTING;
+    if (posting === TASK_BOOKING && requested && scheduledDate) {
+      const guards = { taskId: null, actor: { kind: "person", user } as const, tx, now, input: {}, providerId: requested.requestedProviderId, booking: { startsAt: scheduledDate, durationMinutes } };
+      await runGuards(ctx, posting, "before_update", guards);
+    }
+    const booked = posting === TASK_BOOKING;
     const inserted = await insertTask(tx, {
       status: posting.to,
-      requestedProviderId: request?.requestedProviderId ?? null,
-      requestExpiresAt: request?.requestExpiresAt ?? null,
-      requestFallback: request?.requestFallback ?? null,
+      requestedProviderId: requested?.requestedProviderId ?? null,
+      // A booking is no longer waiting for an answer.
+      requestExpiresAt: booked ? null : (requested?.requestExpiresAt ?? null),
+      requestFallback: booked ? null : (requested?.requestFallback ?? null),
       userId: user.id,
       ...maskedTaskText(body),
       hiringMode: body.hiringMode,
@@ -244,12 +311,41 @@ export async function createTask(ctx: AppContext, user: SessionUser, body: Creat
       stops: stops ? JSON.stringify(stops) : null,
       approxLat: approx(position?.lat),
       approxLon: approx(position?.lon),
+      timeZone,
+      durationMinutes,
+      estimatedMinutes,
+      ...postingEffects(ctx, posting, requested?.requestedProviderId ?? null, now),
       now: now.toISOString(),
     });
     await runActions(ctx, posting, { transition: posting.name, task: inserted, actorId: user.id, releasedProviderId: null, offer: null, tx, now });
     return inserted;
   });
   return privateView(ctx, row);
+}
+
+/**
+ * The row a request with a chosen time takes: book when the provider takes instant bookings (its
+ * guard checks the time is still a free slot), else post_request, carrying the time, once it is
+ * one of their free slots (decision 074).
+ */
+async function datedRequestStep(tx: Db, providerId: string, startsAt: Date, durationMinutes: number, now: Date): Promise<typeof TASK_BOOKING | typeof TASK_REQUEST_POSTING> {
+  if ((await providerCalendarOf(tx, providerId))?.instantBooking) return TASK_BOOKING;
+  const slots = await freeSlots(tx, providerId, durationMinutes, now);
+  if (!slots.some((slot) => slot.startsAt.getTime() === startsAt.getTime())) throw conflict(SLOT_TAKEN_MESSAGE);
+  return TASK_REQUEST_POSTING;
+}
+
+/** The INSERT's values of a posting row's effects (book: the requested provider and the payment window), as the UPDATEs' are made from TASK_EFFECTS. */
+function postingEffects(ctx: AppContext, step: TaskProcessStep, requestedProviderId: string | null, now: Date): Record<"providerId" | "paymentDeadline" | "claimedAt", string | null> {
+  const values: Record<"providerId" | "paymentDeadline" | "claimedAt", string | null> = { providerId: null, paymentDeadline: null, claimedAt: step.to === "claimed" ? now.toISOString() : null };
+  for (const effect of step.effects) {
+    for (const [field, value] of Object.entries(TASK_EFFECTS[effect]) as [EffectField, EffectValue][]) {
+      if (field === "providerId" && value === "requested_provider") values.providerId = requestedProviderId;
+      else if (field === "paymentDeadline" && value === "window_end") values.paymentDeadline = paymentWindowEnd(ctx, now).toISOString();
+      else throw new Error(`A posting row cannot have the effect ${effect}`);
+    }
+  }
+  return values;
 }
 
 /**

@@ -15,6 +15,7 @@ import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { notFound } from "../../http-errors.js";
 import { isPartyOrAdmin, type Viewer } from "../../policy.js";
+import { placeTimeZone } from "../../task-time.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { TASK_COLUMNS } from "./repository.js";
 
@@ -58,6 +59,8 @@ export type PublicTaskRow = Pick<
   | "paymentDeadline"
   | "paymentCapturedAt"
   | "editedAt"
+  | "timeZone"
+  | "durationMinutes"
 > & { stopCount: number; isRoute: boolean };
 
 const publicFields = (row: TaskRow): PublicTaskRow => ({ ...row, stopCount: row.stops?.length ?? 0, isRoute: row.startLocation !== null });
@@ -323,6 +326,14 @@ export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>,
     requestExpiresAt: null,
     requestFallback: null,
     requestOutcome: null,
+    // A task posted before zones were kept is told on its place's clock (approximate position, state).
+    timeZone: row.timeZone ?? placeTimeZone({ lat: row.approxLat, lon: row.approxLon, state: row.state ?? row.startState }),
+    durationMinutes: row.durationMinutes,
+    // Between the poster and the provider (decision 074): toPrivateView.
+    proposedStartAt: null,
+    proposedById: null,
+    onMyWayAt: null,
+    arrivalEstimateAt: null,
   };
 }
 
@@ -343,6 +354,18 @@ function toPrivateView(row: TaskRow, parties: Map<string, PartyRow>, settlement:
     endLon: row.endLon,
     settlement,
     ...taskRequest(row, parties),
+    ...taskTime(row),
+  };
+}
+
+/** A new time waiting for an answer and "on my way", while the task is claimed (decision 074); null in every other state. */
+function taskTime(row: TaskRow): Pick<TaskPrivate, "proposedStartAt" | "proposedById" | "onMyWayAt" | "arrivalEstimateAt"> {
+  const claimed = row.status === "claimed";
+  return {
+    proposedStartAt: claimed ? iso(row.proposedStartAt) : null,
+    proposedById: claimed ? row.proposedById : null,
+    onMyWayAt: claimed ? iso(row.onMyWayAt) : null,
+    arrivalEstimateAt: claimed ? iso(row.arrivalEstimateAt) : null,
   };
 }
 

@@ -64,8 +64,22 @@ const ACTORS: Actor[] = [
 
 type State = Pick<
   TaskRow,
-  "status" | "hiringMode" | "providerId" | "paymentCapturedAt" | "paymentDeadline" | "requestedProviderId" | "requestExpiresAt" | "requestFallback"
+  "status" | "hiringMode" | "providerId" | "paymentCapturedAt" | "paymentDeadline" | "requestedProviderId" | "requestExpiresAt" | "requestFallback" | "scheduledDate" | "proposedStartAt" | "proposedById"
 >;
+
+/**
+ * Time and turning up (decision 074): a claimed task undated, or booked 31 minutes ago (its provider
+ * late) with a new time its poster proposed. Other statuses carry none.
+ */
+const timesOf = (status: State["status"]): Pick<State, "scheduledDate" | "proposedStartAt" | "proposedById">[] =>
+  status !== "claimed"
+    ? [{ scheduledDate: null, proposedStartAt: null, proposedById: null }]
+    : [
+        { scheduledDate: null, proposedStartAt: null, proposedById: null },
+        { scheduledDate: new Date(now.getTime() - 31 * MINUTE), proposedStartAt: new Date(now.getTime() + 24 * 60 * MINUTE), proposedById: poster.id },
+      ];
+/** What a proposal carries (propose_time). */
+const INPUT = { proposedStartAt: new Date(now.getTime() + 48 * 60 * MINUTE) };
 
 const NO_REQUEST = { requestedProviderId: null, requestExpiresAt: null, requestFallback: null } as const;
 
@@ -93,14 +107,14 @@ const STATES: State[] = TASK_STATUSES.flatMap((status) =>
     [null, assigned.id].flatMap((providerId) =>
       [null, new Date(now.getTime() - 5 * MINUTE)].flatMap((paymentCapturedAt) =>
         [null, new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)].flatMap((paymentDeadline) =>
-          requestsOf(status).map((request) => ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, ...request })),
+          requestsOf(status).flatMap((request) => timesOf(status).map((times) => ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, ...request, ...times }))),
         ),
       ),
     ),
   ),
 );
 
-const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, requestedProviderId, requestExpiresAt, requestFallback }: State): State => ({
+const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadline, requestedProviderId, requestExpiresAt, requestFallback, scheduledDate, proposedStartAt, proposedById }: State): State => ({
   status,
   hiringMode,
   providerId,
@@ -109,6 +123,9 @@ const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadli
   requestedProviderId,
   requestExpiresAt,
   requestFallback,
+  scheduledDate,
+  proposedStartAt,
+  proposedById,
 });
 
 /**
@@ -119,7 +136,7 @@ const pick = ({ status, hiringMode, providerId, paymentCapturedAt, paymentDeadli
 function jsOutcome(row: (typeof TASK_TRANSITIONS)[number], state: State, actor: Actor): State | null {
   const task = { ...template, ...state };
   if (!takesOffer(row)) {
-    const js = applyTransition(row.name, task, actor.js, now, t.env.PAYMENT_WINDOW_MINUTES);
+    const js = applyTransition(row.name, task, actor.js, now, t.env.PAYMENT_WINDOW_MINUTES, INPUT);
     return js.ok ? pick(js.task) : null;
   }
   if (!evaluateTransition(row.name, task, actor.js, now).ok) return null;
@@ -156,7 +173,7 @@ describe("the task table's SQL and JS agree", () => {
       const js = jsOutcome(row, state, actor);
       let moved: TaskRow | null;
       try {
-        moved = await updateByTransition(t.app.ctx, row.name, taskId, actor.sql, now, t.app.ctx.db, offers[i]?.id ?? null);
+        moved = await updateByTransition(t.app.ctx, row.name, taskId, actor.sql, now, t.app.ctx.db, offers[i]?.id ?? null, INPUT);
       } catch (error) {
         // A row whose effect assigns the actor cannot be written for a system actor at all.
         if (!(error instanceof Error && error.message === "Only a person can be assigned as provider")) throw error;

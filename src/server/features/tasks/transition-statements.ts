@@ -1,6 +1,17 @@
 import { and, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
-import { findTransition, TASK_EFFECTS, type EffectField, type EffectValue, type TaskCondition, type TaskEffect, type TaskTransitionName, type TransitionActor } from "../../../shared/task-lifecycle.js";
+import {
+  findTransition,
+  NO_SHOW_AFTER_MINUTES,
+  TASK_EFFECTS,
+  type EffectField,
+  type EffectValue,
+  type TaskCondition,
+  type TaskEffect,
+  type TaskTransitionName,
+  type TransitionActor,
+  type TransitionInput,
+} from "../../../shared/task-lifecycle.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { RowStatement } from "../../db/prepared.js";
@@ -30,7 +41,12 @@ export const TASK_PLACE_COLUMNS = [
  */
 export const insertTaskStatement = new RowStatement("task_insert", TASK_COLUMNS, (returning) => {
   const p = (name: string) => sql.placeholder(name);
-  const columns = ["userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "providerShareCents", "platformCommissionCents", "scheduledDate", ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon", "status", "requestedProviderId", "requestExpiresAt", "requestFallback"] as const;
+  const columns = [
+    "userId", "hiringMode", "title", "description", "category", "urgency", "budgetCents", "urgentFeeCents", "serviceFeeCents", "totalCents", "providerShareCents", "platformCommissionCents", "scheduledDate",
+    ...TASK_PLACE_COLUMNS, "stops", "approxLat", "approxLon", "status", "requestedProviderId", "requestExpiresAt", "requestFallback",
+    // Time (decision 074); a booking posts the task claimed, with its provider and payment window.
+    "timeZone", "durationMinutes", "estimatedMinutes", "providerId", "paymentDeadline", "claimedAt",
+  ] as const;
   return sql`with promoted as (
       update ${users} set role = 'both', updated_at = ${p("now")}::timestamptz where ${users.id} = ${p("userId")}::uuid and ${users.role} = 'provider'
     )
@@ -62,6 +78,8 @@ const CONDITION_SQL: Record<TaskCondition, SQL | undefined> = {
   request_window_passed: sql`${tasks.requestExpiresAt} <= ${p("now")}::timestamptz`,
   falls_back_open: sql`${tasks.requestFallback} = 'open'`,
   falls_back_cancel: sql`${tasks.requestFallback} = 'cancel'`,
+  has_proposal: isNotNull(tasks.proposedStartAt),
+  provider_late: sql`${tasks.scheduledDate} + make_interval(mins => ${sql.raw(String(NO_SHOW_AFTER_MINUTES))}) <= ${p("now")}::timestamptz`,
 };
 
 /**
@@ -74,6 +92,11 @@ const EFFECT_VALUE_SQL: Record<NonNullable<EffectValue>, SQL> = {
   window_end: sql`${p("deadline")}::timestamptz`,
   // Null when the offer is no longer open: the offers.accept action then refuses and rolls back.
   offer_provider: sql`(select o.provider_id from task_offers o where o.id = ${p("offerId")}::uuid and o.task_id = ${tasks.id} and o.status = 'open')`,
+  requested_provider: sql`${tasks.requestedProviderId}`,
+  proposed_time: sql`${p("proposedStartAt")}::timestamptz`,
+  // SET reads the row as it was, so the proposal moves to the start while its own column is cleared.
+  proposal: sql`${tasks.proposedStartAt}`,
+  arrival_estimate: sql`${p("arrivalEstimateAt")}::timestamptz`,
 };
 
 /** The SET values of the table's effects (TASK_EFFECTS), the same record applyEffects reads. */
@@ -98,6 +121,7 @@ const STAMPS: Partial<Record<TaskTransitionName, keyof SetValues>> = {
   complete: "completedAt",
   cancel: "cancelledAt",
   resolve_dispute: "cancelledAt",
+  report_no_show: "cancelledAt",
 };
 
 /** The table's actor kinds as SQL over the task row, the person as the actorId placeholder; system actors are matched by name. */
@@ -123,6 +147,10 @@ function actorPredicate(kind: TransitionActor, actor: TransitionActorInput): SQL
         sql`${tasks.requestedProviderId} = ${id}`,
         sql`exists (select 1 from provider_profiles pp where pp.user_id = ${id} and pp.verification_status = 'approved')`,
       );
+    case "party":
+      return sql`(${tasks.userId} = ${id} or ${tasks.providerId} = ${id})`;
+    case "proposal_recipient":
+      return sql`(${tasks.userId} = ${id} or ${tasks.providerId} = ${id}) and ${tasks.proposedById} is distinct from ${id}`;
     case "timer":
     case "payment_system":
       return sql`false`;
@@ -173,16 +201,25 @@ export async function updateByTransition(
   now: Date,
   tx: Db = ctx.db,
   offerId: string | null = null,
+  input: TransitionInput = {},
 ): Promise<TaskRow | null> {
+  const instant = (v: Date | string | null | undefined) => (v == null ? null : new Date(v).toISOString());
   const [row] = await transitionStatement(name, actor).rows(tx, {
     taskId,
     now: now.toISOString(),
     actorId: actor.kind === "person" ? actor.user.id : null,
     actorIsAdmin: actor.kind === "person" && isAdminSession(actor.user),
     offerId,
-    deadline: new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000).toISOString(),
+    deadline: paymentWindowEnd(ctx, now).toISOString(),
+    proposedStartAt: instant(input.proposedStartAt),
+    arrivalEstimateAt: instant(input.arrivalEstimateAt),
   });
   return row ?? null;
+}
+
+/** The end of a payment window that starts `now`: a claim's, an accepted offer's or request's, a booking's. */
+export function paymentWindowEnd(ctx: AppContext, now: Date): Date {
+  return new Date(now.getTime() + ctx.env.PAYMENT_WINDOW_MINUTES * 60_000);
 }
 
 /** Posting's INSERT in `tx` (each column of the statement a named value, and `now`): the new task. */

@@ -5,6 +5,7 @@ import { notifications } from "../../db/schema/chat.js";
 import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
+import { providerBookings, taskNoShows } from "../../db/schema/calendar.js";
 import { parseTaskUpdate, TASK_UPDATES_CHANNEL, type TaskUpdate } from "../../task-updates.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { BASE_BODY, createProvider, expire, makeOffer, pay, postOffersTask, postRequestTask, postTask, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
@@ -86,7 +87,7 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   },
   "job_alerts.match": async (w) => expect(await noticeOf(party(w.alerted, "alerted provider").id, w.taskId, "task_alert")).toHaveLength(1),
   announce: async (w) => {
-    const event = w.name === "post" || w.name === "post_request" ? "posted" : w.name;
+    const event = w.name === "post" || w.name === "post_request" || w.name === "book" ? "posted" : w.name;
     await vi.waitFor(() => expect(heard.some((u) => u.taskId === w.taskId && u.event === event)).toBe(true));
   },
   "board.add": async (w) => {
@@ -111,7 +112,37 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
   "notify.provider_requested": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_requested")).toHaveLength(1),
   "notify.poster_request_ended": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "request_ended")).toHaveLength(1),
   "notify.provider_request_cancelled": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "request_cancelled")).toHaveLength(1),
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md): the task's time on the provider's calendar.
+  "calendar.book": async (w) => {
+    const [booking] = await bookingsOf(w.taskId);
+    expect(booking?.providerId).toBe(party(w.provider, "provider").id);
+  },
+  "calendar.free": async (w) => {
+    expect((await taskRow(t, w.taskId)).scheduledDate, "a dated task, or there is nothing to free").not.toBeNull();
+    expect(await bookingsOf(w.taskId)).toEqual([]);
+  },
+  "calendar.move": async (w) => {
+    const [booking] = await bookingsOf(w.taskId);
+    const start = (await taskRow(t, w.taskId)).scheduledDate;
+    expect(booking?.during.slice(2, 21)).toBe(start?.toISOString().replace("T", " ").slice(0, 19));
+  },
+  "notify.provider_booked": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_booked")).toHaveLength(1),
+  "notify.time_proposed": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "time_proposed")).toHaveLength(1),
+  "notify.time_decided": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "time_decided")).toHaveLength(1),
+  "notify.poster_on_my_way": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "provider_on_way")).toHaveLength(1),
+  "no_show.record": async (w) => {
+    const rows = await t.database.db.select().from(taskNoShows).where(eq(taskNoShows.taskId, w.taskId));
+    expect(rows.map((r) => r.providerId)).toEqual([party(w.provider, "provider").id]);
+  },
+  "notify.provider_no_show": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "provider_no_show")).toHaveLength(1),
 };
+
+function bookingsOf(taskId: string) {
+  return t.database.db.select().from(providerBookings).where(eq(providerBookings.taskId, taskId));
+}
+
+/** A date two days ahead of the test clock: a dated task takes its time on its provider's calendar. */
+const dated = () => ({ body: { scheduledDate: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString() } });
 
 interface Scenario {
   row: TaskProcessName;
@@ -146,9 +177,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "claim",
     label: "an open task",
-    proves: ["notify.poster_claimed", "announce", "board.remove"],
+    proves: ["calendar.book", "notify.poster_claimed", "announce", "board.remove"],
     run: async () => {
-      const { task, poster } = await taskAt(t, "open");
+      const { task, poster } = await taskAt(t, "open", dated());
       const provider = await createProvider(t);
       return walk("claim", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "claim", task.id, provider)).not.toBeNull());
     },
@@ -174,9 +205,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "complete",
     label: "a paid task in progress",
-    proves: ["notify.poster_work_completed", "escrow.hold", "announce"],
+    proves: ["notify.poster_work_completed", "escrow.hold", "calendar.free", "announce"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "in_progress");
+      const { task, poster, provider } = await taskAt(t, "in_progress", dated());
       return walk("complete", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "complete", task.id, provider)).not.toBeNull());
     },
   },
@@ -201,7 +232,7 @@ const SCENARIOS: Scenario[] = [
   {
     row: "cancel",
     label: "a paid claimed task due within a day",
-    proves: ["escrow.late_fee", "escrow.refund"],
+    proves: ["escrow.late_fee", "escrow.refund", "calendar.free"],
     run: async () => {
       const soon = new Date(t.clock.now().getTime() + 3 * 60 * 60 * 1000).toISOString();
       const { task, poster, provider } = await taskAt(t, "paid", { body: { scheduledDate: soon } });
@@ -211,9 +242,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "resolve_dispute",
     label: "a started task with a reported problem",
-    proves: ["announce"],
+    proves: ["calendar.free", "announce"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "in_progress");
+      const { task, poster, provider } = await taskAt(t, "in_progress", dated());
       await reportProblem(t, poster, task);
       const admin = await createUser(t, { role: "admin" });
       return walk("resolve_dispute", { poster, provider, alerted: null }, task.id, async () => {
@@ -225,9 +256,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "expire",
     label: "an unpaid claim past its deadline",
-    proves: ["announce"],
+    proves: ["calendar.free", "announce"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "claimed");
+      const { task, poster, provider } = await taskAt(t, "claimed", dated());
       return walk("expire", { poster, provider, alerted: null }, task.id, async () => void (await expire(t, task)));
     },
   },
@@ -243,9 +274,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "decline",
     label: "an unpaid claim",
-    proves: ["declined.remember", "notify.provider_declined", "announce", "board.add"],
+    proves: ["declined.remember", "notify.provider_declined", "calendar.free", "announce", "board.add"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "claimed");
+      const { task, poster, provider } = await taskAt(t, "claimed", dated());
       return walk("decline", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/decline-provider` });
         expect(res.statusCode).toBe(200);
@@ -255,18 +286,18 @@ const SCENARIOS: Scenario[] = [
   {
     row: "withdraw",
     label: "a paid claim",
-    proves: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "announce", "board.add"],
+    proves: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "paid");
+      const { task, poster, provider } = await taskAt(t, "paid", dated());
       return walk("withdraw", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "withdraw", task.id, provider)).not.toBeNull());
     },
   },
   {
     row: "release_claim",
     label: "an unpaid claim",
-    proves: ["withdrawal.record", "notify.poster_provider_withdrew", "announce", "board.add"],
+    proves: ["withdrawal.record", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "claimed");
+      const { task, poster, provider } = await taskAt(t, "claimed", dated());
       return walk("release_claim", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/release-claim` });
         expect(res.statusCode).toBe(200);
@@ -289,9 +320,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "remove",
     label: "a paid claimed task",
-    proves: ["escrow.refund"],
+    proves: ["escrow.refund", "calendar.free"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "paid");
+      const { task, poster, provider } = await taskAt(t, "paid", dated());
       const admin = await createUser(t, { role: "admin" });
       return walk("remove", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, admin, { method: "POST", url: `/api/admin/tasks/${task.id}/remove`, payload: { reason: "Selling prohibited items" } });
@@ -302,9 +333,9 @@ const SCENARIOS: Scenario[] = [
   {
     row: "release",
     label: "a paid task whose provider is suspended",
-    proves: ["escrow.refund", "notify.poster_provider_released", "announce", "board.add"],
+    proves: ["escrow.refund", "notify.poster_provider_released", "calendar.free", "announce", "board.add"],
     run: async () => {
-      const { task, poster, provider } = await taskAt(t, "paid");
+      const { task, poster, provider } = await taskAt(t, "paid", dated());
       const admin = await createUser(t, { role: "admin" });
       return walk("release", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, admin, { method: "POST", url: `/api/admin/users/${provider.id}/suspend`, payload: { reason: "Fraudulent reviews" } });
@@ -315,10 +346,10 @@ const SCENARIOS: Scenario[] = [
   {
     row: "accept_offer",
     label: "an open task that takes offers",
-    proves: ["offers.accept", "notify.offers_decided", "announce", "board.remove"],
+    proves: ["offers.accept", "calendar.book", "notify.offers_decided", "announce", "board.remove"],
     run: async () => {
       const { poster } = await taskAt(t, "open");
-      const task = await postOffersTask(t, poster);
+      const task = await postOffersTask(t, poster, dated());
       const provider = await createProvider(t);
       const offerId = await makeOffer(t, provider, task.id, { price: 42 });
       return walk("accept_offer", { poster, provider, alerted: null }, task.id, async () => {
@@ -341,7 +372,7 @@ const SCENARIOS: Scenario[] = [
   // The provider's accept and the poster's cancel: one PATCH by one party on a request still waiting.
   ...(
     [
-      { row: "accept_request", label: "a requested task", proves: ["notify.poster_claimed", "announce"], by: "provider", path: "accept-request" },
+      { row: "accept_request", label: "a requested task", proves: ["calendar.book", "notify.poster_claimed", "announce"], by: "provider", path: "accept-request" },
       {
         row: "cancel_request",
         label: "a requested task its poster cancels before the provider answers",
@@ -358,7 +389,7 @@ const SCENARIOS: Scenario[] = [
       run: async () => {
         const { poster } = await taskAt(t, "open");
         const provider = await createProvider(t);
-        const task = await postRequestTask(t, poster, provider);
+        const task = await postRequestTask(t, poster, provider, {}, dated());
         return walk(row, { poster, provider, alerted: null }, task.id, async () => {
           const actor = by === "poster" ? poster : provider;
           expect((await call(t, actor, { method: "PATCH", url: `/api/tasks/${task.id}/${path}` })).statusCode).toBe(200);
@@ -395,7 +426,76 @@ const SCENARIOS: Scenario[] = [
       },
     }),
   ),
+  // Time and turning up (docs/decisions/074-time-and-turning-up.md).
+  {
+    row: "book",
+    label: "a free slot of a provider who takes instant bookings",
+    proves: ["calendar.book", "notify.provider_booked", "announce"],
+    run: async () => {
+      const { poster } = await taskAt(t, "open");
+      const provider = await createProvider(t);
+      const day = [{ from: "09:00", to: "17:00" }];
+      const week = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day, saturday: day, sunday: day };
+      expect((await call(t, provider, { method: "PUT", url: "/api/calendar", payload: { timeZone: "America/New_York", weeklyHours: week, instantBooking: true } })).statusCode).toBe(200);
+      const [slot] = (await call(t, poster, { url: `/api/providers/${provider.id}/slots` })).json<{ slots: { startsAt: string }[] }>().slots;
+      return walk("book", { poster, provider, alerted: null }, null, async () => (await postRequestTask(t, poster, provider, { startsAt: slot?.startsAt }, { body: { estimatedHours: 1 } })).id);
+    },
+  },
+  {
+    row: "propose_time",
+    label: "a claimed task whose poster proposes a new time",
+    proves: ["notify.time_proposed", "announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "claimed", dated());
+      return walk("propose_time", { poster, provider, alerted: null }, task.id, () => proposeLater(poster, task.id));
+    },
+  },
+  ...(["accept_time", "decline_time"] as const).map(
+    (row): Scenario => ({
+      row,
+      label: "a new time the poster proposed, answered by the provider",
+      proves: row === "accept_time" ? ["calendar.move", "notify.time_decided", "announce"] : ["notify.time_decided", "announce"],
+      run: async () => {
+        const { task, poster, provider } = await taskAt(t, "claimed", dated());
+        await proposeLater(poster, task.id);
+        return walk(row, { poster, provider, alerted: null }, task.id, async () => {
+          expect((await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/${row.replace("_", "-")}` })).statusCode).toBe(200);
+        });
+      },
+    }),
+  ),
+  {
+    row: "on_my_way",
+    label: "a paid task whose provider sets off",
+    proves: ["notify.poster_on_my_way", "announce"],
+    run: async () => {
+      const { task, poster, provider } = await taskAt(t, "paid", dated());
+      return walk("on_my_way", { poster, provider, alerted: null }, task.id, async () => {
+        expect((await call(t, provider, { method: "POST", url: `/api/tasks/${task.id}/on-my-way`, payload: {} })).statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "report_no_show",
+    label: "a paid task not started 30 minutes after its start",
+    proves: ["no_show.record", "escrow.refund", "calendar.free", "notify.provider_no_show", "announce"],
+    run: async () => {
+      const soon = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+      const { task, poster, provider } = await taskAt(t, "paid", { body: { scheduledDate: soon } });
+      t.clock.advance(91 * 60_000);
+      return walk("report_no_show", { poster, provider, alerted: null }, task.id, async () => {
+        expect((await call(t, poster, { method: "PATCH", url: `/api/tasks/${task.id}/report-no-show` })).statusCode).toBe(200);
+      });
+    },
+  },
 ];
+
+/** The poster proposes to do the task a day later than booked. */
+async function proposeLater(poster: TestUser, taskId: string): Promise<void> {
+  const start = (await taskRow(t, taskId)).scheduledDate ?? t.clock.now();
+  const startsAt = new Date(start.getTime() + 86_400_000).toISOString();
+  expect((await call(t, poster, { method: "POST", url: `/api/tasks/${taskId}/propose-time`, payload: { startsAt } })).statusCode).toBe(200);
+}
 
 /** The requested provider declines, or the window passes and the scheduler's lapse job runs. */
 async function answerOrLapse(row: TaskProcessName, taskId: string, provider: TestUser): Promise<void> {

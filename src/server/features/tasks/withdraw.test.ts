@@ -156,7 +156,7 @@ describe("the reliability line", () => {
   it("counts withdrawals of all kept or given-back claims, and says nothing before the first", async () => {
     const provider = await createProvider(t);
     await taskAt(t, "completed", { provider });
-    expect((await profileOf(provider.id)).claims).toEqual({ withdrawn: 0, claimed: 1 });
+    expect((await profileOf(provider.id)).claims).toMatchObject({ withdrawn: 0, claimed: 1, noShows: 0, lateStarts: 0 });
     expect(reliabilityLine((await profileOf(provider.id)).claims)).toBeNull();
 
     const paid = await taskAt(t, "paid", { provider });
@@ -164,7 +164,7 @@ describe("the reliability line", () => {
     const unpaid = await taskAt(t, "claimed", { provider });
     expect((await release(provider, unpaid.task.id)).statusCode).toBe(200);
     const claims = (await profileOf(provider.id)).claims;
-    expect(claims).toEqual({ withdrawn: 2, claimed: 3 });
+    expect(claims).toMatchObject({ withdrawn: 2, claimed: 3, noShows: 0, lateStarts: 0 });
     expect(reliabilityLine(claims)).toBe("Withdrew from 2 of 3 claimed tasks");
   });
 });
