@@ -1,4 +1,5 @@
 import { Clock, CreditCard, RotateCcw } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "wouter";
 import { DECLINED_PROVIDER_MESSAGE } from "@shared/task-lifecycle";
@@ -8,13 +9,14 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
+import { TaskTimeCard } from "@/features/calendar/components/task-time-card";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import { useDisputeOpen } from "@/features/payments/api/get-task-dispute";
 import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
-import { useTask } from "@/features/tasks/api/get-task";
+import { tasksBaseKey, useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
@@ -125,6 +127,7 @@ export default function TaskDetailPage() {
   const { run, pending } = useTaskActions();
   const declined = useDeclinedTasks(viewer?.role === "provider" || viewer?.role === "both");
   const disputeOpen = useDisputeOpen(task.data, viewer);
+  const queryClient = useQueryClient();
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -269,6 +272,11 @@ export default function TaskDetailPage() {
             </section>
           </CardContent>
         </Card>
+
+        {/* A claimed task's time between its two people: "on my way", a new time, a late provider (decision 074). */}
+        {t.status === "claimed" && t.scheduledDate && (
+          <TaskTimeCard task={t} viewer={viewer} now={now} onChanged={() => queryClient.invalidateQueries({ queryKey: tasksBaseKey })} />
+        )}
 
         {t.hiringMode === "offers" && t.status === "open" && viewer && (
           <Suspense fallback={null}>

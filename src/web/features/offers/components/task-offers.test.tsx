@@ -56,6 +56,7 @@ describe("TaskOffers, the poster accepting", () => {
           </section>
         )}
         felix={() => null}
+        felixForPrice={() => null}
       />,
     );
     await user.click(await screen.findByRole("button", { name: "Accept $20 offer" }));

@@ -93,6 +93,10 @@ describe("confirmations of the task table's money-moving rows", () => {
     requestedProviderId: null,
     requestExpiresAt: null,
     requestFallback: null,
+    proposedStartAt: null,
+    proposedById: null,
+    onMyWayAt: null,
+    arrivalEstimateAt: null,
     providerId: provider.id,
     provider,
     // Due within a day of `now`, so a row that takes a late-cancellation fee takes it.
