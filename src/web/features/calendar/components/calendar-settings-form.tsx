@@ -147,10 +147,10 @@ function DayHours({ form, day }: { form: CalendarForm; day: Weekday }) {
       {windows.fields.length === 0 ? <p className="text-sm text-muted-foreground">Not working</p> : null}
       {windows.fields.map((window, index) => (
         <div key={window.id} className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-start gap-2">
-          <FormField label={<>From<span className="sr-only"> ({label}, window {index + 1})</span></>} error={dayErrors?.[index]?.from?.message}>
+          <FormField label={<>From <span className="sr-only">({label}, window {index + 1})</span></>} error={dayErrors?.[index]?.from?.message}>
             <Input type="time" step={900} {...form.register(`weeklyHours.${day}.${index}.from`)} />
           </FormField>
-          <FormField label={<>To<span className="sr-only"> ({label}, window {index + 1})</span></>} error={dayErrors?.[index]?.to?.message}>
+          <FormField label={<>To <span className="sr-only">({label}, window {index + 1})</span></>} error={dayErrors?.[index]?.to?.message}>
             <Input type="time" step={900} {...form.register(`weeklyHours.${day}.${index}.to`)} />
           </FormField>
           <Button type="button" variant="ghost" size="icon" className="mt-7" onClick={() => windows.remove(index)}>
@@ -169,7 +169,7 @@ function DayHours({ form, day }: { form: CalendarForm; day: Weekday }) {
       {windows.fields.length < MAX_WINDOWS_PER_DAY ? (
         <div>
           <Button type="button" variant="outline" size="sm" onClick={() => windows.append(windows.fields.length === 0 ? { from: "09:00", to: "17:00" } : { from: "18:00", to: "20:00" })}>
-            <Plus aria-hidden="true" /> Add hours<span className="sr-only"> on {label}</span>
+            <Plus aria-hidden="true" /> Add hours <span className="sr-only">on {label}</span>
           </Button>
         </div>
       ) : null}
