@@ -608,7 +608,8 @@ function RequestFields({
 
 /** What the poster is told once the task is posted: booked at once, requested, or posted. */
 function postedToast(task: TaskPrivate): { title: string; description: string } {
-  if (task.requestedProviderId !== null && task.status === "claimed" && task.scheduledDate) {
+  // Only a booking of a free time is claimed the moment it is posted (decision 074).
+  if (task.status === "claimed" && task.scheduledDate) {
     return {
       title: "Booked",
       description: `${task.provider?.displayName ?? "Your provider"} is booked for ${formatDateTime(new Date(task.scheduledDate), viewerZone(), { withZone: true })}. Pay ${formatDollarsExact(Math.round(task.totalAmount * 100))} within ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to confirm it.`,
