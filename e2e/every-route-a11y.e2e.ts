@@ -134,8 +134,10 @@ const PLAN: Record<string, Visit[]> = {
     { as: "poster", h1: "Settings", url: "/settings/email" },
     { as: "poster", h1: "Settings", url: "/settings/notifications" },
     { as: "poster", h1: "Settings", url: "/settings/privacy" },
+    { as: "poster", h1: "Settings", url: "/settings/calendar" },
     { as: "provider", h1: "Settings", url: "/settings/profile" },
     { as: "provider", h1: "Settings", url: "/settings/alerts" },
+    { as: "provider", h1: "Settings", url: "/settings/calendar" },
   ],
   "/goodbye": [{ as: null, h1: "Your account is deleted" }],
   "/payouts/sandbox-onboarding": [

@@ -16,6 +16,7 @@ export const SETTINGS_TABS: readonly SettingsTab[] = [
   { path: "security", label: "Security", page: lazy(() => import("./routes/settings-security")) },
   { path: "email", label: "E-mail", page: lazy(() => import("./routes/settings-email")) },
   { path: "alerts", label: "Job alerts", page: lazy(() => import("./routes/settings-alerts")), providersOnly: true },
+  { path: "calendar", label: "Calendar", page: lazy(() => import("./routes/settings-calendar")) },
   { path: "notifications", label: "Notifications", page: lazy(() => import("./routes/notification-settings")) },
   { path: "privacy", label: "Privacy", page: lazy(() => import("./routes/settings-privacy")) },
 ];

@@ -1,4 +1,5 @@
 import { Clock, RotateCcw } from "lucide-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Link, useParams } from "wouter";
 import { DECLINED_PROVIDER_MESSAGE, TASK_CONDITIONS } from "@shared/task-lifecycle";
@@ -8,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
+import { TaskTimeCard } from "@/features/calendar/components/task-time-card";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import type { OfferList } from "@shared/offers";
 import type { StatementViewer } from "@shared/statement-words";
@@ -19,7 +21,7 @@ import { TaskEscrowActions } from "@/features/payments/components/task-escrow-ac
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
 import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
-import { useTask } from "@/features/tasks/api/get-task";
+import { tasksBaseKey, useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
 import { PosterRating } from "@/features/tasks/components/job-card";
@@ -155,6 +157,7 @@ export default function TaskDetailPage() {
   // offer was not chosen learns it from their own offer, closed when another was accepted.
   const ownOffers = useOffers(id, mayBePassedOver(task.data, viewer));
   const account = useTaskAccount(task.data, accountViewer(task.data, viewer, ownOffers.data));
+  const queryClient = useQueryClient();
   // The same title the server wrote into the page for this task (src/server/features/seo/head.ts).
   useDocumentTitle(task.data?.title ?? (task.isError ? "Task not found" : null));
 
@@ -305,6 +308,11 @@ export default function TaskDetailPage() {
             </section>
           </CardContent>
         </Card>
+
+        {/* A claimed task's time between its two people: "on my way", a new time, a late provider (decision 074). */}
+        {t.status === "claimed" && t.scheduledDate && (
+          <TaskTimeCard task={t} viewer={viewer} now={now} onChanged={() => queryClient.invalidateQueries({ queryKey: tasksBaseKey })} />
+        )}
 
         {t.hiringMode === "offers" && t.status === "open" && viewer && (
           <Suspense fallback={null}>

@@ -15,8 +15,17 @@ import { tasksBaseKey } from "./get-task";
  */
 export const NO_BUTTON_ACTORS = ["timer", "payment_system", "admin"] as const satisfies readonly (SystemActor | "admin")[];
 
-/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature). */
-export const OWN_BUTTONS = ["accept_offer"] as const satisfies readonly TaskTransition["name"][];
+/** Person-driven rows with a route and button of their own: accepting names the offer (the offers feature); a task's time (the calendar feature). */
+export const OWN_BUTTONS = [
+  "accept_offer",
+  // A task's time (docs/decisions/074-time-and-turning-up.md): the calendar feature's card on the
+  // task page carries these, with the time or position some of them send.
+  "propose_time",
+  "accept_time",
+  "decline_time",
+  "on_my_way",
+  "report_no_show",
+] as const satisfies readonly TaskTransition["name"][];
 
 /**
  * The transitions of src/shared/task-lifecycle.ts that a person performs, each a PATCH

@@ -6,6 +6,9 @@ import type { FelixContext } from "@shared/felix";
 import { formatDollars, formatDollarsExact } from "@shared/money";
 import { formatPlace } from "@shared/places";
 import { REQUEST_FALLBACK_LABELS, REQUEST_FALLBACKS, REQUEST_WINDOW_HOURS, type RequestFallback } from "@shared/task-requests";
+import { formatDateTime, formatTimeRange } from "@shared/calendar";
+import { expectedDurationMinutes } from "@shared/task-duration";
+import { DEFAULT_PAYMENT_WINDOW_MINUTES } from "@shared/task-lifecycle";
 import { createTaskBodySchema, type TaskPrivate } from "@shared/tasks";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -39,6 +42,7 @@ import {
   type AddressValue,
   type PostTaskForm,
   type RequestChoice,
+  type RequestTime,
 } from "./post-task-form";
 import { clearPostTaskDraft, loadPostTaskDraft, savePostTaskDraft } from "./post-task-draft";
 import { POST_TASK_RETURN_PARAM } from "./post-task-return";
@@ -50,6 +54,16 @@ export interface BudgetHelperSlot {
   applyBudget: (dollars: number) => void;
 }
 
+/** What the app's slot picker is handed: the requested provider, the task's length, the chosen time. */
+export interface RequestTimeSlot {
+  providerId: string;
+  providerName: string;
+  durationMinutes: number;
+  value: string | null;
+  onChange: (time: RequestTime | null) => void;
+  error: string | undefined;
+}
+
 export interface PostTaskDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -57,6 +71,8 @@ export interface PostTaskDialogProps {
   onCloseAutoFocus?: (event: Event) => void;
   /** Rendered beside the budget field: the app puts "Ask Felix" here. */
   budgetHelper?: (slot: BudgetHelperSlot) => ReactNode;
+  /** Rendered in a request: the app puts the provider's free times here (docs/decisions/074-time-and-turning-up.md). */
+  requestTime?: (slot: RequestTimeSlot) => ReactNode;
   /** A last step once the task is posted (the app's photo step); `done` closes the wizard. */
   afterPost?: (task: TaskPrivate, done: () => void) => ReactNode;
   /** Fields to start from instead of the draft: a request of one provider, or "Book again" (post-task-prefill.ts). */
@@ -104,7 +120,7 @@ const postTaskResolver: Resolver<PostTaskForm, unknown, ValidTaskBody> = (values
 type Form = UseFormReturn<PostTaskForm, unknown, ValidTaskBody>;
 
 /** The Post a Task dialog (docs/product.md#tasks): three steps, Back/Next, Post Task ('Posting...' while pending). */
-export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, afterPost, prefill, onPosted }: PostTaskDialogProps) {
+export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, budgetHelper, requestTime, afterPost, prefill, onPosted }: PostTaskDialogProps) {
   const [posted, setPosted] = useState<TaskPrivate | null>(null);
   const onOpenChange = (next: boolean) => {
     if (!next) setPosted(null);
@@ -154,7 +170,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
     }
     createTask.mutate(body, {
       onSuccess: (task) => {
-        toast({ title: "Success", description: "Your task has been posted successfully!" });
+        toast(postedToast(task));
         if (keepsDraft) clearPostTaskDraft();
         onPosted?.();
         if (afterPost) setPosted(task);
@@ -239,6 +255,7 @@ export function PostTaskDialog({ open, onOpenChange: setOpen, onCloseAutoFocus, 
             <LocationBudgetStep
               form={form}
               values={values}
+              requestTime={requestTime}
               budgetHelper={budgetHelper?.({
                 context: felixContextOf(values),
                 applyBudget: (dollars) => form.setValue("budget", String(dollars), { shouldValidate: true }),
@@ -375,7 +392,17 @@ function AddressFields({ form, name, label, required = false }: AddressFieldsPro
   );
 }
 
-function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values: PostTaskForm; budgetHelper: ReactNode }) {
+function LocationBudgetStep({
+  form,
+  values,
+  budgetHelper,
+  requestTime,
+}: {
+  form: Form;
+  values: PostTaskForm;
+  budgetHelper: ReactNode;
+  requestTime: PostTaskDialogProps["requestTime"];
+}) {
   const { errors } = form.formState;
   const stops = useFieldArray({ control: form.control, name: "stops" });
   const { mode } = values;
@@ -479,7 +506,7 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
       </fieldset>
 
       {values.request ? (
-        <RequestFields form={form} request={values.request} />
+        <RequestFields form={form} values={values} request={values.request} requestTime={requestTime} />
       ) : (
       <fieldset className="grid gap-2">
         <legend className="mb-2 text-sm font-medium">How to find a provider</legend>
@@ -503,6 +530,7 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
       </fieldset>
       )}
 
+      {values.request?.time ? null : (
       <div className="grid gap-3 sm:grid-cols-2">
         <FormField label="Date Needed" description="Optional" error={errors.date?.message}>
           <Input type="date" min={todayInputValue(new Date())} {...form.register("date")} />
@@ -511,6 +539,7 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
           <Input type="time" {...form.register("time")} />
         </FormField>
       </div>
+      )}
 
       <PriceLines form={values} />
     </div>
@@ -521,12 +550,42 @@ function LocationBudgetStep({ form, values, budgetHelper }: { form: Form; values
  * The two choices of a request (docs/product.md, Requesting a provider): how long the provider has
  * to answer, and what happens if they decline or do not answer.
  */
-function RequestFields({ form, request }: { form: Form; request: RequestChoice }) {
-  const error = (form.formState.errors.request as { message?: string } | undefined)?.message;
+function RequestFields({
+  form,
+  values,
+  request,
+  requestTime,
+}: {
+  form: Form;
+  values: PostTaskForm;
+  request: RequestChoice;
+  requestTime: PostTaskDialogProps["requestTime"];
+}) {
+  const errors = form.formState.errors.request as ({ message?: string } & { startsAt?: { message?: string } }) | undefined;
+  const error = errors?.message;
   const change = (next: Partial<RequestChoice>) => form.setValue("request", { ...request, ...next }, { shouldValidate: true });
+  // A booked time answers the request at once: its window and fallback do not apply.
+  const booking = request.time?.instant === true;
   return (
-    <fieldset className="grid gap-3">
+    <fieldset className="grid min-w-0 gap-3">
       <legend className="mb-1 text-sm font-medium">Your request to {request.providerName}</legend>
+      {requestTime?.({
+        providerId: request.providerId,
+        providerName: request.providerName,
+        durationMinutes: expectedDurationMinutes({ category: values.category, title: values.title, description: values.description }),
+        value: request.time?.startsAt ?? null,
+        onChange: (time) => {
+          change({ time });
+          // The chosen time is the date needed: the date and time fields give way to it.
+          if (time) {
+            form.setValue("date", "");
+            form.setValue("time", "");
+          }
+        },
+        error: errors?.startsAt?.message ?? form.formState.errors.date?.message,
+      })}
+      {booking ? null : (
+      <>
       <FormField label="Time to answer" error={error}>
         <Select value={String(request.windowHours)} onValueChange={(hours) => change({ windowHours: Number(hours) })}>
           <SelectTrigger>
@@ -559,8 +618,44 @@ function RequestFields({ form, request }: { form: Form; request: RequestChoice }
           ))}
         </RadioGroup>
       </div>
+      </>
+      )}
     </fieldset>
   );
+}
+
+/** What the poster is told once the task is posted: booked at once, requested, or posted. */
+function postedToast(task: TaskPrivate): { title: string; description: string } {
+  // Only a booking of a free time is claimed the moment it is posted (decision 074).
+  if (task.status === "claimed" && task.scheduledDate) {
+    return {
+      title: "Booked",
+      description: `${task.provider?.displayName ?? "Your provider"} is booked for ${formatDateTime(new Date(task.scheduledDate), viewerZone(), { withZone: true })}. Pay ${formatDollarsExact(Math.round(task.totalAmount * 100))} within ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to confirm it.`,
+    };
+  }
+  if (task.status === "requested") return { title: "Request sent", description: `${task.requestedProviderName ?? "The provider"} is asked first; you will hear when they answer.` };
+  return { title: "Success", description: "Your task has been posted successfully!" };
+}
+
+const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The request's chosen time and what choosing it does, with the amount (docs/product.md, Web app: "Confirmations"). */
+function requestTimeLines(form: PostTaskForm): [string, string][] {
+  const time = form.request?.time;
+  if (!form.request || !time) return [];
+  const when = formatTimeRange(new Date(time.startsAt), new Date(time.endsAt), viewerZone(), { withZone: true });
+  const budget = budgetState(form.budget, form.urgency);
+  const total = budget.kind === "valid" ? formatDollarsExact(budget.price.totalCents) : "the total";
+  const name = form.request.providerName;
+  return [
+    ["Time", when],
+    [
+      "What happens",
+      time.instant
+        ? `Booked at once: ${name} is yours for this time. You then have ${DEFAULT_PAYMENT_WINDOW_MINUTES} minutes to pay ${total}, held in escrow until the work is done.`
+        : `Sent as a request: ${name} has ${form.request.windowHours} hours to accept this time. You pay ${total} once they accept; nothing is charged before.`,
+    ],
+  ];
 }
 
 /** docs/product.md, Offers: first to claim stays the default. */
@@ -617,11 +712,13 @@ function ReviewStep({ form }: { form: PostTaskForm }) {
     ["Urgency", form.urgency === "urgent" ? "Urgent (+15% fee)" : "Standard"],
     [
       "Provider",
-      form.request
+      form.request?.time?.instant
+        ? `Booked: ${form.request.providerName}`
+        : form.request
         ? `Requested: ${form.request.providerName}, who has ${form.request.windowHours} hours to answer; then ${REQUEST_FALLBACK_LABELS[form.request.fallback].toLowerCase()}`
         : (HIRING_MODE_CHOICES.find((c) => c.value === form.hiringMode)?.label ?? "First to claim"),
     ],
-    ["Date needed", when],
+    ...(form.request?.time ? requestTimeLines(form) : [["Date needed", when] as [string, string]]),
   );
   return (
     <div className="grid gap-4">

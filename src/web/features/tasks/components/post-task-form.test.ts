@@ -15,6 +15,7 @@ import {
   validatePostTaskForm,
   type AddressValue,
   type PostTaskForm,
+  type RequestTime,
 } from "./post-task-form";
 
 const annapolis = { displayName: "Annapolis, MD", fullAddress: "Annapolis", city: "Annapolis", state: "MD", lat: 38.97, lon: -76.49 };
@@ -217,5 +218,28 @@ describe("felixContextOf", () => {
       stops: [],
       category: null,
     });
+  });
+});
+
+describe("a request with one of the provider's free times", () => {
+  const requested = (time: RequestTime | null): PostTaskForm => ({
+    ...routeForm(),
+    request: { providerId: "00000000-0000-4000-8000-000000000002", providerName: "Sam S.", windowHours: 24, fallback: "open", time },
+    // Typed before a free time was chosen: the chosen time replaces them.
+    date: "2026-12-01",
+    time: "",
+  });
+  const slot = { startsAt: "2099-01-05T15:00:00.000Z", endsAt: "2099-01-05T16:00:00.000Z", instant: true };
+
+  it("sends the chosen start as the request's time and no other date, which the server's schema takes", () => {
+    const body = buildCreateTaskBody(requested(slot));
+    expect(body.scheduledDate).toBeNull();
+    expect(body.request).toEqual({ providerId: "00000000-0000-4000-8000-000000000002", windowHours: 24, fallback: "open", startsAt: slot.startsAt });
+    expect(validatePostTaskForm(requested(slot), new Date("2098-12-01T00:00:00Z")).ok).toBe(true);
+  });
+
+  it("judges the date fields only while no free time is chosen", () => {
+    const result = validatePostTaskForm(requested(null), new Date("2098-12-01T00:00:00Z"));
+    expect(result.ok ? [] : result.issues).toContainEqual({ field: "time", message: SCHEDULE_MESSAGES.needsTime });
   });
 });

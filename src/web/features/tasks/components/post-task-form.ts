@@ -28,6 +28,18 @@ export interface RequestChoice {
   providerName: string;
   windowHours: number;
   fallback: RequestFallback;
+  /**
+   * One of the provider's free slots the poster chose (docs/decisions/074-time-and-turning-up.md):
+   * with instant booking on, posting books it at once; else the request carries the time. It is
+   * then the task's date, in place of the date and time fields.
+   */
+  time?: RequestTime | null;
+}
+
+export interface RequestTime {
+  startsAt: string;
+  endsAt: string;
+  instant: boolean;
 }
 
 export interface PostTaskForm {
@@ -142,8 +154,17 @@ export function buildCreateTaskBody(form: PostTaskForm): PostTaskBody {
     budget: budgetNumber(form.budget),
     urgency: form.urgency,
     hiringMode: form.hiringMode,
-    scheduledDate: scheduledDateIso(form.date, form.time),
-    ...(form.request ? { request: { providerId: form.request.providerId, windowHours: form.request.windowHours, fallback: form.request.fallback } } : {}),
+    scheduledDate: form.request?.time ? null : scheduledDateIso(form.date, form.time),
+    ...(form.request
+      ? {
+          request: {
+            providerId: form.request.providerId,
+            windowHours: form.request.windowHours,
+            fallback: form.request.fallback,
+            ...(form.request.time ? { startsAt: form.request.time.startsAt } : {}),
+          },
+        }
+      : {}),
   };
   if (form.mode === "single") {
     return {
@@ -237,7 +258,8 @@ export function formFieldOfBodyPath(form: PostTaskForm, path: readonly PropertyK
 /** Validates the form with createTaskBodySchema and the date rule, and names each refusal by its form field. */
 export function validatePostTaskForm(form: PostTaskForm, now: Date = new Date()): PostTaskValidation {
   const parsed = createTaskBodySchema.safeParse(buildCreateTaskBody(form));
-  const schedule = scheduleIssue(form.date, form.time, now);
+  // A chosen free slot is the date (the fields are hidden then); the server checks it is still free.
+  const schedule = form.request?.time ? null : scheduleIssue(form.date, form.time, now);
   if (parsed.success) return schedule ? { ok: false, issues: [schedule] } : { ok: true, body: parsed.data };
   const issues = parsed.error.issues.map((issue): FieldIssue => {
     // A refusal of no particular field (none today) is shown beside the buttons.

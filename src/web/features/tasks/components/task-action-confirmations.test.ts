@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TaskStatus } from "@shared/constants";
 import { TASK_CONDITIONS, TASK_TRANSITIONS } from "@shared/task-lifecycle";
-import type { TaskAction } from "../api/transition-task";
+import { OWN_BUTTONS, type TaskAction } from "../api/transition-task";
 import { actionConfirmation, type EscrowAction } from "./task-action-confirmations";
 
 // Every confirmation states its amounts (docs/product.md, Web app: "Confirmations").
@@ -100,6 +100,10 @@ describe("confirmations of the task table's money-moving rows", () => {
     requestedProviderId: null,
     requestExpiresAt: null,
     requestFallback: null,
+    proposedStartAt: null,
+    proposedById: null,
+    onMyWayAt: null,
+    arrivalEstimateAt: null,
     providerId: provider.id,
     provider,
     // Due within a day of `now`, so a row that takes a late-cancellation fee takes it.
@@ -113,12 +117,15 @@ describe("confirmations of the task table's money-moving rows", () => {
     "escrow.refund": (actions) => ({ amount: actions.includes("escrow.late_fee") ? "$27.90" : "$32.90", words: /refunded/ }),
     "escrow.hold": () => ({ amount: "$25.50", words: /released to/ }),
   };
-  // Admins confirm their rows on the admin's own screens, which state their refunds there.
+  // Admins confirm their rows on the admin's own screens, which state their refunds there; a row
+  // with a button of its own is confirmed by its own feature (report_no_show: the calendar's
+  // task-time-card.test.tsx holds its refund to the same rule).
   const moneyRows = TASK_TRANSITIONS.filter(
     (row) =>
       row.actor !== "timer" &&
       row.actor !== "payment_system" &&
       row.actor !== "admin" &&
+      !(OWN_BUTTONS as readonly string[]).includes(row.name) &&
       (row.actions as readonly string[]).some((a) => a.startsWith("escrow.")),
   );
 

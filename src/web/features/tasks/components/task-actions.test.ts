@@ -21,6 +21,11 @@ const task = (overrides: Partial<TaskLifecycleState> = {}): TaskLifecycleState =
   requestedProviderId: null,
   requestExpiresAt: null,
   requestFallback: null,
+  scheduledDate: null,
+  proposedStartAt: null,
+  proposedById: null,
+  onMyWayAt: null,
+  arrivalEstimateAt: null,
   ...overrides,
 });
 const claimed = (paid: boolean) =>
