@@ -30,27 +30,13 @@ export function PaymentRequiredCard({ task, bringIntoView, children }: { task: P
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (!bringIntoView) return;
-    // The accept button's confirmation dialog is still closing: while it is in the page its focus
-    // trap takes focus back, and as it leaves Radix returns focus to its trigger on a timer queued at
-    // that moment. So wait for the dialog to leave, then queue ours after Radix's (at most 2 s).
-    const started = performance.now();
-    let frame = 0;
-    let timer = 0;
-    const whenDialogGone = () => {
-      if (document.querySelector('[role="alertdialog"]') && performance.now() - started < 2000) {
-        frame = window.requestAnimationFrame(whenDialogGone);
-        return;
-      }
-      timer = window.setTimeout(() => {
-        card.current?.scrollIntoView({ block: "center", behavior: "smooth" });
-        heading.current?.focus({ preventScroll: true });
-      }, 0);
-    };
-    whenDialogGone();
-    return () => {
-      window.cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
-    };
+    // The offers and their confirmation dialog unmount in the render that mounts this card; Radix's
+    // focus scope then returns focus on a timer of its own. Ours is queued after it, so it wins.
+    const timer = window.setTimeout(() => {
+      card.current?.scrollIntoView({ block: "center", behavior: "smooth" });
+      heading.current?.focus({ preventScroll: true });
+    }, 0);
+    return () => window.clearTimeout(timer);
   }, [bringIntoView]);
   return (
     <Card ref={card} className="border-warning">
