@@ -252,7 +252,7 @@ describe("factors planted before the owner proves the inbox", () => {
     expect((await register(owner, email, OWNER_PASSWORD, "Olivia")).statusCode).toBe(202);
     const verified = await owner.post("/api/auth/verify-email", { token: await newestVerifyToken(email) });
     expect(verified.statusCode).toBe(200);
-    expect(verified.json()).toMatchObject({ email, isAdmin: true });
+    expect(verified.json()).toMatchObject({ email, role: "admin", isAdmin: false, adminNeedsSecondFactor: true });
     await expectNothingPlantedWorks(email, attacker, planted);
 
     // The admin's own sign-in: the password alone, then the admin pages ask them to add their factor.

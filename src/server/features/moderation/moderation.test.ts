@@ -1,3 +1,4 @@
+import { formatDollarsExact } from "../../../shared/money.js";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -199,7 +200,8 @@ describe("removing a task", () => {
     expect(refunds).toHaveLength(1);
     const [notice] = await noticesOf(poster.id);
     expect(notice?.body).toContain("Prohibited item");
-    expect(notice?.body).toContain("refunded in full");
+    // In the statement's words (docs/decisions/073-one-account-of-each-tasks-money.md): the whole payment came back.
+    expect(notice?.body).toContain(`${formatDollarsExact(task.totalCents)} was refunded to your card`);
     expect(notice?.body).toContain(`${TEST_ORIGIN}/contact`);
     expect(await noticesOf(provider.id)).toHaveLength(1);
     const [logged] = await t.database.db.select().from(auditLog).where(and(eq(auditLog.action, "task.remove"), eq(auditLog.targetId, task.id)));

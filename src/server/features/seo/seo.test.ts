@@ -328,8 +328,8 @@ describe("GET /sitemap.xml", () => {
       urgentFeeCents: 0,
       serviceFeeCents: 150,
       totalCents: 2_150,
-      providerShareCents: 3825,
-      platformCommissionCents: 675,
+      providerShareCents: 1_700,
+      platformCommissionCents: 300,
       createdAt: new Date(now + i * 1000),
     }));
     const inserted = await t.database.db.insert(tasks).values(rows).returning({ id: tasks.id, title: tasks.title });
