@@ -179,7 +179,6 @@ const clockTimeSchema = (field: string, allowMidnightEnd: boolean) =>
 export const hoursWindowSchema = z
   .object({ from: clockTimeSchema("From", false), to: clockTimeSchema("To", true) })
   .refine((w) => minutesOf(w.from) < minutesOf(w.to), { path: ["to"], error: "The end must be after the start" });
-export type HoursWindow = z.infer<typeof hoursWindowSchema>;
 
 const dayHoursSchema = z
   .array(hoursWindowSchema)

@@ -222,9 +222,9 @@ describe("logout", () => {
     const bell = await upgrade({ origin: TEST_ORIGIN, cookie: provider.cookie });
     if (!chat.socket || !bell.socket) throw new Error("sockets did not open");
     chat.socket.send(JSON.stringify({ type: "auth", taskId }));
-    expect((await chat.socket.next()).type).toBe("auth_success");
+    expect((await chat.socket.next("auth_success")).type).toBe("auth_success");
     bell.socket.send(JSON.stringify({ type: "subscribe_notifications" }));
-    expect((await bell.socket.next()).type).toBe("notification");
+    expect((await bell.socket.next("notification")).type).toBe("notification");
 
     const closed = [chat.socket.closed(), bell.socket.closed()];
     expect((await call(t, provider, { method: "POST", url: "/api/auth/logout" })).statusCode).toBe(200);
@@ -482,9 +482,9 @@ describe("the realtime socket (/ws, shared by chat and notifications)", () => {
     const bell = await upgrade({ origin: TEST_ORIGIN, cookie: poster.cookie });
     if (!chat.socket || !bell.socket) throw new Error("sockets did not open");
     chat.socket.send(JSON.stringify({ type: "auth", taskId }));
-    expect((await chat.socket.next()).type).toBe("auth_success");
+    expect((await chat.socket.next("auth_success")).type).toBe("auth_success");
     bell.socket.send(JSON.stringify({ type: "subscribe_notifications" }));
-    expect(await bell.socket.next()).toEqual({ type: "notification", unreadCount: expect.any(Number) });
+    expect(await bell.socket.next("notification")).toEqual({ type: "notification", unreadCount: expect.any(Number) });
     chat.socket.close();
     bell.socket.close();
   });
