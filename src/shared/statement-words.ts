@@ -71,6 +71,8 @@ function because(reason: RefundReason | null, poster: boolean): string {
       return " because the provider was taken off the task";
     case "late_capture":
       return " because the payment arrived after its window had closed";
+    case "report_no_show":
+      return poster ? " because you reported that the provider did not show up" : " because the poster reported that the provider did not show up";
     case null:
       return "";
   }
@@ -82,6 +84,7 @@ const REASON_WORDS: Record<RefundReason, string> = {
   remove: "Errandly removed the task",
   release: "the provider was taken off the task",
   late_capture: "the payment arrived after its window had closed",
+  report_no_show: "the provider did not show up",
 };
 
 /** A refund's reason in a receipt's "Why" line; null when the ledger did not say. */

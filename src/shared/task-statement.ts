@@ -27,7 +27,7 @@ const PROVIDER_ACCOUNT = /^provider:(.+):balance$/;
  * Why an escrow went back to the poster: the task transition (or the late capture) that refunded
  * it, kept as the refund's ledger memo. Refunds recorded before migration 0025 have none.
  */
-export const REFUND_REASONS = ["cancel", "withdraw", "remove", "release", "late_capture"] as const;
+export const REFUND_REASONS = ["cancel", "withdraw", "remove", "release", "late_capture", "report_no_show"] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 function refundReasonOf(memo: string | null): RefundReason | null {

@@ -78,6 +78,7 @@ describe("prepared statements answer as drizzle does", () => {
       endLocation: null, endCity: null, endState: null, endLat: null, endLon: null,
       stops: null, approxLat: 38.97, approxLon: -76.49, now: now.toISOString(),
       status: "open", requestedProviderId: null, requestExpiresAt: null, requestFallback: null,
+      timeZone: "America/New_York", durationMinutes: 120, estimatedMinutes: null, providerId: null, paymentDeadline: null, claimedAt: null,
     });
     if (!inserted) throw new Error("no row inserted");
     expect([inserted]).toEqual(await db.select().from(tasks).where(eq(tasks.id, inserted.id)));

@@ -421,7 +421,7 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
 export function registerEscrowHandlers(ctx: PaymentsContext): void {
   ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
   ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId, transition }) => {
-    // The rows that name escrow.refund are the refund's reasons (cancel, withdraw, remove, release).
+    // The rows that name escrow.refund are the refund's reasons (cancel, withdraw, remove, release, report_no_show).
     const reason = REFUND_REASONS.find((r) => r === transition);
     if (!reason) throw new Error(`The task transition ${transition} refunds without a reason the statements know`);
     return refundEscrow(ctx, tx, task, actorId, reason);
