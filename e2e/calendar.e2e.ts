@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import ical from "node-ical";
 import { request, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
@@ -7,7 +8,10 @@ import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolatio
 // weekly hours and instant booking in settings and makes their private calendar address; a poster
 // opens Request on the provider's profile, chooses one of the free times with the keyboard and
 // books it at once, told what happens and the amount; the booked time is gone for a second
-// poster; once paid, the provider's "On my way" reaches the poster's open task page.
+// poster; once paid, the provider's "On my way" reaches the poster's open task page. On another
+// booked task the provider proposes one of their free times; the poster's open page shows it at
+// once and accepts it; the provider's open page moves to it; the task's .ics invitation and the
+// provider's calendar feed, read by a standard parser (node-ical), say the new time.
 // At a phone's width and a desktop's, axe clean, nothing scrolling sideways.
 
 const e2e = useServerAndBrowser();
@@ -19,10 +23,14 @@ let secondPoster: Awaited<ReturnType<typeof newPage>>;
 let provider: Awaited<ReturnType<typeof newPage>>;
 let providerId = "";
 let providerName = "";
+/** The provider's private feed, made by the first journey. */
+let feedPath = "";
 
 /** The machine may be busy (two cores, several servers): give each UI change time to land. */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
 const visible = (page: Page | Locator, text: string | RegExp) => () => page.getByText(text).first().isVisible();
+/** The task's time in its "When" card: the span from start to end (the page's other dates show the start alone). */
+const whenAt = (page: Page, startsAt: string) => page.locator(`time[datetime="${startsAt}"]`).filter({ hasText: "–" });
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 async function clean(page: Page, shot: string) {
@@ -45,7 +53,7 @@ async function requestUpToTimes(page: Page, title: string): Promise<Locator> {
   await page.goto(`${e2e.server.url}/users/${providerId}`);
   await page.getByRole("link", { name: `Request ${providerName}` }).click({ timeout: 15_000 });
   const dialog = page.getByRole("dialog", { name: "Post a Task" });
-  await eventually(visible(dialog, `Requested: ${providerName}`)).toBe(true);
+  await eventually(visible(dialog, `Requesting ${providerName}`)).toBe(true);
   await dialog.getByLabel("Task Title").fill(title);
   await dialog.getByLabel("Description").fill("Hang three shelves in the hall; the brackets and screws are here.");
   await dialog.getByRole("combobox", { name: "Category" }).click();
@@ -115,6 +123,7 @@ describe.each([
     const feed = await provider.request.get(`${e2e.server.url}${feedUrl.pathname}`);
     expect(feed.status()).toBe(200);
     expect(await feed.text()).toContain("BEGIN:VCALENDAR");
+    feedPath = feedUrl.pathname;
     await clean(provider, `settings-calendar-${w}`);
 
     // The poster's Request lists the free times; the keyboard chooses the first.
@@ -164,5 +173,80 @@ describe.each([
     await clean(poster, `task-on-the-way-${w}`);
 
     for (const page of [poster, secondPoster, provider]) page.assertClean();
+  }, 240_000);
+
+  it("a new time the provider proposes reaches the poster live; accepted, it moves the provider's page, the .ics and the feed", async () => {
+    for (const page of [poster, provider]) await page.setViewportSize(viewport);
+    const w = viewport.width;
+
+    // A task booked at once through the routes the Request dialog uses, on the provider's first free hour, and paid.
+    const { slots } = await e2e.api<{ slots: { startsAt: string }[] }>(poster, "GET", `/api/providers/${providerId}/slots?durationMinutes=60`);
+    const bookedAt = slots[0]?.startsAt ?? "";
+    const title = `Reschedule shelves at ${w}`;
+    const booked = await e2e.api<{ id: string; totalAmount: number; status: string; durationMinutes: number }>(poster, "POST", "/api/tasks", {
+      title,
+      description: "Hang three shelves in the hall; the brackets and screws are here.",
+      category: "other",
+      budget: 60,
+      location: "12 Harbor Rd",
+      city: "Annapolis",
+      state: "MD",
+      lat: 38.9784,
+      lon: -76.4922,
+      estimatedHours: 1,
+      request: { providerId, startsAt: bookedAt },
+    });
+    expect(booked.status).toBe("claimed");
+    await e2e.payByApi(poster, booked);
+
+    await poster.goto(`${e2e.server.url}/task/${booked.id}`);
+    await provider.goto(`${e2e.server.url}/task/${booked.id}`);
+    await eventually(() => whenAt(poster, bookedAt).isVisible()).toBe(true);
+
+    // The provider proposes one of their own free times, with the keyboard.
+    await provider.getByRole("button", { name: "Propose a new time" }).click({ timeout: 15_000 });
+    const times = provider.getByRole("group", { name: "Your free times" });
+    await eventually(() => times.getByRole("radio").count()).toBeGreaterThan(0);
+    const choice = times.getByRole("radio").first();
+    const newStart = (await choice.getAttribute("value")) ?? "";
+    expect(newStart).not.toBe("");
+    expect(newStart).not.toBe(bookedAt);
+    await choice.focus();
+    await provider.keyboard.press("Space");
+    await clean(provider, `propose-time-${w}`);
+    await provider.getByRole("button", { name: "Send new time" }).click();
+    await eventually(visible(provider, /^You proposed .* Waiting for .* to answer; until then the current time stays\.$/)).toBe(true);
+
+    // The poster's open page shows the proposal without a reload, and accepts it.
+    await eventually(visible(poster, new RegExp(`^${providerName.replace(".", "\\.")} proposes a new time: `))).toBe(true);
+    await clean(poster, `time-proposed-${w}`);
+    await poster.getByRole("button", { name: "Accept new time" }).click();
+    await eventually(visible(poster, "New time accepted")).toBe(true);
+    await eventually(() => whenAt(poster, newStart).isVisible()).toBe(true);
+
+    // The provider's open page moves to the new time, the proposal gone.
+    await eventually(() => whenAt(provider, newStart).isVisible()).toBe(true);
+    await eventually(visible(provider, /^You proposed /)).toBe(false);
+    await clean(provider, `time-accepted-${w}`);
+
+    // The invitation the poster downloads from the task page opens in node-ical at the new time.
+    const end = new Date(Date.parse(newStart) + booked.durationMinutes * 60_000).toISOString();
+    const [download] = await Promise.all([poster.waitForEvent("download"), poster.getByRole("link", { name: "Add to my calendar (.ics)" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.ics$/);
+    // The browser runs apart from the test: the file is copied here to be read.
+    const saved = `${SHOTS}/invitation-${w}.ics`;
+    await download.saveAs(saved);
+    const invitation = Object.values(ical.sync.parseICS(readFileSync(saved, "utf8"))).filter((c) => c?.type === "VEVENT");
+    expect(invitation).toHaveLength(1);
+    const [event] = invitation;
+    expect(event?.type === "VEVENT" && [event.summary, event.start.toISOString(), event.end?.toISOString()]).toEqual([title, newStart, end]);
+
+    // The provider's calendar feed says the same.
+    const feed = await provider.request.get(`${e2e.server.url}${feedPath}`);
+    expect(feed.status()).toBe(200);
+    const inFeed = Object.values(ical.sync.parseICS(await feed.text())).filter((c) => c?.type === "VEVENT" && c.summary === title);
+    expect(inFeed.map((c) => c?.type === "VEVENT" && [c.start.toISOString(), c.end?.toISOString()])).toEqual([[newStart, end]]);
+
+    for (const page of [poster, provider]) page.assertClean();
   }, 240_000);
 });
