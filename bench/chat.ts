@@ -89,8 +89,8 @@ async function seedRooms(database: Database): Promise<Room[]> {
     if (!posterId || !providerId) throw new Error("seed mismatch");
     const [task] = await queryRows<{ id: string }>(
       database.db,
-      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status)
-          values (${posterId}, ${providerId}, 'Bench task', 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed') returning id`,
+      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, status)
+          values (${posterId}, ${providerId}, 'Bench task', 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 2550, 450, 'claimed') returning id`,
     );
     if (!task) throw new Error("task not inserted");
     const policy = { idleDays: 7, absoluteDays: 30 };
@@ -446,8 +446,8 @@ async function seedRoomsSql(url: string): Promise<SeededRooms> {
       from ${people} u`);
     const rooms = await queryRows<{ task_id: string; n: number }>(
       database.db,
-      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status, claimed_at)
-          select c.id, p.id, 'Bench task ' || g, 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 'claimed', now()
+      sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, status, claimed_at)
+          select c.id, p.id, 'Bench task ' || g, 'Chat benchmark', 'errands', 3000, 0, 290, 3290, 2550, 450, 'claimed', now()
           from generate_series(1, ${ROOMS}::int) g
           join ${people} c on c.key = 'c' || g
           join ${people} p on p.key = 'p' || g

@@ -76,12 +76,13 @@ async function seed(database: Database, count: number): Promise<void> {
     with u as (select id, row_number() over (order by id) as n from users where email like 'bench-%'),
     g as (select g, 2000 + (g * 37) % 20000 as budget from generate_series(1, ${count}) g)
     insert into tasks (user_id, title, description, category, urgency, budget_cents, urgent_fee_cents,
-      service_fee_cents, total_cents, location, city, state, lat, lon, approx_lat, approx_lon, status, created_at, updated_at)
+      service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, location, city, state, lat, lon, approx_lat, approx_lon, status, created_at, updated_at)
     select u.id,
       (${titles})[1 + g.g % ${TITLES.length}] || ' #' || g.g,
       (${descriptions})[1 + (g.g / 7) % ${DESCRIPTIONS.length}],
       (${categories})[1 + g.g % ${CATEGORY_VALUES.length}],
       'standard', g.budget, 0, ceil(g.budget * 0.08)::int + 50, g.budget + ceil(g.budget * 0.08)::int + 50,
+      g.budget - round(g.budget * 0.15)::int, round(g.budget * 0.15)::int,
       g.g || ' Main St', 'Annapolis', 'MD',
       38.9 + (g.g % 100) * 0.01, -76.5 - (g.g % 50) * 0.01,
       round((38.9 + (g.g % 100) * 0.01)::numeric, 2), round((-76.5 - (g.g % 50) * 0.01)::numeric, 2),

@@ -169,7 +169,8 @@ async function main(): Promise<void> {
   const server = await startAppServer({
     entry,
     dataDir,
-    env: { SEED_DEMO: "true", ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}) },
+    // Demo data only outside production (decision 066); the built web app is the same either way.
+    env: { NODE_ENV: "test", SEED_DEMO: "true", ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}) },
   });
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const { browser, port } = await launchDebuggableChromium();

@@ -158,13 +158,14 @@ async function seed(database: Database, tokenPrefix: string): Promise<void> {
       from generate_series(1, ${TASKS}::int) g
     )
     insert into tasks (user_id, provider_id, title, description, category, urgency, budget_cents, urgent_fee_cents,
-      service_fee_cents, total_cents, location, city, state, lat, lon, approx_lat, approx_lon, status,
+      service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, location, city, state, lat, lon, approx_lat, approx_lon, status,
       payment_captured_at, claimed_at, started_at, completed_at, created_at, updated_at)
     select up.id, pv.id,
       (${textArray(TITLES)})[1 + g.g % ${TITLES.length}] || ' #' || g.g,
       (${textArray(DESCRIPTIONS)})[1 + (g.g / 7) % ${DESCRIPTIONS.length}],
       (${textArray(CATEGORY_VALUES)})[1 + g.g % ${CATEGORY_VALUES.length}],
       'standard', g.budget, 0, ceil(g.budget * 0.08)::int + 50, g.budget + ceil(g.budget * 0.08)::int + 50,
+      g.budget - round(g.budget * 0.15)::int, round(g.budget * 0.15)::int,
       g.g || ' Main St', 'Annapolis', 'MD', 38.9 + (g.g % 100) * 0.01, -76.5 - (g.g % 50) * 0.01,
       round((38.9 + (g.g % 100) * 0.01)::numeric, 2), round((-76.5 - (g.g % 50) * 0.01)::numeric, 2),
       g.status::task_status,

@@ -240,8 +240,8 @@ async function seed(dataDir: string): Promise<{ cookie: string; taskId: string; 
       if (!posterId || !providerId) throw new Error("seed: users not inserted");
       const [task] = await queryRows<{ id: string }>(
         database.db,
-        sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, status)
-            values (${posterId}, ${providerId}, 'Flood task', 'WebSocket flood benchmark', 'errands', 3000, 0, 290, 3290, 'claimed') returning id`,
+        sql`insert into tasks (user_id, provider_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, status)
+            values (${posterId}, ${providerId}, 'Flood task', 'WebSocket flood benchmark', 'errands', 3000, 0, 290, 3290, 2550, 450, 'claimed') returning id`,
       );
       if (!task) throw new Error("seed: task not inserted");
       const token = await createSession(database.db, posterId, { idleDays: 7, absoluteDays: 30 }, new Date());

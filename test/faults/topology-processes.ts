@@ -133,6 +133,8 @@ export async function startPgBouncer(postgresUrl: string): Promise<Daemon & { ur
   const url = new URL(postgresUrl);
   url.port = String(port);
   url.pathname = "/errandly";
+  // PgBouncer listens on TCP only: the embedded cluster's own URL names its Unix socket (decision 077).
+  url.searchParams.delete("host");
   return { ...pgbouncer, url: url.toString() };
 }
 
