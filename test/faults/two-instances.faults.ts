@@ -160,8 +160,8 @@ describe("two server instances on one PostgreSQL", () => {
     const db = database.db;
     const [task] = await queryRows<{ id: string }>(
       db,
-      sql`insert into tasks (user_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents)
-        select id, 'Forged', 'Forged', 'errands', 2500, 0, 250, 2750 from users limit 1 returning id::text`,
+      sql`insert into tasks (user_id, title, description, category, budget_cents, urgent_fee_cents, service_fee_cents, total_cents, provider_share_cents, platform_commission_cents)
+        select id, 'Forged', 'Forged', 'errands', 2500, 0, 250, 2750, 2125, 375 from users limit 1 returning id::text`,
     );
     if (!task) throw new Error("task not inserted");
     const [transaction] = await queryRows<{ id: string }>(

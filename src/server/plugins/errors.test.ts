@@ -23,6 +23,7 @@ describe("isDatabaseUnavailable", () => {
     ["a failed ROLLBACK wrapping the lost connection", failedQuery(failedQuery(new Error("Client has encountered a connection error and is not queryable")))],
     ["a pool that cannot connect in time", new Error("timeout exceeded when trying to connect")],
     ["a connection exception (class 08)", failedQuery(pgError("connection failure", "08006"))],
+    ["a stopped server's Unix socket, gone", failedQuery(Object.assign(new Error("connect ENOENT /tmp/pg/.s.PGSQL.5432"), { code: "ENOENT", syscall: "connect" }))],
   ])("is true for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -31,6 +32,7 @@ describe("isDatabaseUnavailable", () => {
     ["a unique violation", failedQuery(pgError("duplicate key value violates unique constraint", "23505"))],
     ["a programming error", new TypeError("Cannot read properties of undefined")],
     ["a non-error", "boom"],
+    ["a missing file", Object.assign(new Error("ENOENT: no such file or directory, open 'x'"), { code: "ENOENT", syscall: "open" })],
   ])("is false for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });

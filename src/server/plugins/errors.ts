@@ -86,9 +86,11 @@ const UNAVAILABLE_MESSAGE = /Connection terminated|connect ECONNREFUSED|timeout 
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth += 1) {
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    const { code, syscall, message, cause } = current as { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown };
     // SQLSTATE class 08 is "connection exception".
     if (UNAVAILABLE_CODES.has(String(code)) || /^08/.test(String(code))) return true;
+    // A stopped server's Unix socket is gone (decision 077): connecting fails with ENOENT, not a refusal.
+    if (code === "ENOENT" && syscall === "connect") return true;
     if (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message)) return true;
     current = cause;
   }
