@@ -135,7 +135,7 @@ describe("Post a Task wizard", () => {
 
 describe("Felix says the same thing to both sides", () => {
   it("gives the poster's wizard and the provider's evaluator the same fair budget for a one-stop route", async () => {
-    const title = `Carry a cake via Glen Burnie ${Date.now()}`;
+    const title = `Carry a cake via Glen Burnie ${Date.now().toString(36)}`;
     const posterContext = await e2e.browser.newContext();
     const poster = await newPage(posterContext);
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");

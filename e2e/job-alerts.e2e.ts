@@ -73,7 +73,7 @@ describe("job alerts", () => {
     await eventually(() => provider.getByRole("group", { name: "Alert 2" }).isVisible()).toBe(true);
 
     // The poster posts a matching task; the provider's page stays open.
-    const title = `Walk Biscuit ${Date.now()}`;
+    const title = `Walk Biscuit ${Date.now().toString(36)}`;
     const { poster, task } = await postAsDemoPoster(e2e, taskNear21401({ title }));
 
     const bell = provider.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ });

@@ -33,7 +33,7 @@ describe("live task status", () => {
     await database.query("update users set role = 'provider' where email = $1", [email]);
     await signIn(other, e2e.server.url, email, "violet canyon lantern 2026", "/job-board");
 
-    const title = `Live status check ${Date.now()}`;
+    const title = `Live status check ${Date.now().toString(36)}`;
     const task = await e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {
       title,
       description: "Carry two boxes to the car",

@@ -57,7 +57,7 @@ describe("moderation", () => {
     const provider = await pageAt(390);
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
-    const title = `Report check 390 ${Date.now()}`;
+    const title = `Report check 390 ${Date.now().toString(36)}`;
     const task = await providerTask(provider, title);
     await reportTask(poster, task.id, title, "This asks for cash and hides what is carried.", "report dialog at 390 px");
     for (const page of [poster, provider]) page.assertClean([/401 \(Unauthorized\)/]);
@@ -69,9 +69,9 @@ describe("moderation", () => {
     const admin = await pageAt(1366);
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
-    const title = `Removal check ${Date.now()}`;
+    const title = `Removal check ${Date.now().toString(36)}`;
     const task = await providerTask(provider, title);
-    const details = `Cash only and a secret parcel ${Date.now()}`;
+    const details = `Cash only and a secret parcel ${Date.now().toString(36)}`;
     await reportTask(poster, task.id, title, details, "report dialog at 1366 px");
 
     // The admin's queue shows the report with its task; removing asks first and says what happens.

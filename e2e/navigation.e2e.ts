@@ -35,7 +35,7 @@ describe("layout and navigation", () => {
 
     // A claimed task with a long chat: the page still opens at its top.
     const task = await e2e.api<{ id: string; title: string }>(poster, "POST", "/api/tasks", {
-      title: `Navigation check ${Date.now()}`,
+      title: `Navigation check ${Date.now().toString(36)}`,
       description: "Water the plants",
       category: "errands",
       budget: 30,

@@ -12,7 +12,8 @@ let browser: Browser;
 let poster: APIRequestContext;
 let provider: APIRequestContext;
 
-const STAMP = Date.now();
+// In base 36: a run of digits in a title reads as a phone number and is masked (decision 070).
+const STAMP = Date.now().toString(36);
 const PET_TITLE = `Walk Biscuit around the harbour ${STAMP}`;
 const PET_DESCRIPTION = "Biscuit is a calm beagle; the leash hangs by the door.";
 const STREET = "12 Prince George St";

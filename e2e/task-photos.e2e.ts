@@ -10,7 +10,7 @@ import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, 
 let server: RunningServer;
 let browser: Browser;
 
-const TITLE = `Carry a couch downstairs ${Date.now()}`;
+const TITLE = `Carry a couch downstairs ${Date.now().toString(36)}`;
 const COUCH_ALT = "The red couch by the front door";
 const SIGNED_OUT = [/401 \(Unauthorized\)/];
 

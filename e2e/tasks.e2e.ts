@@ -16,7 +16,7 @@ let provider: Awaited<ReturnType<typeof newPage>>;
 /** The server's database, where the journey moves the claim's payment deadline instead of waiting for it. */
 let database: pg.Client;
 
-const TITLE = `Deliver binders along the bay ${Date.now()}`;
+const TITLE = `Deliver binders along the bay ${Date.now().toString(36)}`;
 // Browsers log every signed-out request; the tests assert the answers themselves.
 const EXPECTED_NETWORK = [/401 \(Unauthorized\)/];
 

@@ -42,7 +42,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
     await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
 
-    const title = `Withdraw check ${width} ${Date.now()}`;
+    const title = `Withdraw check ${width} ${Date.now().toString(36)}`;
     const task = await postTask(poster, title, 40);
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
     await e2e.payByApi(poster, task);
@@ -78,7 +78,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
   it("a poster edits the budget of an open task and sees the new total", async () => {
     const poster = await pageAt(width);
     await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
-    const title = `Edit check ${width} ${Date.now()}`;
+    const title = `Edit check ${width} ${Date.now().toString(36)}`;
     const task = await postTask(poster, title, 40);
     const newTotal = formatDollarsExact(priceTask(8500, "standard").totalCents);
 
