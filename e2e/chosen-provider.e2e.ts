@@ -68,7 +68,7 @@ describe.each([
     await e2e.api(provider, "PATCH", `/api/tasks/${accepted}/accept-request`);
     await poster.goto(`${e2e.server.url}/task/${accepted}`);
     await expect.poll(() => poster.getByRole("heading", { name: "Payment Required" }).isVisible(), { timeout: 15_000 }).toBe(true);
-    expect(await poster.getByText(`${providerName} accepted your request. Pay to confirm it;`, { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => poster.getByText(`${providerName} accepted your request. Pay to confirm it;`, { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await poster.getByText("claimed your task").count()).toBe(0);
     expect(await poster.getByRole("button", { name: "Decline This Provider" }).count()).toBe(0);
     expect(await poster.getByRole("heading", { name: "Your provider" }).isVisible()).toBe(true);

@@ -384,7 +384,7 @@ describe("HAProxy → 3 instances → PgBouncer (transaction mode) → PostgreSQ
       await cdp.send("Debugger.disable");
       expect([claim.status, intent.status, paid.status, notices.status]).toEqual([200, 200, 200, 200]);
 
-      const badge = page.getByText("Paid · held in escrow");
+      const badge = page.getByText("Paid · held in escrow").first();
       await badge.waitFor({ timeout: 20_000 });
       const bell = page.getByRole("button", { name: `Notifications, ${String(notices.body.unreadCount)} unread` });
       await bell.waitFor({ timeout: 10_000 });
