@@ -116,7 +116,7 @@ describe("copy that says what the product does", () => {
     await page.goto(`${e2e.server.url}/settings/profile`);
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     const tabs = page.getByRole("navigation", { name: "Settings" }).getByRole("link");
-    expect(await tabs.allInnerTexts()).toEqual(["Profile", "Security", "E-mail", "Job alerts", "Notifications", "Privacy"]);
+    expect(await tabs.allInnerTexts()).toEqual(["Profile", "Security", "E-mail", "Job alerts", "Calendar", "Notifications", "Privacy"]);
     const boxes = await tabs.evaluateAll((links) =>
       links.map((link) => {
         const box = link.getBoundingClientRect();
