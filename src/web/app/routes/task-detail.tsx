@@ -9,7 +9,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { PersonAvatar } from "@/components/ui/person-avatar";
 import { LoadingRegion, Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { TaskChatPanel } from "@/features/chat/components/task-chat-panel";
-import { TaskTimeCard } from "@/features/calendar/components/task-time-card";
 import { AskFelixButton } from "@/features/felix/components/ask-felix-button";
 import type { OfferList } from "@shared/offers";
 import type { StatementViewer } from "@shared/statement-words";
@@ -55,6 +54,8 @@ const DeclineRequestButton = lazy(() => import("@/features/tasks/components/decl
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
 // Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
 const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
+// A claimed task's time card (decision 074) is only its two people's, with its own forms and clocks.
+const TaskTimeCard = lazy(() => import("@/features/calendar/components/task-time-card").then((m) => ({ default: m.TaskTimeCard })));
 import { TaskPhotosSection } from "../task-photos";
 
 /** Whether the signed-in provider may have had an offer on this task that was not chosen. */
@@ -310,8 +311,10 @@ export default function TaskDetailPage() {
         </Card>
 
         {/* A claimed task's time between its two people: "on my way", a new time, a late provider (decision 074). */}
-        {t.status === "claimed" && t.scheduledDate && (
-          <TaskTimeCard task={t} viewer={viewer} now={now} onChanged={() => queryClient.invalidateQueries({ queryKey: tasksBaseKey })} />
+        {t.status === "claimed" && t.scheduledDate && viewer && (viewer.id === t.userId || viewer.id === t.providerId) && (
+          <Suspense fallback={null}>
+            <TaskTimeCard task={t} viewer={viewer} now={now} onChanged={() => queryClient.invalidateQueries({ queryKey: tasksBaseKey })} />
+          </Suspense>
         )}
 
         {t.hiringMode === "offers" && t.status === "open" && viewer && (
