@@ -131,6 +131,12 @@ const textArray = (values: readonly string[]) => sql.raw(`array[${values.map((v)
  */
 async function seed(database: Database, tokenPrefix: string): Promise<void> {
   const db = database.db;
+  // bench:compare seeds at the oldest build's schema; before migration 0025 a task has no line items,
+  // and that migration fills them in when the newer build starts on its copy.
+  const lineItems =
+    (await queryRows(db, sql`select 1 from information_schema.columns where table_name = 'tasks' and column_name = 'provider_share_cents'`)).length > 0;
+  const lineItemColumns = lineItems ? sql`, provider_share_cents, platform_commission_cents` : sql``;
+  const lineItemValues = lineItems ? sql`, g.budget - round(g.budget * 0.15)::int, round(g.budget * 0.15)::int` : sql``;
   await db.execute(sql`insert into users (email, first_name, last_name, role, created_at, updated_at, email_verified_at)
     select 'load-' || g || '@example.test', (${textArray(FIRST_NAMES)})[1 + g % ${FIRST_NAMES.length}], 'L' || g,
       (case when g <= ${PROVIDERS}::int then 'provider' else 'user' end)::user_role, now() - interval '90 days', now(), now() - interval '90 days'
@@ -158,14 +164,13 @@ async function seed(database: Database, tokenPrefix: string): Promise<void> {
       from generate_series(1, ${TASKS}::int) g
     )
     insert into tasks (user_id, provider_id, title, description, category, urgency, budget_cents, urgent_fee_cents,
-      service_fee_cents, total_cents, provider_share_cents, platform_commission_cents, location, city, state, lat, lon, approx_lat, approx_lon, status,
-      payment_captured_at, claimed_at, started_at, completed_at, created_at, updated_at)
+      service_fee_cents, total_cents, location, city, state, lat, lon, approx_lat, approx_lon, status,
+      payment_captured_at, claimed_at, started_at, completed_at, created_at, updated_at${lineItemColumns})
     select up.id, pv.id,
       (${textArray(TITLES)})[1 + g.g % ${TITLES.length}] || ' #' || g.g,
       (${textArray(DESCRIPTIONS)})[1 + (g.g / 7) % ${DESCRIPTIONS.length}],
       (${textArray(CATEGORY_VALUES)})[1 + g.g % ${CATEGORY_VALUES.length}],
       'standard', g.budget, 0, ceil(g.budget * 0.08)::int + 50, g.budget + ceil(g.budget * 0.08)::int + 50,
-      g.budget - round(g.budget * 0.15)::int, round(g.budget * 0.15)::int,
       g.g || ' Main St', 'Annapolis', 'MD', 38.9 + (g.g % 100) * 0.01, -76.5 - (g.g % 50) * 0.01,
       round((38.9 + (g.g % 100) * 0.01)::numeric, 2), round((-76.5 - (g.g % 50) * 0.01)::numeric, 2),
       g.status::task_status,
@@ -174,7 +179,7 @@ async function seed(database: Database, tokenPrefix: string): Promise<void> {
       case when g.status = 'open' then null else now() - interval '40 minutes' end,
       case when g.status = 'completed' then now() - interval '30 days' end,
       case when g.status = 'open' then now() - g.g * interval '1 minute' else now() - interval '40 days' - g.g * interval '1 minute' end,
-      now()
+      now()${lineItemValues}
     from g join u up on up.n = g.poster_n
     left join u pv on g.status <> 'open'
       and pv.n = case when g.provider_n = g.poster_n then 1 + g.provider_n % ${PROVIDERS}::int else g.provider_n end`);
