@@ -250,7 +250,8 @@ describe("public site", () => {
     expect(violations, formatViolations(violations)).toEqual([]);
     await page.getByRole("tab", { name: "Appointment Requests" }).click();
     await expect.poll(() => page.getByText("Quinn Planner", { exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole("cell", { name: "Text Message", exact: true }).isVisible()).toBe(true);
+    const requests = page.getByRole("table", { name: "Appointment requests" });
+    await expect.poll(() => requests.getByText("Text Message", { exact: true }).isVisible()).toBe(true);
     violations = await seriousAxeViolations(page);
     expect(violations, formatViolations(violations)).toEqual([]);
     page.assertClean();
