@@ -276,6 +276,11 @@ describe("money trust", () => {
       .toBe(true);
     await expect.poll(() => provider.getByText("The cake is in the fridge.").isVisible(), POLL).toBe(true);
     expect(await provider.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    // Nothing reached this provider, so their payment card promises nothing (decision 073); once
+    // honest-copy.e2e.ts's, whose "Closed" chat is task-chat-panel.test.tsx's now.
+    const payment = provider.getByTestId("payment-box").locator("..");
+    await expect.poll(() => payment.innerText(), POLL).toContain("$32.90 was refunded to the poster because the poster cancelled the task. This task pays you nothing.");
+    expect(await payment.innerText()).not.toMatch(/You'll earn|Your earnings/);
     expect(await notificationsText(provider)).toContain("A task you claimed was cancelled");
     await expectAxeClean(provider);
     poster.assertClean(EXPECTED);

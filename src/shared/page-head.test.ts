@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalPath, fullTitle, indexedStaticPaths, matchRoute, privatePathPrefixes, ROUTE_HEADS } from "./page-head.js";
+import { canonicalPath, fullTitle, indexedStaticPaths, matchRoute, prerenderedPaths, privatePathPrefixes, ROUTE_HEADS } from "./page-head.js";
 
 // The route table is the one place page titles live (docs/decisions/028-head-tags-from-the-server.md).
 // That it names exactly the router's routes is checked beside the router (src/web/app/router-heads.test.ts).
@@ -17,6 +17,16 @@ describe("ROUTE_HEADS", () => {
     const descriptions = paths.map((path) => matchRoute(path).route.description);
     for (const [i, description] of descriptions.entries()) expect(description.length, paths[i]).toBeGreaterThan(50);
     expect(new Set(descriptions).size).toBe(paths.length);
+  });
+});
+
+// Once e2e/prerendered-pages.e2e.ts: which pages the build renders to HTML (decision 033). That
+// each of them shows its content with JavaScript off and hydrates stays a browser journey.
+describe("prerenderedPaths", () => {
+  it("covers the public information pages, and not the pages that list data or need a person", () => {
+    const paths = prerenderedPaths();
+    expect(paths).toEqual(expect.arrayContaining(["/", "/how-it-works", "/pricing", "/faq", "/privacy", "/terms", "/contact"]));
+    for (const path of ["/jobs", "/job-board", "/providers", "/task/:id", "/users/:id", "/dashboard", "/sign-in"]) expect(paths).not.toContain(path);
   });
 });
 

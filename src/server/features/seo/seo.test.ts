@@ -101,6 +101,8 @@ describe("head tags in the HTML", () => {
       ["/dashboard", "Dashboard | Errandly"],
       ["/settings/security", "Settings | Errandly"],
       ["/admin/finance", "Finance | Errandly"],
+      // Once also e2e/public-site.e2e.ts's, on the admin's tab.
+      ["/admin/inbox", "Inbox | Errandly"],
       ["/earnings", "Earnings | Errandly"],
       ["/sign-in", "Sign In | Errandly"],
     ] as const) {

@@ -184,6 +184,24 @@ describe("TaskChatPanel connection states", { timeout: 20_000 }, () => {
   });
 });
 
+// Once e2e/honest-copy.e2e.ts, on the provider's page of a cancelled paid task: the chat reads
+// Closed even while its socket is up, says why, and asks no one to say hello or write.
+describe("TaskChatPanel of a cancelled task", { timeout: 20_000 }, () => {
+  it("reads Closed with the reason, even connected, and offers neither a first hello nor a message box", async () => {
+    const why = "The poster cancelled this task, so the chat is closed.";
+    renderWithApp(<TaskChatPanel task={{ ...task(), status: "cancelled" }} closedLine={why} />);
+    expect(await screen.findByText(why)).toBeTruthy();
+    await waitFor(() => expect(FakeSocket.instances).toHaveLength(1));
+    latestSocket().open();
+    latestSocket().receive({ type: "auth_success" });
+    expect(await screen.findByText("No messages were sent.")).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("Closed");
+    expect(screen.queryByText("Connected")).toBeNull();
+    expect(screen.queryByText(/Say hello/)).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Message" })).toBeNull();
+  });
+});
+
 describe("TaskChatPanel for an admin", () => {
   it("says where an admin writes instead of Offline and a refusal, and opens no socket", async () => {
     const ADMIN = "00000000-0000-4000-8000-000000000009";
