@@ -1,4 +1,5 @@
-import { statementOfAnswer, type TaskEscrow } from "@shared/payments";
+import { statementOfAnswer } from "@shared/money-answers";
+import type { TaskEscrow } from "@shared/payments";
 import { statementWords, type StatementViewer, type StatementWords } from "@shared/statement-words";
 import type { TaskStatement } from "@shared/task-statement";
 import type { TaskDetail } from "@shared/tasks";
