@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { TASK_STATUSES } from "./constants.js";
 import { ESCROW_STATUSES } from "./money-lifecycle.js";
-import { centsToDollars, dollarsToCents } from "./money.js";
+import { centsToDollars } from "./money.js";
 import { dollarsSchema } from "./money-schemas.js";
-import { EARNING_STATUSES, REFUND_REASONS, STATEMENT_LINE_KINDS, type ProviderEarning, type TaskStatement } from "./task-statement.js";
+import { EARNING_STATUSES, REFUND_REASONS, STATEMENT_LINE_KINDS, type TaskStatement } from "./task-statement.js";
 
 // Contracts of the payments feature (docs/decisions/008-payments-and-ledger.md). Amounts cross the
 // API as dollars; the server keeps integer cents. The states of the money records and their
@@ -150,32 +150,6 @@ export function statementAnswer(statement: TaskStatement): TaskStatementAnswer {
   };
 }
 
-/** The statement back from the API's dollars, for statementWords on the page. */
-export function statementOfAnswer(taskId: string, answer: TaskStatementAnswer): TaskStatement {
-  const { items } = answer;
-  return {
-    taskId,
-    items: {
-      budgetCents: dollarsToCents(items.budget),
-      urgentFeeCents: dollarsToCents(items.urgentFee),
-      serviceFeeCents: dollarsToCents(items.serviceFee),
-      totalCents: dollarsToCents(items.total),
-      providerShareCents: dollarsToCents(items.providerShare),
-      platformCommissionCents: dollarsToCents(items.platformCommission),
-    },
-    lines: answer.lines.map((l) => ({
-      transactionId: l.transactionId,
-      kind: l.kind,
-      cents: dollarsToCents(l.amount),
-      at: l.at,
-      providerId: l.providerId,
-      reason: l.reason,
-      rule: l.rule && { shareCents: dollarsToCents(l.rule.share), heldCents: dollarsToCents(l.rule.held), releasedCents: dollarsToCents(l.rule.released) },
-    })),
-    context: answer.context,
-  };
-}
-
 /**
  * What the poster, a provider of the task and admins see about its money: the escrow's state for
  * the buttons (approve, tip), and its statement, which every sentence about the money is made from.
@@ -224,21 +198,6 @@ export const earningsSchema = z.object({
   ),
 });
 export type Earnings = z.infer<typeof earningsSchema>;
-
-/** An earnings row as providerEarning gave it, back in cents for earningWords on the page. */
-export function earningOfRow(row: Earnings["tasks"][number]): ProviderEarning {
-  return {
-    status: row.status,
-    earnedCents: dollarsToCents(row.earned),
-    moved: row.moved,
-    tipsCents: dollarsToCents(row.tips),
-    refundedToPosterCents: dollarsToCents(row.refundedToPoster),
-    recoveredCents: dollarsToCents(row.recovered),
-    movedAt: row.movedAt,
-    refundedAt: row.refundedAt,
-    releaseAt: row.releaseAt,
-  };
-}
 
 export const adminFinanceSchema = z.object({
   escrowHeld: z.number(),

@@ -4,7 +4,8 @@ import { call, createUser, useTestApp, type TestUser } from "../../../../test/cr
 import { createPoster, createProvider, makeOffer, pay, postOffersTask, postTask, reportProblem, taskAt, transition } from "../../../../test/fixtures/factory.js";
 import { pdfText } from "../../../../test/pdf-text.js";
 import type { OfferList } from "../../../shared/offers.js";
-import { earningOfRow, statementOfAnswer, type Earnings, type TaskEscrow } from "../../../shared/payments.js";
+import { earningOfRow, statementOfAnswer } from "../../../shared/money-answers.js";
+import type { Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { earningWords, statementWords, type StatementViewer } from "../../../shared/statement-words.js";
 import { notifications } from "../../db/schema/chat.js";

@@ -6,7 +6,8 @@ import { call, createUser, useTestApp, type TestUser } from "../../../../test/cr
 import { BASE_BODY, makeOffer, payWithCard, postTask, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { queryRows } from "../../db/client.js";
 import { loadTaskStatements } from "../../db/task-statements.js";
-import { statementAnswer, statementOfAnswer, type Earnings, type TaskEscrow } from "../../../shared/payments.js";
+import { statementOfAnswer } from "../../../shared/money-answers.js";
+import { statementAnswer, type Earnings, type TaskEscrow } from "../../../shared/payments.js";
 import type { Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { BALANCE_ENTRY_WORDS, statementWords, type StatementViewer } from "../../../shared/statement-words.js";
 import { LEDGER_ACCOUNTS as A, providerEarning, statementTotals, type TaskStatement } from "../../../shared/task-statement.js";

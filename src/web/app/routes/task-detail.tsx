@@ -16,14 +16,12 @@ import type { TaskDetail } from "@shared/tasks";
 import { useOffers } from "@/features/offers/api/get-offers";
 import { useDisputeOpen } from "@/features/payments/api/get-task-dispute";
 import { useTaskAccount } from "@/features/payments/hooks/use-task-account";
-import { TaskEscrowActions } from "@/features/payments/components/task-escrow-actions";
 import { TaskPaymentForm } from "@/features/payments/components/task-payment-form";
-import { TaskReviews } from "@/features/reviews/components/task-reviews";
 import { useDeclinedTasks } from "@/features/tasks/api/get-declined-tasks";
 import { tasksBaseKey, useTask } from "@/features/tasks/api/get-task";
 import { ClaimedByCard } from "@/features/tasks/components/claimed-by-card";
 import { TaskAreaMap } from "@/features/tasks/components/task-area-map";
-import { PosterRating } from "@/features/tasks/components/job-card";
+import { PosterRating } from "@/features/tasks/components/poster-rating";
 import { PaymentCountdown } from "@/features/tasks/components/payment-countdown";
 import { PaymentRequiredCard } from "@/features/tasks/components/payment-required-card";
 import { TaskActionButton } from "@/features/tasks/components/task-action-button";
@@ -54,6 +52,10 @@ const DeclineRequestButton = lazy(() => import("@/features/tasks/components/decl
 const ReportButton = lazy(() => import("@/features/moderation/components/report-button").then((m) => ({ default: m.ReportButton })));
 // Public questions: their list and forms load after the task, for everyone (docs/product.md, Public questions).
 const TaskQuestions = lazy(() => import("@/features/questions/components/task-questions").then((m) => ({ default: m.TaskQuestions })));
+// The payment card's table and buttons, only where money moved (its words load with them, in
+// use-task-account.ts); the reviews, only on a completed task.
+const TaskEscrowActions = lazy(() => import("@/features/payments/components/task-escrow-actions").then((m) => ({ default: m.TaskEscrowActions })));
+const TaskReviews = lazy(() => import("@/features/reviews/components/task-reviews").then((m) => ({ default: m.TaskReviews })));
 // A claimed task's time card (decision 074) is only its two people's, with its own forms and clocks.
 const TaskTimeCard = lazy(() => import("@/features/calendar/components/task-time-card").then((m) => ({ default: m.TaskTimeCard })));
 import { TaskPhotosSection } from "../task-photos";
@@ -64,12 +66,16 @@ function mayBePassedOver(task: TaskDetail | undefined, viewer: PageViewer | null
   return task !== undefined && provider && task.hiringMode === "offers" && task.status !== "open" && task.status !== "requested" && viewer?.id !== task.userId && viewer?.id !== task.providerId;
 }
 
-/** Whose money the reader sees on this task: the poster's, the provider's, an admin's, a passed-over offerer's, or none. */
-function accountViewer(task: TaskDetail | undefined, viewer: PageViewer | null, offers: OfferList | undefined): StatementViewer | null {
+/**
+ * Whose money the reader sees on this task: the poster's, the provider's, an admin's, a passed-over
+ * offerer's, or none; undefined while a provider's own offers, which tell, are loading.
+ */
+function accountViewer(task: TaskDetail | undefined, viewer: PageViewer | null, offers: OfferList | undefined): StatementViewer | null | undefined {
   if (!task || !viewer) return null;
   if (viewer.id === task.userId) return { role: "poster" };
   if (viewer.id === task.providerId) return { role: "provider", id: viewer.id };
   if (viewer.isAdmin) return { role: "admin" };
+  if (mayBePassedOver(task, viewer) && offers === undefined) return undefined;
   const passedOver = offers?.offers.some((offer) => offer.provider.id === viewer.id && (offer.status === "closed" || offer.status === "accepted"));
   return mayBePassedOver(task, viewer) && passedOver ? { role: "passed_over" } : null;
 }
@@ -243,7 +249,7 @@ export default function TaskDetailPage() {
             )}
             <section className="grid gap-2">
               <h2 className="text-lg font-semibold">Payment</h2>
-              <TaskPaymentBox task={t} providerView={providerView} account={providerView ? account.words : null} />
+              <TaskPaymentBox task={t} providerView={providerView} account={providerView ? account.words : null} accountPending={providerView && account.pending} />
             </section>
 
             <section aria-label="Task actions" className="flex flex-wrap items-center gap-2">
@@ -416,23 +422,32 @@ export default function TaskDetailPage() {
           </Card>
         )}
 
-        <TaskEscrowActions task={t} account={account} />
+        {account.escrow && (account.words !== null || account.pending) && (
+          <Suspense fallback={null}>
+            <TaskEscrowActions task={t} account={account} />
+          </Suspense>
+        )}
         {t.paymentCapturedAt !== null && viewer && (
           <Suspense fallback={null}>
             <TaskDisputePanel task={t} />
           </Suspense>
         )}
-        <TaskReviews
-          task={t}
-          report={(review) => (
-            <Suspense fallback={null}>
-              <ReportButton compact targetType="review" targetId={review.id} what={`the review by ${review.reviewerName}`} />
-            </Suspense>
-          )}
-        />
+        {t.status === "completed" && (
+          <Suspense fallback={null}>
+            <TaskReviews
+              task={t}
+              report={(review) => (
+                <Suspense fallback={null}>
+                  <ReportButton compact targetType="review" targetId={review.id} what={`the review by ${review.reviewerName}`} />
+                </Suspense>
+              )}
+            />
+          </Suspense>
+        )}
         <TaskChatPanel
           task={t}
           closedLine={account.words?.closedLine ?? null}
+          closedLinePending={account.pending}
           reportMessage={(message) => (
             <Suspense fallback={null}>
               <ReportButton compact targetType="message" targetId={message.id} what="this message" />

@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
+import { QueryClientProvider } from "@tanstack/react-query";
 import { act, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Message, ServerFrame } from "@shared/chat";
 import type { TaskDetail } from "@shared/tasks";
+import { userQueryKey } from "@/lib/current-user";
 import { fakeApi, renderWithApp } from "@/testing/render";
 import { TaskChatPanel } from "./task-chat-panel";
 
@@ -213,6 +215,29 @@ describe("TaskChatPanel for an admin", () => {
     renderWithApp(<TaskChatPanel task={task()} />);
     expect(await screen.findByText(/Only the poster and the provider write in this chat\. To write to both of them about a reported problem, add a note in the problem's thread on this page\./)).toBeTruthy();
     expect(screen.queryByText("Offline")).toBeNull();
+    expect(screen.queryByText(/permission/)).toBeNull();
+    expect(FakeSocket.instances).toHaveLength(0);
+  });
+
+  it("tells another provider nothing while their account is coming, then its closed line, never a refusal first", async () => {
+    const OTHER = "00000000-0000-4000-8000-000000000007";
+    fakeApi({
+      "GET /api/auth/user": {
+        body: { id: OTHER, email: "olly@example.test", firstName: "Olly", lastName: "Offerer", first_name: "Olly", last_name: "Offerer", name: "Olly Offerer", profileImageUrl: null, role: "provider", isAdmin: false, createdAt: "2026-01-01T00:00:00.000Z" },
+      },
+    });
+    const line = "Another offer was chosen, so this task's chat is only between its poster and the provider they chose.";
+    const view = renderWithApp(<TaskChatPanel task={task()} closedLinePending />);
+    // Once the reader is known (not a party), the chat waits for the account instead of refusing.
+    await waitFor(() => expect(view.client.getQueryData(userQueryKey)).toBeTruthy());
+    expect(screen.getByText("Loading...")).toBeTruthy();
+    expect(screen.queryByText(/permission/)).toBeNull();
+    view.rerender(
+      <QueryClientProvider client={view.client}>
+        <TaskChatPanel task={task()} closedLine={line} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(line)).toBeTruthy();
     expect(screen.queryByText(/permission/)).toBeNull();
     expect(FakeSocket.instances).toHaveLength(0);
   });

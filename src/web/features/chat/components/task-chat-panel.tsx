@@ -20,16 +20,20 @@ function ChatNotice({ children }: { children: ReactNode }) {
  * The task's chat card (docs/product.md#chat-and-notifications): 500px, Task Messages, Connected/Offline.
  * `reportMessage` draws the Report control beside each of the other person's messages. `closedLine`
  * is why the chat is closed, from the task's account (a cancelled task's outcome, an offer not
- * chosen): the page reads it from statementWords, as every other sentence about the money.
+ * chosen): the page reads it from statementWords, as every other sentence about the money;
+ * `closedLinePending` while that account is coming, so a passed-over offerer is not first told
+ * they may not view the chat.
  */
 export function TaskChatPanel({
   task,
   reportMessage,
   closedLine = null,
+  closedLinePending = false,
 }: {
   task: TaskDetail;
   reportMessage?: (message: Message) => ReactNode;
   closedLine?: string | null;
+  closedLinePending?: boolean;
 }) {
   const { user } = useUser();
   const hasProvider = task.providerId !== null;
@@ -62,7 +66,13 @@ export function TaskChatPanel({
   if (!isParticipant) {
     return (
       <ChatCard connected={false} closed={closedLine !== null}>
-        <ChatNotice>{closedLine ?? "You don't have permission to view this chat"}</ChatNotice>
+        {closedLinePending ? (
+          <div className="flex flex-1 items-center justify-center">
+            <Spinner />
+          </div>
+        ) : (
+          <ChatNotice>{closedLine ?? "You don't have permission to view this chat"}</ChatNotice>
+        )}
       </ChatCard>
     );
   }

@@ -1,4 +1,4 @@
-import { Clock, MapPin, Star, Wallet } from "lucide-react";
+import { Clock, MapPin, Wallet } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { dollarsToCents, youllEarnText } from "@shared/money";
@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton, SkeletonText } from "@/components/ui/skeleton";
 import { userProfilePath } from "@/lib/profile-path";
+import { PosterRating } from "./poster-rating";
 import { TaskActionButton } from "./task-action-button";
 import type { TaskActionButton as ActionButton } from "./task-actions";
 import { TaskCategoryBadge, TaskUrgencyBadge } from "./task-badges";
@@ -27,16 +28,6 @@ export interface JobCardProps {
   evaluate?: ReactNode;
   /** The clock "Posted 5 minutes ago" is read on (the page's render time, lib/hydration.ts). */
   now: Date;
-}
-
-export function PosterRating({ rating, reviewCount }: { rating: number | null; reviewCount: number }) {
-  if (rating === null || reviewCount === 0) return <span>No ratings yet</span>;
-  return (
-    <span className="inline-flex items-center gap-1">
-      <Star className="size-3.5 fill-current text-warning" aria-hidden="true" />
-      {rating.toFixed(1)} ({reviewCount} {reviewCount === 1 ? "review" : "reviews"})
-    </span>
-  );
 }
 
 /** A job board card (docs/product.md#tasks): the whole title links to the task page. */

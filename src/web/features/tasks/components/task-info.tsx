@@ -6,6 +6,7 @@ import { formatPlace } from "@shared/places";
 import type { StatementWords } from "@shared/statement-words";
 import type { TaskDetail } from "@shared/tasks";
 import { Alert, AlertDescription } from "@/components/ui/alert";
+import { SkeletonText } from "@/components/ui/skeleton";
 import { useHydrating } from "@/lib/hydration";
 import { dollars, publicPlace, scheduledDateLabel, scheduledDateLabelIn } from "./task-format";
 
@@ -97,17 +98,45 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
  * The poster's fee lines and total; a provider sees what they take home instead (docs/product.md,
  * Fees): the share fixed when the task was priced, or once the task's money moved, the totals and
  * sentence of its account (`account`, from statementWords), so the box never says "pays nothing"
- * beside money received.
+ * beside money received. While that account is coming (`accountPending`), its rows wait in their
+ * place instead of saying what a task with no account would.
  */
 export function TaskPaymentBox({
   task,
   providerView = false,
   account = null,
+  accountPending = false,
 }: {
   task: TaskDetail;
   providerView?: boolean;
   account?: Pick<StatementWords, "headline" | "totals"> | null;
+  accountPending?: boolean;
 }) {
+  if (providerView && accountPending) {
+    return (
+      <div className="grid gap-2" aria-busy="true">
+        <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
+          <div className="flex justify-between gap-2">
+            <dt>Budget</dt>
+            <dd>{dollars(task.budget)}</dd>
+          </div>
+          {task.urgentFee > 0 && (
+            <div className="flex justify-between gap-2">
+              <dt>Urgent bonus ({MONEY_WORDS.urgentSurcharge})</dt>
+              <dd>{dollars(task.urgentFee)}</dd>
+            </div>
+          )}
+          <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+            <SkeletonText className="w-32" />
+            <SkeletonText className="w-14" />
+          </div>
+        </dl>
+        <p className="text-sm text-muted-foreground">
+          <SkeletonText className="w-3/4" />
+        </p>
+      </div>
+    );
+  }
   if (providerView) {
     const share = dollarsToCents(task.providerShare);
     // An account with nothing in it yet (claimed, not paid) leaves the share to come.
