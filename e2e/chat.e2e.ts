@@ -1,24 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { parcelPickup } from "../test/fixtures/task-bodies.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 
 // Poster and provider chat live on a claimed task (each in their own browser context), then the
 // task is paid in the sandbox, started and completed through the API, and both rate each other.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 
 describe("task chat and reviews", () => {
   it("delivers messages live both ways, then both sides review each other", async () => {
-    const posterContext = await e2e.browser.newContext();
-    const providerContext = await e2e.browser.newContext();
-    const poster = await newPage(posterContext);
-    const provider = await newPage(providerContext);
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
-
-    const mine = await e2e.api<{ id: string; status: string; totalAmount: number }[]>(poster, "GET", "/api/tasks/my-tasks");
-    const task = mine.find((t) => t.status === "open");
-    if (!task) throw new Error("the demo poster has no open task");
+    // A poster and a provider of this journey's own on the run's shared server, and the poster's task.
+    const poster = await newPerson(e2e, "poster", "/");
+    const provider = await newPerson(e2e, "provider", "/");
+    const task = await e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", parcelPickup("Groceries from the corner shop", { budget: 40 }));
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
 
     await poster.goto(`${e2e.server.url}/task/${task.id}`);
@@ -112,7 +107,7 @@ describe("task chat and reviews", () => {
     // The sign-in page asks for the current user before signing in: that 401 is expected.
     poster.assertClean([/401 \(Unauthorized\)/]);
     provider.assertClean([/401 \(Unauthorized\)/]);
-    await posterContext.close();
-    await providerContext.close();
+    await poster.context().close();
+    await provider.context().close();
   });
 });

@@ -11,7 +11,7 @@ import { seedDemoData } from "../src/server/seed/demo.js";
 import { freePort } from "../src/server/free-port.js";
 import { THROWAWAY_SETTINGS } from "../test/global-setup.js";
 import { buildIfStale } from "./build-if-stale.js";
-import { CHROMIUM_ARGS, chromiumPath } from "./harness.js";
+import { CHROMIUM_ARGS, chromiumPath, startServer, type JourneyServer } from "./harness.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -23,6 +23,8 @@ declare module "vitest" {
     e2eBrowser: { wsEndpoint: string; debuggingPort: number };
     /** The SECRETS_KEY every journey's server starts with: the template's demo admin's authenticator key is sealed under it (decision 069). */
     e2eSecretsKey: string;
+    /** The run's one shared server, for the journeys that bring their own people (harness.ts useSharedServer). */
+    e2eSharedServer: JourneyServer;
   }
 }
 
@@ -57,12 +59,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const debuggingPort = await freePort();
   const executablePath = chromiumPath();
-  const browserServer = await chromium.launchServer({
-    ...(executablePath ? { executablePath } : {}),
-    headless: true,
-    // The DevTools port is for Lighthouse (bench/lighthouse.ts runLighthouse), which drives a tab of its own.
-    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
-  });
+  // One server for every journey that brings its own people (harness.ts useSharedServer), so those
+  // files pay for no server start (about 4.5 s of CPU each), started while Chromium launches.
+  const [browserServer, sharedServer] = await Promise.all([
+    chromium.launchServer({
+      ...(executablePath ? { executablePath } : {}),
+      headless: true,
+      // The DevTools port is for Lighthouse (bench/lighthouse.ts runLighthouse), which drives a tab of its own.
+      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+    }),
+    startServer({}, { databaseServer: cluster.adminUrl, template: E2E_TEMPLATE_DB, secretsKey }),
+  ]);
   // Say which browser this run drives, so a failure on a fresh machine (where `npm test` installed
   // whatever Chromium the distribution ships that day) names it.
   const probe = await chromium.connect(browserServer.wsEndpoint());
@@ -73,7 +80,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("e2eTemplate", E2E_TEMPLATE_DB);
   project.provide("e2eSecretsKey", secretsKey);
   project.provide("e2eBrowser", { wsEndpoint: browserServer.wsEndpoint(), debuggingPort });
+  project.provide("e2eSharedServer", { url: sharedServer.url, databaseUrl: sharedServer.databaseUrl, dataDir: sharedServer.dataDir });
   return async () => {
+    await sharedServer.stop();
     await browserServer.close();
     await cluster.stop("immediate");
     rmSync(dir, { recursive: true, force: true });

@@ -7,10 +7,14 @@ import pg from "pg";
 import { generateSync } from "otplib";
 import { chromium, request, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Cookie, type Download, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
+import { openDatabase } from "../src/server/db/client.js";
+import { users } from "../src/server/db/schema/users.js";
+import { hashPassword } from "../src/server/features/auth/passwords.js";
 import { freePort } from "../src/server/free-port.js";
 import type { CreateTaskBody } from "../src/shared/tasks.js";
 import { DEMO_ADMIN_TOTP_SECRET } from "../src/server/seed/demo.js";
 import { freshDatabase } from "../test/postgres-cluster.js";
+import { insertApprovedProfile } from "../test/fixtures/approved-provider.js";
 import { GOOD_CARD } from "../test/fixtures/cards.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
 
@@ -31,18 +35,27 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** Where a server's database comes from: the run's PostgreSQL server, its seeded template, and the key its secrets were sealed under. */
+export interface ServerSource {
+  databaseServer: string;
+  template: string;
+  secretsKey: string;
+}
+
 /**
- * The built server on a copy of the run's seeded template database (global-setup.ts, inside vitest
- * only), with the secrets key the template's demo admin's authenticator key was sealed under.
+ * The built server on a copy of the run's seeded template database, with the secrets key the
+ * template's demo admin's authenticator key was sealed under. Inside a journey the source is the
+ * run's (global-setup.ts, through inject); global-setup.ts passes it for the shared server.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, source?: ServerSource): Promise<RunningServer> {
+  const { databaseServer, template, secretsKey } = source ?? { databaseServer: inject("e2eDatabaseServer"), template: inject("e2eTemplate"), secretsKey: inject("e2eSecretsKey") };
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "errandly-e2e-"));
   const url = `http://localhost:${port}`;
   const webDist = process.env.E2E_WEB_DIST ?? join(ROOT, "dist", "web");
   if (!existsSync(join(webDist, "index.html"))) throw new Error(`No web build at ${webDist}: run \`npm run build\` first`);
   if (!existsSync(BUILT_ENTRY)) throw new Error(`${BUILT_ENTRY} is missing: run \`npm run build\` first`);
-  const databaseUrl = (await freshDatabase(inject("e2eDatabaseServer"), inject("e2eTemplate"))).url;
+  const databaseUrl = (await freshDatabase(databaseServer, template)).url;
   const child = spawn(process.execPath, [BUILT_ENTRY], {
     cwd: ROOT,
     env: {
@@ -57,7 +70,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       SEED_DEMO: "true",
       DATABASE_URL: databaseUrl,
       STORAGE_DIR: join(dataDir, "objects"),
-      SECRETS_KEY: inject("e2eSecretsKey"),
+      SECRETS_KEY: secretsKey,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -401,9 +414,12 @@ export async function tasksOnMap(p: Page): Promise<number> {
   return (await taskMarkers(p).count()) + clusters.reduce((a, b) => a + b, 0);
 }
 
+/** A server as a journey sees it: where it answers, and its database. */
+export type JourneyServer = Pick<RunningServer, "url" | "databaseUrl" | "dataDir">;
+
 export interface Journey {
   /** Set before the file's first test. */
-  server: RunningServer;
+  server: JourneyServer;
   browser: Browser;
   /** Calls the API as `page`'s signed-in person and returns the JSON answer; any status but 2xx throws. */
   api<T>(page: Page, method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE", path: string, data?: unknown): Promise<T>;
@@ -411,8 +427,44 @@ export interface Journey {
   payByApi(poster: Page, task: { id: string; totalAmount: number }): Promise<void>;
 }
 
-/** One server with the demo data and one Chromium for the whole file, stopped after its last test. */
+/**
+ * A server of the file's own, on its own copy of the demo data, and the run's Chromium; the server
+ * is stopped after the file's last test. For a journey that needs an environment of its own (`env`)
+ * or the demo accounts in their seeded state; the others share the run's server (useSharedServer).
+ */
 export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
+  const journey = newJourney();
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    [server, journey.browser] = await Promise.all([startServer(env), connectBrowser()]);
+    journey.server = server;
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+    await server?.stop();
+  });
+  return journey;
+}
+
+/**
+ * The run's shared server (global-setup.ts) and its Chromium: no server start of the file's own
+ * (about 4.5 s of CPU each). Every file before this one has acted on that server, so a journey
+ * here works only with people and tasks of its own (newPerson) and never with the demo accounts,
+ * whose tasks, claims and notifications other journeys change (cal.com's model).
+ */
+export function useSharedServer(): Journey {
+  const journey = newJourney();
+  beforeAll(async () => {
+    journey.server = inject("e2eSharedServer");
+    journey.browser = await connectBrowser();
+  });
+  afterAll(async () => {
+    await journey.browser?.close();
+  });
+  return journey;
+}
+
+function newJourney(): Journey {
   const journey = {
     async api<T>(page: Page, method: string, path: string, data?: unknown): Promise<T> {
       const res = await page.request.fetch(`${journey.server.url}${path}`, { method, data, headers: { origin: journey.server.url } });
@@ -424,14 +476,47 @@ export function useServerAndBrowser(env: Record<string, string> = {}): Journey {
       await journey.api(poster, "POST", "/api/sandbox/payments/confirm", { clientSecret, ...GOOD_CARD });
     },
   } as Journey;
-  beforeAll(async () => {
-    [journey.server, journey.browser] = await Promise.all([startServer(env), connectBrowser()]);
-  });
-  afterAll(async () => {
-    await journey.browser?.close();
-    await journey.server?.stop();
-  });
   return journey;
+}
+
+/** The password every person newPerson makes signs in with. */
+export const PERSON_PASSWORD = "violet canyon lantern 2026";
+
+let personCount = 0;
+
+/**
+ * Someone new on `journey`'s server, written straight into its database (as test/fixtures/factory.ts
+ * does): a verified account with a password and, for "provider", an approved provider profile with a
+ * clear background check. Not through registration, whose per-address limit (20 in 15 minutes) a
+ * whole run on one server would pass. Their browser context (`options`: a viewport, say) is signed
+ * in through the API on `returnTo`, with nothing logged on the page yet.
+ */
+export async function newPerson(
+  journey: Journey,
+  role: "poster" | "provider",
+  returnTo = "/dashboard",
+  options: BrowserContextOptions = {},
+): Promise<TestPage & { person: { id: string; email: string; firstName: string; lastName: string } }> {
+  personCount += 1;
+  const tag = `${process.pid.toString(36)}${Date.now().toString(36)}${personCount}`;
+  const person = { email: `${role}-${tag}@example.test`, firstName: role === "poster" ? "Paula" : "Pavel", lastName: `${role === "poster" ? "Poster" : "Provider"}${personCount}` };
+  const database = await openDatabase({ databaseUrl: journey.server.databaseUrl, poolSize: 1 });
+  let id: string;
+  try {
+    const [user] = await database.db
+      .insert(users)
+      .values({ ...person, role: role === "provider" ? "provider" : "user", passwordHash: await hashPassword(PERSON_PASSWORD), emailVerifiedAt: new Date() })
+      .returning({ id: users.id });
+    if (!user) throw new Error("user not created");
+    id = user.id;
+    if (role === "provider") await insertApprovedProfile(database.db, { id, email: person.email, fullName: `${person.firstName} ${person.lastName}`, bio: "Errands around Annapolis" });
+  } finally {
+    await database.close();
+  }
+  const page = await newPage(await journey.browser.newContext(options));
+  await signIn(page, journey.server.url, person.email, PERSON_PASSWORD, returnTo);
+  page.problems.length = 0;
+  return Object.assign(page, { person: { id, ...person } });
 }
 
 /**

@@ -1,37 +1,20 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 
 // The live task status (docs/product.md, Live updates), in three browsers: the poster pays and the
 // provider's open task page turns from "Waiting for Payment" to an enabled "Start Task" within a
 // second, without a reload; a task claimed by one provider disappears from another provider's
 // job board without a reload. A page whose socket opens late catches up on what it missed.
 
-const e2e = useServerAndBrowser();
-let database: pg.Client;
-
-beforeAll(async () => {
-  database = new pg.Client({ connectionString: e2e.server.databaseUrl });
-  await database.connect();
-});
-afterAll(async () => {
-  await database?.end();
-});
+const e2e = useSharedServer();
 
 describe("live task status", () => {
   it("updates the provider's task page on payment and the other provider's job board on a claim", async () => {
-    const poster = await newPage(await e2e.browser.newContext());
-    const provider = await newPage(await e2e.browser.newContext());
-    const other = await newPage(await e2e.browser.newContext());
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
-
-    // Another provider: a new account made a provider in the database (the application journey is
-    // providers.e2e.ts); the job board is all this test needs of them.
-    const email = `other-provider-${Date.now()}@example.test`;
-    await e2e.api(other, "POST", "/api/auth/register", { email, firstName: "Olive", lastName: "Other", password: "violet canyon lantern 2026" });
-    await database.query("update users set role = 'provider' where email = $1", [email]);
-    await signIn(other, e2e.server.url, email, "violet canyon lantern 2026", "/job-board");
+    // People of this journey's own on the run's shared server: a poster, the provider who claims,
+    // and another provider watching the job board.
+    const poster = await newPerson(e2e, "poster", "/");
+    const provider = await newPerson(e2e, "provider", "/");
+    const other = await newPerson(e2e, "provider", "/job-board");
 
     const title = `Live status check ${Date.now().toString(36)}`;
     const task = await e2e.api<{ id: string; totalAmount: number }>(poster, "POST", "/api/tasks", {

@@ -1,17 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatViolations, posterAndProvider, seriousAxeViolations, useServerAndBrowser, type TestPage } from "./harness.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // The poster pays a claimed task in the browser with the sandbox card form, the provider works it
 // and sees the money on /earnings; a declined card leaves the task unpaid; a $150 task waits for the
 // 24-hour window until the poster approves early.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 let poster: TestPage;
 let provider: TestPage;
 
 beforeAll(async () => {
-  ({ poster, provider } = await posterAndProvider(e2e));
+  // A poster and a provider of this file's own on the run's shared server.
+  [poster, provider] = await Promise.all([newPerson(e2e, "poster"), newPerson(e2e, "provider")]);
 });
 
 /** Posted by the poster and claimed by the provider, both through the API. */

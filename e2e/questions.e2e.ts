@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { request } from "playwright-core";
-import { formatViolations, newPage, posterAndProvider, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser, type TestPage } from "./harness.js";
+import { formatViolations, newPage, newPerson, seriousAxeViolations, useSharedServer, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // Public questions (docs/product.md, Public questions): a provider asks on the task page with a
@@ -9,22 +8,16 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // a signed-in reader who is neither party, who reports the question; a signed-out visitor reads
 // both, in the server-rendered HTML too. At a phone's width and a desktop's.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 let poster: TestPage;
 let provider: TestPage;
 let visitor: TestPage;
 let reader: TestPage;
 
 beforeAll(async () => {
-  ({ poster, provider } = await posterAndProvider(e2e));
+  // People of this file's own on the run's shared server; the reader is neither party.
+  [poster, provider, reader] = await Promise.all([newPerson(e2e, "poster"), newPerson(e2e, "provider"), newPerson(e2e, "poster")]);
   visitor = await newPage(await e2e.browser.newContext());
-  reader = await newPage(await e2e.browser.newContext());
-  const api = await request.newContext({ baseURL: e2e.server.url, extraHTTPHeaders: { origin: e2e.server.url } });
-  const readerLogin = { email: "reader@example.test", firstName: "Rita", lastName: "Reader", password: "amber falcon ribbon 9" };
-  await registerThroughApi(e2e.server, api, readerLogin);
-  await api.dispose();
-  await signIn(reader, e2e.server.url, readerLogin.email, readerLogin.password, "/dashboard");
-  reader.problems.length = 0;
 });
 
 /** Nothing on the page is wider than the window. */

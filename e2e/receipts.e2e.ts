@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Download, Page } from "playwright-core";
 import { pdfText } from "../test/pdf-text.js";
-import { DEMO, downloadedBody, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { downloadedBody, formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // A poster pays by card, opens the receipt and downloads its PDF; the provider exports the earnings
 // CSV and opens the yearly statement. On a phone and a desktop, axe clean, nothing scrolling sideways.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 
 async function downloaded(page: Page, click: () => Promise<void>): Promise<{ download: Download; body: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent("download"), click()]);
@@ -22,12 +22,9 @@ async function checkPage(page: Page): Promise<void> {
 describe.each([390, 1366])("receipts and statements at %i px", (width) => {
   it("a poster pays, opens the receipt and downloads its PDF; the provider exports CSV and opens the statement", async () => {
     const viewport = { width, height: 900 };
-    const poster = await newPage(await e2e.browser.newContext({ viewport, acceptDownloads: true }));
-    const provider = await newPage(await e2e.browser.newContext({ viewport, acceptDownloads: true }));
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
-    poster.problems.length = 0;
-    provider.problems.length = 0;
+    // A poster and a provider of this test's own on the run's shared server.
+    const poster = await newPerson(e2e, "poster", "/dashboard", { viewport, acceptDownloads: true });
+    const provider = await newPerson(e2e, "provider", "/dashboard", { viewport, acceptDownloads: true });
 
     const title = `Receipt journey ${width}, "quoted", =SUM(1)`;
     const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", parcelPickup(title, { budget: 60, urgency: "urgent" }));

@@ -1,19 +1,20 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { dollarsToCents, formatDollarsExact, priceTask } from "../src/shared/money.js";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 
 // Issue 29 in Chromium at a phone's and a desktop's width (docs/decisions/058-withdrawing-and-editing.md):
 // a provider withdraws from a paid claim after a confirmation that names the refund, and the
 // poster's open task page turns "Open" again and their bell says the refund; a poster edits the
 // budget of an open task and sees the new total before and after saving.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 
 const WIDTHS = [390, 1366] as const;
 
-async function pageAt(width: number) {
-  return newPage(await e2e.browser.newContext({ viewport: { width, height: 900 } }));
+/** Someone new on the run's shared server, signed in at `width`. */
+function personAt(width: number, role: "poster" | "provider") {
+  return newPerson(e2e, role, "/", { viewport: { width, height: 900 } });
 }
 
 async function expectClean(page: Page, label: string) {
@@ -37,10 +38,8 @@ async function postTask(poster: Page, title: string, budget: number) {
 
 describe.each(WIDTHS)("at %i px", (width) => {
   it("a provider withdraws from a paid claim; the poster sees the task open again and the refund", async () => {
-    const poster = await pageAt(width);
-    const provider = await pageAt(width);
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
-    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+    const poster = await personAt(width, "poster");
+    const provider = await personAt(width, "provider");
 
     const title = `Withdraw check ${width} ${Date.now().toString(36)}`;
     const task = await postTask(poster, title, 40);
@@ -76,8 +75,7 @@ describe.each(WIDTHS)("at %i px", (width) => {
   });
 
   it("a poster edits the budget of an open task and sees the new total", async () => {
-    const poster = await pageAt(width);
-    await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/");
+    const poster = await personAt(width, "poster");
     const title = `Edit check ${width} ${Date.now().toString(36)}`;
     const task = await postTask(poster, title, 40);
     const newTotal = formatDollarsExact(priceTask(8500, "standard").totalCents);
