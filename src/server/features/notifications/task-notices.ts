@@ -1,4 +1,4 @@
-import { formatDollarsExact } from "../../../shared/money.js";
+import { formatDollarsExact, youllEarnText } from "../../../shared/money.js";
 import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { displayName } from "../../../shared/names.js";
 import { statementWords, type StatementViewer } from "../../../shared/statement-words.js";
@@ -6,13 +6,14 @@ import type { RefundReason } from "../../../shared/task-statement.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
-import { notifyUser } from "../../notify.js";
+import { sendNotice } from "../../declared-notices.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { providerSummary, type ProviderSummary } from "./repository.js";
 
 // What each party hears about a task's transitions: the notify.* actions of the task table
-// (src/shared/task-lifecycle.ts). Each handler runs inside the transition's transaction, so the notice exists exactly when the transition committed. Payment and payout
-// notices come from the payments feature, application decisions from the providers feature.
+// (src/shared/task-lifecycle.ts), each sent as its row declares (TASK_NOTICES, decision 083). Each handler runs inside the
+// transition's transaction, so the notice exists exactly when the transition committed. Release, tip and dispute
+// notices are the money table's (the payments feature), application decisions the providers feature's.
 // "expire" has no notice kind of its own (the product names none); the poster sees the payment-expired
 // card on the task, and the provider's task simply leaves their jobs list.
 
@@ -46,9 +47,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.poster_claimed", async ({ task, tx, now }) => {
     const minutes = minutesLeft(task.paymentDeadline, now);
     const who = claimer(task.providerId ? await providerSummary(tx, task.providerId) : null);
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_claimed", "poster", {
       userId: task.userId,
-      kind: "task_claimed",
       title: "Your task was claimed",
       body:
         minutes === null
@@ -60,9 +60,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   // docs/decisions/024-declining-a-provider.md: the declined provider hears it at once.
   ctx.taskActions.handle("notify.provider_declined", async ({ task, tx, releasedProviderId }) => {
     if (releasedProviderId === null) return;
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_declined", "released_provider", {
       userId: releasedProviderId,
-      kind: "task_declined",
       // Nobody else was chosen: the task is open again, for everyone but them.
       title: "The poster declined your claim",
       body: `The poster of "${task.title}" declined your claim on it. The task is no longer in your jobs; you can claim other tasks on the job board.`,
@@ -76,9 +75,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     if (task.providerId === null) return;
     const paid = task.paymentCapturedAt !== null;
     const money = paid ? `${await moneyNow(tx, task, { role: "provider", id: task.providerId })} ` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_cancelled", "provider", {
       userId: task.providerId,
-      kind: "task_cancelled",
       title: "A task you claimed was cancelled",
       body: paid
         ? `The poster cancelled "${task.title}". ${money}Please do not start or continue the work. The chat is closed.`
@@ -90,18 +88,16 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.poster_provider_withdrew", async ({ transition, task, tx }) => {
     const money = await moneyNow(tx, task, { role: "poster" }, "withdraw");
     const refunded = transition === "withdraw" && money ? ` ${money}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_provider_withdrew", "poster", {
       userId: task.userId,
-      kind: "provider_withdrew",
       title: "Your provider withdrew",
       body: `The provider who claimed "${task.title}" withdrew before starting.${refunded} The task is open on the job board again for other providers to claim.`,
       taskId: task.id,
     });
   });
   ctx.taskActions.handle("notify.poster_work_started", async ({ task, tx }) => {
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_work_started", "poster", {
       userId: task.userId,
-      kind: "work_started",
       title: "Work has started on your task",
       body: `Your provider started working on "${task.title}".`,
       taskId: task.id,
@@ -113,9 +109,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const why = reason ? ` because: ${reason}` : "";
     const appeal = MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`);
     const paid = task.paymentCapturedAt !== null;
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.parties_removed", "poster", {
       userId: task.userId,
-      kind: "moderation",
       title: "Your task was removed",
       body: `An Errandly administrator removed "${task.title}"${why}.${paid ? ` ${await moneyNow(tx, task, { role: "poster" })}` : ""} ${appeal}`,
       taskId: task.id,
@@ -123,9 +118,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const provider = task.providerId ?? releasedProviderId;
     if (provider === null) return;
     const money = paid ? ` ${await moneyNow(tx, task, { role: "provider", id: provider })}` : " It will not be paid.";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.parties_removed", task.providerId === null ? "released_provider" : "provider", {
       userId: provider,
-      kind: "moderation",
       title: "A task you claimed was removed",
       body: `An Errandly administrator removed "${task.title}". Please do not start or continue the work.${money} ${appeal}`,
       taskId: task.id,
@@ -135,9 +129,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.poster_provider_released", async ({ task, tx }) => {
     const refund = await moneyNow(tx, task, { role: "poster" }, "release");
     const money = refund ? ` ${refund}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_provider_released", "poster", {
       userId: task.userId,
-      kind: "moderation",
       title: "Your task is open again",
       body: `The provider of "${task.title}" can no longer work on Errandly, so the task is back on the job board for other providers.${money} You pay again when a new provider claims it.`,
       taskId: task.id,
@@ -148,9 +141,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     if (task.requestedProviderId === null || task.requestExpiresAt === null) return;
     const poster = await providerSummary(tx, task.userId);
     const hours = Math.max(1, Math.round((task.requestExpiresAt.getTime() - now.getTime()) / 3_600_000));
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_requested", "requested_provider", {
       userId: task.requestedProviderId,
-      kind: "task_requested",
       title: "You were requested for a task",
       body: `${poster ? displayName(poster) : "A poster"} asks you to do "${task.title}" for ${formatDollarsExact(task.budgetCents)}. Open the task to accept or decline within ${hours} ${hours === 1 ? "hour" : "hours"}.`,
       taskId: task.id,
@@ -166,9 +158,8 @@ export function registerTaskNotices(ctx: AppContext): void {
       task.status === "open"
         ? "As you chose, it is now open on the job board for every provider to claim."
         : "As you chose, the task was cancelled; nothing was charged. You can post it again or request another provider.";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_request_ended", "poster", {
       userId: task.userId,
-      kind: "request_ended",
       title: declined ? "Your request was declined" : "Your request was not answered",
       body: `${what} ${next}`,
       taskId: task.id,
@@ -178,20 +169,28 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.provider_request_cancelled", async ({ task, tx }) => {
     if (task.requestedProviderId === null) return;
     const poster = await providerSummary(tx, task.userId);
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_request_cancelled", "requested_provider", {
       userId: task.requestedProviderId,
-      kind: "request_cancelled",
       title: "A request for you was cancelled",
       body: `${poster ? displayName(poster) : "The poster"} cancelled their request for "${task.title}" before you answered. There is nothing to accept or decline now; you can find other tasks on the job board.`,
       taskId: task.id,
     });
   });
   ctx.taskActions.handle("notify.poster_work_completed", async ({ task, tx }) => {
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_work_completed", "poster", {
       userId: task.userId,
-      kind: "work_completed",
       title: "Your task is completed",
       body: `"${task.title}" was marked completed. You can now rate your provider.`,
+      taskId: task.id,
+    });
+  });
+  // The "pay" row: the payment system captured the poster's money, so the provider may start.
+  ctx.taskActions.handle("notify.provider_paid", async ({ task, tx }) => {
+    if (task.providerId === null) return;
+    await sendNotice(ctx, tx, "notify.provider_paid", "provider", {
+      userId: task.providerId,
+      title: "Payment received",
+      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.providerShareCents)}. You can start the work.`,
       taskId: task.id,
     });
   });

@@ -7,9 +7,8 @@ import type { Db } from "../../db/client.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
 import { auditLog } from "../../db/schema/users.js";
-import { notifyUser } from "../../notify.js";
-import { announceTaskUpdate, type TaskOtherEvent } from "../../task-updates.js";
-import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { sendNotice } from "../../declared-notices.js";
+import type { MoneyActionEvent, TaskEventPayload, TaskRow } from "../../transition-actions.js";
 import { ACCOUNTS, accountBalance, findPayment, moveHold, paymentOfTask, recordMoneyAction } from "./repository.js";
 import type { PaymentsContext } from "./service.js";
 
@@ -33,15 +32,6 @@ function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T
   if (value === undefined) throw new Error(`${event.transition} ran without its ${what}`);
   return value;
 }
-
-/** The live frame each record's changes send (docs/decisions/025-live-task-status.md). */
-const ANNOUNCED: Record<MoneyRecord, TaskOtherEvent> = {
-  payment: "refund",
-  tip: "tip",
-  escrow: "release",
-  payout: "release",
-  dispute: "dispute",
-};
 
 /** Where the task's money is now, in one sentence both parties read (docs/product.md, Money: disputes). */
 export async function moneyWhereabouts(ctx: PaymentsContext, task: TaskRow, tx: Db): Promise<string> {
@@ -75,9 +65,8 @@ async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promi
   const { providerShareCents } = task;
   const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
   if (!recorded) return;
-  await notifyUser(ctx, tx, {
+  await sendNotice(ctx, tx, "ledger.release", "provider", {
     userId: task.providerId,
-    kind: "payout_released",
     title: "Payment released",
     body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
     taskId: task.id,
@@ -145,9 +134,8 @@ async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent):
   if (!to) return;
   const who = actorId === task.userId ? "The poster" : "The provider";
   const reason = DISPUTE_REASON_LABELS[dispute.reason as DisputeReason];
-  await notifyUser(ctx, tx, {
+  await sendNotice(ctx, tx, "notify.dispute_opened", "other_party", {
     userId: to,
-    kind: "dispute",
     title: "A problem was reported",
     body: `${who} reported a problem with "${task.title}": ${reason}. ${await moneyWhereabouts(ctx, task, tx)} Give your side on the task page.`,
     taskId: task.id,
@@ -167,9 +155,8 @@ async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent
     if (!userId) continue;
     const words = statementWords(statement, userId === task.userId ? { role: "poster" } : { role: "provider", id: userId });
     const rule = words.rule ? ` ${words.rule}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.dispute_resolved", userId === task.userId ? "poster" : "provider", {
       userId,
-      kind: "dispute",
       title: "The reported problem was resolved",
       body: `About "${task.title}": ${words.summary}${rule} Reason: ${dispute.resolutionReason ?? ""}`,
       taskId: task.id,
@@ -193,6 +180,22 @@ async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { ta
   await recordMoneyAction(ctx, "late_fee", { paymentId: payment.id, taskId: task.id, providerId: task.providerId, feeCents, actorId }, tx);
 }
 
+/** The dispute_message event (src/shared/task-events.ts): the parties other than its author hear of it. */
+async function tellDisputeMessage(ctx: PaymentsContext, event: TaskEventPayload): Promise<void> {
+  const { task, tx, actorId } = event;
+  if (!task) throw new Error(`${event.event} ran without its task`);
+  const side = event.byAdmin ? "An admin" : actorId === task.userId ? "The poster" : "The provider";
+  for (const [to, userId] of [["poster", task.userId], ["provider", task.providerId ?? null]] as const) {
+    if (!userId || userId === actorId) continue;
+    await sendNotice(ctx, tx, "notify.dispute_message", to, {
+      userId,
+      title: "New message on a reported problem",
+      body: `${side} wrote about the problem with "${task.title}". Read it and answer on the task page.`,
+      taskId: event.taskId,
+    });
+  }
+}
+
 /** Registers the money table's handlers, and the task table's late-cancellation fee. */
 export function registerMoneyHandlers(ctx: PaymentsContext): void {
   const m = ctx.moneyActions;
@@ -207,9 +210,8 @@ export function registerMoneyHandlers(ctx: PaymentsContext): void {
     const tip = need(event.tip, "tip", event);
     const input = { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents };
     await recordMoneyAction(ctx, "tip", input, event.tx);
-    await notifyUser(ctx, event.tx, {
+    await sendNotice(ctx, event.tx, "ledger.tip", "provider", {
       userId: tip.providerId,
-      kind: "payment_received",
       title: "You received a tip",
       body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
       taskId: tip.taskId,
@@ -252,8 +254,6 @@ export function registerMoneyHandlers(ctx: PaymentsContext): void {
       },
     });
   });
-  m.handle("announce", (event) =>
-    announceTaskUpdate(event.tx, need(event.task, "task", event).id, ANNOUNCED[event.transition.split(".")[0] as MoneyRecord]),
-  );
   ctx.taskActions.handle("escrow.late_fee", (event) => payLateFee(ctx, event));
+  ctx.taskEventActions.handle("notify.dispute_message", (event) => tellDisputeMessage(ctx, event));
 }

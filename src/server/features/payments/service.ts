@@ -13,7 +13,7 @@ import {
   type MoneyRequester,
   type MoneyTransitionName,
 } from "../../../shared/money-lifecycle.js";
-import { formatDollarsExact, needsApprovalWindow, youllEarnText } from "../../../shared/money.js";
+import { formatDollarsExact, needsApprovalWindow } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import type { SecurityEventName } from "../../../shared/security-rules.js";
 import { REFUND_REASONS, type RefundReason } from "../../../shared/task-statement.js";
@@ -25,7 +25,6 @@ import type { Db } from "../../db/client.js";
 import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
 import type { Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { runMoneyRow } from "./money-actions.js";
@@ -200,7 +199,8 @@ export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string
 }
 
 /**
- * The capture: the task's "pay" transition (through the tasks feature's transition function), then
+ * The capture: the task's "pay" transition (through the tasks feature's transition function; its row
+ * tells the provider, notify.provider_paid), then
  * the payment's "capture" with its ledger action, in the caller's transaction. Returns the paid task,
  * or null when the task was no longer payable (cancelled, expired or already paid).
  */
@@ -209,15 +209,6 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
   const task = await ctx.taskTransition("pay", payment.taskId, "payment_system", { tx, now });
   if (!task) return null;
   await captureMoney(ctx, tx, payment);
-  if (task.providerId) {
-    await notifyUser(ctx, tx, {
-      userId: task.providerId,
-      kind: "payment_received",
-      title: "Payment received",
-      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.providerShareCents)}. You can start the work.`,
-      taskId: task.id,
-    });
-  }
   return task;
 }
 
