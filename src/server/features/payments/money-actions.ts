@@ -6,7 +6,6 @@ import { formatDollarsExact, isLateCancellation, lateCancellationFeeCents } from
 import type { Db } from "../../db/client.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
-import { auditLog } from "../../db/schema/users.js";
 import { sendNotice } from "../../declared-notices.js";
 import type { MoneyActionEvent, TaskEventPayload, TaskRow } from "../../transition-actions.js";
 import { ACCOUNTS, accountBalance, findPayment, moveHold, paymentOfTask, recordMoneyAction } from "./repository.js";
@@ -28,7 +27,7 @@ export async function runMoneyRow<R extends MoneyRecord>(
   for (const action of row.actions) await ctx.moneyActions.run(action, { ...event, transition: `${record}.${name}` });
 }
 
-function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T {
+export function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T {
   if (value === undefined) throw new Error(`${event.transition} ran without its ${what}`);
   return value;
 }
@@ -41,7 +40,7 @@ export async function moneyWhereabouts(ctx: PaymentsContext, task: TaskRow, tx: 
 }
 
 /** "ledger.refund": everything the task's escrow holds goes back to the poster, at the gateway too. */
-async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   const payment = need(event.payment, "payment", event);
@@ -56,7 +55,7 @@ async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promis
 }
 
 /** "ledger.release": the escrow to the provider's balance (the task's stored share) and the platform; the provider is told. */
-async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
@@ -78,7 +77,7 @@ async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promi
  * gateway too), the rest released with the provider's usual share of it (providerShareOfRelease).
  * The hold, if the task was completed, settles with it.
  */
-async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -106,7 +105,7 @@ async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise
  * from the platform guarantee account; recovered from the provider's balance (their next payouts)
  * only when the admin chose so.
  */
-async function payFromGuarantee(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function payFromGuarantee(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -126,7 +125,7 @@ function otherParty(task: TaskRow, userId: string | null): string | null {
   return userId === task.userId ? task.providerId : task.userId;
 }
 
-async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -146,7 +145,7 @@ async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent):
  * Both parties hear the resolution in the words of the task's statement, which the row's ledger
  * actions have just written: what each received or got back, and the pro-rata rule of a split.
  */
-async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -170,7 +169,7 @@ async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent
  * escrow; "escrow.refund" then gives back what is left (docs/product.md, Money: late cancellation).
  * The provider hears both in the row's one notice, notify.provider_cancelled, read from the statement.
  */
-async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
+export async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
   if (!task.paymentCapturedAt || !task.providerId || !isLateCancellation(task.scheduledDate, now)) return;
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   const feeCents = lateCancellationFeeCents(task.budgetCents, held);
@@ -181,7 +180,7 @@ async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { ta
 }
 
 /** The dispute_message event (src/shared/task-events.ts): the parties other than its author hear of it. */
-async function tellDisputeMessage(ctx: PaymentsContext, event: TaskEventPayload): Promise<void> {
+export async function tellDisputeMessage(ctx: PaymentsContext, event: TaskEventPayload): Promise<void> {
   const { task, tx, actorId } = event;
   if (!task) throw new Error(`${event.event} ran without its task`);
   const side = event.byAdmin ? "An admin" : actorId === task.userId ? "The poster" : "The provider";
@@ -194,66 +193,4 @@ async function tellDisputeMessage(ctx: PaymentsContext, event: TaskEventPayload)
       taskId: event.taskId,
     });
   }
-}
-
-/** Registers the money table's handlers, and the task table's late-cancellation fee. */
-export function registerMoneyHandlers(ctx: PaymentsContext): void {
-  const m = ctx.moneyActions;
-  m.handle("ledger.capture", async (event) => {
-    const payment = need(event.payment, "payment", event);
-    const input = { paymentId: payment.id, taskId: payment.taskId, amountCents: payment.amountCents, posterId: payment.posterId };
-    await recordMoneyAction(ctx, "capture", event.memo ? { ...input, memo: event.memo } : input, event.tx);
-  });
-  m.handle("ledger.refund", (event) => refundHeld(ctx, event));
-  m.handle("ledger.release", (event) => releaseHeld(ctx, event));
-  m.handle("ledger.tip", async (event) => {
-    const tip = need(event.tip, "tip", event);
-    const input = { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents };
-    await recordMoneyAction(ctx, "tip", input, event.tx);
-    await sendNotice(ctx, event.tx, "ledger.tip", "provider", {
-      userId: tip.providerId,
-      title: "You received a tip",
-      body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
-      taskId: tip.taskId,
-    });
-  });
-  m.handle("ledger.payout", async (event) => {
-    const payout = need(event.payout, "payout", event);
-    await recordMoneyAction(ctx, "payout", { payoutId: payout.id, providerId: payout.providerId, amountCents: payout.amountCents }, event.tx);
-  });
-  m.handle("ledger.split", (event) => splitHeld(ctx, event));
-  m.handle("ledger.guarantee", (event) => payFromGuarantee(ctx, event));
-  m.handle("escrow.freeze", async (event) => {
-    const dispute = need(event.dispute, "dispute", event);
-    await moveHold(ctx, "freeze", eq(escrowHolds.taskId, need(event.task, "task", event).id), { disputeReason: dispute.reason, disputedAt: event.now }, event.tx);
-  });
-  m.handle("task.close_disputed", async (event) => {
-    const admin = need(event.admin, "admin", event);
-    const task = need(event.task, "task", event);
-    if (task.status !== "claimed" && task.status !== "in_progress") return;
-    const closed = await ctx.taskTransition("resolve_dispute", task.id, admin, { tx: event.tx, now: event.now });
-    if (!closed) throw new Error(`Task ${task.id} could not be closed with its dispute`);
-  });
-  m.handle("notify.dispute_opened", (event) => tellDisputeOpened(ctx, event));
-  m.handle("notify.dispute_resolved", (event) => tellDisputeResolved(ctx, event));
-  m.handle("audit.dispute_resolved", async (event) => {
-    const dispute = need(event.dispute, "dispute", event);
-    await event.tx.insert(auditLog).values({
-      actorId: dispute.resolvedBy,
-      action: "dispute.resolve",
-      targetType: "task",
-      targetId: need(event.task, "task", event).id,
-      reason: dispute.resolutionReason ?? "",
-      details: {
-        disputeId: dispute.id,
-        refundCents: dispute.refundCents,
-        releaseCents: dispute.releaseCents,
-        providerShareCents: dispute.providerShareCents,
-        guaranteeCents: dispute.guaranteeCents,
-        recoverFromProvider: dispute.recoverFromProvider,
-      },
-    });
-  });
-  ctx.taskActions.handle("escrow.late_fee", (event) => payLateFee(ctx, event));
-  ctx.taskEventActions.handle("notify.dispute_message", (event) => tellDisputeMessage(ctx, event));
 }

@@ -16,7 +16,7 @@ import {
 import { formatDollarsExact, needsApprovalWindow } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import type { SecurityEventName } from "../../../shared/security-rules.js";
-import { REFUND_REASONS, type RefundReason } from "../../../shared/task-statement.js";
+import type { RefundReason } from "../../../shared/task-statement.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
 import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
@@ -357,7 +357,7 @@ async function existingTip(ctx: AppContext, values: { taskId: string; posterId: 
  * "payment.refund": everything the task's escrow holds goes back to the poster ("ledger.refund"), keyed
  * by its one captured payment, with why: the task transition that refunded it, or a late capture.
  */
-async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null, refundReason: RefundReason): Promise<void> {
+export async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null, refundReason: RefundReason): Promise<void> {
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   if (held <= 0) return;
   // Money in escrow always came from the task's one captured payment.
@@ -371,7 +371,7 @@ async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId
  * 24 hours for budgets of $100 or more; below that the window is empty and "release_due" follows
  * at once.
  */
-async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
+export async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
   if (!task.paymentCapturedAt) return;
   const windowed = needsApprovalWindow(task.budgetCents);
   const hold = await startHold(ctx, task.id, new Date(now.getTime() + (windowed ? APPROVAL_WINDOW_MS : 0)), tx);
@@ -405,17 +405,6 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
     const due = await moveHold(ctx, "release_due", sql`true`, { settledAt: ctx.now() }, tx);
     for (const { taskId } of due) await runMoneyRow(ctx, "escrow", "release_due", { task: await taskOf(ctx, taskId, tx), actorId: null, tx, now: ctx.now() });
     return due.length;
-  });
-}
-
-/** The task table's escrow actions (src/shared/task-lifecycle.ts), run inside each transition's transaction. */
-export function registerEscrowHandlers(ctx: PaymentsContext): void {
-  ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
-  ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId, transition }) => {
-    // The rows that name escrow.refund are the refund's reasons (cancel, withdraw, remove, release).
-    const reason = REFUND_REASONS.find((r) => r === transition);
-    if (!reason) throw new Error(`The task transition ${transition} refunds without a reason the statements know`);
-    return refundEscrow(ctx, tx, task, actorId, reason);
   });
 }
 
