@@ -63,8 +63,9 @@ import spaPlugin from "./plugins/spa.js";
 import { Scheduler } from "./scheduler.js";
 import { loadSecretBox } from "./secrets/secret-box.js";
 import { AfterAnswer } from "./after-answer.js";
-import { assertActionsHandled, moneyActionRegistry, taskActionRegistry } from "./transition-actions.js";
+import { assertActionsHandled, moneyActionRegistry, taskActionRegistry, taskEventRegistry } from "./transition-actions.js";
 import { MONEY_ACTIONS_NAMED } from "../shared/money-lifecycle.js";
+import { TASK_EVENTS } from "../shared/task-events.js";
 import { TASK_PROCESS } from "../shared/task-lifecycle.js";
 import { registerTaskUpdates } from "./task-updates.js";
 
@@ -128,14 +129,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     geocoder: createGeocoder(env),
     taskActions: taskActionRegistry(TASK_PROCESS.flatMap((step) => step.actions)),
     moneyActions: moneyActionRegistry(MONEY_ACTIONS_NAMED),
+    taskEventActions: taskEventRegistry(TASK_EVENTS.flatMap((row) => row.actions)),
     scheduler: new Scheduler(app.log, metrics),
     afterAnswer: new AfterAnswer(app.log),
     log: app.log,
     metrics,
   };
   app.decorate("ctx", ctx);
-  // Every task transition is pushed to the people it concerns (docs/decisions/025-live-task-status.md).
-  registerTaskUpdates(ctx.taskActions);
+  // Every task transition and task event is pushed to the people it concerns (docs/decisions/025-live-task-status.md).
+  registerTaskUpdates(ctx);
 
   // Platform: errors, headers and CSRF, cookies, sockets, OpenAPI, who is asking.
   await app.register(errorsPlugin);
@@ -259,7 +261,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(seoRoutes);
   // Every plugin that owns a transition action has registered it by now: a missing or extra
   // handler stops the server here rather than at the first transition that needs it (decision 045).
-  assertActionsHandled([ctx.taskActions, ctx.moneyActions]);
+  assertActionsHandled([ctx.taskActions, ctx.moneyActions, ctx.taskEventActions]);
 
   // Each page's title, description and share tags go into the HTML the SPA fallback sends
   // (docs/decisions/028-head-tags-from-the-server.md), and the job board's first page and a task

@@ -8,7 +8,7 @@ import type { Database, Db } from "./db/client.js";
 import type { Metrics } from "./metrics.js";
 import type { Scheduler } from "./scheduler.js";
 import type { SecretBox } from "./secrets/secret-box.js";
-import type { MoneyActions, TaskActions } from "./transition-actions.js";
+import type { MoneyActions, TaskActions, TaskEventActions } from "./transition-actions.js";
 
 /** What every feature plugin gets: configuration, the database, the clock and shared services. */
 export interface AppContext {
@@ -28,6 +28,8 @@ export interface AppContext {
   taskActions: TaskActions;
   /** The money table's action handlers, one per name (transition-actions.ts). */
   moneyActions: MoneyActions;
+  /** The task events' action handlers (src/shared/task-events.ts), one per name (transition-actions.ts; decision 083). */
+  taskEventActions: TaskEventActions;
   scheduler: Scheduler;
   /** Work started once the answer has gone (after-answer.ts). */
   afterAnswer: AfterAnswer;

@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { CATEGORY_VALUES, TASK_STATUSES } from "../shared/constants.js";
+import type { MoneyRecord } from "../shared/money-lifecycle.js";
+import { findTaskEvent, type TaskEventWire } from "../shared/task-events.js";
 import { findProcessStep, TASK_TRANSITIONS, type TaskProcessName, type TaskTransitionName } from "../shared/task-lifecycle.js";
 import type { Db } from "./db/client.js";
 import { SqlStatement } from "./db/prepared.js";
-import type { TaskActions } from "./transition-actions.js";
+import type { AppContext } from "./context.js";
 
 // The live task status (docs/product.md, Live updates; docs/decisions/025-live-task-status.md):
 // every change of a task is announced with pg_notify in the transaction that made it, so it is
@@ -13,8 +15,17 @@ import type { TaskActions } from "./transition-actions.js";
 
 export const TASK_UPDATES_CHANNEL = "task_updates";
 
-/** Events that change a task without a transition of the lifecycle table (money, reviews, photos). */
-export type TaskOtherEvent = "tip" | "release" | "refund" | "dispute" | "review" | "photos" | "placed" | "edited" | "offer" | "questions";
+/** The money records' frames: each record's changes send one. */
+const ANNOUNCED: Record<MoneyRecord, "tip" | "release" | "refund" | "dispute"> = {
+  payment: "refund",
+  tip: "tip",
+  escrow: "release",
+  payout: "release",
+  dispute: "dispute",
+};
+
+/** Events that change a task without a transition of the lifecycle table: money, and the task events' words. */
+export type TaskOtherEvent = (typeof ANNOUNCED)[MoneyRecord] | TaskEventWire;
 
 /**
  * Rows that change nothing a stranger's page shows: a proposed or declined new time and "on my way"
@@ -86,7 +97,7 @@ export interface TaskUpdateOptions {
  * (so it is the row as changed) and the notice names its poster and provider; a missing task
  * announces nothing.
  */
-export async function announceTaskUpdate(
+async function announceTaskUpdate(
   tx: Db,
   taskId: string,
   event: TaskTransitionName | "posted" | TaskOtherEvent,
@@ -122,13 +133,26 @@ export function boardChange(name: TaskProcessName): BoardChange {
  */
 const eventOf = (name: TaskProcessName): TaskTransitionName | "posted" => (name === "post" || name === "post_request" || name === "book" ? "posted" : name);
 
-/** The "announce" action of every row of the task table. */
-export function registerTaskUpdates(actions: TaskActions): void {
+/**
+ * The "announce" action of every row of the task table, of the money table (each record's changes
+ * send its frame) and of the task events (src/shared/task-events.ts): the only callers of
+ * announceTaskUpdate (docs/decisions/083-every-consequence-in-its-row.md).
+ */
+export function registerTaskUpdates(ctx: Pick<AppContext, "taskActions" | "moneyActions" | "taskEventActions">): void {
   // The provider a task was requested from follows it too until someone is assigned (decision 065).
-  actions.handle("announce", ({ tx, task, transition, releasedProviderId }) =>
+  ctx.taskActions.handle("announce", ({ tx, task, transition, releasedProviderId }) =>
     announceTaskUpdate(tx, task.id, eventOf(transition), {
       also: releasedProviderId ?? (task.providerId === null ? (task.requestedProviderId ?? null) : null),
       board: boardChange(transition),
     }),
   );
+  ctx.moneyActions.handle("announce", (event) => {
+    if (!event.task) throw new Error(`${event.transition} announced without its task`);
+    return announceTaskUpdate(event.tx, event.task.id, ANNOUNCED[event.transition.split(".")[0] as MoneyRecord]);
+  });
+  ctx.taskEventActions.handle("announce", ({ tx, taskId, event, also }) => {
+    const row = findTaskEvent(event);
+    if (row.wire === null) throw new Error(`The task event ${event} announces without a frame word`);
+    return announceTaskUpdate(tx, taskId, row.wire, { board: row.board, also: also ?? null });
+  });
 }

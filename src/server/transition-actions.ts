@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import type { MoneyAction, MoneyRecord } from "../shared/money-lifecycle.js";
 import type { RefundReason } from "../shared/task-statement.js";
 import type { TaskAction, TaskProcessName } from "../shared/task-lifecycle.js";
+import { findTaskEvent, type TaskEventAction, type TaskEventName } from "../shared/task-events.js";
 import type { Db } from "./db/client.js";
 import type { disputes, payments, payouts, tips } from "./db/schema/payments.js";
 import type { tasks } from "./db/schema/tasks.js";
@@ -123,4 +124,45 @@ export type MoneyActions = ActionRegistry<MoneyAction, MoneyActionEvent>;
 /** The money table's registry (src/shared/money-lifecycle.ts), expecting a handler for every action its rows name. */
 export function moneyActionRegistry(named: readonly MoneyAction[]): MoneyActions {
   return new ActionRegistry<MoneyAction, MoneyActionEvent>("money", named);
+}
+
+/**
+ * What every action of a task event (src/shared/task-events.ts) is handed: the change's task, who made
+ * it, and what its notice tells; each notice handler refuses an event without the part it reads.
+ */
+export interface TaskEventPayload {
+  event: TaskEventName;
+  taskId: string;
+  actorId: string | null;
+  tx: Db;
+  now: Date;
+  /** The task's poster and title (and its provider, for a dispute's message), for the notices. */
+  task?: Pick<TaskRow, "userId" | "title"> & { providerId?: string | null };
+  /** offer_made: the offered price and whether the offer is new or changed. */
+  offer?: { priceCents: number; created: boolean };
+  /** question_asked / question_answered: who asked, and the text the notice previews (masked). */
+  question?: { askerId: string; text: string };
+  /** dispute_message: whether its author wrote as an admin. */
+  byAdmin?: boolean;
+  /** reminder_due / provider_late: the booked task as it is now, who is reminded, and the start the reminder is for. */
+  reminder?: { task: TaskRow; kind: "day_before" | "hour_before" | "late"; recipientId: string; startsAt: Date };
+  /** Someone besides the poster and the provider whose open page should refresh (the asker of an answered question). */
+  also?: string | null;
+}
+
+export type TaskEventActions = ActionRegistry<TaskEventAction, TaskEventPayload>;
+
+/** The task events' registry, expecting a handler for every action their rows name. */
+export function taskEventRegistry(named: readonly TaskEventAction[]): TaskEventActions {
+  return new ActionRegistry<TaskEventAction, TaskEventPayload>("task event", named);
+}
+
+/** Runs the event's row: its actions in order, in the caller's transaction (decision 083). */
+export async function recordTaskEvent(
+  actions: TaskEventActions,
+  name: TaskEventName,
+  payload: Omit<TaskEventPayload, "event">,
+): Promise<void> {
+  const event: TaskEventPayload = { ...payload, event: name };
+  for (const action of findTaskEvent(name).actions) await actions.run(action, event);
 }

@@ -1,5 +1,5 @@
 import { APPROVAL_WINDOW_HOURS, REPORT_PROBLEM_HOURS_AFTER_COMPLETION } from "./constants.js";
-import type { TaskTransitionName } from "./task-lifecycle.js";
+import type { NoticeDeclaration, TaskTransitionName } from "./task-lifecycle.js";
 
 // The money records (payment, tip, escrow hold, payout) as one declarative transition table, in the
 // style of the task lifecycle (src/shared/task-lifecycle.ts) and of Sharetribe's transaction
@@ -65,7 +65,7 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
  * - ledger.*: the ledger transaction of that kind (and the card processor's side of it)
  * - escrow.freeze: a held escrow stops waiting for release while a dispute is open
  * - task.close_disputed: an unfinished task whose dispute was resolved ends (the task table's "resolve_dispute")
- * - notify.*: the parties are told (bell, e-mail, live frame)
+ * - notify.*: the parties are told (bell, e-mail, live frame), each declared in MONEY_NOTICES (decision 083)
  * - audit.dispute_resolved: the admin's resolution in the audit log
  * - announce: the live task status (decision 025)
  */
@@ -85,6 +85,22 @@ export const MONEY_ACTIONS = [
   "announce",
 ] as const;
 export type MoneyAction = (typeof MONEY_ACTIONS)[number];
+
+/**
+ * The money table's notices: to whom and which template, as the task table's TASK_NOTICES (decision 083).
+ * A ledger action that tells someone does so only when it moved money: a release or a tip tells the
+ * provider, and every movement of the poster's card money sends them its receipt (decision 060).
+ */
+export const MONEY_NOTICES = {
+  "notify.dispute_opened": [{ to: "other_party", template: "dispute" }],
+  "notify.dispute_resolved": [{ to: "poster", template: "dispute" }, { to: "provider", template: "dispute" }],
+  "ledger.release": [{ to: "provider", template: "payout_released" }],
+  "ledger.tip": [{ to: "provider", template: "payment_received" }, { to: "poster", template: "receipt" }],
+  "ledger.capture": [{ to: "poster", template: "receipt" }],
+  "ledger.refund": [{ to: "poster", template: "receipt" }],
+  "ledger.split": [{ to: "poster", template: "receipt" }],
+  "ledger.guarantee": [{ to: "poster", template: "receipt" }],
+} as const satisfies Partial<Record<MoneyAction, NoticeDeclaration>> & Record<Extract<MoneyAction, `notify.${string}`>, NoticeDeclaration>;
 
 /**
  * Named checks a money transition makes besides the record's own state, because they read more than

@@ -1,4 +1,5 @@
 import type { HiringMode, TaskStatus } from "./constants.js";
+import type { NotificationKind } from "./notifications.js";
 import type { RequestFallback } from "./task-requests.js";
 
 // The task state machine (docs/product.md, Task states) as one declarative table
@@ -167,6 +168,9 @@ export type TaskGuard =
  * - offers.accept: the offers feature marks the named offer accepted (refusing one no longer open),
  *   closes the others and prices the task at the offer with the one fee function (decision 061)
  * - notify.offers_decided: the offers feature tells the chosen provider and every other offerer
+ * - notify.provider_paid: the provider hears that the poster paid and may start (the "pay" row)
+ * Every notify.* name, and every other action that sends a notice, is declared in TASK_NOTICES: to
+ * whom, with which template (decision 083).
  */
 export const TASK_ACTIONS = [
   "notify.poster_claimed",
@@ -208,8 +212,62 @@ export const TASK_ACTIONS = [
   "notify.poster_on_my_way",
   "no_show.record",
   "notify.provider_no_show",
+  "notify.provider_paid",
 ] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
+
+/**
+ * Who a declared notice goes to, read from the task as its transition left it (docs/decisions/083):
+ * its poster, its provider, the provider a transition released, the provider it was requested from,
+ * the offerers not chosen, the asker of a question, or the other party of a dispute.
+ */
+export type NoticeRecipient =
+  | "poster"
+  | "provider"
+  | "released_provider"
+  | "requested_provider"
+  | "offerers_not_chosen"
+  | "asker"
+  | "other_party"
+  // Providers whose saved job alert a posted task matches (decision 032).
+  | "alerted_provider";
+
+/**
+ * The notices an action sends, declared as Sharetribe's processes declare theirs: a row names the
+ * action (that is the transition they go out on, in its order), and each entry here says to whom and
+ * with which template: the notification kind, whose e-mail and push switches the recipient set. The
+ * server's one sender refuses a notice its action does not declare for that recipient
+ * (src/server/declared-notices.ts; docs/decisions/083-every-consequence-in-its-row.md).
+ */
+export type NoticeDeclaration = readonly { to: NoticeRecipient; template: NotificationKind }[];
+
+export type TaskNoticeAction = Extract<TaskAction, `notify.${string}`>;
+
+/** The task table's notices (docs/product.md, Chat and notifications). */
+export const TASK_NOTICES = {
+  "notify.poster_claimed": [{ to: "poster", template: "task_claimed" }],
+  "notify.provider_declined": [{ to: "released_provider", template: "task_declined" }],
+  "notify.provider_cancelled": [{ to: "provider", template: "task_cancelled" }],
+  "notify.poster_work_started": [{ to: "poster", template: "work_started" }],
+  "notify.poster_work_completed": [{ to: "poster", template: "work_completed" }],
+  "notify.poster_provider_withdrew": [{ to: "poster", template: "provider_withdrew" }],
+  "notify.parties_removed": [{ to: "poster", template: "moderation" }, { to: "provider", template: "moderation" }, { to: "released_provider", template: "moderation" }],
+  "notify.poster_provider_released": [{ to: "poster", template: "moderation" }],
+  "notify.offers_decided": [{ to: "provider", template: "offer_decided" }, { to: "offerers_not_chosen", template: "offer_decided" }],
+  "notify.provider_requested": [{ to: "requested_provider", template: "task_requested" }],
+  "notify.poster_request_ended": [{ to: "poster", template: "request_ended" }],
+  "notify.provider_request_cancelled": [{ to: "requested_provider", template: "request_cancelled" }],
+  "notify.provider_paid": [{ to: "provider", template: "payment_received" }],
+  // Time and turning up (decision 074): a proposed time and its answer go to the other side of the
+  // one who acted, poster or provider.
+  "notify.provider_booked": [{ to: "provider", template: "task_booked" }],
+  "notify.time_proposed": [{ to: "poster", template: "time_proposed" }, { to: "provider", template: "time_proposed" }],
+  "notify.time_decided": [{ to: "poster", template: "time_decided" }, { to: "provider", template: "time_decided" }],
+  "notify.poster_on_my_way": [{ to: "poster", template: "provider_on_way" }],
+  "notify.provider_no_show": [{ to: "provider", template: "provider_no_show" }],
+  // Not a notify.* name: matching a posted task to saved alerts is the job-alerts feature's, and its bell notice is part of it.
+  "job_alerts.match": [{ to: "alerted_provider", template: "task_alert" }],
+} as const satisfies Record<TaskNoticeAction, NoticeDeclaration> & Partial<Record<TaskAction, NoticeDeclaration>>;
 
 export interface TransitionDefinition {
   name: string;
@@ -304,7 +362,7 @@ export const TASK_TRANSITIONS = [
     ],
     effects: ["record_payment"],
     guards: [],
-    actions: ["announce"],
+    actions: ["announce", "notify.provider_paid"],
   },
   {
     name: "start",

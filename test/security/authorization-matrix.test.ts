@@ -24,7 +24,7 @@ import { ADMIN_SECOND_FACTOR_MESSAGE, SECOND_FACTOR_REQUIRED } from "../../src/s
 import { sessions, users } from "../../src/server/db/schema/users.js";
 import { hashPassword } from "../../src/server/features/auth/passwords.js";
 import { createSession, hashToken } from "../../src/server/features/auth/sessions.js";
-import { announceTaskUpdate } from "../../src/server/task-updates.js";
+import { announceStatement } from "../../src/server/task-updates.js";
 import type { TaskRow } from "../../src/server/transition-actions.js";
 import { call, createUser, TEST_ORIGIN, useTestApp, type TestUser } from "../create-test-app.js";
 import { startFakeOidcProvider } from "../fakes/fake-oidc-provider.js";
@@ -1662,7 +1662,7 @@ const FRAME_PLAYS: Record<SocketFrameKey, (socket: TestSocket, w: World) => Prom
   },
   "task_updated while watching its page": async (socket, w) => {
     await watchAndSubscribe(socket, w, w.task.id);
-    await announceTaskUpdate(t.database.db, w.task.id, "dispute");
+    await announceStatement.rows(t.database.db, { taskId: w.task.id, event: "dispute", board: null, also: null });
     await must(call(t, w.poster, { method: "PATCH", url: `/api/tasks/${w.task.id}/cancel` }), 200);
     return heardCancel(socket, w, w.task.id, ["posted", "claim", "edited"]);
   },
@@ -1673,7 +1673,7 @@ const FRAME_PLAYS: Record<SocketFrameKey, (socket: TestSocket, w: World) => Prom
     const { task: marker } = await factoryTaskAt(t, "open");
     await watchAndSubscribe(socket, w, marker.id);
     await postMessage(w.poster, w.task.id, "The gate code is 4321");
-    await announceTaskUpdate(t.database.db, marker.id, "edited");
+    await announceStatement.rows(t.database.db, { taskId: marker.id, event: "edited", board: null, also: null });
     let outcome: FrameOutcome = "nothing";
     for (;;) {
       const frame = await socket.next();
@@ -1701,7 +1701,7 @@ async function watchAndSubscribe(socket: TestSocket, w: World, taskId: string): 
  * the task but the cancel and `publicEvents` is a leak.
  */
 async function heardCancel(socket: TestSocket, w: World, marker: string, publicEvents: string[]): Promise<FrameOutcome> {
-  await announceTaskUpdate(t.database.db, marker, "edited");
+  await announceStatement.rows(t.database.db, { taskId: marker, event: "edited", board: null, also: null });
   let outcome: FrameOutcome = "nothing";
   for (;;) {
     const frame = await socket.next();

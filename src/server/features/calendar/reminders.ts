@@ -1,16 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { LATE_AFTER_MINUTES, NO_SHOW_AFTER_MINUTES, REMINDER_LEAD_MINUTES, formatDateTime } from "../../../shared/calendar.js";
-import { displayName } from "../../../shared/names.js";
-import type { NotificationKind } from "../../../shared/notifications.js";
+import { NO_SHOW_AFTER_MINUTES, REMINDER_LEAD_MINUTES } from "../../../shared/calendar.js";
 import type { AppContext } from "../../context.js";
-import { providerCalendarOf } from "../../db/calendar.js";
 import { queryRows, type Db } from "../../db/client.js";
 import { taskReminders } from "../../db/schema/calendar.js";
 import { tasks } from "../../db/schema/tasks.js";
-import { users } from "../../db/schema/users.js";
-import { notifyUser } from "../../notify.js";
-import { invitationAttachment, taskEvent, taskLocation, taskTimeZone, taskWhen } from "../../task-time.js";
-import type { TaskRow } from "../../transition-actions.js";
+import { recordTaskEvent } from "../../transition-actions.js";
 
 // The reminders of a booked task (docs/product.md, "Time and turning up"; decision 074): both people
 // the day before and the hour before, and the poster when the provider has not started 30 minutes
@@ -82,46 +76,17 @@ export async function sendDueReminders(ctx: AppContext): Promise<number> {
       // Read under the marker: the task as it is now (a start moved meanwhile is a new marker next run).
       const [task] = await tx.select().from(tasks).where(eq(tasks.id, due.taskId));
       if (!task || task.status !== "claimed" || task.scheduledDate?.getTime() !== due.startsAt.getTime()) return false;
-      await tell(ctx, tx, task, due, now);
+      // The notice is its task event's (src/shared/task-events.ts; the calendar's actions.ts words it).
+      await recordTaskEvent(ctx.taskEventActions, due.kind === "late" ? "provider_late" : "reminder_due", {
+        taskId: task.id,
+        actorId: null,
+        tx,
+        now,
+        reminder: { task, kind: due.kind, recipientId: due.recipientId, startsAt: due.startsAt },
+      });
       return true;
     });
     if (made) sent += 1;
   }
   return sent;
-}
-
-async function nameOf(tx: Db, userId: string | null): Promise<string> {
-  if (!userId) return "Your provider";
-  const [row] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, userId));
-  return row ? displayName(row) : "Your provider";
-}
-
-async function tell(ctx: AppContext, tx: Db, task: TaskRow, due: Due, now: Date): Promise<void> {
-  const toProvider = due.recipientId === task.providerId;
-  const zone = toProvider && task.providerId ? ((await providerCalendarOf(tx, task.providerId))?.timeZone ?? taskTimeZone(task)) : taskTimeZone(task);
-  const when = taskWhen(task, zone) ?? "";
-  let kind: NotificationKind = "task_reminder";
-  let title: string;
-  let body: string;
-  if (due.kind === "late") {
-    kind = "provider_late";
-    const provider = await nameOf(tx, task.providerId);
-    title = "Your provider has not started yet";
-    body =
-      `${provider} has not started "${task.title}", booked for ${formatDateTime(due.startsAt, zone, { withZone: true })}. ` +
-      `You can wait, propose a new time, or report a no-show on the task page: a no-show is refunded in full. ` +
-      `A start more than ${LATE_AFTER_MINUTES} minutes late counts on their profile.`;
-  } else {
-    const soon = due.kind === "hour_before" ? "in about an hour" : "tomorrow";
-    title = due.kind === "hour_before" ? "Your task starts in about an hour" : "Reminder: your task is tomorrow";
-    if (toProvider) {
-      const paid = task.paymentCapturedAt !== null;
-      const where = paid ? `Address: ${taskLocation(task, true) ?? "see the task page"}.` : "The address shows on the task page once the poster pays.";
-      body = `"${task.title}" starts ${soon}: ${when}. ${where} Tap "On my way" on the task page when you set off.`;
-    } else {
-      body = `${await nameOf(tx, task.providerId)} is booked for "${task.title}" ${soon}: ${when}.`;
-    }
-  }
-  const event = due.kind === "late" ? null : taskEvent(task, toProvider ? "provider" : "poster", ctx.env.PUBLIC_URL, now);
-  await notifyUser(ctx, tx, { userId: due.recipientId, kind, title, body, taskId: task.id, ...(event ? { attachments: [invitationAttachment(event)] } : {}) });
 }

@@ -8,46 +8,38 @@ import {
   feedCreatedSchema,
   feedStateSchema,
   feedTokenParamsSchema,
-  formatTimeRange,
-  overlapRefusal,
   slotsAnswerSchema,
   slotsQuerySchema,
   stateTimeZone,
   upcomingAnswerSchema,
 } from "../../../shared/calendar.js";
 import { uuidParamSchema } from "../../../shared/common.js";
-import type { TaskProcessName } from "../../../shared/task-lifecycle.js";
-import type { AppContext } from "../../context.js";
-import { freeSlots, providerCalendarOf, type BookedRange } from "../../db/calendar.js";
+import { freeSlots, providerCalendarOf } from "../../db/calendar.js";
 import type { Db } from "../../db/client.js";
 import { providerProfiles } from "../../db/schema/providers.js";
-import { errorResponses, conflict, forbidden, namedFieldError, notFound } from "../../http-errors.js";
+import { errorResponses, forbidden, namedFieldError, notFound } from "../../http-errors.js";
 import { requireUser } from "../../plugins/auth.js";
 import { isPartyOrAdmin, viewerOf } from "../../policy.js";
 import { calendarText, taskEvent } from "../../task-time.js";
 import {
-  BookingOverlap,
-  bookTaskTime,
   databaseKnowsZone,
   datedTasksOf,
   deleteFeed,
   findTaskRow,
   feedOf,
   feedOwner,
-  freeTaskTime,
-  providerZone,
   readCalendar,
-  recordNoShow,
   resetFeed,
   upcomingItem,
   writeCalendar,
 } from "./repository.js";
+import { registerCalendarActions } from "./actions.js";
 import { sendDueReminders } from "./reminders.js";
-import type { TaskRow } from "../../transition-actions.js";
 
 // Time and turning up (docs/product.md, "Time and turning up"; docs/decisions/074-time-and-turning-up.md):
 // a provider's calendar and its free slots, what a person has coming and its private iCalendar
-// feed, a task's invitation; the task table's calendar.* and no_show.record actions; the reminders.
+// feed, a task's invitation; the reminders (their actions and the task table's calendar.* and
+// no_show.record are actions.ts's).
 // Rescheduling, "on my way" and the no-show are rows of the task table, with the tasks feature's routes.
 
 const errors = errorResponses(400, 401, 403);
@@ -56,32 +48,6 @@ const errors = errorResponses(400, 401, 403);
 async function approvedProvider(db: Db, userId: string): Promise<{ state: string } | null> {
   const [row] = await db.select({ status: providerProfiles.verificationStatus, state: providerProfiles.state }).from(providerProfiles).where(eq(providerProfiles.userId, userId));
   return row?.status === "approved" ? { state: row.state } : null;
-}
-
-/** What an overlap is called, for the person whose transition met it (decision 074). */
-async function overlapMessage(db: Db, task: TaskRow, actorId: string | null, transition: TaskProcessName, taken: BookedRange | null): Promise<string> {
-  const providerId = task.providerId;
-  const byProvider = actorId !== null && actorId === providerId;
-  const what = transition === "accept_time" ? "time" : transition === "accept_offer" ? "offer" : "claim";
-  const when = taken && providerId ? formatTimeRange(taken.startsAt, taken.endsAt, await providerZone(db, providerId, task)) : "that time";
-  return overlapRefusal(byProvider ? "provider" : "poster", what, when);
-}
-
-/** The task table's calendar actions: the database's no-overlap refusal becomes the transition's 409 with its sentence. */
-function registerCalendarActions(ctx: AppContext): void {
-  const book = async ({ task, tx, actorId, transition }: { task: TaskRow; tx: Db; actorId: string | null; transition: TaskProcessName }) => {
-    try {
-      await bookTaskTime(tx, task);
-    } catch (err) {
-      if (!(err instanceof BookingOverlap)) throw err;
-      throw conflict(await overlapMessage(tx, task, actorId, transition, err.taken));
-    }
-  };
-  ctx.taskActions.handle("calendar.book", book);
-  // An accepted new time moves the booked range in one statement, under the same constraint.
-  ctx.taskActions.handle("calendar.move", book);
-  ctx.taskActions.handle("calendar.free", ({ task, tx }) => freeTaskTime(tx, task.id));
-  ctx.taskActions.handle("no_show.record", ({ task, tx, now }) => recordNoShow(tx, task, now));
 }
 
 const calendarRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { jobAlertListSchema, saveJobAlertsBodySchema } from "../../../shared/job-alerts.js";
 import { requireUser } from "../../plugins/auth.js";
 import { getAlerts, saveAlerts } from "./repository.js";
-import { alertMatchingProviders, sendAlertDigests } from "./service.js";
+import { sendAlertDigests } from "./service.js";
+import { registerJobAlertActions } from "./actions.js";
 import { errorResponses } from "../../http-errors.js";
 
 // Job alerts: a verified provider's saved searches (docs/product.md#job-alerts,
@@ -13,9 +14,7 @@ const errors = errorResponses(400, 401, 403);
 
 const jobAlertsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
-  ctx.taskActions.handle("job_alerts.match", async (event) => {
-    await alertMatchingProviders(ctx, event);
-  });
+  registerJobAlertActions(ctx);
   ctx.scheduler.register("job-alerts:digest", () => sendAlertDigests(ctx));
 
   app.get(

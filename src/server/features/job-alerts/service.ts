@@ -4,7 +4,7 @@ import { ALERT_EMAIL_INTERVAL_MS, alertNoticeTitle } from "../../../shared/job-a
 import { formatDollars } from "../../../shared/money.js";
 import { roundMiles } from "../../../shared/task-filters.js";
 import type { AppContext } from "../../context.js";
-import { notifyUser } from "../../notify.js";
+import { sendNotice } from "../../declared-notices.js";
 import type { TaskActionEvent } from "../../transition-actions.js";
 import { candidateAlerts, recordMatches, takeDueDigests, type DigestRow } from "./repository.js";
 
@@ -29,9 +29,8 @@ export async function alertMatchingProviders(ctx: AppContext, { task, tx, now }:
   const place = [task.city ?? task.startCity, task.state ?? task.startState].filter(Boolean).join(", ");
   const digest: { userId: string; miles: number }[] = [];
   for (const [userId, { miles, emailOff }] of nearest) {
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "job_alerts.match", "alerted_provider", {
       userId,
-      kind: "task_alert",
       title: alertNoticeTitle({ title: task.title, budget: formatDollars(task.budgetCents), miles: roundMiles(miles) }),
       body: place ? `${categoryLabel(task.category)} in ${place}` : categoryLabel(task.category),
       taskId: task.id,

@@ -8,7 +8,7 @@ import {
 import { announceNotifications } from "../../notify.js";
 import { requireUser } from "../../plugins/auth.js";
 import { getPreferences, listNotifications, markNotificationsRead, updatePreferences } from "./repository.js";
-import { registerTaskNotices } from "./task-notices.js";
+import { registerTaskNotices } from "./actions.js";
 import { errorResponses } from "../../http-errors.js";
 
 const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,22 +1,17 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { registerOfferActions } from "./actions.js";
 import { uuidParamSchema } from "../../../shared/common.js";
-import { dollarsToCents, formatDollars, lineItemsOf } from "../../../shared/money.js";
-import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerChangedMessage, offerListSchema, offerQuote, offerSchema } from "../../../shared/offers.js";
+import { dollarsToCents } from "../../../shared/money.js";
+import { MAX_OPEN_OFFERS, OFFER_MESSAGES, offerBodySchema, offerListSchema, offerSchema } from "../../../shared/offers.js";
 import { BLOCKED_MESSAGE } from "../../../shared/moderation.js";
 import { maskContactDetails } from "../../contact-masking.js";
-import type { AppContext } from "../../context.js";
 import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
-import { announceTaskUpdate } from "../../task-updates.js";
+import { recordTaskEvent } from "../../transition-actions.js";
 import { requireUser } from "../../plugins/auth.js";
 import {
-  acceptOffer,
-  closeOtherOffers,
   listOffers,
   lockAndCountOpenOffers,
   offerContext,
-  openOffer,
-  priceTaskAt,
   upsertOffer,
   withdrawOffer,
   type OfferContext,
@@ -25,7 +20,7 @@ import {
 // Offers on a task that takes them (docs/product.md, Offers; docs/decisions/061-offers.md): a
 // verified provider makes, changes or withdraws their offer while the task is open; the poster reads
 // them all. Accepting one is the task table's accept_offer row (the tasks feature's route); this
-// feature owns its two actions: offers.accept and notify.offers_decided.
+// feature's actions (offers.accept, notify.offers_decided, and its events' notice) are in actions.ts.
 
 /** Why this person may not make or withdraw an offer on this task now, or null when they may. */
 function offerRefusal(found: OfferContext | null, userId: string): Error | null {
@@ -36,47 +31,6 @@ function offerRefusal(found: OfferContext | null, userId: string): Error | null 
   if (found.task.status !== "open") return conflict(OFFER_MESSAGES.notOpen);
   if (found.declined) return conflict(OFFER_MESSAGES.declined);
   return null;
-}
-
-function registerOfferActions(ctx: AppContext): void {
-  // The transition's UPDATE assigned the offer's provider (the assign_offer_provider effect); here
-  // the offer itself must still be open at the price the poster saw, or the whole transition rolls
-  // back with 409: a provider who changed the price since cannot have it accepted unseen. The task is
-  // then priced at the offer by the one fee function, the same quote the poster confirmed.
-  ctx.taskActions.handle("offers.accept", async (event) => {
-    const { task, offer: named, tx, now } = event;
-    const offer = named === null ? null : await acceptOffer(tx, task.id, named, now);
-    if (!offer || offer.providerId !== task.providerId) {
-      const current = named === null ? null : await openOffer(tx, task.id, named.id);
-      throw conflict(current && current.priceCents !== named?.priceCents ? offerChangedMessage(current.priceCents) : OFFER_MESSAGES.offerGone);
-    }
-    // The offer's quote, its line items stored by the fee rules in force (decision 073).
-    const price = lineItemsOf(offerQuote(offer.priceCents, task.urgency));
-    await priceTaskAt(tx, task.id, price);
-    // The later actions and the answer read the task as it now is.
-    Object.assign(task, price);
-  });
-  ctx.taskActions.handle("notify.offers_decided", async ({ task, tx, now }) => {
-    const others = await closeOtherOffers(tx, task.id, now);
-    if (task.providerId !== null) {
-      await notifyUser(ctx, tx, {
-        userId: task.providerId,
-        kind: "offer_decided",
-        title: "Your offer was accepted",
-        body: `The poster accepted your offer of ${formatDollars(task.budgetCents)} on "${task.title}". The task is yours; wait for their payment before you start.`,
-        taskId: task.id,
-      });
-    }
-    for (const providerId of others) {
-      await notifyUser(ctx, tx, {
-        userId: providerId,
-        kind: "offer_decided",
-        title: "The poster chose another offer",
-        body: `The poster of "${task.title}" accepted another provider's offer, so yours is closed. You can make offers on other tasks on the job board.`,
-        taskId: task.id,
-      });
-    }
-  });
 }
 
 const offersRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -142,15 +96,15 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
           now,
         });
         if (!written) throw conflict(OFFER_MESSAGES.notOpen);
-        await notifyUser(ctx, tx, {
-          userId: found.task.userId,
-          kind: "offer_received",
-          title: written.created ? "A new offer on your task" : "An offer on your task changed",
-          body: `A provider ${written.created ? "offered" : "now offers"} ${formatDollars(written.offer.priceCents)} for "${found.task.title}". Compare the offers on the task page and accept the one you want.`,
+        // The poster hears of it, and their open task page's frame refreshes the offers (the row's actions).
+        await recordTaskEvent(ctx.taskEventActions, "offer_made", {
           taskId,
+          actorId: user.id,
+          tx,
+          now,
+          task: found.task,
+          offer: { priceCents: written.offer.priceCents, created: written.created },
         });
-        // The poster's open task page lists the offers under the task: its frame refreshes them.
-        await announceTaskUpdate(tx, taskId, "offer");
       });
       const [offer] = await listOffers(ctx.db, taskId, user.id);
       if (!offer) throw notFound("Offer not found");
@@ -181,7 +135,7 @@ const offersRoutes: FastifyPluginAsyncZod = async (app) => {
       if (refusal) throw refusal;
       await ctx.db.transaction(async (tx) => {
         if (!(await withdrawOffer(tx, taskId, user.id, ctx.now()))) throw conflict(OFFER_MESSAGES.noOffer);
-        await announceTaskUpdate(tx, taskId, "offer");
+        await recordTaskEvent(ctx.taskEventActions, "offer_withdrawn", { taskId, actorId: user.id, tx, now: ctx.now() });
       });
       const [offer] = await listOffers(ctx.db, taskId, user.id);
       if (!offer) throw notFound("Offer not found");

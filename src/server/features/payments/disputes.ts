@@ -20,10 +20,8 @@ import { disputeMessages, disputes } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
 import { isPartyOrAdmin, type Viewer } from "../../policy.js";
-import { announceTaskUpdate } from "../../task-updates.js";
-import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { recordTaskEvent, type MoneyActionEvent, type TaskRow } from "../../transition-actions.js";
 import { attachDisputePhotos, photosOfMessages, withDisputePhotos, type DisputePhotoDeps } from "./dispute-photos.js";
 import { moneyWhereabouts, runMoneyRow } from "./money-actions.js";
 import { ACCOUNTS, accountBalance, findTask, openDisputeOf, type DisputeRow } from "./repository.js";
@@ -112,18 +110,7 @@ export async function addDisputeMessage(
     if (!message) throw new Error("dispute message not created");
     await attachDisputePhotos(tx, message.id, prepared, now);
     if (isAdmin) await tx.update(disputes).set({ lastAdminActionAt: now }).where(eq(disputes.id, dispute.id));
-    const side = isAdmin ? "An admin" : who.poster ? "The poster" : "The provider";
-    for (const userId of [task.userId, task.providerId]) {
-      if (!userId || userId === user.id) continue;
-      await notifyUser(ctx, tx, {
-        userId,
-        kind: "dispute",
-        title: "New message on a reported problem",
-        body: `${side} wrote about the problem with "${task.title}". Read it and answer on the task page.`,
-        taskId,
-      });
-    }
-    await announceTaskUpdate(tx, taskId, "dispute");
+    await recordTaskEvent(ctx.taskEventActions, "dispute_message", { taskId, actorId: user.id, tx, now, task, byAdmin: isAdmin });
   }));
 }
 

@@ -6,10 +6,8 @@ import { formatDollarsExact, isLateCancellation, lateCancellationFeeCents } from
 import type { Db } from "../../db/client.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
-import { auditLog } from "../../db/schema/users.js";
-import { notifyUser } from "../../notify.js";
-import { announceTaskUpdate, type TaskOtherEvent } from "../../task-updates.js";
-import type { MoneyActionEvent, TaskRow } from "../../transition-actions.js";
+import { sendNotice } from "../../declared-notices.js";
+import type { MoneyActionEvent, TaskEventPayload, TaskRow } from "../../transition-actions.js";
 import { ACCOUNTS, accountBalance, findPayment, moveHold, paymentOfTask, recordMoneyAction } from "./repository.js";
 import type { PaymentsContext } from "./service.js";
 
@@ -29,19 +27,10 @@ export async function runMoneyRow<R extends MoneyRecord>(
   for (const action of row.actions) await ctx.moneyActions.run(action, { ...event, transition: `${record}.${name}` });
 }
 
-function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T {
+export function need<T>(value: T | undefined, what: string, event: MoneyActionEvent): T {
   if (value === undefined) throw new Error(`${event.transition} ran without its ${what}`);
   return value;
 }
-
-/** The live frame each record's changes send (docs/decisions/025-live-task-status.md). */
-const ANNOUNCED: Record<MoneyRecord, TaskOtherEvent> = {
-  payment: "refund",
-  tip: "tip",
-  escrow: "release",
-  payout: "release",
-  dispute: "dispute",
-};
 
 /** Where the task's money is now, in one sentence both parties read (docs/product.md, Money: disputes). */
 export async function moneyWhereabouts(ctx: PaymentsContext, task: TaskRow, tx: Db): Promise<string> {
@@ -51,7 +40,7 @@ export async function moneyWhereabouts(ctx: PaymentsContext, task: TaskRow, tx: 
 }
 
 /** "ledger.refund": everything the task's escrow holds goes back to the poster, at the gateway too. */
-async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   const payment = need(event.payment, "payment", event);
@@ -66,7 +55,7 @@ async function refundHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promis
 }
 
 /** "ledger.release": the escrow to the provider's balance (the task's stored share) and the platform; the provider is told. */
-async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   if (!task.providerId) throw new Error(`Task ${task.id} has no provider to release to`);
@@ -75,9 +64,8 @@ async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promi
   const { providerShareCents } = task;
   const recorded = await recordMoneyAction(ctx, "release", { taskId: task.id, providerId: task.providerId, heldCents: held, providerShareCents, actorId }, tx);
   if (!recorded) return;
-  await notifyUser(ctx, tx, {
+  await sendNotice(ctx, tx, "ledger.release", "provider", {
     userId: task.providerId,
-    kind: "payout_released",
     title: "Payment released",
     body: `${formatDollarsExact(providerShareCents)} for "${task.title}" was released to you.`,
     taskId: task.id,
@@ -89,7 +77,7 @@ async function releaseHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promi
  * gateway too), the rest released with the provider's usual share of it (providerShareOfRelease).
  * The hold, if the task was completed, settles with it.
  */
-async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -117,7 +105,7 @@ async function splitHeld(ctx: PaymentsContext, event: MoneyActionEvent): Promise
  * from the platform guarantee account; recovered from the provider's balance (their next payouts)
  * only when the admin chose so.
  */
-async function payFromGuarantee(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function payFromGuarantee(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -137,7 +125,7 @@ function otherParty(task: TaskRow, userId: string | null): string | null {
   return userId === task.userId ? task.providerId : task.userId;
 }
 
-async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx, actorId } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -145,9 +133,8 @@ async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent):
   if (!to) return;
   const who = actorId === task.userId ? "The poster" : "The provider";
   const reason = DISPUTE_REASON_LABELS[dispute.reason as DisputeReason];
-  await notifyUser(ctx, tx, {
+  await sendNotice(ctx, tx, "notify.dispute_opened", "other_party", {
     userId: to,
-    kind: "dispute",
     title: "A problem was reported",
     body: `${who} reported a problem with "${task.title}": ${reason}. ${await moneyWhereabouts(ctx, task, tx)} Give your side on the task page.`,
     taskId: task.id,
@@ -158,7 +145,7 @@ async function tellDisputeOpened(ctx: PaymentsContext, event: MoneyActionEvent):
  * Both parties hear the resolution in the words of the task's statement, which the row's ledger
  * actions have just written: what each received or got back, and the pro-rata rule of a split.
  */
-async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
+export async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent): Promise<void> {
   const { tx } = event;
   const task = need(event.task, "task", event);
   const dispute = need(event.dispute, "dispute", event);
@@ -167,9 +154,8 @@ async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent
     if (!userId) continue;
     const words = statementWords(statement, userId === task.userId ? { role: "poster" } : { role: "provider", id: userId });
     const rule = words.rule ? ` ${words.rule}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.dispute_resolved", userId === task.userId ? "poster" : "provider", {
       userId,
-      kind: "dispute",
       title: "The reported problem was resolved",
       body: `About "${task.title}": ${words.summary}${rule} Reason: ${dispute.resolutionReason ?? ""}`,
       taskId: task.id,
@@ -183,7 +169,7 @@ async function tellDisputeResolved(ctx: PaymentsContext, event: MoneyActionEvent
  * escrow; "escrow.refund" then gives back what is left (docs/product.md, Money: late cancellation).
  * The provider hears both in the row's one notice, notify.provider_cancelled, read from the statement.
  */
-async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
+export async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { task: TaskRow; tx: Db; actorId: string | null; now: Date }): Promise<void> {
   if (!task.paymentCapturedAt || !task.providerId || !isLateCancellation(task.scheduledDate, now)) return;
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   const feeCents = lateCancellationFeeCents(task.budgetCents, held);
@@ -193,67 +179,18 @@ async function payLateFee(ctx: PaymentsContext, { task, tx, actorId, now }: { ta
   await recordMoneyAction(ctx, "late_fee", { paymentId: payment.id, taskId: task.id, providerId: task.providerId, feeCents, actorId }, tx);
 }
 
-/** Registers the money table's handlers, and the task table's late-cancellation fee. */
-export function registerMoneyHandlers(ctx: PaymentsContext): void {
-  const m = ctx.moneyActions;
-  m.handle("ledger.capture", async (event) => {
-    const payment = need(event.payment, "payment", event);
-    const input = { paymentId: payment.id, taskId: payment.taskId, amountCents: payment.amountCents, posterId: payment.posterId };
-    await recordMoneyAction(ctx, "capture", event.memo ? { ...input, memo: event.memo } : input, event.tx);
-  });
-  m.handle("ledger.refund", (event) => refundHeld(ctx, event));
-  m.handle("ledger.release", (event) => releaseHeld(ctx, event));
-  m.handle("ledger.tip", async (event) => {
-    const tip = need(event.tip, "tip", event);
-    const input = { tipId: tip.id, taskId: tip.taskId, posterId: tip.posterId, providerId: tip.providerId, amountCents: tip.amountCents };
-    await recordMoneyAction(ctx, "tip", input, event.tx);
-    await notifyUser(ctx, event.tx, {
-      userId: tip.providerId,
-      kind: "payment_received",
-      title: "You received a tip",
-      body: `The poster tipped you ${formatDollarsExact(tip.amountCents)}. Tips are yours in full.`,
-      taskId: tip.taskId,
+/** The dispute_message event (src/shared/task-events.ts): the parties other than its author hear of it. */
+export async function tellDisputeMessage(ctx: PaymentsContext, event: TaskEventPayload): Promise<void> {
+  const { task, tx, actorId } = event;
+  if (!task) throw new Error(`${event.event} ran without its task`);
+  const side = event.byAdmin ? "An admin" : actorId === task.userId ? "The poster" : "The provider";
+  for (const [to, userId] of [["poster", task.userId], ["provider", task.providerId ?? null]] as const) {
+    if (!userId || userId === actorId) continue;
+    await sendNotice(ctx, tx, "notify.dispute_message", to, {
+      userId,
+      title: "New message on a reported problem",
+      body: `${side} wrote about the problem with "${task.title}". Read it and answer on the task page.`,
+      taskId: event.taskId,
     });
-  });
-  m.handle("ledger.payout", async (event) => {
-    const payout = need(event.payout, "payout", event);
-    await recordMoneyAction(ctx, "payout", { payoutId: payout.id, providerId: payout.providerId, amountCents: payout.amountCents }, event.tx);
-  });
-  m.handle("ledger.split", (event) => splitHeld(ctx, event));
-  m.handle("ledger.guarantee", (event) => payFromGuarantee(ctx, event));
-  m.handle("escrow.freeze", async (event) => {
-    const dispute = need(event.dispute, "dispute", event);
-    await moveHold(ctx, "freeze", eq(escrowHolds.taskId, need(event.task, "task", event).id), { disputeReason: dispute.reason, disputedAt: event.now }, event.tx);
-  });
-  m.handle("task.close_disputed", async (event) => {
-    const admin = need(event.admin, "admin", event);
-    const task = need(event.task, "task", event);
-    if (task.status !== "claimed" && task.status !== "in_progress") return;
-    const closed = await ctx.taskTransition("resolve_dispute", task.id, admin, { tx: event.tx, now: event.now });
-    if (!closed) throw new Error(`Task ${task.id} could not be closed with its dispute`);
-  });
-  m.handle("notify.dispute_opened", (event) => tellDisputeOpened(ctx, event));
-  m.handle("notify.dispute_resolved", (event) => tellDisputeResolved(ctx, event));
-  m.handle("audit.dispute_resolved", async (event) => {
-    const dispute = need(event.dispute, "dispute", event);
-    await event.tx.insert(auditLog).values({
-      actorId: dispute.resolvedBy,
-      action: "dispute.resolve",
-      targetType: "task",
-      targetId: need(event.task, "task", event).id,
-      reason: dispute.resolutionReason ?? "",
-      details: {
-        disputeId: dispute.id,
-        refundCents: dispute.refundCents,
-        releaseCents: dispute.releaseCents,
-        providerShareCents: dispute.providerShareCents,
-        guaranteeCents: dispute.guaranteeCents,
-        recoverFromProvider: dispute.recoverFromProvider,
-      },
-    });
-  });
-  m.handle("announce", (event) =>
-    announceTaskUpdate(event.tx, need(event.task, "task", event).id, ANNOUNCED[event.transition.split(".")[0] as MoneyRecord]),
-  );
-  ctx.taskActions.handle("escrow.late_fee", (event) => payLateFee(ctx, event));
+  }
 }

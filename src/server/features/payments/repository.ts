@@ -22,7 +22,7 @@ import { loadTaskStatements } from "../../db/task-statements.js";
 import { disputes, escrowHolds, LIVE_PAYMENT, ledgerEntries, ledgerTransactions, payments, payouts, receiptFacts, tips } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
-import { notifyUser } from "../../notify.js";
+import { noticeAction, sendNotice } from "../../declared-notices.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { receiptKind, receiptNotice, receiptOf, type ReceiptRow } from "./receipts.js";
 
@@ -413,7 +413,7 @@ export async function recordMoneyAction<A extends LedgerKind>(ctx: AppContext, a
   const id = await recordTransaction(ctx, transaction, tx);
   // Whether a receipt is due is read from the postings in hand by the receipt's own rule
   // (receiptKind); the receipt is read back only for the transactions that touch the card.
-  if (id && receiptKind({ kind: transaction.kind, ...cardMovement(transaction.postings) })) await mailReceipt(ctx, id, tx);
+  if (id && receiptKind({ kind: transaction.kind, ...cardMovement(transaction.postings) })) await mailReceipt(ctx, action, id, tx);
   return id;
 }
 
@@ -589,7 +589,7 @@ export async function receiptsOfPayer(ctx: AppContext, payerId: string): Promise
  * sends its e-mail and notice, in the transaction that moved the money, so all three commit together
  * and the receipt reads later as the e-mail did (decision 060, "Facts frozen at issue").
  */
-async function mailReceipt(ctx: AppContext, transactionId: string, tx: Db): Promise<void> {
+async function mailReceipt(ctx: AppContext, kind: LedgerKind, transactionId: string, tx: Db): Promise<void> {
   await tx.insert(receiptFacts).select(
     tx
       .select({
@@ -607,5 +607,6 @@ async function mailReceipt(ctx: AppContext, transactionId: string, tx: Db): Prom
       .where(eq(ledgerTransactions.id, transactionId)),
   );
   const found = await findReceipt(ctx, transactionId, tx);
-  if (found) await notifyUser(ctx, tx, receiptNotice(found.receipt, found.payerId, ctx.env.PUBLIC_URL));
+  // The receipt is the notice its ledger action declares (MONEY_NOTICES, decision 083).
+  if (found) await sendNotice(ctx, tx, noticeAction(`ledger.${kind}`), "poster", receiptNotice(found.receipt, found.payerId, ctx.env.PUBLIC_URL));
 }

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { createPaymentGateway } from "../../adapters/payments/create-payment-gateway.js";
 import adminRoutes from "./admin-routes.js";
 import type { DisputePhotoDeps } from "./dispute-photos.js";
-import { registerMoneyHandlers } from "./money-actions.js";
+import { registerPaymentActions } from "./actions.js";
 import paymentRoutes from "./payment-routes.js";
 import payoutRoutes from "./payout-routes.js";
 import receiptRoutes from "./receipt-routes.js";
-import { failStuckSandboxPayments, payOutAll, registerEscrowHandlers, releaseDue, type PaymentsContext } from "./service.js";
+import { failStuckSandboxPayments, payOutAll, releaseDue, type PaymentsContext } from "./service.js";
 import webhookRoutes from "./webhook-routes.js";
 
 // Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md), every
@@ -21,8 +21,7 @@ const paymentsRoutes: FastifyPluginAsyncZod<DisputePhotoDeps & Pick<PaymentsCont
     taskTransition: app.taskTransition,
     recordSecurityEvent: deps.recordSecurityEvent,
   };
-  registerEscrowHandlers(ctx);
-  registerMoneyHandlers(ctx);
+  registerPaymentActions(ctx);
   ctx.scheduler.register("payments:release-due", () => releaseDue(ctx));
   ctx.scheduler.register("payments:payout-pending", () => payOutAll(ctx));
   ctx.scheduler.register("payments:fail-stuck-processing", () => failStuckSandboxPayments(ctx));

@@ -13,10 +13,10 @@ import {
   type MoneyRequester,
   type MoneyTransitionName,
 } from "../../../shared/money-lifecycle.js";
-import { formatDollarsExact, needsApprovalWindow, youllEarnText } from "../../../shared/money.js";
+import { formatDollarsExact, needsApprovalWindow } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import type { SecurityEventName } from "../../../shared/security-rules.js";
-import { REFUND_REASONS, type RefundReason } from "../../../shared/task-statement.js";
+import type { RefundReason } from "../../../shared/task-statement.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
 import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
@@ -25,7 +25,6 @@ import type { Db } from "../../db/client.js";
 import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
 import type { Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { runMoneyRow } from "./money-actions.js";
@@ -200,7 +199,8 @@ export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string
 }
 
 /**
- * The capture: the task's "pay" transition (through the tasks feature's transition function), then
+ * The capture: the task's "pay" transition (through the tasks feature's transition function; its row
+ * tells the provider, notify.provider_paid), then
  * the payment's "capture" with its ledger action, in the caller's transaction. Returns the paid task,
  * or null when the task was no longer payable (cancelled, expired or already paid).
  */
@@ -209,15 +209,6 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
   const task = await ctx.taskTransition("pay", payment.taskId, "payment_system", { tx, now });
   if (!task) return null;
   await captureMoney(ctx, tx, payment);
-  if (task.providerId) {
-    await notifyUser(ctx, tx, {
-      userId: task.providerId,
-      kind: "payment_received",
-      title: "Payment received",
-      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.providerShareCents)}. You can start the work.`,
-      taskId: task.id,
-    });
-  }
   return task;
 }
 
@@ -366,7 +357,7 @@ async function existingTip(ctx: AppContext, values: { taskId: string; posterId: 
  * "payment.refund": everything the task's escrow holds goes back to the poster ("ledger.refund"), keyed
  * by its one captured payment, with why: the task transition that refunded it, or a late capture.
  */
-async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null, refundReason: RefundReason): Promise<void> {
+export async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId: string | null, refundReason: RefundReason): Promise<void> {
   const held = await accountBalance(ctx, ACCOUNTS.escrow(task.id), tx);
   if (held <= 0) return;
   // Money in escrow always came from the task's one captured payment.
@@ -380,7 +371,7 @@ async function refundEscrow(ctx: PaymentsContext, tx: Db, task: TaskRow, actorId
  * 24 hours for budgets of $100 or more; below that the window is empty and "release_due" follows
  * at once.
  */
-async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
+export async function holdOnCompletion(ctx: PaymentsContext, tx: Db, task: TaskRow, now: Date): Promise<void> {
   if (!task.paymentCapturedAt) return;
   const windowed = needsApprovalWindow(task.budgetCents);
   const hold = await startHold(ctx, task.id, new Date(now.getTime() + (windowed ? APPROVAL_WINDOW_MS : 0)), tx);
@@ -414,17 +405,6 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
     const due = await moveHold(ctx, "release_due", sql`true`, { settledAt: ctx.now() }, tx);
     for (const { taskId } of due) await runMoneyRow(ctx, "escrow", "release_due", { task: await taskOf(ctx, taskId, tx), actorId: null, tx, now: ctx.now() });
     return due.length;
-  });
-}
-
-/** The task table's escrow actions (src/shared/task-lifecycle.ts), run inside each transition's transaction. */
-export function registerEscrowHandlers(ctx: PaymentsContext): void {
-  ctx.taskActions.handle("escrow.hold", ({ task, tx, now }) => holdOnCompletion(ctx, tx, task, now));
-  ctx.taskActions.handle("escrow.refund", ({ task, tx, actorId, transition }) => {
-    // The rows that name escrow.refund are the refund's reasons (cancel, withdraw, remove, release, report_no_show).
-    const reason = REFUND_REASONS.find((r) => r === transition);
-    if (!reason) throw new Error(`The task transition ${transition} refunds without a reason the statements know`);
-    return refundEscrow(ctx, tx, task, actorId, reason);
   });
 }
 

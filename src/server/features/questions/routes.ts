@@ -1,7 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { uuidParamSchema } from "../../../shared/common.js";
-import { notificationPreview } from "../../../shared/chat-text.js";
 import {
   answerQuestionBodySchema,
   askQuestionBodySchema,
@@ -16,11 +15,11 @@ import {
 import { maskContactDetails } from "../../contact-masking.js";
 import type { Db } from "../../db/client.js";
 import { conflict, errorResponses, forbidden, notFound } from "../../http-errors.js";
-import { notifyUser } from "../../notify.js";
 import { requireUser } from "../../plugins/auth.js";
 import { isPartyOrAdmin, viewerOrNull } from "../../policy.js";
 import { rateLimit } from "../../plugins/rate-limit.js";
-import { announceTaskUpdate } from "../../task-updates.js";
+import { recordTaskEvent } from "../../transition-actions.js";
+import { registerQuestionActions } from "./actions.js";
 import {
   answerQuestion,
   findQuestion,
@@ -36,6 +35,8 @@ import {
 // docs/decisions/063-public-questions.md): a verified provider asks, the poster answers once,
 // everyone reads; the poster or an admin hides a question. Every text is masked here, before it is
 // stored, so no reader (the API, the server-rendered page, an export) ever gets the original.
+// Asking, answering and hiding are task events (src/shared/task-events.ts): their notices and live
+// frames are the events' actions (actions.ts).
 
 type SessionUser = NonNullable<FastifyRequest["user"]>;
 
@@ -52,6 +53,7 @@ async function questionOf(db: Db, found: QuestionContext, questionId: string): P
 
 const questionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
+  registerQuestionActions(ctx);
   const limit = rateLimit(ctx.db, ctx.now, {
     name: "questions",
     max: QUESTION_RATE_LIMIT_PER_MINUTE,
@@ -73,7 +75,7 @@ const questionsRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await findQuestion(ctx.db, taskId, questionId))) throw notFound(QUESTION_MESSAGES.noQuestion);
     await ctx.db.transaction(async (tx) => {
       await setQuestionHidden(tx, questionId, hidden ? ctx.now() : null);
-      await announceTaskUpdate(tx, taskId, "questions");
+      await recordTaskEvent(ctx.taskEventActions, "question_moderated", { taskId, actorId: user.id, tx, now: ctx.now() });
     });
     return questionOf(ctx.db, found, questionId);
   }
@@ -122,14 +124,8 @@ const questionsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (found.task.status !== "open") throw conflict(QUESTION_MESSAGES.notOpen);
         if ((await lockAndCountOpenQuestions(tx, taskId, user.id)) >= MAX_OPEN_QUESTIONS_PER_ASKER) throw conflict(QUESTION_MESSAGES.tooMany);
         const row = await insertQuestion(tx, { taskId, askerId: user.id, body, now: ctx.now() });
-        await notifyUser(ctx, tx, {
-          userId: found.task.userId,
-          kind: "question_asked",
-          title: "A new question on your task",
-          body: `A provider asked about "${found.task.title}": "${notificationPreview(body)}" Answer it on the task page; everyone can read the answer.`,
-          taskId,
-        });
-        await announceTaskUpdate(tx, taskId, "questions");
+        const question = { askerId: user.id, text: body };
+        await recordTaskEvent(ctx.taskEventActions, "question_asked", { taskId, actorId: user.id, tx, now: ctx.now(), task: found.task, question });
         return { found, row };
       });
       return reply.code(201).send(await questionOf(ctx.db, question.found, question.row.id));
@@ -161,15 +157,9 @@ const questionsRoutes: FastifyPluginAsyncZod = async (app) => {
         if (task.task.status !== "open") throw conflict(QUESTION_MESSAGES.notOpen);
         const row = await answerQuestion(tx, questionId, answer, ctx.now());
         if (!row) throw conflict(QUESTION_MESSAGES.answered);
-        await notifyUser(ctx, tx, {
-          userId: row.askerId,
-          kind: "question_answered",
-          title: "Your question was answered",
-          body: `The poster of "${task.task.title}" answered your question: "${notificationPreview(answer)}" Read it on the task page.`,
-          taskId,
-        });
         // The asker is neither poster nor provider of the task: named so their open page refreshes too.
-        await announceTaskUpdate(tx, taskId, "questions", { also: row.askerId });
+        const question = { askerId: row.askerId, text: answer };
+        await recordTaskEvent(ctx.taskEventActions, "question_answered", { taskId, actorId: user.id, tx, now: ctx.now(), task: task.task, question, also: row.askerId });
         return task;
       });
       return questionOf(ctx.db, found, questionId);

@@ -204,7 +204,7 @@ describe("ratings on the user row", () => {
       let runs: Promise<number[]> = Promise.resolve([]);
       await t.database.db.transaction(async (blocker) => {
         await blocker.execute(sql`select id from users where id = ${provider.id}::uuid for no key update`);
-        runs = Promise.all([revealDueReviews(t.app.ctx.db, t.clock.now()), revealDueReviews(t.app.ctx.db, t.clock.now())]);
+        runs = Promise.all([revealDueReviews(t.app.ctx, t.clock.now()), revealDueReviews(t.app.ctx, t.clock.now())]);
         await waitForLockWaiters(2);
       });
       counts = await runs;
@@ -214,7 +214,7 @@ describe("ratings on the user row", () => {
     const reviewNotices = heard.filter((n) => n.event === "review" && done.includes(n.taskId));
     expect(reviewNotices.map((n) => n.taskId).sort()).toEqual([...done].sort());
     // Nothing left: a third run reveals nothing.
-    expect(await revealDueReviews(t.app.ctx.db, t.clock.now())).toBe(0);
+    expect(await revealDueReviews(t.app.ctx, t.clock.now())).toBe(0);
   });
 
   it("pushes the 14-day reveal live to both sides, as a submitted review is", async () => {
@@ -240,7 +240,7 @@ describe("ratings on the user row", () => {
       { taskId: task.id, reviewerId: provider.id, reviewedId: poster.id, rating: 4 },
     ]);
     expect(await totals(provider.id)).toEqual({ count: 0, sum: 0 });
-    expect(await revealDueReviews(t.app.ctx.db, t.clock.now())).toBe(2);
+    expect(await revealDueReviews(t.app.ctx, t.clock.now())).toBe(2);
     expect([await totals(provider.id), await totals(poster.id)]).toEqual([
       { count: 1, sum: 2 },
       { count: 1, sum: 4 },
@@ -302,7 +302,7 @@ const submit = (index: number, side: Side, rating: number): Cmd => ({
     const reviewer = task[side];
     const reviewed = task[otherSide(side)];
     try {
-      await createReview(t.app.ctx.db, { taskId: task.id, reviewerId: reviewer.id, reviewedId: reviewed.id, rating, comment: null, now: t.clock.now() });
+      await createReview(t.app.ctx, { taskId: task.id, reviewerId: reviewer.id, reviewedId: reviewed.id, rating, comment: null, now: t.clock.now() });
       expect(task.deleted || task.reviews[side] !== undefined, "accepted only a first review of a live task").toBe(false);
       task.reviews[side] = { rating, revealed: false };
       const other = task.reviews[otherSide(side)];
@@ -324,7 +324,7 @@ const advance = (days: number): Cmd => ({
   check: () => true,
   async run(m) {
     t.clock.advance(days * DAY);
-    await Promise.all([revealDueReviews(t.app.ctx.db, t.clock.now()), revealDueReviews(t.app.ctx.db, t.clock.now())]);
+    await Promise.all([revealDueReviews(t.app.ctx, t.clock.now()), revealDueReviews(t.app.ctx, t.clock.now())]);
     const now = t.clock.now().getTime();
     for (const task of m.tasks) {
       if (task.completedAtMs + 14 * DAY > now) continue;

@@ -6,7 +6,11 @@ import { queryRows, type Db } from "../../db/client.js";
 import { averageRatingSql, toRating } from "../../db/ratings.js";
 import { badRequest, conflict, forbidden, notFound } from "../../http-errors.js";
 import { isPartyOrAdmin, type Viewer } from "../../policy.js";
-import { announceTaskUpdate } from "../../task-updates.js";
+import type { AppContext } from "../../context.js";
+import { recordTaskEvent } from "../../transition-actions.js";
+
+/** The database and the task events' handlers: a review is the task event "reviewed" (src/shared/task-events.ts). */
+type Events = Pick<AppContext, "db" | "taskEventActions">;
 
 // Two-way, blind reviews (docs/product.md#reviews): neither side sees the other's review until both
 // have written one or BLIND_REVIEW_DAYS have passed since completion, so the second reviewer cannot
@@ -93,10 +97,10 @@ async function reveal(tx: Db, due: SQL, now: Date, limit: number): Promise<strin
 }
 
 export async function createReview(
-  db: Db,
+  ctx: Events,
   input: { taskId: string; reviewerId: string; reviewedId: string; rating: number; comment: string | null; now: Date },
 ): Promise<Review> {
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     // One review at a time per task: the second of a pair waits for the first to commit, then sees
     // it and reveals both. NO KEY UPDATE, so chat messages (which reference the task) do not wait.
     const [task] = await queryRows<TaskRow>(
@@ -129,7 +133,7 @@ export async function createReview(
     // The second review of the pair reveals both, now.
     await reveal(tx, sql`r.task_id = ${input.taskId}::uuid and ${otherReviewed}`, input.now, 2);
     // The other party's page learns of it live (docs/decisions/025-live-task-status.md).
-    await announceTaskUpdate(tx, input.taskId, "review");
+    await recordTaskEvent(ctx.taskEventActions, "reviewed", { taskId: input.taskId, actorId: input.reviewerId, tx, now: input.now });
     const [row] = await queryRows<ReviewRow>(
       tx,
       sql`select ${reviewColumns} from reviews r join users u on u.id = r.reviewer_id where r.id = ${inserted.id}::uuid`,
@@ -145,12 +149,12 @@ export async function createReview(
  * each task's poster, provider and admins hear it live like a submitted review. Safe on every
  * instance at once (see `reveal`). Returns how many reviews it revealed.
  */
-export async function revealDueReviews(db: Db, now: Date, batch = 500): Promise<number> {
+export async function revealDueReviews(ctx: Events, now: Date, batch = 500): Promise<number> {
   const cutoff = new Date(now.getTime() - BLIND_MS);
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const due = sql`(t.completed_at <= ${cutoff.toISOString()}::timestamptz or ${otherReviewed})`;
     const revealed = await reveal(tx, due, now, batch);
-    for (const taskId of new Set(revealed)) await announceTaskUpdate(tx, taskId, "review");
+    for (const taskId of new Set(revealed)) await recordTaskEvent(ctx.taskEventActions, "reviewed", { taskId, actorId: null, tx, now });
     return revealed.length;
   });
 }

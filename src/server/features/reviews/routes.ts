@@ -11,7 +11,7 @@ const errors = errorResponses(400, 401, 403, 404);
 const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   // Blind reviews whose window has passed become visible within one run of the jobs (docs/product.md#reviews).
-  ctx.scheduler.register("reviews:reveal", () => revealDueReviews(ctx.db, ctx.now()));
+  ctx.scheduler.register("reviews:reveal", () => revealDueReviews(ctx, ctx.now()));
 
   app.post(
     "/api/reviews",
@@ -20,7 +20,7 @@ const reviewsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ["reviews"], operationId: "createReview", summary: "Reviews the other party of a completed task", body: createReviewBodySchema, response: { 201: reviewSchema, ...errors, ...errorResponses(409) } },
     },
     async (request, reply) => {
-      const review = await createReview(ctx.db, { ...request.body, reviewerId: requireUser(request).id, now: ctx.now() });
+      const review = await createReview(ctx, { ...request.body, reviewerId: requireUser(request).id, now: ctx.now() });
       return reply.code(201).send(review);
     },
   );

@@ -9,8 +9,7 @@ import { taskPhotos } from "../../db/schema/task-photos.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { listTaskPhotos } from "../../db/task-photo-list.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
-import type { TaskRow } from "../../transition-actions.js";
-import { announceTaskUpdate } from "../../task-updates.js";
+import { recordTaskEvent, type TaskRow } from "../../transition-actions.js";
 import { deriveImages } from "./images.js";
 
 // Adding and removing a task's photos, and serving their images (docs/product.md#task-photos,
@@ -99,7 +98,7 @@ export async function addTaskPhoto(
         .onConflictDoNothing({ target: taskPhotos.uploadId })
         .returning({ id: taskPhotos.id });
       if (!row) throw namedFieldError("photoURL", "This photo is already attached to a task. Upload it again to use it twice.");
-      await cardChanged(deps, tx, task);
+      await cardChanged(ctx, deps, tx, task, userId);
       return task.title;
     });
     return { photos: await listTaskPhotos(ctx.db, taskId, title) };
@@ -110,9 +109,9 @@ export async function addTaskPhoto(
 }
 
 /** The board card shows the first photo: this instance's board cache and every other instance hear of it. */
-async function cardChanged(deps: TaskPhotoDeps, tx: Db, task: Pick<TaskRow, "id" | "category">): Promise<void> {
+async function cardChanged(ctx: AppContext, deps: TaskPhotoDeps, tx: Db, task: Pick<TaskRow, "id" | "category">, userId: string): Promise<void> {
   deps.boardCardChanged(task);
-  await announceTaskUpdate(tx, task.id, "photos", { board: "changed" });
+  await recordTaskEvent(ctx.taskEventActions, "photos_changed", { taskId: task.id, actorId: userId, tx, now: ctx.now() });
 }
 
 /** The photo row, its original upload and then its three files (after the commit) go. */
@@ -131,7 +130,7 @@ export async function removeTaskPhoto(
       .returning({ uploadId: taskPhotos.uploadId, smallKey: taskPhotos.smallKey, mediumKey: taskPhotos.mediumKey });
     if (!photo) throw notFound("Photo not found");
     const [original] = await tx.delete(uploads).where(eq(uploads.id, photo.uploadId)).returning({ storageKey: uploads.storageKey });
-    await cardChanged(deps, tx, task);
+    await cardChanged(ctx, deps, tx, task, userId);
     return { title: task.title, keys: [photo.smallKey, photo.mediumKey, ...(original ? [original.storageKey] : [])] };
   });
   await deleteFiles(ctx, deps.storage, keys);

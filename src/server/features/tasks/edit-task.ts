@@ -7,8 +7,7 @@ import type { AppContext } from "../../context.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { conflict, fieldError, forbidden, notFound } from "../../http-errors.js";
 import { placeTimeZone } from "../../task-time.js";
-import { announceTaskUpdate } from "../../task-updates.js";
-import type { TaskRow } from "../../transition-actions.js";
+import { recordTaskEvent, type TaskRow } from "../../transition-actions.js";
 import { approx } from "./positions.js";
 import { findTask, type SessionUser } from "./repository.js";
 import { assertSchedule, maskedTaskText, taskPosition } from "./service.js";
@@ -87,9 +86,9 @@ export async function editTask(ctx: AppContext, user: SessionUser, taskId: strin
       .returning();
     if (!updated) return null;
     onChanged(updated);
-    // Open boards and the task's page refresh (decision 025); "added" because the card may now
-    // belong on pages it was not on (a new budget, a new title for a search).
-    await announceTaskUpdate(tx, taskId, "edited", { board: "added" });
+    // Open boards and the task's page refresh (decision 025); its row says "added" because the card
+    // may now belong on pages it was not on (a new budget, a new title for a search).
+    await recordTaskEvent(ctx.taskEventActions, "edited", { taskId, actorId: user.id, tx, now });
     return updated;
   });
   if (!row) {

@@ -4,8 +4,7 @@ import { formatPlace } from "../../../shared/places.js";
 import type { Geocoder } from "../../adapters/geocoding/geocoder.js";
 import type { AppContext } from "../../context.js";
 import { tasks } from "../../db/schema/tasks.js";
-import type { TaskRow } from "../../transition-actions.js";
-import { announceTaskUpdate } from "../../task-updates.js";
+import { recordTaskEvent, type TaskRow } from "../../transition-actions.js";
 
 // A task's coarse position when the poster typed the place instead of picking a suggestion
 // (docs/product.md#tasks, "Where a task is"): the server asks the geocoder port for the street,
@@ -100,7 +99,7 @@ async function setPosition(ctx: AppContext, taskId: string, point: GeoPoint, onP
     // The task joins distance searches and the map as a posted task does: kept board answers that
     // it may join are dropped, and the poster's page refreshes.
     onPlaced(task);
-    await announceTaskUpdate(tx, task.id, "placed", { board: "added" });
+    await recordTaskEvent(ctx.taskEventActions, "placed", { taskId: task.id, actorId: null, tx, now: ctx.now() });
     return true;
   });
 }

@@ -31,7 +31,8 @@ import geocodeRoutes from "./geocode-routes.js";
 import scheduleRoutes from "./schedule-routes.js";
 import { createPositionBackfill } from "./positions.js";
 import { countWithinRadii, listOpenTasks } from "./board-query.js";
-import { declinedOpenTasks, recordDeclinedProvider, recordWithdrawal, type OpenTasksInput, type SessionUser } from "./repository.js";
+import { declinedOpenTasks, type OpenTasksInput, type SessionUser } from "./repository.js";
+import { registerTaskActions } from "./actions.js";
 import { cancelAsPoster, declineRequest, lapseDueRequests } from "./requests.js";
 import { createTask, expireUnpaidClaims, performTransition, transitionTask } from "./service.js";
 import { getTaskDetail, listAssignedTo, listPostedBy, privateView } from "./task-views.js";
@@ -124,15 +125,7 @@ const tasksRoutes: FastifyPluginAsyncZod = async (app) => {
     if (own.size > OWN_CHANGES_KEPT && !oldest.done) own.delete(oldest.value);
   };
   // This instance's own changes, inside their transactions (before anyone can read them)...
-  ctx.taskActions.handle("board.add", async ({ task }) => changedHere(changeOf(task, "added")));
-  ctx.taskActions.handle("board.remove", async ({ task }) => changedHere(changeOf(task, "removed")));
-  ctx.taskActions.handle("declined.remember", async ({ task, releasedProviderId, now, tx }) => {
-    if (releasedProviderId !== null) await recordDeclinedProvider(task.id, releasedProviderId, now, tx);
-  });
-  // The provider's reliability line counts these (decision 058).
-  ctx.taskActions.handle("withdrawal.record", async ({ transition, task, releasedProviderId, now, tx }) => {
-    if (releasedProviderId !== null) await recordWithdrawal(task.id, releasedProviderId, transition === "withdraw", now, tx);
-  });
+  registerTaskActions(ctx, (task, effect) => changedHere(changeOf(task, effect)));
   // A card's photos are not a transition (no state, no actor rule), so they reach the cache through
   // this decorator, which app.ts hands to the task-photos feature (decision 045).
   app.decorate("boardCardChanged", (task: Pick<TaskRow, "id" | "category">) =>

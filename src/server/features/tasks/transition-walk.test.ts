@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { MONEY_NOTICES } from "../../../shared/money-lifecycle.js";
 import { findProcessStep, TASK_PROCESS, type TaskAction, type TaskProcessName } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
+import { DECLARED_NOTICES, type NoticeAction } from "../../declared-notices.js";
 import { escrowHolds, ledgerTransactions } from "../../db/schema/payments.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { taskDeclinedProviders, taskWithdrawals } from "../../db/schema/tasks.js";
@@ -55,6 +57,8 @@ interface Walk {
   name: TaskProcessName;
   /** The board's ids before the transition (read, so the board's answer is kept in its cache). */
   boardBefore: string[];
+  /** The notices that existed before the transition. */
+  noticesBefore: Set<string>;
 }
 
 /** How each action shows it ran; the Record makes a new action fail type checking here until it has one. */
@@ -135,6 +139,7 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
     expect(rows.map((r) => r.providerId)).toEqual([party(w.provider, "provider").id]);
   },
   "notify.provider_no_show": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "provider_no_show")).toHaveLength(1),
+  "notify.provider_paid": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "payment_received")).toHaveLength(1),
 };
 
 function bookingsOf(taskId: string) {
@@ -153,12 +158,13 @@ interface Scenario {
 }
 
 /** Reads the board (keeping its answer), then performs. */
-async function walk(name: TaskProcessName, parties: Omit<Walk, "name" | "boardBefore" | "taskId">, taskId: string | null, perform: () => Promise<string | void>): Promise<Walk> {
+async function walk(name: TaskProcessName, parties: Omit<Walk, "name" | "boardBefore" | "taskId" | "noticesBefore">, taskId: string | null, perform: () => Promise<string | void>): Promise<Walk> {
   const boardBefore = await boardIds();
+  const noticesBefore = new Set((await t.database.db.select({ id: notifications.id }).from(notifications)).map((n) => n.id));
   const performed = await perform();
   const id = taskId ?? performed;
   if (!id) throw new Error(`${name} gave no task`);
-  return { ...parties, taskId: id, name, boardBefore };
+  return { ...parties, taskId: id, name, boardBefore, noticesBefore };
 }
 
 const SCENARIOS: Scenario[] = [
@@ -187,7 +193,7 @@ const SCENARIOS: Scenario[] = [
   {
     row: "pay",
     label: "a claimed task",
-    proves: ["announce"],
+    proves: ["announce", "notify.provider_paid"],
     run: async () => {
       const { task, poster, provider } = await taskAt(t, "claimed");
       return walk("pay", { poster, provider, alerted: null }, task.id, async () => void (await pay(t, poster, task)));
@@ -519,5 +525,14 @@ describe("every row of the task table", () => {
   it.each(SCENARIOS)("$row on $label leaves the mark of each action", async ({ run, proves }) => {
     const w = await run();
     for (const action of proves) await MARKS[action](w);
+    // Every notice the transition sent is one its row declares (TASK_NOTICES), or one the money rows it
+    // sets off declare (MONEY_NOTICES): no notice goes out beside the tables (decision 083).
+    const declared = new Set<string>(
+      [...findProcessStep(w.name).actions, ...Object.keys(MONEY_NOTICES)].flatMap((action) =>
+        Object.hasOwn(DECLARED_NOTICES, action) ? DECLARED_NOTICES[action as NoticeAction].map((notice) => notice.template) : [],
+      ),
+    );
+    const sent = (await t.database.db.select().from(notifications)).filter((n) => !w.noticesBefore.has(n.id));
+    expect(sent.filter((n) => !declared.has(n.kind)).map((n) => `${n.kind}: ${n.title}`)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { formatDollarsExact } from "../../../shared/money.js";
+import { formatDollarsExact, youllEarnText } from "../../../shared/money.js";
 import { MODERATION_APPEAL } from "../../../shared/moderation.js";
 import { displayName } from "../../../shared/names.js";
 import { statementWords, type StatementViewer } from "../../../shared/statement-words.js";
@@ -8,14 +8,16 @@ import type { Db } from "../../db/client.js";
 import { formatDateTime } from "../../../shared/calendar.js";
 import { providerCalendarOf } from "../../db/calendar.js";
 import { loadTaskStatement } from "../../db/task-statements.js";
-import { notifyUser } from "../../notify.js";
+import { sendNotice } from "../../declared-notices.js";
 import { invitationAttachment, taskEvent, taskTimeZone, taskWhen } from "../../task-time.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { providerSummary, type ProviderSummary } from "./repository.js";
 
 // What each party hears about a task's transitions: the notify.* actions of the task table
-// (src/shared/task-lifecycle.ts). Each handler runs inside the transition's transaction, so the notice exists exactly when the transition committed. Payment and payout
-// notices come from the payments feature, application decisions from the providers feature.
+// (src/shared/task-lifecycle.ts), each sent as its row declares (TASK_NOTICES, decision 083). Each handler runs inside the
+// transition's transaction, so the notice exists exactly when the transition committed. Release, tip and dispute
+// notices are the money table's (the payments feature), reminders the calendar's task events, application
+// decisions the providers feature's.
 // "expire" has no notice kind of its own (the product names none); the poster sees the payment-expired
 // card on the task, and the provider's task simply leaves their jobs list.
 
@@ -71,9 +73,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     // A requested provider who accepts is the poster's own choice, not a stranger's claim: the poster
     // hears that their request was accepted, and is not offered a Decline the table refuses (issue 41).
     const accepted = transition === "accept_request";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_claimed", "poster", {
       userId: task.userId,
-      kind: "task_claimed",
       title: accepted ? "Your request was accepted" : "Your task was claimed",
       body: accepted
         ? `${summary ? displayName(summary) : "The provider you requested"} accepted your request for "${task.title}"${when}. ${pay} to confirm.`
@@ -87,9 +88,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     if (task.providerId === null) return;
     const poster = await providerSummary(tx, task.userId);
     const minutes = minutesLeft(task.paymentDeadline, now);
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_booked", "provider", {
       userId: task.providerId,
-      kind: "task_booked",
       title: "You were booked for a task",
       body:
         `${poster ? displayName(poster) : "A poster"} booked you for "${task.title}"${await onWhen(tx, task, task.providerId)} at ${formatDollarsExact(task.budgetCents)}. ` +
@@ -105,9 +105,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const who = await providerSummary(tx, actorId);
     const zone = await readerZone(tx, task, to);
     const now = task.scheduledDate ? ` instead of ${formatDateTime(task.scheduledDate, zone, { withZone: true })}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.time_proposed", to === task.userId ? "poster" : "provider", {
       userId: to,
-      kind: "time_proposed",
       title: "A new time was proposed",
       body: `${who ? displayName(who) : "The other side"} proposed to do "${task.title}" on ${formatDateTime(task.proposedStartAt, zone, { withZone: true })}${now}. Accept or decline it on the task page; until then the old time stands.`,
       taskId: task.id,
@@ -121,9 +120,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const name = who ? displayName(who) : "The other side";
     const when = await onWhen(tx, task, to);
     const accepted = transition === "accept_time";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.time_decided", to === task.userId ? "poster" : "provider", {
       userId: to,
-      kind: "time_decided",
       title: accepted ? "Your new time was accepted" : "Your new time was declined",
       body: accepted ? `${name} accepted your new time: "${task.title}" is now${when}.` : `${name} declined your new time, so "${task.title}" stays${when}. You can propose another one.`,
       taskId: task.id,
@@ -138,9 +136,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const eta = task.arrivalEstimateAt;
     const minutes = eta ? Math.max(1, Math.round((eta.getTime() - now.getTime()) / 60_000)) : null;
     const arriving = eta && minutes !== null ? `, about ${minutes} ${minutes === 1 ? "minute" : "minutes"} away (around ${formatDateTime(eta, taskTimeZone(task))})` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_on_my_way", "poster", {
       userId: task.userId,
-      kind: "provider_on_way",
       title: `${name} is on the way`,
       body: `${name} is on the way to "${task.title}"${arriving}.`,
       taskId: task.id,
@@ -149,9 +146,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   // The poster reported a no-show: the provider hears it, and that it counts on their profile.
   ctx.taskActions.handle("notify.provider_no_show", async ({ task, tx }) => {
     if (task.providerId === null) return;
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_no_show", "provider", {
       userId: task.providerId,
-      kind: "provider_no_show",
       title: "A poster reported that you did not show up",
       body:
         `The poster of "${task.title}"${await onWhen(tx, task, task.providerId)} reported that you had not started 30 minutes after the start. ` +
@@ -162,9 +158,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   // docs/decisions/024-declining-a-provider.md: the declined provider hears it at once.
   ctx.taskActions.handle("notify.provider_declined", async ({ task, tx, releasedProviderId }) => {
     if (releasedProviderId === null) return;
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_declined", "released_provider", {
       userId: releasedProviderId,
-      kind: "task_declined",
       // Nobody else was chosen: the task is open again, for everyone but them.
       title: "The poster declined your claim",
       body: `The poster of "${task.title}" declined your claim on it. The task is no longer in your jobs; you can claim other tasks on the job board.`,
@@ -178,9 +173,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     if (task.providerId === null) return;
     const paid = task.paymentCapturedAt !== null;
     const money = paid ? `${await moneyNow(tx, task, { role: "provider", id: task.providerId })} ` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_cancelled", "provider", {
       userId: task.providerId,
-      kind: "task_cancelled",
       title: "A task you claimed was cancelled",
       body: paid
         ? `The poster cancelled "${task.title}". ${money}Please do not start or continue the work. The chat is closed.`
@@ -192,18 +186,16 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.poster_provider_withdrew", async ({ transition, task, tx }) => {
     const money = await moneyNow(tx, task, { role: "poster" }, "withdraw");
     const refunded = transition === "withdraw" && money ? ` ${money}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_provider_withdrew", "poster", {
       userId: task.userId,
-      kind: "provider_withdrew",
       title: "Your provider withdrew",
       body: `The provider who claimed "${task.title}" withdrew before starting.${refunded} The task is open on the job board again for other providers to claim.`,
       taskId: task.id,
     });
   });
   ctx.taskActions.handle("notify.poster_work_started", async ({ task, tx }) => {
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_work_started", "poster", {
       userId: task.userId,
-      kind: "work_started",
       title: "Work has started on your task",
       body: `Your provider started working on "${task.title}".`,
       taskId: task.id,
@@ -215,9 +207,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const why = reason ? ` because: ${reason}` : "";
     const appeal = MODERATION_APPEAL(`${ctx.env.PUBLIC_URL}/contact`);
     const paid = task.paymentCapturedAt !== null;
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.parties_removed", "poster", {
       userId: task.userId,
-      kind: "moderation",
       title: "Your task was removed",
       body: `An Errandly administrator removed "${task.title}"${why}.${paid ? ` ${await moneyNow(tx, task, { role: "poster" })}` : ""} ${appeal}`,
       taskId: task.id,
@@ -225,9 +216,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const provider = task.providerId ?? releasedProviderId;
     if (provider === null) return;
     const money = paid ? ` ${await moneyNow(tx, task, { role: "provider", id: provider })}` : " It will not be paid.";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.parties_removed", task.providerId === null ? "released_provider" : "provider", {
       userId: provider,
-      kind: "moderation",
       title: "A task you claimed was removed",
       body: `An Errandly administrator removed "${task.title}". Please do not start or continue the work.${money} ${appeal}`,
       taskId: task.id,
@@ -237,9 +227,8 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.poster_provider_released", async ({ task, tx }) => {
     const refund = await moneyNow(tx, task, { role: "poster" }, "release");
     const money = refund ? ` ${refund}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_provider_released", "poster", {
       userId: task.userId,
-      kind: "moderation",
       title: "Your task is open again",
       body: `The provider of "${task.title}" can no longer work on Errandly, so the task is back on the job board for other providers.${money} You pay again when a new provider claims it.`,
       taskId: task.id,
@@ -252,9 +241,8 @@ export function registerTaskNotices(ctx: AppContext): void {
     const hours = Math.max(1, Math.round((task.requestExpiresAt.getTime() - now.getTime()) / 3_600_000));
     // A request may carry one of the provider's free times (decision 074).
     const when = task.scheduledDate ? ` on ${taskWhen(task, (await providerCalendarOf(tx, task.requestedProviderId))?.timeZone ?? taskTimeZone(task))}` : "";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_requested", "requested_provider", {
       userId: task.requestedProviderId,
-      kind: "task_requested",
       title: "You were requested for a task",
       body: `${poster ? displayName(poster) : "A poster"} asks you to do "${task.title}"${when} for ${formatDollarsExact(task.budgetCents)}. Open the task to accept or decline within ${hours} ${hours === 1 ? "hour" : "hours"}.`,
       taskId: task.id,
@@ -270,9 +258,8 @@ export function registerTaskNotices(ctx: AppContext): void {
       task.status === "open"
         ? "As you chose, it is now open on the job board for every provider to claim."
         : "As you chose, the task was cancelled; nothing was charged. You can post it again or request another provider.";
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_request_ended", "poster", {
       userId: task.userId,
-      kind: "request_ended",
       title: declined ? "Your request was declined" : "Your request was not answered",
       body: `${what} ${next}`,
       taskId: task.id,
@@ -282,20 +269,28 @@ export function registerTaskNotices(ctx: AppContext): void {
   ctx.taskActions.handle("notify.provider_request_cancelled", async ({ task, tx }) => {
     if (task.requestedProviderId === null) return;
     const poster = await providerSummary(tx, task.userId);
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.provider_request_cancelled", "requested_provider", {
       userId: task.requestedProviderId,
-      kind: "request_cancelled",
       title: "A request for you was cancelled",
       body: `${poster ? displayName(poster) : "The poster"} cancelled their request for "${task.title}" before you answered. There is nothing to accept or decline now; you can find other tasks on the job board.`,
       taskId: task.id,
     });
   });
   ctx.taskActions.handle("notify.poster_work_completed", async ({ task, tx }) => {
-    await notifyUser(ctx, tx, {
+    await sendNotice(ctx, tx, "notify.poster_work_completed", "poster", {
       userId: task.userId,
-      kind: "work_completed",
       title: "Your task is completed",
       body: `"${task.title}" was marked completed. You can now rate your provider.`,
+      taskId: task.id,
+    });
+  });
+  // The "pay" row: the payment system captured the poster's money, so the provider may start.
+  ctx.taskActions.handle("notify.provider_paid", async ({ task, tx }) => {
+    if (task.providerId === null) return;
+    await sendNotice(ctx, tx, "notify.provider_paid", "provider", {
+      userId: task.providerId,
+      title: "Payment received",
+      body: `The poster paid for "${task.title}" and we hold it in escrow. ${youllEarnText(task.providerShareCents)}. You can start the work.`,
       taskId: task.id,
     });
   });
