@@ -62,7 +62,7 @@ async function axeClean(page: Page): Promise<void> {
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-async function pageAs(email: string, viewport: { width: number; height: number }, password = DEMO.password): Promise<TestPage> {
+async function pageAs(email: string, viewport: { width: number; height: number }, password: string = DEMO.password): Promise<TestPage> {
   const page = await newPage(await e2e.browser.newContext({ viewport }));
   await signIn(page, e2e.server.url, email, password, "/dashboard");
   page.problems.length = 0;
