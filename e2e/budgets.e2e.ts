@@ -139,19 +139,19 @@ describe("issue #8 and #17 budgets", () => {
     // to the first load (168.7 KB before, 119.9 KB after; decision 042).
     const claimedId = await claimAnotherTask(taskId);
     // The heaviest pages of each kind: public with data, a task, a form-heavy signed-in page, admin.
-    // The task page's budgets were raised on 2026-12-07 from 118, 123 and 126 KB to what it weighed
-    // after issues 41 and 45 (148.1, 152.9, 156.4 KB, with the time card already loaded on use): the
-    // statement's words, the payment card and the request notes came into its first load. A known
-    // regression to win back (docs/benchmarks.md, "largest other first load"), not a new target.
+    // The task page's budgets went to 150, 155 and 158 KB after issues 41 and 45 (148.1, 152.9,
+    // 156.4 KB) and came back the same day: its statement's reader had brought zod (22.5 KB), and the
+    // money words, the payment card's table and the reviews load on use (docs/benchmarks.md, "task
+    // page first loads won back").
     const visits: { as: string | null; path: string; page: string; heading: string | RegExp; budgetKb: number }[] = [
       { as: null, path: "/job-board", page: "job-board", heading: "Job Board", budgetKb: 106 },
-      { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 150 },
+      { as: null, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 118 },
       { as: null, path: "/sign-in", page: "sign-in", heading: /./, budgetKb: 118 },
       { as: DEMO.poster, path: "/dashboard", page: "dashboard", heading: "My Dashboard", budgetKb: 109 },
       // 123 since 2026-11-29 (was 122): the task table every task page reads for its buttons gained the
       // five rows of requesting a provider (docs/benchmarks.md, "First loads after issue 30's requests").
-      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 155 },
-      { as: DEMO.poster, path: `/task/${claimedId}`, page: "task-detail", heading: /./, budgetKb: 158 },
+      { as: DEMO.poster, path: `/task/${taskId}`, page: "task-detail", heading: /./, budgetKb: 123 },
+      { as: DEMO.poster, path: `/task/${claimedId}`, page: "task-detail", heading: /./, budgetKb: 126 },
       { as: DEMO.poster, path: "/settings/profile", page: "settings", heading: "Settings", budgetKb: 106 },
       { as: DEMO.admin, path: "/admin", page: "admin", heading: "Admin Dashboard", budgetKb: 122 },
     ];
@@ -168,7 +168,8 @@ describe("issue #8 and #17 budgets", () => {
       if (load.bytes > visit.budgetKb * 1024) over.push(`${visit.path} (${who}): ${kb(load.bytes)}`);
     }
     expect(over, over.join("\n")).toEqual([]);
-  });
+    // Eight fresh contexts, five of them signed in: past the default 2 minutes on a busy shared machine.
+  }, 300_000);
 
   // One Lighthouse run per page for both categories (they read the page, not the clock, so they hold
   // on a busy machine): accessibility was three runs here and SEO four in seo-head.e2e.ts.
