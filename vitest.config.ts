@@ -59,15 +59,18 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.e2e.ts"],
-          // The built app on a clone of a seeded template database, and one Chromium for the run.
+          // The built app on a clone of a seeded template database, one shared server for the
+          // journeys that bring their own people (e2e/harness.ts useSharedServer), and one
+          // Chromium for the run.
           globalSetup: ["e2e/global-setup.ts"],
           environment: "node",
           // One journey at a time: a journey keeps both cores busy (its server, Chromium and the
           // test), so two at once took 1.86 times as long each (docs/benchmarks.md, Test suite).
           fileParallelism: false,
-          // Each file starts its own server and contexts and shares nothing at run time, so the
-          // worker keeps playwright-core, axe-core and the harness loaded between files instead of
-          // importing them again for each (about a tenth of the suite's time).
+          // A file starts its own contexts (and its own server, or works with people of its own on
+          // the shared one), so the worker keeps playwright-core, axe-core and the harness loaded
+          // between files instead of importing them again for each (about a tenth of the suite's
+          // time).
           isolate: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -2,8 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BrowserContext } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // A provider the poster chose, as the poster sees it (issue 41; decision 082): a request declined,
@@ -13,31 +12,23 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // phone's width where it sits below the fold. At a phone's width and a desktop's, axe clean.
 
 const SHOTS = join(tmpdir(), "errandly-chosen-provider-shots");
-const e2e = useServerAndBrowser();
-let posterContext: BrowserContext;
-let providerContext: BrowserContext;
-let poster: Awaited<ReturnType<typeof newPage>>;
-let provider: Awaited<ReturnType<typeof newPage>>;
+const e2e = useSharedServer();
+let poster: TestPage;
+let provider: TestPage;
 let providerId = "";
 let providerName = "";
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  posterContext = await e2e.browser.newContext();
-  providerContext = await e2e.browser.newContext();
-  poster = await newPage(posterContext);
-  provider = await newPage(providerContext);
-  await signIn(poster, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
-  await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/dashboard");
+  // A poster and a provider of this file's own on the run's shared server.
+  [poster, provider] = await Promise.all([newPerson(e2e, "poster"), newPerson(e2e, "provider")]);
   const me = await e2e.api<{ id: string; firstName: string; lastName: string }>(provider, "GET", "/api/auth/user");
   providerId = me.id;
   providerName = `${me.firstName} ${me.lastName.charAt(0)}.`;
-  poster.problems.length = 0;
-  provider.problems.length = 0;
 });
 afterAll(async () => {
-  await posterContext.close();
-  await providerContext.close();
+  await poster.context().close();
+  await provider.context().close();
 });
 
 const requestTask = async (title: string) =>

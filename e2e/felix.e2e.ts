@@ -4,12 +4,12 @@ import { computePricing, routeMiles } from "../src/shared/felix-pricing.js";
 import { estimateWork } from "../src/shared/felix-work.js";
 import type { FelixResponse } from "../src/shared/felix.js";
 import { createGeocoder } from "../src/server/adapters/geocoding/create-geocoder.js";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 
 // Felix in the browser: a poster gets a suggestion for a route and applies it; a provider
 // evaluates a task from the job board. The server geocodes the typed town names.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 
 async function expectNoSeriousViolations(page: Page) {
   for (const dark of [false, true]) {
@@ -39,9 +39,9 @@ describe("Ask Felix", () => {
     const work = estimateWork({ category: "delivery", title: "Carry a parcel to Baltimore", description: "One box, 10 pounds" });
     const expected = computePricing({ miles: routeMiles([from, to]), stops: 0, urgency: "standard", work }).suggestedBudget;
 
-    const context = await e2e.browser.newContext();
-    const page = await newPage(context);
-    await signIn(page, e2e.server.url, DEMO.poster, DEMO.password, "/dashboard");
+    // A poster of this test's own on the run's shared server.
+    const page = await newPerson(e2e, "poster", "/dashboard");
+    const context = page.context();
     await page.getByRole("button", { name: "Post a Task" }).click();
     const post = page.getByRole("dialog", { name: "Post a Task" });
     await post.getByLabel("Task Title").fill("Carry a parcel to Baltimore");
@@ -86,9 +86,9 @@ describe("Ask Felix", () => {
   });
 
   it("evaluates a task's budget for a provider on the job board", async () => {
-    const context = await e2e.browser.newContext();
-    const page = await newPage(context);
-    await signIn(page, e2e.server.url, DEMO.provider, DEMO.password, "/job-board");
+    // A provider of this test's own on the run's shared server, on a job board with any open task.
+    const page = await newPerson(e2e, "provider", "/job-board");
+    const context = page.context();
     const answered = page.waitForResponse((r) => r.url().endsWith("/api/ask-felix") && r.request().method() === "POST");
     await page.getByRole("button", { name: "Ask Felix" }).first().click();
     const felix = page.getByRole("dialog", { name: "Ask Felix - Budget Evaluator" });

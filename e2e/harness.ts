@@ -36,7 +36,7 @@ export interface RunningServer {
 }
 
 /** Where a server's database comes from: the run's PostgreSQL server, its seeded template, and the key its secrets were sealed under. */
-export interface ServerSource {
+interface ServerSource {
   databaseServer: string;
   template: string;
   secretsKey: string;
@@ -480,7 +480,7 @@ function newJourney(): Journey {
 }
 
 /** The password every person newPerson makes signs in with. */
-export const PERSON_PASSWORD = "violet canyon lantern 2026";
+const PERSON_PASSWORD = "violet canyon lantern 2026";
 
 let personCount = 0;
 

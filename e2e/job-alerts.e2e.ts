@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { DEMO, formatViolations, newPage, postAsDemoPoster, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { formatViolations, newPerson, seriousAxeViolations, useSharedServer } from "./harness.js";
 import { taskNear21401 } from "../test/fixtures/task-bodies.js";
 import { NEAR_MESSAGE } from "../src/shared/task-filters.js";
 
@@ -8,7 +8,7 @@ import { NEAR_MESSAGE } from "../src/shared/task-filters.js";
 // (and one more from the job board's filters) and keeps the page open; the demo poster posts a matching task (through the API); the provider's
 // bell shows "New task near you" without a reload, and the notice opens the task.
 
-const e2e = useServerAndBrowser();
+const e2e = useSharedServer();
 
 /** The machine may be busy (two cores, several servers): give each UI change time to land. */
 const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
@@ -23,8 +23,8 @@ const scrollsSideways = (p: Page) => p.evaluate(() => document.documentElement.s
 
 describe("job alerts", () => {
   it("saves an alert in settings and rings the provider's bell live when a matching task is posted", async () => {
-    const provider = await newPage(await e2e.browser.newContext({ viewport: { width: 1366, height: 900 } }));
-    await signIn(provider, e2e.server.url, DEMO.provider, DEMO.password, "/");
+    // A provider and (below) a poster of this journey's own on the run's shared server.
+    const provider = await newPerson(e2e, "provider", "/", { viewport: { width: 1366, height: 900 } });
     await provider.goto(`${e2e.server.url}/settings/alerts`);
     await eventually(() => provider.getByRole("link", { name: "Job alerts" }).getAttribute("aria-current")).toBe("page");
     await eventually(() => provider.getByText("You have no job alerts yet.").isVisible()).toBe(true);
@@ -74,7 +74,8 @@ describe("job alerts", () => {
 
     // The poster posts a matching task; the provider's page stays open.
     const title = `Walk Biscuit ${Date.now().toString(36)}`;
-    const { poster, task } = await postAsDemoPoster(e2e, taskNear21401({ title }));
+    const poster = await newPerson(e2e, "poster", "/");
+    const task = await e2e.api<{ id: string }>(poster, "POST", "/api/tasks", taskNear21401({ title }));
 
     const bell = provider.getByRole("button", { name: /^Notifications, [1-9]\d* unread$/ });
     await eventually(() => bell.isVisible()).toBe(true);
