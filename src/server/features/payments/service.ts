@@ -28,34 +28,9 @@ import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../..
 import type { Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { runMoneyRow } from "./money-actions.js";
-import {
-  ACCOUNTS,
-  accountBalance,
-  fillPaymentIntent,
-  fillTipIntent,
-  findHold,
-  findPayment,
-  findProviderProfile,
-  findTask,
-  findTip,
-  lockPayoutAccount,
-  moveHold,
-  movePayment,
-  movePayout,
-  moveTip,
-  openDisputeOf,
-  paymentOfTask,
-  pendingPayouts,
-  providersOwedPayouts,
-  startHold,
-  startPayment,
-  startPayout,
-  startTip,
-  updatePayoutAccount,
-  type PaymentRow,
-  type ProfileRow,
-  type TipRow,
-} from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import { moveHold, movePayment, movePayout, moveTip, startHold, startPayment, startPayout, startTip, type PaymentRow, type TipRow } from "./money-records.js";
+import { fillPaymentIntent, fillTipIntent, findHold, findPayment, findProviderProfile, findTask, findTip, lockPayoutAccount, openDisputeOf, paymentOfTask, pendingPayouts, providersOwedPayouts, updatePayoutAccount, type ProfileRow } from "./repository.js";
 import { escrowOfTask } from "./read-models.js";
 
 // The payments feature's use cases (docs/decisions/008-payments-and-ledger.md): taking the poster's
