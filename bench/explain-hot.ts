@@ -4,7 +4,7 @@ import { openEmbeddedPostgres } from "../src/server/db/embedded-postgres.js";
 import { sessionByToken } from "../src/server/features/auth/sessions.js";
 import { openTasksSql } from "../src/server/features/tasks/board-query.js";
 import { insertMessageStatement } from "../src/server/features/chat/repository.js";
-import { findReceipt } from "../src/server/features/payments/repository.js";
+import { findReceipt } from "../src/server/features/payments/receipt-ledger.js";
 import { taskDetailStatement } from "../src/server/features/tasks/task-views.js";
 import type { AppContext } from "../src/server/context.js";
 import type { Db } from "../src/server/db/client.js";

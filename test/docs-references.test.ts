@@ -132,7 +132,7 @@ describe("the reference check", () => {
   it.each([
     ["a repository path", "built from the row (src/server/features/tasks/task-transitions.ts).", "no such path: src/server/features/tasks/task-transitions.ts"],
     ["a backticked path", "`test/cross-instance-chat.test.ts` starts two servers", "no such path: test/cross-instance-chat.test.ts"],
-    ["a bare file name", "### Ledger (`ledger.ts`, tables `ledger_entries`)", "no file named ledger.ts in the repository"],
+    ["a bare file name", "### Journal (`journal.ts`, tables `ledger_entries`)", "no file named journal.ts in the repository"],
     ["a partial path", "`plugins/ledger.ts`", "no file named plugins/ledger.ts in the repository"],
     ["a path in a command", "`npx vitest run e2e/gone.e2e.ts`", "no such path: e2e/gone.e2e.ts"],
     ["a package file", "`leaflet/dist/gone.css`", "no such package file: leaflet/dist/gone.css"],

@@ -7,7 +7,7 @@ import { hashToken, sessionByToken } from "../features/auth/sessions.js";
 import { contentPlaceholders } from "../features/chat/masked-content.js";
 import { CHAT_RATE_WINDOW_MS, insertMessageStatement, participantChatStatement } from "../features/chat/repository.js";
 import { candidateStatements } from "../features/job-alerts/repository.js";
-import { recordTransactionStatement } from "../features/payments/repository.js";
+import { recordTransactionStatement } from "../features/payments/ledger.js";
 import { boardStatementWithValues } from "../features/tasks/board-query.js";
 import { openTasksQuerySchema } from "../../shared/tasks.js";
 import { taskDetailStatement } from "../features/tasks/task-views.js";

@@ -24,7 +24,6 @@ import { exportAccount } from "./export.js";
 import {
   changePassword,
   decidePhoto,
-  deleteAccount,
   endOtherSessions,
   endSession,
   listPendingPhotos,
@@ -34,6 +33,7 @@ import {
   updateName,
   type AccountDeps,
 } from "./service.js";
+import { deleteAccount } from "./deletion.js";
 
 // The signed-in person's own account: name, photo, password, sessions, export and deletion; and the
 // admin's queue of approved providers' photo changes (docs/decisions/021-account-settings-deletion-and-export.md).

@@ -15,7 +15,8 @@ import {
   tellDisputeOpened,
   tellDisputeResolved,
 } from "./money-actions.js";
-import { moveHold, recordMoneyAction } from "./repository.js";
+import { recordMoneyAction } from "./ledger.js";
+import { moveHold } from "./money-records.js";
 import { holdOnCompletion, refundEscrow, type PaymentsContext } from "./service.js";
 
 // The payments feature's actions, one typed registration each (docs/decisions/083-every-consequence-in-its-row.md):

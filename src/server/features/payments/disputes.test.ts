@@ -1,13 +1,17 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TaskDisputeAnswer } from "../../../shared/disputes.js";
+import { findMoneyTransition, type MoneyTransitionDefinition } from "../../../shared/money-lifecycle.js";
 import { priceTask } from "../../../shared/money.js";
 import { OPEN_DISPUTE_MESSAGE } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
-import { ACCOUNTS, accountBalance } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import { moveDispute } from "./money-records.js";
 
 // Disputes at every paid stage (docs/product.md, Money: disputes; docs/decisions/057): either party
 // reports, the other is told and answers, an admin splits the escrow in cents or, once released, pays
@@ -194,5 +198,44 @@ describe("while a dispute is open", () => {
   it("still lets the poster cancel once no dispute is open", async () => {
     const { task, poster } = await taskAt(t, "paid");
     expect(await transition(t, "cancel", task.id, poster)).toMatchObject({ status: "cancelled" });
+  });
+});
+
+describe("a dispute moves only by its rows (DISPUTE_TRANSITIONS)", () => {
+  const row = (name: "open" | "resolve"): MoneyTransitionDefinition<"dispute"> => findMoneyTransition("dispute", name);
+
+  it("refuses a second report, a resolution with no dispute and a second resolution with the rows' own texts", async () => {
+    const admin = await createUser(t, { role: "admin" });
+    const { task, poster, provider } = await taskAt(t, "in_progress");
+    const none = await resolve(admin, task.id, { refund: 0, reason: "x" });
+    expect([none.statusCode, none.json().message]).toEqual([409, row("resolve").refusedIn?.none]);
+    expect((await report(poster, task.id)).statusCode).toBe(200);
+    const twice = await report(provider, task.id);
+    expect([twice.statusCode, twice.json().message]).toEqual([409, row("open").refusedIn?.open]);
+    expect((await resolve(admin, task.id, { refund: 0, reason: "The work was done." })).statusCode).toBe(200);
+    const again = await resolve(admin, task.id, { refund: 0, reason: "x" });
+    expect([again.statusCode, again.json().message]).toEqual([409, row("resolve").refused]);
+  });
+
+  it("refuses a move whose actor, guard or state its row does not allow, and a move no row names", async () => {
+    const { task, poster } = await taskAt(t, "in_progress");
+    const move = (name: Parameters<typeof moveDispute>[1], requester: Parameters<typeof moveDispute>[3], set: object) =>
+      t.app.ctx.db.transaction((tx) => moveDispute(t.app.ctx, name, task, requester, set as never, tx));
+    await expect(move("resolve", { poster: true, admin: false }, {})).rejects.toMatchObject({ statusCode: 403, message: row("resolve").notActor });
+    await expect(move("resolve", { poster: false, admin: true }, { resolvedAt: t.clock.now() })).rejects.toMatchObject({ statusCode: 409, message: row("resolve").refusedIn?.none });
+    await expect(move("reopen" as never, { poster: false, admin: true }, {})).rejects.toThrow(/Unknown dispute transition/);
+    const unpaid = await taskAt(t, "claimed");
+    await expect(
+      t.app.ctx.db.transaction((tx) => moveDispute(t.app.ctx, "open", unpaid.task, { poster: true, admin: false }, { openedBy: unpaid.poster.id, reason: "other" }, tx)),
+    ).rejects.toMatchObject({ statusCode: 409, message: expect.stringContaining("once the task is paid") });
+    expect(await move("open", { poster: true, admin: false }, { openedBy: poster.id, reason: "other" })).toMatchObject({ status: row("open").to });
+  });
+
+  it("are the only writes of the disputes table: no other server file inserts or updates it", () => {
+    const root = join(import.meta.dirname, "..", "..");
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []));
+    const writers = sources(root).filter((path) => /\.(insert|update)\(disputes\)/.test(readFileSync(path, "utf8")));
+    expect(writers.map((path) => relative(root, path))).toEqual(["features/payments/money-records.ts"]);
   });
 });

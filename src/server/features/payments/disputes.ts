@@ -1,15 +1,14 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import {
   DISPUTE_REASON_LABELS,
   disputeEscalated,
-  reportWindowRefusal,
   type DisputeReason,
   type ReportProblemBody,
   type TaskDispute,
   type TaskDisputeAnswer,
 } from "../../../shared/disputes.js";
-import { evaluateMoneyTransition, moneyActorRefusal, type MoneyRequester } from "../../../shared/money-lifecycle.js";
+import type { MoneyRequester } from "../../../shared/money-lifecycle.js";
 import { centsToDollars, disputeSplit, dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
 import { statementWords } from "../../../shared/statement-words.js";
 import { statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
@@ -19,17 +18,21 @@ import { loadTaskStatement, loadTaskStatements } from "../../db/task-statements.
 import { disputeMessages, disputes } from "../../db/schema/payments.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
-import { conflict, forbidden, HttpError, namedFieldError, notFound } from "../../http-errors.js";
-import { isPartyOrAdmin, type Viewer } from "../../policy.js";
+import { conflict, forbidden, namedFieldError, notFound } from "../../http-errors.js";
+import { isPartyOrAdmin, viewerOf, type Viewer } from "../../policy.js";
 import { recordTaskEvent, type MoneyActionEvent, type TaskRow } from "../../transition-actions.js";
 import { attachDisputePhotos, photosOfMessages, withDisputePhotos, type DisputePhotoDeps } from "./dispute-photos.js";
 import { moneyWhereabouts, runMoneyRow } from "./money-actions.js";
-import { ACCOUNTS, accountBalance, findTask, openDisputeOf, type DisputeRow } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import { disputeMoveRefusal, disputeStateRefusal, moveDispute, noteAdminAction, type DisputeRow } from "./money-records.js";
+import { findTask, openDisputeOf } from "./repository.js";
 import type { PaymentsContext } from "./service.js";
 
 // Reporting a problem on a paid task, the parties' thread, and an admin's resolution with any split
 // in cents (docs/product.md, Money: disputes; docs/decisions/057-disputes-guarantee-late-cancellation.md).
-// Opening and resolving are the money table's "dispute" rows; their consequences are its named actions.
+// Opening and resolving are the money table's "dispute" rows, made only by moveDispute (money-records.ts),
+// which reads their actor, guards, states and refusal texts from DISPUTE_TRANSITIONS; their consequences
+// are the rows' named actions.
 
 type Admin = NonNullable<MoneyActionEvent["admin"]>;
 
@@ -58,27 +61,15 @@ export async function reportProblem(
 ): Promise<void> {
   const task = await taskOf(ctx, taskId);
   const who = partyOf(task, userId);
-  const notActor = moneyActorRefusal("dispute", "open", who);
-  if (notActor !== null) throw forbidden(notActor);
-  // Cheap refusals first: no image work for a report that cannot be made now.
-  const early = reportWindowRefusal(task, ctx.now());
-  if (early !== null) throw conflict(early);
+  // Cheap refusals first (the row's actor and guards): no image work for a report that cannot be made now.
+  const early = disputeMoveRefusal("open", task, who, ctx.now());
+  if (early) throw early;
   await withDisputePhotos(ctx, photos, userId, input.photoURLs, (prepared) =>
     ctx.db.transaction(async (tx) => {
       // Under the task's row lock, so a cancel or a completion waits for the dispute (or the other way round).
       const locked = await taskOf(ctx, taskId, tx, true);
       const now = ctx.now();
-      const closed = reportWindowRefusal(locked, now);
-      if (closed !== null) throw conflict(closed);
-      const [dispute] = await tx
-        .insert(disputes)
-        .values({ taskId, openedBy: userId, reason: input.reason, status: "open", createdAt: now })
-        .onConflictDoNothing()
-        .returning();
-      if (!dispute) {
-        const verdict = evaluateMoneyTransition("dispute", "open", { status: "open" }, who, now);
-        throw new HttpError(verdict.ok ? 409 : verdict.status, verdict.ok ? "A problem was already reported on this task." : verdict.message);
-      }
+      const dispute = await moveDispute(ctx, "open", locked, who, { openedBy: userId, reason: input.reason }, tx);
       const [message] = await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: userId, body: input.description, createdAt: now }).returning({ id: disputeMessages.id });
       if (!message) throw new Error("dispute message not created");
       await attachDisputePhotos(tx, message.id, prepared, now);
@@ -109,7 +100,7 @@ export async function addDisputeMessage(
     const [message] = await tx.insert(disputeMessages).values({ disputeId: dispute.id, authorId: user.id, body: input.body, createdAt: now }).returning({ id: disputeMessages.id });
     if (!message) throw new Error("dispute message not created");
     await attachDisputePhotos(tx, message.id, prepared, now);
-    if (isAdmin) await tx.update(disputes).set({ lastAdminActionAt: now }).where(eq(disputes.id, dispute.id));
+    if (isAdmin) await noteAdminAction(tx, dispute.id, now);
     await recordTaskEvent(ctx.taskEventActions, "dispute_message", { taskId, actorId: user.id, tx, now, task, byAdmin: isAdmin });
   }));
 }
@@ -128,8 +119,8 @@ export async function resolveDispute(
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const task = await taskOf(ctx, taskId, tx, true);
-    const open = await openDisputeOf(ctx, taskId, tx);
-    if (!open) throw conflict("There is no open dispute for this task");
+    const requester = { poster: false, admin: viewerOf(admin).admin };
+    if (!(await openDisputeOf(ctx, taskId, tx))) throw await disputeStateRefusal(tx, "resolve", taskId, requester, ctx.now());
     const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
     const refundCents = dollarsToCents(input.refund);
     // Never more than the poster paid, less what was already given back (a cancel's refund, an earlier dispute).
@@ -140,10 +131,12 @@ export async function resolveDispute(
     // The provider's part by the pro-rata rule on the share fixed when the task was priced.
     const split = disputeSplit(task, held, refundCents);
     const now = ctx.now();
-    const [dispute] = await tx
-      .update(disputes)
-      .set({
-        status: "resolved",
+    const dispute = await moveDispute(
+      ctx,
+      "resolve",
+      task,
+      requester,
+      {
         resolvedAt: now,
         resolvedBy: admin.id,
         lastAdminActionAt: now,
@@ -153,10 +146,9 @@ export async function resolveDispute(
         providerShareCents: split.providerShareCents,
         guaranteeCents: held > 0 ? 0 : refundCents,
         recoverFromProvider: held === 0 && input.recoverFromProvider,
-      })
-      .where(and(eq(disputes.id, open.id), eq(disputes.status, "open")))
-      .returning();
-    if (!dispute) throw conflict("This dispute is already resolved. Open the task to see its outcome.");
+      },
+      tx,
+    );
     await runMoneyRow(ctx, "dispute", "resolve", { task, dispute, admin, actorId: admin.id, tx, now });
   });
 }
@@ -190,7 +182,7 @@ export async function taskDispute(ctx: PaymentsContext, taskId: string, viewer: 
   if (!isPartyOrAdmin(viewer, [task.userId, task.providerId])) throw forbidden("Only the task's poster, its provider and admins can see its dispute");
   const [latest] = await ctx.db.select().from(disputes).where(eq(disputes.taskId, taskId)).orderBy(desc(disputes.createdAt)).limit(1);
   const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId));
-  const canReport = (who.poster || who.provider) && latest?.status !== "open" && reportWindowRefusal(task, ctx.now()) === null;
+  const canReport = latest?.status !== "open" && disputeMoveRefusal("open", task, who, ctx.now()) === null;
   if (!latest) return { dispute: null, canReport, held: centsToDollars(held) };
   const rows = await ctx.db
     .select({ id: disputeMessages.id, authorId: disputeMessages.authorId, body: disputeMessages.body, createdAt: disputeMessages.createdAt, first: users.firstName, last: users.lastName })

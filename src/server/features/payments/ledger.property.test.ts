@@ -9,8 +9,9 @@ import { queryRows } from "../../db/client.js";
 import { recordSecurityEvent } from "../auth/security-log.js";
 import { LATE_CANCEL_HOURS } from "../../../shared/constants.js";
 import { lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
-import { ACCOUNTS, accountBalances } from "./repository.js";
-import { handleGatewayEvent, type PaymentsContext } from "./service.js";
+import { ACCOUNTS, accountBalances } from "./ledger.js";
+import { handleGatewayEvent } from "./gateway-events.js";
+import type { PaymentsContext } from "./service.js";
 
 // Model-based test: random sequences of task and money actions against the real app (tasks posted,
 // moved and paid through the routes, expired and released by the scheduler's jobs; disputes by

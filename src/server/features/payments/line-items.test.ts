@@ -8,7 +8,7 @@ import { FEE_RULES } from "../../../shared/money.js";
 import type { Earnings, TaskEscrow } from "../../../shared/payments.js";
 import type { ReceiptList } from "../../../shared/receipts.js";
 import type { TaskPrivate } from "../../../shared/tasks.js";
-import { ACCOUNTS, accountBalance } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
 
 // Line items are fixed when a task is priced (docs/decisions/073-one-account-of-each-tasks-money.md):
 // changing the commission changes the price of tasks priced from then on, and nothing any surface

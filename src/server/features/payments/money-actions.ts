@@ -8,7 +8,9 @@ import { loadTaskStatement } from "../../db/task-statements.js";
 import { escrowHolds, payments } from "../../db/schema/payments.js";
 import { sendNotice } from "../../declared-notices.js";
 import type { MoneyActionEvent, TaskEventPayload, TaskRow } from "../../transition-actions.js";
-import { ACCOUNTS, accountBalance, findPayment, moveHold, paymentOfTask, recordMoneyAction } from "./repository.js";
+import { ACCOUNTS, accountBalance, recordMoneyAction } from "./ledger.js";
+import { moveHold } from "./money-records.js";
+import { findPayment, paymentOfTask } from "./repository.js";
 import type { PaymentsContext } from "./service.js";
 
 // The money table's named actions (src/shared/money-lifecycle.ts), one handler per name, and the

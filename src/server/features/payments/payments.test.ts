@@ -12,7 +12,7 @@ import { disputeSplit, priceTask } from "../../../shared/money.js";
 import type { Earnings } from "../../../shared/payments.js";
 import type { YearlyStatement } from "../../../shared/receipts.js";
 import { createProvider, reportProblem, taskAt, transition } from "../../../../test/fixtures/factory.js";
-import { ACCOUNTS, accountBalance } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
 
 const t = await useTestApp();
 

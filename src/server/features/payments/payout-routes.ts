@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { okResponseSchema } from "../../../shared/common.js";
 import { accountLinkSchema, connectAccountSchema } from "../../../shared/payments.js";
 import { requireUser } from "../../plugins/auth.js";
-import { completeSandboxOnboarding, createPayoutAccount, createPayoutAccountLink, type PaymentsContext } from "./service.js";
+import { completeSandboxOnboarding, createPayoutAccount, createPayoutAccountLink } from "./payouts.js";
+import type { PaymentsContext } from "./service.js";
 import { errorResponses } from "../../http-errors.js";
 
 // Payout onboarding (docs/product.md, Money): create the account, then follow the link; the sandbox's link is our

@@ -13,7 +13,9 @@ import { loadTaskStatement, loadTaskStatements } from "../../db/task-statements.
 import { forbidden } from "../../http-errors.js";
 import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
-import { ACCOUNTS, accountBalance, findHold, findProviderProfile, type HoldRow } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import type { HoldRow } from "./money-records.js";
+import { findHold, findProviderProfile } from "./repository.js";
 
 /** Sum of all accounts whose name starts with the prefix (e.g. every escrow). */
 async function prefixBalance(ctx: AppContext, prefix: string): Promise<number> {

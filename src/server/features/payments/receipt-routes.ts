@@ -14,7 +14,7 @@ import { requireUser } from "../../plugins/auth.js";
 import { isPartyOrAdmin, type Viewer, viewerOf } from "../../policy.js";
 import { csvStream } from "./csv.js";
 import { receiptPdf, statementPdf } from "./pdf.js";
-import { findReceipt, receiptsOfPayer } from "./repository.js";
+import { findReceipt, receiptsOfPayer } from "./receipt-ledger.js";
 import { EARNINGS_CSV_HEADER, earningsCsvRows, payoutHistory, yearlyStatement } from "./statements.js";
 
 // The poster's receipts and the provider's statements (docs/decisions/060-receipts-from-the-ledger.md).

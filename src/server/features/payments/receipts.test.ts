@@ -10,7 +10,8 @@ import { emailOutbox } from "../../db/schema/site.js";
 import { formatDollarsExact, lateCancellationFeeCents, priceTask } from "../../../shared/money.js";
 import type { LedgerPage, PayoutHistory, Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { csvField } from "./csv.js";
-import { ACCOUNTS, cardMovement, findReceipt } from "./repository.js";
+import { ACCOUNTS, cardMovement } from "./ledger.js";
+import { findReceipt } from "./receipt-ledger.js";
 import { receiptKind, receiptOf, type ReceiptRow } from "./receipts.js";
 
 // Receipts, statements and the admin's ledger search (docs/decisions/060-receipts-from-the-ledger.md).

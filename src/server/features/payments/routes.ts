@@ -7,7 +7,8 @@ import { registerPaymentActions } from "./actions.js";
 import paymentRoutes from "./payment-routes.js";
 import payoutRoutes from "./payout-routes.js";
 import receiptRoutes from "./receipt-routes.js";
-import { failStuckSandboxPayments, payOutAll, releaseDue, type PaymentsContext } from "./service.js";
+import { payOutAll } from "./payouts.js";
+import { failStuckSandboxPayments, releaseDue, type PaymentsContext } from "./service.js";
 import webhookRoutes from "./webhook-routes.js";
 
 // Payments: escrow on a double-entry ledger (docs/decisions/008-payments-and-ledger.md), every

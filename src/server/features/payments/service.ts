@@ -1,66 +1,29 @@
-// Over 400 lines on purpose: each money use case here (paying, tips, escrow, payouts) runs one row
-// of the money table and its ledger action in one database transaction through the same gateway
-// and task helpers (taskOf, the money table's refusals); the SQL they call is in repository.ts and
-// the read models in read-models.ts.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { and, eq, sql } from "drizzle-orm";
-import {
-  APPROVAL_WINDOW_MS,
-  evaluateMoneyTransition,
-  moneyActorRefusal,
-  type MoneyRecord,
-  type MoneyRecordState,
-  type MoneyRequester,
-  type MoneyTransitionName,
-} from "../../../shared/money-lifecycle.js";
+import { APPROVAL_WINDOW_MS, evaluateMoneyTransition, moneyActorRefusal, type MoneyRecord, type MoneyRecordState, type MoneyRequester, type MoneyTransitionName } from "../../../shared/money-lifecycle.js";
 import { formatDollarsExact, needsApprovalWindow } from "../../../shared/money.js";
 import { expiryPassed, luhnValid, type SandboxConfirmBody, type TaskEscrow, type TipResult } from "../../../shared/payments.js";
 import type { SecurityEventName } from "../../../shared/security-rules.js";
 import type { RefundReason } from "../../../shared/task-statement.js";
 import { evaluateTransition } from "../../../shared/task-lifecycle.js";
-import type { GatewayEvent, PaymentGateway } from "../../adapters/payments/gateway.js";
+import type { PaymentGateway } from "../../adapters/payments/gateway.js";
 import { sandboxCardDecline } from "../../adapters/payments/sandbox.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
-import { escrowHolds, payments, payouts, tips, webhookEvents } from "../../db/schema/payments.js";
-import { providerProfiles } from "../../db/schema/providers.js";
+import { escrowHolds, payments, tips } from "../../db/schema/payments.js";
 import { conflict, forbidden, HttpError, notFound, namedFieldError } from "../../http-errors.js";
 import type { Viewer } from "../../policy.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { runMoneyRow } from "./money-actions.js";
-import {
-  ACCOUNTS,
-  accountBalance,
-  fillPaymentIntent,
-  fillTipIntent,
-  findHold,
-  findPayment,
-  findProviderProfile,
-  findTask,
-  findTip,
-  lockPayoutAccount,
-  moveHold,
-  movePayment,
-  movePayout,
-  moveTip,
-  openDisputeOf,
-  paymentOfTask,
-  pendingPayouts,
-  providersOwedPayouts,
-  startHold,
-  startPayment,
-  startPayout,
-  startTip,
-  updatePayoutAccount,
-  type PaymentRow,
-  type ProfileRow,
-  type TipRow,
-} from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
+import { moveHold, movePayment, moveTip, startHold, startPayment, startTip, type PaymentRow, type TipRow } from "./money-records.js";
+import { fillPaymentIntent, fillTipIntent, findHold, findPayment, findTask, findTip, openDisputeOf, paymentOfTask } from "./repository.js";
 import { escrowOfTask } from "./read-models.js";
 
 // The payments feature's use cases (docs/decisions/008-payments-and-ledger.md): taking the poster's
-// money (the payment intent, the sandbox card form or Stripe's webhook, tips), holding it in escrow
-// until the work is done, releasing it to the provider or refunding the poster, and paying out.
+// money (the payment intent, the sandbox card form, tips), holding it in escrow until the work is
+// done, releasing it to the provider or refunding the poster. Stripe's events are gateway-events.ts's,
+// payout accounts and payouts payouts.ts's, the records' moves money-records.ts's.
 // Every state change of a money record is a transition of the money table
 // (src/shared/money-lifecycle.ts) and every movement of money that transition's ledger action, in
 // one database transaction. The task's own "pay" runs through the tasks feature's one transition
@@ -104,7 +67,7 @@ function refusal<R extends MoneyRecord>(ctx: AppContext, record: R, name: MoneyT
   return verdict.ok ? conflict("The payment changed while you were acting on it. Please try again.") : new HttpError(verdict.status, verdict.message);
 }
 
-async function taskOf(ctx: AppContext, taskId: string, tx?: Db): Promise<TaskRow> {
+export async function taskOf(ctx: AppContext, taskId: string, tx?: Db): Promise<TaskRow> {
   const task = await findTask(ctx, taskId, tx);
   if (!task) throw notFound("Task not found");
   return task;
@@ -204,7 +167,7 @@ export async function confirmSandboxPayment(ctx: PaymentsContext, userId: string
  * the payment's "capture" with its ledger action, in the caller's transaction. Returns the paid task,
  * or null when the task was no longer payable (cancelled, expired or already paid).
  */
-async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promise<TaskRow | null> {
+export async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promise<TaskRow | null> {
   const now = ctx.now();
   const task = await ctx.taskTransition("pay", payment.taskId, "payment_system", { tx, now });
   if (!task) return null;
@@ -213,7 +176,7 @@ async function capture(ctx: PaymentsContext, tx: Db, payment: PaymentRow): Promi
 }
 
 /** "payment.capture": the poster's money enters the task's escrow, once per payment. */
-async function captureMoney(ctx: PaymentsContext, tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
+export async function captureMoney(ctx: PaymentsContext, tx: Db, payment: PaymentRow, memo?: string): Promise<void> {
   const [captured] = await movePayment(ctx, "capture", eq(payments.id, payment.id), { failureMessage: null }, tx);
   if (!captured) throw new Error(`Payment ${payment.id} could not be captured from ${payment.status}`);
   const task = await taskOf(ctx, payment.taskId, tx);
@@ -232,62 +195,11 @@ export async function failStuckSandboxPayments(ctx: PaymentsContext): Promise<nu
   return stuck.length;
 }
 
-/** A Stripe event, once per event id; an error rolls back so Stripe redelivers it. */
-export async function handleGatewayEvent(ctx: PaymentsContext, event: GatewayEvent): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [fresh] = await tx
-      .insert(webhookEvents)
-      .values({ id: event.id, type: event.type, receivedAt: ctx.now() })
-      .onConflictDoNothing()
-      .returning();
-    if (!fresh) return;
-    if (event.type === "charge.succeeded" && event.intentId && event.cardLast4) await storeCardDigits(tx, event.intentId, event.cardLast4);
-    if (event.type === "payment_intent.succeeded" && event.intentId) await intentSucceeded(ctx, tx, event.intentId);
-    if (event.type === "payment_intent.payment_failed" && event.intentId) {
-      await movePayment(ctx, "fail", eq(payments.gatewayRef, event.intentId), { failureMessage: event.failureMessage }, tx);
-    }
-    if (event.type === "account.updated" && event.account) {
-      const { payoutsEnabled, detailsSubmitted } = event.account;
-      const [before] = await tx
-        .select({ payoutsEnabled: providerProfiles.payoutsEnabled, detailsSubmitted: providerProfiles.stripeOnboardingComplete })
-        .from(providerProfiles)
-        .where(eq(providerProfiles.stripeAccountId, event.account.id));
-      const after = await updatePayoutAccount(ctx, eq(providerProfiles.stripeAccountId, event.account.id), { payoutsEnabled, stripeOnboardingComplete: detailsSubmitted }, tx);
-      // The details themselves are entered at the provider; what we learn is whether they are complete.
-      if (after && before && (before.payoutsEnabled !== payoutsEnabled || before.detailsSubmitted !== detailsSubmitted)) {
-        await ctx.recordSecurityEvent(tx, null, ctx.now(), { userId: after.userId, event: "payout_account_updated", result: "success", details: { payoutsEnabled, detailsSubmitted } });
-      }
-    }
-  });
-}
-
-/** Stripe names the card on the charge, not the intent: its last four digits, for the receipts. */
-async function storeCardDigits(tx: Db, intentId: string, cardLast4: string): Promise<void> {
-  await tx.update(payments).set({ cardLast4 }).where(eq(payments.gatewayRef, intentId));
-  await tx.update(tips).set({ cardLast4 }).where(eq(tips.gatewayRef, intentId));
-}
-
-async function intentSucceeded(ctx: PaymentsContext, tx: Db, intentId: string): Promise<void> {
-  const payment = await findPayment(ctx, eq(payments.gatewayRef, intentId), tx);
-  if (payment) {
-    // A redelivered success for a payment captured (or captured and refunded) before.
-    if (!evaluateMoneyTransition("payment", "capture", payment, "payment_system", ctx.now()).ok) return;
-    if (await capture(ctx, tx, payment)) return;
-    // The money arrived after the task stopped being payable (cancelled, or the deadline passed):
-    // record it and give it straight back (docs/decisions/005, "pay").
-    await captureMoney(ctx, tx, payment, "late capture");
-    await refundEscrow(ctx, tx, await taskOf(ctx, payment.taskId, tx), null, "late_capture");
-    return;
-  }
-  const tip = await findTip(ctx, eq(tips.gatewayRef, intentId), tx);
-  if (tip) await captureTip(ctx, tx, tip);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Tips: after completion, 100% to the provider.
 
 /** "tip.capture": credits the tip once; returns the captured row, or null when it was captured before. */
-async function captureTip(ctx: PaymentsContext, tx: Db, tip: TipRow): Promise<TipRow | null> {
+export async function captureTip(ctx: PaymentsContext, tx: Db, tip: TipRow): Promise<TipRow | null> {
   const [captured] = await moveTip(ctx, "capture", eq(tips.id, tip.id), {}, tx);
   if (!captured) return null;
   await runMoneyRow(ctx, "tip", "capture", { task: await taskOf(ctx, tip.taskId, tx), tip: captured, actorId: tip.posterId, tx, now: ctx.now() });
@@ -406,85 +318,6 @@ export async function releaseDue(ctx: PaymentsContext): Promise<number> {
     for (const { taskId } of due) await runMoneyRow(ctx, "escrow", "release_due", { task: await taskOf(ctx, taskId, tx), actorId: null, tx, now: ctx.now() });
     return due.length;
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Payout accounts (docs/product.md, Money) and payouts: released money waits in the provider's
-// balance until payouts are enabled, then the whole balance leaves in one payout (a Stripe Transfer
-// to their connected account). The ledger entry is committed first; the transfer is retried with the
-// payout's own key until the gateway confirms it.
-
-async function approvedProfile(ctx: AppContext, userId: string): Promise<ProfileRow> {
-  const profile = await findProviderProfile(ctx, userId);
-  if (profile?.verificationStatus !== "approved") throw forbidden("Only approved providers can set up payouts");
-  return profile;
-}
-
-export async function createPayoutAccount(ctx: PaymentsContext, userId: string, email: string): Promise<string> {
-  const profile = await approvedProfile(ctx, userId);
-  if (profile.stripeAccountId) throw conflict("A payout account already exists");
-  const { accountId } = await ctx.gateway.createAccount({ key: `acct-${profile.id}`, email });
-  const updated = await updatePayoutAccount(
-    ctx,
-    and(eq(providerProfiles.id, profile.id), sql`${providerProfiles.stripeAccountId} is null`),
-    { stripeAccountId: accountId },
-  );
-  if (!updated) throw conflict("A payout account already exists");
-  return accountId;
-}
-
-export async function createPayoutAccountLink(ctx: PaymentsContext, userId: string): Promise<string> {
-  const profile = await approvedProfile(ctx, userId);
-  if (!profile.stripeAccountId) throw conflict("Create a payout account first");
-  const { url } = await ctx.gateway.createAccountLink({ accountId: profile.stripeAccountId });
-  return url;
-}
-
-/** The sandbox onboarding page's submit: payouts become enabled, and waiting money leaves. */
-export async function completeSandboxOnboarding(ctx: PaymentsContext, userId: string): Promise<void> {
-  if (!sandboxAllowed(ctx)) throw notFound("Sandbox payouts are turned off");
-  const profile = await approvedProfile(ctx, userId);
-  if (!profile.stripeAccountId) throw conflict("Create a payout account first");
-  await updatePayoutAccount(ctx, eq(providerProfiles.id, profile.id), { payoutsEnabled: true, stripeOnboardingComplete: true });
-  await payOutProvider(ctx, userId);
-}
-
-/** "payout.start": moves a provider's whole balance out when payouts are enabled; safe on several instances. */
-export async function payOutProvider(ctx: PaymentsContext, providerId: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const account = await lockPayoutAccount(ctx, providerId, tx);
-    if (!account?.payoutsEnabled || !account.stripeAccountId) return;
-    const balance = await accountBalance(ctx, ACCOUNTS.providerBalance(providerId), tx);
-    if (balance <= 0) return;
-    const payout = await startPayout(ctx, providerId, balance, tx);
-    await runMoneyRow(ctx, "payout", "start", { payout, actorId: null, tx, now: ctx.now() });
-  });
-  await transferPending(ctx, providerId);
-}
-
-/** "payout.transfer" for every recorded but unconfirmed payout of the provider (or of everyone). */
-export async function transferPending(ctx: PaymentsContext, providerId: string | null): Promise<void> {
-  for (const payout of await pendingPayouts(ctx, providerId)) {
-    if (!payout.destination) continue;
-    try {
-      const { ref } = await ctx.gateway.transfer({
-        key: `tr-${payout.id}`,
-        destination: payout.destination,
-        amountCents: payout.amountCents,
-        metadata: { payoutId: payout.id, providerId: payout.providerId },
-      });
-      await movePayout(ctx, "transfer", eq(payouts.id, payout.id), { gatewayRef: ref, paidAt: ctx.now() });
-    } catch (err) {
-      // Left pending: the job retries with the same key, so the transfer happens at most once.
-      ctx.log.warn({ err, payoutId: payout.id }, "payout transfer failed; will retry");
-    }
-  }
-}
-
-/** The "payments:payout-pending" job: every enabled provider with money waiting, then retries. */
-export async function payOutAll(ctx: PaymentsContext): Promise<void> {
-  for (const providerId of await providersOwedPayouts(ctx)) await payOutProvider(ctx, providerId);
-  await transferPending(ctx, null);
 }
 
 // ---------------------------------------------------------------------------------------------

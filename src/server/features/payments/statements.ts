@@ -9,7 +9,7 @@ import { queryRows } from "../../db/client.js";
 import { loadTaskStatements } from "../../db/task-statements.js";
 import { notFound } from "../../http-errors.js";
 import type { Field } from "./csv.js";
-import { ACCOUNTS } from "./repository.js";
+import { ACCOUNTS } from "./ledger.js";
 
 // The provider's statements (docs/product.md, Money: statements), read from their balance account
 // on the ledger: every release and tip credits it, every payout empties it. A payout carried the

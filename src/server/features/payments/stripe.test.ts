@@ -9,7 +9,7 @@ import { payments, tips, webhookEvents } from "../../db/schema/payments.js";
 import { providerProfiles } from "../../db/schema/providers.js";
 import { tasks } from "../../db/schema/tasks.js";
 import { expire, taskAt, transition } from "../../../../test/fixtures/factory.js";
-import { ACCOUNTS, accountBalance } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
 
 // The Stripe adapter against a local fake of Stripe's API: every request is recorded with its
 // form-encoded body and Idempotency-Key, and a repeated key answers the first response, as Stripe does.

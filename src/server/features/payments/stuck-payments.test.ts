@@ -4,7 +4,7 @@ import { STUCK_PROCESSING_MS } from "../../../shared/money-lifecycle.js";
 import { call, useTestApp } from "../../../../test/create-test-app.js";
 import { startPayment, taskAt } from "../../../../test/fixtures/factory.js";
 import { payments } from "../../db/schema/payments.js";
-import { ACCOUNTS, accountBalance } from "./repository.js";
+import { ACCOUNTS, accountBalance } from "./ledger.js";
 
 // A sandbox confirm cut off after "processing" and before its capture (a killed process, a lost
 // database; test/faults/process-kill.faults.ts) must not block the task's payment for good.

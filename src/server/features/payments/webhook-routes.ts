@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest, errorResponses, notFound } from "../../http-errors.js";
-import { handleGatewayEvent, type PaymentsContext } from "./service.js";
+import { handleGatewayEvent } from "./gateway-events.js";
+import type { PaymentsContext } from "./service.js";
 
 // Stripe's webhook. The signature covers the exact bytes Stripe sent, so this plugin (and only
 // this one, being encapsulated) keeps JSON bodies as a raw Buffer instead of parsing them.

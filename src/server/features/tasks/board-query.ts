@@ -14,7 +14,8 @@ import { tasks } from "../../db/schema/tasks.js";
 import { users } from "../../db/schema/users.js";
 import { fieldError } from "../../http-errors.js";
 import type { OpenTasksInput } from "./repository.js";
-import { toPublicView, type PartyRow } from "./task-views.js";
+import type { PartyRow } from "./party-views.js";
+import { toPublicView } from "./task-views.js";
 
 
 // The job board's query (docs/product.md#job-board-filters): one statement per shape of query,

@@ -3,12 +3,12 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Category } from "../../../shared/constants.js";
 import { centsToDollars } from "../../../shared/money.js";
 import { displayName } from "../../../shared/names.js";
-import type { TaskDetail, TaskInsiderParty, TaskParty, TaskPrivate, TaskProviderCard, TaskPublic, TaskSettlement } from "../../../shared/tasks.js";
+import type { TaskDetail, TaskPrivate, TaskPublic, TaskSettlement } from "../../../shared/tasks.js";
 import type { AppContext } from "../../context.js";
 import type { Db } from "../../db/client.js";
 import { taskSettlementSql } from "../../db/disputes.js";
 import { publicPhotoSql } from "../../db/public-photo.js";
-import { preparedOnce, RowStatement } from "../../db/prepared.js";
+import { RowStatement } from "../../db/prepared.js";
 import { toTaskPhotos, type TaskPhotoRow } from "../../db/task-photo-list.js";
 import { averageRatingSql, completedTasksSql, toRating } from "../../db/ratings.js";
 import { tasks } from "../../db/schema/tasks.js";
@@ -18,12 +18,13 @@ import { isPartyOrAdmin, type Viewer } from "../../policy.js";
 import { placeTimeZone } from "../../task-time.js";
 import type { TaskRow } from "../../transition-actions.js";
 import { TASK_COLUMNS } from "./repository.js";
-
+import { fullName, insiderParty, loadParties, party, partyRow, providerCard, type PartyRow } from "./party-views.js";
 
 // Rows become API answers here and nowhere else: integer cents turn into dollars
 // (docs/decisions/004-money-in-the-api.md) and the public view is built field by field, so a
 // street address can only reach a stranger if someone adds it to this file on purpose. Also the
-// lists and the task page that read whole rows.
+// lists and the task page that read whole rows. The poster and provider as each viewer sees them are
+// party-views.ts's.
 
 /**
  * The public view's fields of a task (toPublicView): the board selects exactly these, every other
@@ -172,118 +173,7 @@ export async function privateView(ctx: AppContext, row: TaskRow): Promise<TaskPr
   return view;
 }
 
-/** A poster or provider as loaded: the full name stays on the server unless the viewer is an insider. */
-export interface PartyRow {
-  id: string;
-  firstName: string;
-  lastName: string;
-  photoUrl: string | null;
-  rating: number | null;
-  reviewCount: number;
-  /** Tasks completed as provider: the record the poster weighs before paying. */
-  completedTasks: number;
-}
-
-const partyColumns = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  photoUrl: publicPhotoSql(sql`${users.id}`, sql`${users.profileImageUrl}`),
-  // Two columns of the users row, kept by the trigger on reviews (docs/decisions/037-ratings-on-the-user-row.md).
-  rating: averageRatingSql(users.ratingSum, users.ratingCount),
-  reviewCount: users.ratingCount,
-  // Written out in full: inside the subquery an unqualified "id" would be the task's own id.
-  completedTasks: completedTasksSql(sql`"users"."id"`),
-};
-
-/**
- * A task's poster and provider (the same id twice when there is no provider): the task page and
- * every transition's answer. Built once per database and prepared once per connection by name, and
- * with exactly two values PostgreSQL settles on one generic plan after five runs and stops planning
- * it (docs/benchmarks.md, "Figures once in code comments"); with the array below it keeps planning each
- * run for its length.
- */
-const partyPairStatement = (db: Db) =>
-  preparedOnce(db, "task_party_pair", () =>
-    db
-      .select(partyColumns)
-      .from(users)
-      .where(sql`${users.id} in (${sql.placeholder("a")}::uuid, ${sql.placeholder("b")}::uuid)`)
-      .prepare("task_party_pair"),
-  );
-
-/** The parties of many tasks at once (the dashboards' lists). */
-const partiesStatement = (db: Db) =>
-  preparedOnce(db, "task_parties", () =>
-    db
-      .select(partyColumns)
-      .from(users)
-      .where(sql`${users.id} = any(${sql.placeholder("ids")}::uuid[])`)
-      .prepare("task_parties"),
-  );
-
-/** Poster and provider cards with their rating (revealed reviews only) and record, in one query. */
-async function loadParties(db: Db, ids: readonly string[]): Promise<Map<string, PartyRow>> {
-  const unique = [...new Set(ids)];
-  const [a, b] = unique;
-  if (a === undefined) return new Map();
-  const rows = unique.length <= 2 ? await partyPairStatement(db).execute({ a, b: b ?? a }) : await partiesStatement(db).execute({ ids: unique });
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        firstName: r.firstName,
-        lastName: r.lastName,
-        photoUrl: r.photoUrl,
-        rating: toRating(r.rating),
-        reviewCount: Number(r.reviewCount),
-        completedTasks: Number(r.completedTasks),
-      },
-    ]),
-  );
-}
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function partyRow(parties: Map<string, PartyRow>, id: string): PartyRow {
-  const found = parties.get(id);
-  // users rows are never deleted while a task references them (foreign key), so this is a bug.
-  if (!found) throw new Error(`user ${id} of a task was not loaded`);
-  return found;
-}
-
-/** What strangers see of a party: display name only (docs/product.md, "People you can see"). */
-function party(parties: Map<string, PartyRow>, id: string): TaskParty {
-  const p = partyRow(parties, id);
-  return { id: p.id, displayName: displayName(p), photoUrl: p.photoUrl, rating: p.rating, reviewCount: p.reviewCount };
-}
-
-/** What the task's insiders (poster, assigned provider, admins) see: the full name as well. */
-function insiderParty(parties: Map<string, PartyRow>, id: string): TaskInsiderParty {
-  return { ...party(parties, id), ...fullName(parties, id) };
-}
-
-function fullName(parties: Map<string, PartyRow>, id: string): { firstName: string; lastName: string } {
-  const p = partyRow(parties, id);
-  return { firstName: p.firstName, lastName: p.lastName };
-}
-
-/**
- * The assigned provider as anyone sees them: display name, photo, record (docs/product.md, "The
- * poster sees who claimed"); insiders get the full name as well.
- */
-function providerCard(parties: Map<string, PartyRow>, id: string): TaskProviderCard {
-  const p = partyRow(parties, id);
-  return {
-    id: p.id,
-    displayName: displayName(p),
-    profilePhotoUrl: p.photoUrl,
-    rating: p.rating,
-    reviewCount: p.reviewCount,
-    completedTasks: p.completedTasks,
-  };
-}
 
 export function toPublicView(row: PublicTaskRow, parties: Map<string, PartyRow>, distanceMiles: number | null = null): TaskPublic {
   return {

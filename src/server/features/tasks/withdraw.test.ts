@@ -8,7 +8,7 @@ import { notifications } from "../../db/schema/chat.js";
 import { ledgerTransactions, payments } from "../../db/schema/payments.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { BASE_BODY, createProvider, pay, payWithCard, startPayment, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
-import { ACCOUNTS, accountBalance } from "../payments/repository.js";
+import { ACCOUNTS, accountBalance } from "../payments/ledger.js";
 
 // A provider gives a claim back before starting: "withdraw" refunds a paid poster in full,
 // "release_claim" gives back an unpaid one; either way the task is open again, the poster is told,
