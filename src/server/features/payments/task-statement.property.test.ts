@@ -21,7 +21,9 @@ import type { TaskRow } from "../../transition-actions.js";
 // refund the ledger did not make and never say "pays nothing" to a provider it paid; and the
 // receipts, the earnings, the CSV and the yearly statement carry the statement's own figures.
 
-const t = await useTestApp();
+// A history advances the clock by up to 73 hours a step, so its people may outlive the
+// sessions (7 days idle, 30 in all): here nobody is signed out by time (sessions are tested in features/auth).
+const t = await useTestApp({ SESSION_IDLE_DAYS: "365", SESSION_ABSOLUTE_DAYS: "365" });
 const HOUR = 3_600_000;
 
 interface ModelTask {
