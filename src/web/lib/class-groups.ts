@@ -96,6 +96,7 @@ const WORD_GROUPS = new Map(
     "visibility:visible invisible collapse",
     "sr:sr-only not-sr-only",
     "isolation:isolate isolation-auto",
+    "filter:filter filter-none",
     "container:container",
     "font-style:italic not-italic",
     "fvn-spacing:proportional-nums tabular-nums",
