@@ -19,11 +19,9 @@ export default defineConfig({
           environment: "node",
           // An unexpected console.error fails a component test as it fails a server test.
           setupFiles: ["src/web/testing/setup-dom.ts", "test/fail-on-console-error.ts"],
-          // One worker keeps its jsdom window and loaded modules (React, Radix, the testing library)
-          // from file to file instead of building them again for each: building them was about
-          // half of the suite's CPU time (docs/benchmarks.md, Test suite). setup-dom.ts resets what a
-          // file could leave behind in the window.
-          isolate: false,
+          // Each file gets its own modules and window. Sharing them (`isolate: false`) cut the
+          // suite's CPU from 166 to 48 s, but under npm test the name form's lazily loaded form never
+          // came in one file order (docs/benchmarks.md, Test suite): kept isolated until that is found.
           // `npm test` runs this suite beside lint and the typechecks (scripts/test-all.mjs): a
           // component test of 2.5 s alone takes twice that there, past vitest's default of 5 s.
           testTimeout: 20_000,
