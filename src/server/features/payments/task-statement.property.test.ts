@@ -118,7 +118,12 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       command("offer-accepted", p, (x) => x.row.status === "open" && x.offers, async (x, r) => {
         const price = Math.max(20, Math.round(p.budget / 100) + p.who * 7);
         const offerId = await makeOffer(t, r.providers[p.who], x.id, { price });
-        await ok(call(t, r.poster, { method: "POST", url: `/api/tasks/${x.id}/offers/${offerId}/accept`, payload: { price } }), "accept");
+        const accepted = await call(t, r.poster, { method: "POST", url: `/api/tasks/${x.id}/offers/${offerId}/accept`, payload: { price } });
+        // Claims here go straight through the table, so a provider may already hold a task at this
+        // one's time; accepting their offer is then refused by the calendar (decision 074, tested in
+        // features/calendar) and nothing moves: the statement must still agree with the ledger.
+        if (accepted.statusCode === 409 && accepted.body.includes("has another task booked at this task's time")) return;
+        expect(accepted.statusCode, `accept: ${accepted.body}`).toBeLessThan(300);
       }),
   ],
   [
