@@ -94,6 +94,24 @@ export function TaskSchedule({ scheduledDate }: { scheduledDate: string }) {
   );
 }
 
+/** The provider's price rows: the same while their account loads and once it has come. */
+function ProviderPriceRows({ task }: { task: TaskDetail }) {
+  return (
+    <>
+      <div className="flex justify-between gap-2">
+        <dt>Budget</dt>
+        <dd>{dollars(task.budget)}</dd>
+      </div>
+      {task.urgentFee > 0 && (
+        <div className="flex justify-between gap-2">
+          <dt>Urgent bonus ({MONEY_WORDS.urgentSurcharge})</dt>
+          <dd>{dollars(task.urgentFee)}</dd>
+        </div>
+      )}
+    </>
+  );
+}
+
 /**
  * The poster's fee lines and total; a provider sees what they take home instead (docs/product.md,
  * Fees): the share fixed when the task was priced, or once the task's money moved, the totals and
@@ -116,16 +134,7 @@ export function TaskPaymentBox({
     return (
       <div className="grid gap-2" aria-busy="true">
         <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
-          <div className="flex justify-between gap-2">
-            <dt>Budget</dt>
-            <dd>{dollars(task.budget)}</dd>
-          </div>
-          {task.urgentFee > 0 && (
-            <div className="flex justify-between gap-2">
-              <dt>Urgent bonus ({MONEY_WORDS.urgentSurcharge})</dt>
-              <dd>{dollars(task.urgentFee)}</dd>
-            </div>
-          )}
+          <ProviderPriceRows task={task} />
           <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
             <SkeletonText className="w-32" />
             <SkeletonText className="w-14" />
@@ -144,29 +153,20 @@ export function TaskPaymentBox({
     return (
       <div className="grid gap-2">
         <dl className="grid gap-1.5 rounded-md border bg-muted/40 p-4 text-sm" data-testid="payment-box">
-        <div className="flex justify-between gap-2">
-          <dt>Budget</dt>
-          <dd>{dollars(task.budget)}</dd>
-        </div>
-        {task.urgentFee > 0 && (
-          <div className="flex justify-between gap-2">
-            <dt>Urgent bonus ({MONEY_WORDS.urgentSurcharge})</dt>
-            <dd>{dollars(task.urgentFee)}</dd>
-          </div>
-        )}
-        {told ? (
-          told.totals.map((total) => (
-            <div key={total.label} className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
-              <dt>{total.label}</dt>
-              <dd>{formatDollarsExact(total.cents)}</dd>
+          <ProviderPriceRows task={task} />
+          {told ? (
+            told.totals.map((total) => (
+              <div key={total.label} className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+                <dt>{total.label}</dt>
+                <dd>{formatDollarsExact(total.cents)}</dd>
+              </div>
+            ))
+          ) : task.status === "cancelled" ? null : (
+            <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
+              <dt>Your earnings ({MONEY_WORDS.providerSharePercent})</dt>
+              <dd>{formatDollarsExact(share)}</dd>
             </div>
-          ))
-        ) : task.status === "cancelled" ? null : (
-          <div className="flex justify-between gap-2 border-t pt-1.5 font-semibold">
-            <dt>Your earnings ({MONEY_WORDS.providerSharePercent})</dt>
-            <dd>{formatDollarsExact(share)}</dd>
-          </div>
-        )}
+          )}
         </dl>
         <p className="text-sm text-muted-foreground">
           {told?.headline ?? (task.status === "cancelled" ? "This task was cancelled, so it pays nothing." : `${youllEarnText(share)}. ${MONEY_WORDS.providerKeeps}`)}
