@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { formatViolations, newPage, posterAndProvider, seriousAxeViolations, tasksOnMap, useServerAndBrowser, type TestPage } from "./harness.js";
+import { formatViolations, newPage, posterAndProvider, seriousAxeViolations, tasksOnMap, useServerAndBrowser, watchLayoutShifts, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // No surprises with money (docs/decisions/024-declining-a-provider.md, docs/product.md): the poster
@@ -134,16 +134,7 @@ describe("money trust", () => {
     await e2e.api(poster, "POST", `/api/tasks/${early.id}/approve-release`);
 
     const page = await newPage(provider.context());
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      Object.assign(window, { shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-          if (!entry.hadRecentInput) shifts.push(entry.value);
-        }
-      }).observe({ type: "layout-shift", buffered: true });
-    });
-    const layoutShift = () => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
+    const layoutShift = await watchLayoutShifts(page);
     const today = await page.evaluate(() => new Date().toLocaleDateString("en-US", { month: "short", day: "numeric" }));
     const dueDay = await page.evaluate(() => new Date(Date.now() + 24 * 3_600_000).toLocaleDateString("en-US", { month: "short", day: "numeric" }));
 

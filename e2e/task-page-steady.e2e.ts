@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser, type TestPage } from "./harness.js";
+import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser, watchLayoutShifts, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // The task page loads its money words, payment card table and reviews on use (docs/benchmarks.md,
@@ -15,20 +15,6 @@ const SHOTS = "/tmp/money-web";
 const e2e = useServerAndBrowser();
 /** The signed-out page's "who am I" answers 401 before signing in, and a visitor's page too. */
 const EXPECTED = [/401 \(Unauthorized\)/];
-
-/** Records every layout shift not caused by input, from the first paint. */
-async function watchShifts(page: Page): Promise<() => Promise<number>> {
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    Object.assign(window, { shifts });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) shifts.push(entry.value);
-      }
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((a, b) => a + b, 0));
-}
 
 async function pageAs(email: string | null, viewport: { width: number; height: number }): Promise<TestPage> {
   const page = await newPage(await e2e.browser.newContext({ viewport }));
@@ -57,7 +43,7 @@ describe.each([
       ...(phone ? [] : [{ who: "provider-paid", page: provider, id: paid.id, ready: async (p: Page) => (await p.getByTestId("payment-account").count()) > 0 }]),
     ];
     for (const { who, page, id, ready } of visits) {
-      const shifted = await watchShifts(page);
+      const shifted = await watchLayoutShifts(page);
       await page.goto(`${e2e.server.url}/task/${id}`);
       await expect.poll(() => ready(page), { timeout: 15_000 }).toBe(true);
       await page.waitForLoadState("networkidle");
