@@ -203,6 +203,15 @@ export function statementTotals(statement: Pick<TaskStatement, "lines">): Statem
 }
 
 /**
+ * The most an admin's resolution may give back (docs/product.md, disputes): what the escrow holds
+ * while it holds money, else what the poster paid over every payment and was not refunded yet. A
+ * task paid again after a withdrawal counts both payments and both refunds, never the price once.
+ */
+export function mostDisputeRefundCents(totals: Pick<StatementTotals, "heldCents" | "paymentsCents" | "refundedCents">): number {
+  return totals.heldCents > 0 ? totals.heldCents : Math.max(0, totals.paymentsCents - totals.refundedCents);
+}
+
+/**
  * The statement's lines in rounds: each payment starts one, and what its escrow became (a refund,
  * a fee, a release, a split) and what followed (tips, the guarantee) belong to it. A round's
  * provider is the one it paid, or for the last round the task's provider now (see below).

@@ -9,7 +9,7 @@ import { OPEN_DISPUTE_MESSAGE } from "../../../shared/task-lifecycle.js";
 import { notifications } from "../../db/schema/chat.js";
 import { ledgerEntries, ledgerTransactions } from "../../db/schema/payments.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
-import { reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { createProvider, pay, reportProblem, taskAt, taskRow, transition } from "../../../../test/fixtures/factory.js";
 import { ACCOUNTS, accountBalance } from "./ledger.js";
 import { moveDispute } from "./money-records.js";
 
@@ -136,6 +136,24 @@ describe("an admin's resolution", () => {
     expect(told?.body).toContain("$20.00 of that refund was taken back from your balance, so it comes out of your next payouts.");
     const finance = (await call(t, admin, { url: "/api/admin/finance" })).json();
     expect(finance.guaranteeBalance).toBe((guaranteeBefore - 2000) / 100);
+    expect(await unbalanced()).toBe(0);
+  });
+
+  it("counts every payment and refund of a task paid again after a withdrawal: the guarantee may give back the second payment", async () => {
+    const admin = await createUser(t, { role: "admin" });
+    const { task, poster, provider } = await taskAt(t, "paid", { budgetCents: 4000 });
+    expect(await transition(t, "withdraw", task.id, provider)).not.toBeNull();
+    const second = await createProvider(t);
+    const claimed = await transition(t, "claim", task.id, second);
+    if (!claimed) throw new Error("second claim refused");
+    await pay(t, poster, claimed);
+    expect(await transition(t, "start", task.id, second)).not.toBeNull();
+    expect(await transition(t, "complete", task.id, second)).not.toBeNull();
+    expect(await balance(ACCOUNTS.escrow(task.id))).toBe(0);
+    await reportProblem(t, poster, task);
+    const tooMuch = await resolve(admin, task.id, { refund: task.totalCents / 100 + 0.01, reason: "Nothing was done." });
+    expect(tooMuch.json()).toMatchObject({ fieldErrors: { refund: `must be between $0.00 and $${(task.totalCents / 100).toFixed(2)}, the most the poster paid and was not refunded yet` } });
+    expect((await resolve(admin, task.id, { refund: task.totalCents / 100, reason: "Nothing was done." })).statusCode).toBe(200);
     expect(await unbalanced()).toBe(0);
   });
 

@@ -11,7 +11,7 @@ import {
 import type { MoneyRequester } from "../../../shared/money-lifecycle.js";
 import { centsToDollars, disputeSplit, dollarsToCents, formatDollarsExact } from "../../../shared/money.js";
 import { statementWords } from "../../../shared/statement-words.js";
-import { statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
+import { mostDisputeRefundCents, statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
 import type { AdminFinance } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
 import { loadTaskStatement, loadTaskStatements } from "../../db/task-statements.js";
@@ -124,7 +124,7 @@ export async function resolveDispute(
     const held = await accountBalance(ctx, ACCOUNTS.escrow(taskId), tx);
     const refundCents = dollarsToCents(input.refund);
     // Never more than the poster paid, less what was already given back (a cancel's refund, an earlier dispute).
-    const most = held > 0 ? held : Math.max(0, task.totalCents - statementTotals(await loadTaskStatement(tx, taskId)).refundedCents);
+    const most = mostDisputeRefundCents({ ...statementTotals(await loadTaskStatement(tx, taskId)), heldCents: held });
     if (refundCents < 0 || refundCents > most) {
       throw namedFieldError("refund", `must be between $0.00 and ${formatDollarsExact(most)}, the most ${held > 0 ? "the escrow holds" : "the poster paid and was not refunded yet"}`);
     }

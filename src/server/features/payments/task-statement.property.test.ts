@@ -10,7 +10,7 @@ import { statementOfAnswer } from "../../../shared/money-answers.js";
 import { statementAnswer, type Earnings, type TaskEscrow } from "../../../shared/payments.js";
 import type { Receipt, ReceiptList, YearlyStatement } from "../../../shared/receipts.js";
 import { BALANCE_ENTRY_WORDS, statementWords, type StatementViewer } from "../../../shared/statement-words.js";
-import { LEDGER_ACCOUNTS as A, providerEarning, statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
+import { LEDGER_ACCOUNTS as A, mostDisputeRefundCents, providerEarning, statementTotals, type TaskStatement } from "../../../shared/task-statement.js";
 import type { TaskRow } from "../../transition-actions.js";
 
 // One account of each task's money, told the same everywhere (docs/decisions/073-one-account-of-each-tasks-money.md).
@@ -162,9 +162,7 @@ const ACTIONS: [number, (p: StepParams) => Cmd][] = [
       command("resolve", p, (x) => x.disputeOpen, async (x, r) => {
         const statement = (await loadTaskStatements(t.database.db, [x.id])).get(x.id);
         if (!statement) throw new Error("resolve: no statement");
-        const totals = statementTotals(statement);
-        const most = totals.heldCents > 0 ? totals.heldCents : statement.items.totalCents - totals.refundedCents;
-        const refund = Math.floor(most * p.part);
+        const refund = Math.floor(mostDisputeRefundCents(statementTotals(statement)) * p.part);
         const payload = { refund: refund / 100, reason: "Checked both sides", recoverFromProvider: p.recover };
         await ok(call(t, r.admin, { method: "POST", url: `/api/admin/disputes/${x.id}/resolve`, payload }), "resolve");
       }),
