@@ -37,6 +37,9 @@ export default defineConfig({
           // Every file builds its own app on its own database, so files share nothing at run time
           // and may share loaded modules: about half of the suite's time was importing them again.
           isolate: false,
+          // Two files at a time: with one, a quiet two-core machine sat 42% idle through the suite
+          // (each file waits on its database half the time; docs/benchmarks.md, Test suite).
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
