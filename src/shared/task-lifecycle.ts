@@ -168,6 +168,9 @@ export type TaskGuard =
  * - offers.accept: the offers feature marks the named offer accepted (refusing one no longer open),
  *   closes the others and prices the task at the offer with the one fee function (decision 061)
  * - notify.offers_decided: the offers feature tells the chosen provider and every other offerer
+ * - offers.release: when the chosen provider leaves the task (withdrawn, taken off by an admin, or
+ *   the payment window lapsed and the poster reopened it), the offers feature closes their accepted offer, so the open task shows no
+ *   offer as accepted and they may make a new one like everyone else (decision 061)
  * - notify.provider_paid: the provider hears that the poster paid and may start (the "pay" row)
  * Every notify.* name, and every other action that sends a notice, is declared in TASK_NOTICES: to
  * whom, with which template (decision 083).
@@ -193,6 +196,7 @@ export const TASK_ACTIONS = [
   "notify.poster_provider_released",
   "offers.accept",
   "notify.offers_decided",
+  "offers.release",
   // Requesting a provider (decision 065): the requested provider hears of the request; the poster
   // hears that it was declined or lapsed, and whether the task opened to everyone or was cancelled.
   "notify.provider_requested",
@@ -418,7 +422,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: [],
     guards: [],
-    actions: ["announce", "board.add"],
+    actions: ["offers.release", "announce", "board.add"],
   },
   {
     // The poster turns down the provider who claimed, while the claim is unpaid (the payment
@@ -448,7 +452,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "paid", message: "The poster has not paid yet; release the claim instead" }],
     effects: ["release_provider", "clear_payment"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
+    actions: ["withdrawal.record", "escrow.refund", "notify.poster_provider_withdrew", "calendar.free", "offers.release", "announce", "board.add"],
   },
   {
     // The same before the poster paid: nothing to refund (decision 058).
@@ -459,7 +463,7 @@ export const TASK_TRANSITIONS = [
     requires: [{ condition: "unpaid", message: "The poster has paid; withdraw from the task instead, and they are refunded in full" }],
     effects: ["release_provider"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["withdrawal.record", "notify.poster_provider_withdrew", "calendar.free", "announce", "board.add"],
+    actions: ["withdrawal.record", "notify.poster_provider_withdrew", "calendar.free", "offers.release", "announce", "board.add"],
   },
   {
     // An admin's resolution of a dispute on an unfinished paid task ends it; the money was split by
@@ -496,7 +500,7 @@ export const TASK_TRANSITIONS = [
     requires: [],
     effects: ["release_provider", "clear_payment"],
     guards: [{ guard: "no_open_dispute", at: "after_update" }],
-    actions: ["escrow.refund", "notify.poster_provider_released", "calendar.free", "announce", "board.add"],
+    actions: ["escrow.refund", "notify.poster_provider_released", "calendar.free", "offers.release", "announce", "board.add"],
   },
   {
     // The poster of a task that takes offers picks one: the task is claimed by that provider at the

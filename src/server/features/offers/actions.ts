@@ -3,10 +3,11 @@ import { OFFER_MESSAGES, offerChangedMessage, offerQuote } from "../../../shared
 import type { AppContext } from "../../context.js";
 import { sendNotice } from "../../declared-notices.js";
 import { conflict } from "../../http-errors.js";
-import { acceptOffer, closeOtherOffers, openOffer, priceTaskAt } from "./repository.js";
+import { acceptOffer, closeAcceptedOffer, closeOtherOffers, openOffer, priceTaskAt } from "./repository.js";
 
 // The offers feature's actions, one typed registration each (docs/decisions/083-every-consequence-in-its-row.md):
-// the task table's offers.accept and notify.offers_decided (the accept_offer row, decision 061), and
+// the task table's offers.accept and notify.offers_decided (the accept_offer row, decision 061),
+// offers.release (the rows by which the chosen provider leaves), and
 // the offer_made event's notice to the poster. Its notices are the ones their rows declare.
 
 export function registerOfferActions(ctx: AppContext): void {
@@ -46,6 +47,9 @@ export function registerOfferActions(ctx: AppContext): void {
       });
     }
   });
+  // The chosen provider left (withdrew, taken off, or the payment window lapsed): the task
+  // is open again and their accepted offer is closed, so they may offer again like anyone.
+  ctx.taskActions.handle("offers.release", async ({ task, tx, now }) => closeAcceptedOffer(tx, task.id, now));
   // The offer_made event (src/shared/task-events.ts): the poster hears of a new or changed offer.
   ctx.taskEventActions.handle("notify.poster_offer_received", async (event) => {
     const { task, offer, tx } = event;

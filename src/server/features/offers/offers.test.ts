@@ -9,7 +9,7 @@ import { HIDDEN } from "../../contact-masking.js";
 import { taskOffers } from "../../db/schema/offers.js";
 import { call, createUser, useTestApp, type TestUser } from "../../../../test/create-test-app.js";
 import { GOOD_CARD } from "../../../../test/fixtures/cards.js";
-import { BASE_OFFER, createPoster, createProvider, makeOffer, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
+import { BASE_OFFER, createPoster, createProvider, makeOffer, pay, postOffersTask, postTask, startPayment, taskRow, transition } from "../../../../test/fixtures/factory.js";
 
 // Offers on a task that takes them (docs/product.md, Offers; docs/decisions/061-offers.md).
 
@@ -154,6 +154,24 @@ describe("accepting an offer", () => {
     // The offers are closed with the task: the other provider can no longer change theirs.
     const late = await call(t, other, { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: { price: 30, message: "Hi", availability: "Today" } });
     expect(late.statusCode).toBe(409);
+  });
+
+  it("closes the chosen provider's offer when they leave the task, so the open task takes offers again, theirs too", async () => {
+    const poster = await createPoster(t);
+    const task = await postOffersTask(t, poster, { budgetCents: 5000 });
+    const chosen = await createProvider(t);
+    const other = await createProvider(t);
+    const offerId = await makeOffer(t, chosen, task.id, { price: 65 });
+    await makeOffer(t, other, task.id, { price: 40 });
+    expect((await accept(poster, task.id, offerId, 65)).statusCode).toBe(200);
+    await pay(t, poster, await taskRow(t, task.id));
+    expect(await transition(t, "withdraw", task.id, chosen)).not.toBeNull();
+    // Open again: no offer reads as accepted, and the provider who left may offer anew.
+    expect((await offersSeenBy(poster, task.id)).map((o) => o.status).sort()).toEqual(["closed", "closed"]);
+    const again = await call(t, chosen, { method: "PUT", url: `/api/tasks/${task.id}/offer`, payload: { price: 70, message: "I can come back to it next week.", availability: "Next Monday" } });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ status: "open", price: 70 });
+    expect((await offersSeenBy(poster, task.id)).map((o) => [o.status, o.price]).sort()).toEqual([["closed", 40], ["open", 70]]);
   });
 
   it("is the poster's alone", async () => {

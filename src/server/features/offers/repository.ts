@@ -136,6 +136,17 @@ export async function closeOtherOffers(tx: Db, taskId: string, now: Date): Promi
   return rows.map((r) => r.providerId);
 }
 
+/**
+ * Closes the task's accepted offer once its provider left the task (the offers.release action): the
+ * task takes offers again, and that provider may make a new one (upsertOffer reopens a closed row).
+ */
+export async function closeAcceptedOffer(tx: Db, taskId: string, now: Date): Promise<void> {
+  await tx
+    .update(taskOffers)
+    .set({ status: "closed", updatedAt: now })
+    .where(and(eq(taskOffers.taskId, taskId), eq(taskOffers.status, "accepted")));
+}
+
 /** Writes the line items of the accepted offer's price on the task (the fee function's figures, in cents). */
 export async function priceTaskAt(tx: Db, taskId: string, price: TaskLineItems): Promise<void> {
   await tx.update(tasks).set(price).where(eq(tasks.id, taskId));

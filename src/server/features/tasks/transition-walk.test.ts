@@ -112,6 +112,11 @@ const MARKS: Record<TaskAction, (walk: Walk) => Promise<void>> = {
     expect(offer?.providerId).toBe(party(w.provider, "provider").id);
     expect((await taskRow(t, w.taskId)).budgetCents).toBe(offer?.priceCents);
   },
+  // The provider who left holds a closed offer, and none of the task's offers reads as accepted.
+  "offers.release": async (w) => {
+    const offers = await t.database.db.select().from(taskOffers).where(eq(taskOffers.taskId, w.taskId));
+    expect(offers.map((o) => [o.providerId, o.status])).toEqual([[party(w.provider, "provider").id, "closed"]]);
+  },
   "notify.offers_decided": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "offer_decided")).toHaveLength(1),
   "notify.provider_requested": async (w) => expect(await noticeOf(party(w.provider, "provider").id, w.taskId, "task_requested")).toHaveLength(1),
   "notify.poster_request_ended": async (w) => expect(await noticeOf(w.poster.id, w.taskId, "request_ended")).toHaveLength(1),
@@ -148,6 +153,17 @@ function bookingsOf(taskId: string) {
 
 /** A date two days ahead of the test clock: a dated task takes its time on its provider's calendar. */
 const dated = () => ({ body: { scheduledDate: new Date(t.clock.now().getTime() + 2 * 86_400_000).toISOString() } });
+
+/** A task that takes offers, claimed by accepting its one provider's offer; paid when asked. */
+async function chosenByOffer(paid: boolean) {
+  const { poster } = await taskAt(t, "open");
+  const task = await postOffersTask(t, poster, dated());
+  const provider = await createProvider(t);
+  const offerId = await makeOffer(t, provider, task.id, { price: 42 });
+  expect((await call(t, poster, { method: "POST", url: `/api/tasks/${task.id}/offers/${offerId}/accept`, payload: { price: 42 } })).statusCode).toBe(200);
+  const claimed = await taskRow(t, task.id);
+  return { task: paid ? await pay(t, poster, claimed) : claimed, poster, provider };
+}
 
 interface Scenario {
   row: TaskProcessName;
@@ -278,6 +294,16 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    row: "reactivate",
+    label: "a task chosen by an offer whose payment expired",
+    proves: ["offers.release"],
+    run: async () => {
+      const { task, poster, provider } = await chosenByOffer(false);
+      await expire(t, task);
+      return walk("reactivate", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "reactivate", task.id, poster)).not.toBeNull());
+    },
+  },
+  {
     row: "decline",
     label: "an unpaid claim",
     proves: ["declined.remember", "notify.provider_declined", "calendar.free", "announce", "board.add"],
@@ -296,6 +322,26 @@ const SCENARIOS: Scenario[] = [
     run: async () => {
       const { task, poster, provider } = await taskAt(t, "paid", dated());
       return walk("withdraw", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "withdraw", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "withdraw",
+    label: "a paid claim chosen by an offer",
+    proves: ["offers.release"],
+    run: async () => {
+      const { task, poster, provider } = await chosenByOffer(true);
+      return walk("withdraw", { poster, provider, alerted: null }, task.id, async () => void expect(await transition(t, "withdraw", task.id, provider)).not.toBeNull());
+    },
+  },
+  {
+    row: "release_claim",
+    label: "an unpaid claim chosen by an offer",
+    proves: ["offers.release"],
+    run: async () => {
+      const { task, poster, provider } = await chosenByOffer(false);
+      return walk("release_claim", { poster, provider, alerted: null }, task.id, async () => {
+        expect((await call(t, provider, { method: "PATCH", url: `/api/tasks/${task.id}/release-claim` })).statusCode).toBe(200);
+      });
     },
   },
   {
@@ -342,6 +388,19 @@ const SCENARIOS: Scenario[] = [
     proves: ["escrow.refund", "notify.poster_provider_released", "calendar.free", "announce", "board.add"],
     run: async () => {
       const { task, poster, provider } = await taskAt(t, "paid", dated());
+      const admin = await createUser(t, { role: "admin" });
+      return walk("release", { poster, provider, alerted: null }, task.id, async () => {
+        const res = await call(t, admin, { method: "POST", url: `/api/admin/users/${provider.id}/suspend`, payload: { reason: "Fraudulent reviews" } });
+        expect(res.statusCode).toBe(200);
+      });
+    },
+  },
+  {
+    row: "release",
+    label: "a paid task chosen by an offer whose provider is suspended",
+    proves: ["offers.release"],
+    run: async () => {
+      const { task, poster, provider } = await chosenByOffer(true);
       const admin = await createUser(t, { role: "admin" });
       return walk("release", { poster, provider, alerted: null }, task.id, async () => {
         const res = await call(t, admin, { method: "POST", url: `/api/admin/users/${provider.id}/suspend`, payload: { reason: "Fraudulent reviews" } });
