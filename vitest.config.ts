@@ -46,12 +46,14 @@ export default defineConfig({
       },
       {
         // Fault injection: each file starts its own throwaway PostgreSQL cluster (it stops and
-        // restarts it, and kills server processes), so it runs once, after the server suite.
+        // restarts it, and kills server processes), so it runs once, after the server suite. Two
+        // files at a time (each on its own cluster and ports): one at a time left a quiet two-core
+        // machine 35% idle, waiting on servers, clusters and Chromium to start (docs/benchmarks.md).
         test: {
           name: "faults",
           include: ["test/faults/**/*.faults.ts"],
           environment: "node",
-          fileParallelism: false,
+          maxWorkers: 2,
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
