@@ -132,14 +132,20 @@ describe("making an offer", () => {
   });
 });
 
+/** A $50 task that takes offers, with a $65 offer (the one the tests accept) and a $40 one. */
+async function twoOffers() {
+  const poster = await createPoster(t);
+  const task = await postOffersTask(t, poster, { budgetCents: 5000 });
+  const chosen = await createProvider(t);
+  const other = await createProvider(t);
+  const offerId = await makeOffer(t, chosen, task.id, { price: 65 });
+  await makeOffer(t, other, task.id, { price: 40 });
+  return { poster, task, chosen, other, offerId };
+}
+
 describe("accepting an offer", () => {
   it("claims the task for that provider at the offered price, starts the payment window and tells every offerer", async () => {
-    const poster = await createPoster(t);
-    const task = await postOffersTask(t, poster, { budgetCents: 5000 });
-    const chosen = await createProvider(t);
-    const other = await createProvider(t);
-    const offerId = await makeOffer(t, chosen, task.id, { price: 65 });
-    await makeOffer(t, other, task.id, { price: 40 });
+    const { poster, task, chosen, other, offerId } = await twoOffers();
     const res = await accept(poster, task.id, offerId, 65);
     expect(res.statusCode).toBe(200);
     const quote = offerQuote(6500, "standard");
@@ -157,12 +163,7 @@ describe("accepting an offer", () => {
   });
 
   it("closes the chosen provider's offer when they leave the task, so the open task takes offers again, theirs too", async () => {
-    const poster = await createPoster(t);
-    const task = await postOffersTask(t, poster, { budgetCents: 5000 });
-    const chosen = await createProvider(t);
-    const other = await createProvider(t);
-    const offerId = await makeOffer(t, chosen, task.id, { price: 65 });
-    await makeOffer(t, other, task.id, { price: 40 });
+    const { poster, task, chosen, offerId } = await twoOffers();
     expect((await accept(poster, task.id, offerId, 65)).statusCode).toBe(200);
     await pay(t, poster, await taskRow(t, task.id));
     expect(await transition(t, "withdraw", task.id, chosen)).not.toBeNull();
