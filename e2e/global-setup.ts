@@ -11,7 +11,7 @@ import { seedDemoData } from "../src/server/seed/demo.js";
 import { freePort } from "../src/server/free-port.js";
 import { THROWAWAY_SETTINGS } from "../test/global-setup.js";
 import { buildIfStale } from "./build-if-stale.js";
-import { CHROMIUM_ARGS, chromiumPath, startServer, type JourneyServer } from "./harness.js";
+import { CHROMIUM_ARGS, journeyChromiumPath, startServer, type JourneyServer } from "./harness.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -58,7 +58,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const debuggingPort = await freePort();
-  const executablePath = chromiumPath();
+  const executablePath = journeyChromiumPath();
   // One server for every journey that brings its own people (harness.ts useSharedServer), so those
   // files pay for no server start (about 4.5 s of CPU each), started while Chromium launches.
   const [browserServer, sharedServer] = await Promise.all([

@@ -106,10 +106,27 @@ export async function startServer(env: Record<string, string> = {}, source?: Ser
   };
 }
 
+/**
+ * The whole browser, for what the journeys' headless shell lacks (push, notifications) or measures
+ * differently (Lighthouse's benchmark); undefined: playwright-core's download, `channel: "chromium"`.
+ */
 export function chromiumPath(): string | undefined {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
-  return undefined; // playwright-core's own download (scripts/ensure-chromium.mjs installs it)
+  return undefined; // playwright-core's own download (scripts/provision.mjs installs it)
+}
+
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+
+/**
+ * The journeys' Chromium: the headless shell (Debian's chromium-headless-shell), the same engine
+ * without the browser's own interface, which ran the browser suite in 0.80 of the time of the whole
+ * browser (decision 084). playwright-core's own download runs its headless shell by itself.
+ */
+export function journeyChromiumPath(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync(HEADLESS_SHELL)) return HEADLESS_SHELL;
+  return chromiumPath();
 }
 
 /** The flags this machine needs (no sandbox as root, no GPU, nothing fetched in the background). */
@@ -126,7 +143,7 @@ export const CHROMIUM_ARGS = [
 /** A headless Chromium of its own; `extraArgs` for callers such as Lighthouse. Journeys use `connectBrowser`. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = chromiumPath();
-  return chromium.launch({ ...(executablePath ? { executablePath } : {}), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return chromium.launch({ ...(executablePath ? { executablePath } : { channel: "chromium" }), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /**

@@ -68,8 +68,9 @@ describe("notifications on a device", () => {
       const devices = new Map<string, LocalSubscription>();
       // A profile on disk: Chromium never offers to install from an incognito context, which newContext() is.
       const executablePath = chromiumPath();
+      // The whole browser: the journeys' headless shell has no push service or notifications (decision 084).
       const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "h-push-profile-")), {
-        ...(executablePath ? { executablePath } : {}),
+        ...(executablePath ? { executablePath } : { channel: "chromium" }),
         headless: true,
         args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
         viewport: { width, height: 900 },

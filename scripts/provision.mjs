@@ -1,5 +1,6 @@
 // Makes sure the machine has what the browser and multi-instance tests need:
-//   Chromium: Debian's `chromium` when root, Playwright's download otherwise (or CHROMIUM_PATH).
+//   Chromium: Debian's `chromium` and `chromium-headless-shell` when root, Playwright's download
+//   otherwise (or CHROMIUM_PATH).
 //   PostgreSQL server binaries: Debian's `postgresql` when root (for the cross-instance tests).
 //   HAProxy and PgBouncer: Debian's `haproxy` and `pgbouncer` when root (the topology fault test,
 //   test/faults/topology.faults.ts; docs/deploy.md).
@@ -27,12 +28,20 @@ export function postgresBinDir() {
 
 export function ensureChromium() {
   if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return;
-  if (existsSync("/usr/bin/chromium")) return;
+  // The journeys drive the headless shell; Lighthouse and the push journey the whole browser
+  // (e2e/harness.ts, decision 084).
+  const missing = [
+    ["chromium", "/usr/bin/chromium"],
+    ["chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell"],
+  ].filter(([, path]) => !existsSync(path));
+  if (missing.length === 0) return;
   if (isRoot) {
-    console.log("provision: installing Debian chromium");
-    apt("chromium");
+    const names = missing.map(([name]) => name).join(" ");
+    console.log(`provision: installing Debian ${names}`);
+    apt(names);
     return;
   }
+  if (existsSync("/usr/bin/chromium")) return;
   console.log("provision: downloading Playwright's Chromium");
   execFileSync("npx", ["playwright-core", "install", "chromium"], { stdio: "inherit" });
 }
