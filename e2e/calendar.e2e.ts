@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import ical from "node-ical";
 import { request, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { atBothWidths, DEMO, DESKTOP, formatViolations, newPage, PHONE, registerThroughApi, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Time and turning up (docs/product.md, "Time and turning up"; issue 45): the provider sets their
 // weekly hours and instant booking in settings and makes their private calendar address; a poster
@@ -12,7 +12,8 @@ import { DEMO, formatViolations, newPage, registerThroughApi, seriousAxeViolatio
 // booked task the provider proposes one of their free times; the poster's open page shows it at
 // once and accepts it; the provider's open page moves to it; the task's .ics invitation and the
 // provider's calendar feed, read by a standard parser (node-ical), say the new time.
-// At a phone's width and a desktop's, axe clean, nothing scrolling sideways.
+// Each journey walked once; each screen it reaches checked at a phone's width and a desktop's, axe
+// clean, nothing scrolling sideways.
 
 const e2e = useServerAndBrowser();
 const SHOTS = "/tmp/calendar-shots";
@@ -33,10 +34,13 @@ const visible = (page: Page | Locator, text: string | RegExp) => () => page.getB
 const whenAt = (page: Page, startsAt: string) => page.locator(`time[datetime="${startsAt}"]`).filter({ hasText: "–" });
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+/** The screen at a phone's width and a desktop's: axe clean, nothing sideways, a screenshot of each. */
 async function clean(page: Page, shot: string) {
-  expect(formatViolations(await seriousAxeViolations(page))).toBe("");
-  expect(await noSidewaysScroll(page)).toBe(true);
-  await page.screenshot({ path: `${SHOTS}/${shot}.png`, fullPage: true });
+  await atBothWidths(page, async (width) => {
+    expect(formatViolations(await seriousAxeViolations(page))).toBe("");
+    expect(await noSidewaysScroll(page)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/${shot}-${width}.png`, fullPage: true });
+  });
 }
 
 async function pickAddress(page: Page, field: string, typed: string) {
@@ -86,13 +90,9 @@ afterAll(async () => {
   for (const context of contexts) await context.close();
 });
 
-describe.each([
-  { width: 390, height: 844 },
-  { width: 1366, height: 900 },
-])("calendar at $width px", (viewport) => {
+describe("calendar, each screen at 390 and 1366 px", () => {
   it("the provider sets hours; a poster books a free slot at once; it is gone for a second poster; on my way reaches the poster", async () => {
-    for (const page of [poster, secondPoster, provider]) await page.setViewportSize(viewport);
-    const w = viewport.width;
+    for (const page of [poster, secondPoster, provider]) await page.setViewportSize(PHONE);
 
     // The provider's hours: every day 9 to 5, instant booking on.
     await provider.goto(`${e2e.server.url}/settings/calendar`);
@@ -107,27 +107,26 @@ describe.each([
     await provider.getByRole("button", { name: "Save calendar" }).click();
     await eventually(visible(provider, "Calendar saved")).toBe(true);
 
-    // The private calendar address: made the first time, reset (after asking) the second.
-    const make = provider.getByRole("button", { name: "Make my calendar address" });
-    if (await make.isVisible()) await make.click();
-    else {
-      await provider.getByRole("button", { name: "Reset address" }).click();
-      const confirm = provider.getByRole("alertdialog");
-      await eventually(() => confirm.isVisible()).toBe(true);
-      await confirm.getByRole("button", { name: "Yes, reset it" }).click();
-    }
+    // The private calendar address: made, then reset after asking, which gives a new one.
+    await provider.getByRole("button", { name: "Make my calendar address" }).click();
     const address = provider.getByLabel("Your private calendar address");
     await eventually(() => address.isVisible()).toBe(true);
+    const made = await address.inputValue();
+    await provider.getByRole("button", { name: "Reset address" }).click();
+    const confirm = provider.getByRole("alertdialog");
+    await eventually(() => confirm.isVisible()).toBe(true);
+    await confirm.getByRole("button", { name: "Yes, reset it" }).click();
+    await eventually(() => address.inputValue()).not.toBe(made);
     const feedUrl = new URL(await address.inputValue());
     expect(feedUrl.pathname).toMatch(/^\/api\/calendar\/feeds\/[^/]+\/errandly\.ics$/);
     const feed = await provider.request.get(`${e2e.server.url}${feedUrl.pathname}`);
     expect(feed.status()).toBe(200);
     expect(await feed.text()).toContain("BEGIN:VCALENDAR");
     feedPath = feedUrl.pathname;
-    await clean(provider, `settings-calendar-${w}`);
+    await clean(provider, "settings-calendar");
 
     // The poster's Request lists the free times; the keyboard chooses the first.
-    const title = `Hang shelves at ${w}`;
+    const title = "Hang shelves";
     const dialog = await requestUpToTimes(poster, title);
     const times = dialog.getByRole("group", { name: `${providerName}'s free times` });
     await eventually(visible(dialog, "Choosing a time books it at once.")).toBe(true);
@@ -137,11 +136,11 @@ describe.each([
     await first.focus();
     await poster.keyboard.press("Space");
     await eventually(visible(dialog, /^Chosen: /)).toBe(true);
-    await clean(poster, `request-times-${w}`);
+    await clean(poster, "request-times");
     await dialog.getByRole("button", { name: "Next" }).click();
     // $60 + the service fee ceil(8% of $60) + $0.50 = $65.30.
     await eventually(visible(dialog, "Booked at once: " + providerName + " is yours for this time. You then have 30 minutes to pay $65.30, held in escrow until the work is done.")).toBe(true);
-    await clean(poster, `request-review-${w}`);
+    await clean(poster, "request-review");
     await dialog.getByRole("button", { name: "Post Task" }).click();
     await eventually(visible(poster, /is booked for .* Pay \$65\.30 within 30 minutes to confirm it\./)).toBe(true);
     await poster.getByRole("dialog", { name: "Add photos" }).getByRole("button", { name: "Skip photos" }).click();
@@ -167,22 +166,21 @@ describe.each([
     await provider.getByRole("button", { name: "On my way" }).click({ timeout: 15_000 });
     const share = provider.getByRole("dialog", { name: "Share your position for an arrival time?" });
     await eventually(() => share.isVisible()).toBe(true);
-    await clean(provider, `on-my-way-ask-${w}`);
+    await clean(provider, "on-my-way-ask");
     await share.getByRole("button", { name: "Don't share" }).click();
     await eventually(visible(poster, `${providerName} is on the way`)).toBe(true);
-    await clean(poster, `task-on-the-way-${w}`);
+    await clean(poster, "task-on-the-way");
 
     for (const page of [poster, secondPoster, provider]) page.assertClean();
   }, 240_000);
 
   it("a new time the provider proposes reaches the poster live; accepted, it moves the provider's page, the .ics and the feed", async () => {
-    for (const page of [poster, provider]) await page.setViewportSize(viewport);
-    const w = viewport.width;
+    for (const page of [poster, provider]) await page.setViewportSize(DESKTOP);
 
     // A task booked at once through the routes the Request dialog uses, on the provider's first free hour, and paid.
     const { slots } = await e2e.api<{ slots: { startsAt: string }[] }>(poster, "GET", `/api/providers/${providerId}/slots?durationMinutes=60`);
     const bookedAt = slots[0]?.startsAt ?? "";
-    const title = `Reschedule shelves at ${w}`;
+    const title = "Reschedule shelves";
     const booked = await e2e.api<{ id: string; totalAmount: number; status: string; durationMinutes: number }>(poster, "POST", "/api/tasks", {
       title,
       description: "Hang three shelves in the hall; the brackets and screws are here.",
@@ -213,13 +211,13 @@ describe.each([
     expect(newStart).not.toBe(bookedAt);
     await choice.focus();
     await provider.keyboard.press("Space");
-    await clean(provider, `propose-time-${w}`);
+    await clean(provider, "propose-time");
     await provider.getByRole("button", { name: "Send new time" }).click();
     await eventually(visible(provider, /^You proposed .* Waiting for .* to answer; until then the current time stays\.$/)).toBe(true);
 
     // The poster's open page shows the proposal without a reload, and accepts it.
     await eventually(visible(poster, new RegExp(`^${providerName.replace(".", "\\.")} proposes a new time: `))).toBe(true);
-    await clean(poster, `time-proposed-${w}`);
+    await clean(poster, "time-proposed");
     await poster.getByRole("button", { name: "Accept new time" }).click();
     await eventually(visible(poster, "New time accepted")).toBe(true);
     await eventually(() => whenAt(poster, newStart).isVisible()).toBe(true);
@@ -227,14 +225,14 @@ describe.each([
     // The provider's open page moves to the new time, the proposal gone.
     await eventually(() => whenAt(provider, newStart).isVisible()).toBe(true);
     await eventually(visible(provider, /^You proposed /)).toBe(false);
-    await clean(provider, `time-accepted-${w}`);
+    await clean(provider, "time-accepted");
 
     // The invitation the poster downloads from the task page opens in node-ical at the new time.
     const end = new Date(Date.parse(newStart) + booked.durationMinutes * 60_000).toISOString();
     const [download] = await Promise.all([poster.waitForEvent("download"), poster.getByRole("link", { name: "Add to my calendar (.ics)" }).click()]);
     expect(download.suggestedFilename()).toMatch(/\.ics$/);
     // The browser runs apart from the test: the file is copied here to be read.
-    const saved = `${SHOTS}/invitation-${w}.ics`;
+    const saved = `${SHOTS}/invitation.ics`;
     await download.saveAs(saved);
     const invitation = Object.values(ical.sync.parseICS(readFileSync(saved, "utf8"))).filter((c) => c?.type === "VEVENT");
     expect(invitation).toHaveLength(1);

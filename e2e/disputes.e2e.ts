@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { disputeSplit, priceTask } from "../src/shared/money.js";
 import { tinyPng } from "../test/fixtures/test-files.js";
-import { DEMO, formatViolations, newPage, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
+import { atBothWidths, DEMO, DESKTOP, formatViolations, newPage, PHONE, seriousAxeViolations, signIn, useServerAndBrowser } from "./harness.js";
 
 // Disputes at every paid stage and late cancellation (docs/product.md, Money; docs/decisions/057):
 // a poster reports a problem on a started task with a photo, the provider answers, an admin sees the
 // photo and refunds 40% after a confirmation stating both amounts, both see the amounts and the
 // settled badge, and the provider's earnings show what they received; a late cancellation states
-// its fee before anything happens. At 390 and 1366 px.
+// its fee before anything happens. Each journey walked once, each screen it reaches checked at
+// 390 and 1366 px (atBothWidths).
 
 const e2e = useServerAndBrowser();
 
@@ -43,11 +44,9 @@ async function paidTask(poster: Page, provider: Page, title: string, scheduledDa
 
 const dollars = (n: number) => `$${n.toFixed(2)}`;
 
-describe.each([
-  { width: 390, height: 844 },
-  { width: 1366, height: 900 },
-])("disputes at $width px", (viewport) => {
+describe("disputes, each screen at 390 and 1366 px", () => {
   it("a poster reports a problem with a photo on a started task, the provider answers, an admin sees the photo and refunds 40%", async () => {
+    const viewport = PHONE;
     const open = async () => newPage(await e2e.browser.newContext({ viewport }));
     const [poster, provider, admin] = [await open(), await open(), await open()];
     const pages = [poster, provider, admin];
@@ -64,13 +63,15 @@ describe.each([
     await poster.getByRole("button", { name: "Report a Problem" }).click();
     const dialog = poster.getByRole("dialog", { name: "Report a Problem" });
     await expect.poll(() => dialog.getByText(`${dollars(task.totalAmount)} stays held in escrow until an admin decides.`).isVisible(), { timeout: 15_000 }).toBe(true);
-    await axeClean(poster);
+    await atBothWidths(poster, () => axeClean(poster));
     await dialog.getByLabel("What kind of problem?").selectOption("not_done");
     await dialog.getByLabel("What happened?").fill("The provider left after an hour and one box is still in the garage.");
     await dialog.getByLabel("Photos (optional)").setInputFiles({ name: "garage.png", mimeType: "image/png", buffer: tinyPng() });
     await expect.poll(() => dialog.getByRole("img", { name: "Chosen photo 1: garage.png" }).isVisible()).toBe(true);
-    await axeClean(poster);
-    await noSidewaysScroll(poster);
+    await atBothWidths(poster, async () => {
+      await axeClean(poster);
+      await noSidewaysScroll(poster);
+    });
     await dialog.getByRole("button", { name: "Report Problem" }).click();
     const money = (page: Page) => page.getByTestId("dispute-money");
     await expect.poll(() => money(poster).textContent(), { timeout: 15_000 }).toBe(`${dollars(task.totalAmount)} is held in escrow until an admin decides.`);
@@ -81,13 +82,15 @@ describe.each([
     await provider.getByLabel("Your side").fill("I carried one box; the second one was too heavy for the ladder.");
     await provider.getByRole("button", { name: "Send", exact: true }).click();
     await expect.poll(() => poster.getByText("the second one was too heavy").isVisible(), { timeout: 15_000 }).toBe(true);
-    await axeClean(provider);
-    await noSidewaysScroll(provider);
+    await atBothWidths(provider, async () => {
+      await axeClean(provider);
+      await noSidewaysScroll(provider);
+    });
 
     // The admin finds it on the finance page, opens the thread and refunds 40%.
     await admin.goto(`${e2e.server.url}/admin/finance`);
     await admin.getByRole("link", { name: task.title }).first().waitFor();
-    await axeClean(admin);
+    await atBothWidths(admin, () => axeClean(admin));
     await admin.goto(`${e2e.server.url}/task/${task.id}`);
     // The poster's photo is in the thread as a thumbnail that opens the full-size image.
     const thumbnail = admin.getByRole("img", { name: "Photo 1 from the poster, open full size" });
@@ -120,7 +123,7 @@ describe.each([
     const released = dollars(split.releaseCents / 100);
     const kept = dollars((split.releaseCents - split.providerShareCents) / 100);
     await expect.poll(() => confirm.getByText(`The provider receives ${received} of the ${released} released; Errandly keeps ${kept} in fees.`).isVisible()).toBe(true);
-    await axeClean(admin);
+    await atBothWidths(admin, () => axeClean(admin));
     await confirm.getByRole("button", { name: "Yes, resolve" }).click();
 
     // Each side reads the one account of the task's money in their words (decision 073): what came
@@ -145,26 +148,32 @@ describe.each([
       for (const said of [text, box]) expect(said).not.toMatch(/pays (you )?nothing|Nothing will be paid|was cancelled/);
       // The closed chat says who ended it: an admin's settlement, not a cancellation.
       await expect.poll(() => page.getByText("An admin settled this task, so the chat is closed.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
-      await noSidewaysScroll(page);
-      await axeClean(page);
-      await page.screenshot({ path: `/tmp/money-account-shots/partial-refund-${who}-${viewport.width}.png`, fullPage: true });
+      await atBothWidths(page, async (width) => {
+        await noSidewaysScroll(page);
+        await axeClean(page);
+        await page.screenshot({ path: `/tmp/money-account-shots/partial-refund-${who}-${width}.png`, fullPage: true });
+      });
     }
 
     // The provider's earnings show what they received and why, not "In progress".
     await provider.goto(`${e2e.server.url}/earnings`);
-    const row = provider.getByTestId(viewport.width < 768 ? "earnings-card" : "earnings-row").filter({ hasText: task.title });
-    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Settled by admin");
-    const rowText = (await row.textContent()) ?? "";
-    expect(rowText).toContain(received);
-    expect(rowText).toContain(`${dollars(refund)} was refunded to the poster`);
-    expect(rowText).not.toContain("In progress");
-    await axeClean(provider);
-    await noSidewaysScroll(provider);
+    // A card on a phone, a table row on a desktop.
+    await atBothWidths(provider, async (width) => {
+      const row = provider.getByTestId(width < 768 ? "earnings-card" : "earnings-row").filter({ hasText: task.title });
+      await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain("Settled by admin");
+      const rowText = (await row.textContent()) ?? "";
+      expect(rowText).toContain(received);
+      expect(rowText).toContain(`${dollars(refund)} was refunded to the poster`);
+      expect(rowText).not.toContain("In progress");
+      await axeClean(provider);
+      await noSidewaysScroll(provider);
+    });
     for (const page of pages) await page.context().close();
     // Three people, two axe checks and a screenshot per page: over the default 2 minutes on a busy machine.
   }, 240_000);
 
   it("a late cancellation states its fee and the refund before anything happens", async () => {
+    const viewport = DESKTOP;
     const open = async () => newPage(await e2e.browser.newContext({ viewport }));
     const [poster, provider] = [await open(), await open()];
     const pages = [poster, provider];
@@ -182,8 +191,10 @@ describe.each([
     // 15% of the $50 budget is $7.50.
     await expect.poll(() => poster.getByText("The task is due in less than 24 hours, so $7.50 goes to").isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => poster.getByText(`${dollars(task.totalAmount - 7.5)} will be refunded to your card.`).isVisible()).toBe(true);
-    await axeClean(poster);
-    await noSidewaysScroll(poster);
+    await atBothWidths(poster, async () => {
+      await axeClean(poster);
+      await noSidewaysScroll(poster);
+    });
     await poster.getByRole("button", { name: "Yes, cancel task" }).click();
     await expect.poll(async () => (await e2e.api<{ status: string }>(poster, "GET", `/api/tasks/${task.id}`)).status, { timeout: 15_000 }).toBe("cancelled");
     for (const page of pages) await page.context().close();

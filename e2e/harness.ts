@@ -278,6 +278,26 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** The two widths every screen is checked at: a phone's and a desktop's. */
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1366, height: 900 } as const;
+
+/**
+ * Runs `check` (layout: no sideways scroll, axe, a screenshot) on `page` at a phone's width and at
+ * a desktop's, then gives the page its own size back: a journey walks its flow once and still has
+ * each screen it reaches checked at both widths (issue 42: one journey per flow).
+ */
+export async function atBothWidths(page: Page, check: (width: number) => Promise<void>): Promise<void> {
+  const own = page.viewportSize();
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    // Layout that follows the width in script (a media-query hook) renders on the next frames.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await check(size.width);
+  }
+  if (own) await page.setViewportSize(own);
+}
+
 export function formatViolations(violations: AxeViolation[]): string {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join("\n  ")}`).join("\n");
 }

@@ -6,9 +6,12 @@ import {
   apiCall,
   applyThroughApi,
   approveThroughApi,
+  atBothWidths,
   DEMO,
+  DESKTOP,
   formatViolations,
   newPage,
+  PHONE,
   registerThroughApi,
   seriousAxeViolations,
   signIn,
@@ -23,7 +26,8 @@ import { parcelPickup } from "../test/fixtures/task-bodies.js";
 // the fee, totals that add up) and by the provider who earned the fee (earned, not "pays nothing");
 // an offer not chosen, read by its provider (another offer was chosen, no earnings, no refused
 // chat); and a partial refund, read by the admin (the pro-rata rule) and on the poster's refund
-// receipt (the net cost). At a phone's width and a desktop's, axe clean; screenshots in SHOTS.
+// receipt (the net cost). Each journey walked once, each screen it reaches checked at a phone's
+// width and a desktop's (atBothWidths): axe clean, no sideways scroll; screenshots in SHOTS.
 
 const SHOTS = "/tmp/money-web";
 const PASSWORD = "amber falcon ribbon 9";
@@ -71,11 +75,9 @@ async function pageAs(email: string, viewport: { width: number; height: number }
 
 type Task = { id: string; title: string; totalAmount: number; budget: number };
 
-describe.each([
-  { width: 390, height: 844 },
-  { width: 1366, height: 900 },
-])("one account of the task's money at $width px", (viewport) => {
+describe("one account of the task's money, each screen at 390 and 1366 px", () => {
   it("a late cancellation after a withdrawal: the poster reads the ledger's refund and the fee, the provider the fee earned", async () => {
+    const viewport = PHONE;
     const [poster, provider, second] = [await pageAs(DEMO.poster, viewport), await pageAs(DEMO.provider, viewport), await pageAs(SAM.email, viewport, PASSWORD)];
     // Due in 3 hours: a cancellation now is late (docs/product.md, Money: late cancellation).
     const soon = new Date(Date.now() + 3 * 3_600_000).toISOString();
@@ -107,9 +109,11 @@ describe.each([
     // Never the whole of both payments, nor one payment, as "the refund" beside another total.
     expect(said).not.toContain(`Refunded ${money(2 * total)}`);
     expect(await poster.getByTestId("account-badge").innerText()).toContain("Partly refunded");
-    expect(await noSidewaysScroll(poster)).toBe(true);
-    await axeClean(poster);
-    await poster.screenshot({ path: `${SHOTS}/late-cancel-poster-${viewport.width}.png`, fullPage: true });
+    await atBothWidths(poster, async (width) => {
+      expect(await noSidewaysScroll(poster)).toBe(true);
+      await axeClean(poster);
+      await poster.screenshot({ path: `${SHOTS}/late-cancel-poster-${width}.png`, fullPage: true });
+    });
 
     // The provider who claimed second earned the fee: the page and the earnings say so.
     await second.goto(`${e2e.server.url}/task/${task.id}`);
@@ -122,15 +126,20 @@ describe.each([
     expect(theirs).not.toContain("because the provider withdrew");
     expect(theirs).not.toMatch(WRONG_FOR_EARNER);
     expect(await second.getByTestId("account-badge").innerText()).toContain("Late-cancellation fee");
-    expect(await noSidewaysScroll(second)).toBe(true);
-    await axeClean(second);
-    await second.screenshot({ path: `${SHOTS}/late-cancel-provider-${viewport.width}.png`, fullPage: true });
+    await atBothWidths(second, async (width) => {
+      expect(await noSidewaysScroll(second)).toBe(true);
+      await axeClean(second);
+      await second.screenshot({ path: `${SHOTS}/late-cancel-provider-${width}.png`, fullPage: true });
+    });
     await second.goto(`${e2e.server.url}/earnings`);
-    const row = second.getByTestId(viewport.width < 768 ? "earnings-card" : "earnings-row").filter({ hasText: task.title });
-    await expect.poll(() => row.innerText(), POLL).toContain("Late-cancellation fee");
-    expect(await row.innerText()).toMatch(new RegExp(`You earned\\s+\\${money(fee)}`));
-    expect(await row.innerText()).not.toMatch(WRONG_FOR_EARNER);
-    await axeClean(second);
+    // A card on a phone, a table row on a desktop: both say what was earned.
+    await atBothWidths(second, async (width) => {
+      const row = second.getByTestId(width < 768 ? "earnings-card" : "earnings-row").filter({ hasText: task.title });
+      await expect.poll(() => row.innerText(), POLL).toContain("Late-cancellation fee");
+      expect(await row.innerText()).toMatch(new RegExp(`You earned\\s+\\${money(fee)}`));
+      expect(await row.innerText()).not.toMatch(WRONG_FOR_EARNER);
+      await axeClean(second);
+    });
 
     for (const page of [poster, provider, second]) {
       page.assertClean(EXPECTED);
@@ -139,6 +148,7 @@ describe.each([
   }, 240_000);
 
   it("the offerer not chosen reads that another offer was chosen, with no earnings and no refused chat", async () => {
+    const viewport = DESKTOP;
     const [poster, provider] = [await pageAs(DEMO.poster, viewport), await pageAs(DEMO.provider, viewport)];
     const task = await e2e.api<Task>(poster, "POST", "/api/tasks", parcelPickup(`Two offers, one chosen ${viewport.width}`, { hiringMode: "offers" }));
     await e2e.api(provider, "PUT", `/api/tasks/${task.id}/offer`, { price: 36, message: "I can pick it up this afternoon.", availability: "Today after 2 pm" });
@@ -159,9 +169,11 @@ describe.each([
       expect(page, `the passed-over provider read "${wrong}"`).not.toContain(wrong);
     }
     expect(page).toContain("Another offer was chosen, so this task's chat is only between its poster and the provider they chose.");
-    expect(await noSidewaysScroll(provider)).toBe(true);
-    await axeClean(provider);
-    await provider.screenshot({ path: `${SHOTS}/offer-not-chosen-${viewport.width}.png`, fullPage: true });
+    await atBothWidths(provider, async (width) => {
+      expect(await noSidewaysScroll(provider)).toBe(true);
+      await axeClean(provider);
+      await provider.screenshot({ path: `${SHOTS}/offer-not-chosen-${width}.png`, fullPage: true });
+    });
 
     for (const p of [poster, provider]) {
       p.assertClean(EXPECTED);
@@ -170,6 +182,7 @@ describe.each([
   }, 240_000);
 
   it("a partial refund: the admin reads the pro-rata rule, the poster's refund receipt the net cost", async () => {
+    const viewport = PHONE;
     const [poster, provider, admin] = [await pageAs(DEMO.poster, viewport), await pageAs(DEMO.provider, viewport), await pageAs(DEMO.admin, viewport)];
     const task = await e2e.api<Task>(poster, "POST", "/api/tasks", parcelPickup(`Partial refund ${viewport.width}`));
     await e2e.api(provider, "PATCH", `/api/tasks/${task.id}/claim`);
@@ -196,9 +209,11 @@ describe.each([
     expect(said).toMatch(new RegExp(`The poster's cost\\s+\\${money(total - refund)}`));
     expect(said).toMatch(new RegExp(`Providers received\\s+\\${money(split.providerShareCents)}`));
     expect(said).toMatch(new RegExp(`Errandly kept\\s+\\${money(kept)}`));
-    expect(await noSidewaysScroll(admin)).toBe(true);
-    await axeClean(admin);
-    await admin.screenshot({ path: `${SHOTS}/partial-refund-admin-${viewport.width}.png`, fullPage: true });
+    await atBothWidths(admin, async (width) => {
+      expect(await noSidewaysScroll(admin)).toBe(true);
+      await axeClean(admin);
+      await admin.screenshot({ path: `${SHOTS}/partial-refund-admin-${width}.png`, fullPage: true });
+    });
 
     // The poster's refund receipt: what was paid, this refund, and what the task cost them in the end.
     const { receipts } = await e2e.api<{ receipts: { id: string; kind: string; task: { id: string } }[] }>(poster, "GET", "/api/receipts");
@@ -211,9 +226,11 @@ describe.each([
     expect(lines).toMatch(new RegExp(`Paid for this task\\s+\\${money(total)}`));
     expect(lines).toMatch(new RegExp(`Refunded to [^\\n]*\\s+\\${money(refund)}`));
     expect(lines).toMatch(new RegExp(`Your cost for this task\\s+\\${money(total - refund)}`));
-    expect(await noSidewaysScroll(poster)).toBe(true);
-    await axeClean(poster);
-    await poster.screenshot({ path: `${SHOTS}/partial-refund-receipt-${viewport.width}.png`, fullPage: true });
+    await atBothWidths(poster, async (width) => {
+      expect(await noSidewaysScroll(poster)).toBe(true);
+      await axeClean(poster);
+      await poster.screenshot({ path: `${SHOTS}/partial-refund-receipt-${width}.png`, fullPage: true });
+    });
 
     for (const page of [poster, provider, admin]) {
       page.assertClean(EXPECTED);
