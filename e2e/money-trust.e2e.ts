@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { formatViolations, newPage, posterAndProvider, seriousAxeViolations, tasksOnMap, useServerAndBrowser, watchLayoutShifts, type TestPage } from "./harness.js";
+import { atBothWidths, formatViolations, newPage, posterAndProvider, seriousAxeViolations, tasksOnMap, useServerAndBrowser, watchLayoutShifts, type TestPage } from "./harness.js";
 import { parcelPickup } from "../test/fixtures/task-bodies.js";
 
 // No surprises with money (docs/decisions/024-declining-a-provider.md, docs/product.md): the poster
@@ -32,15 +32,12 @@ async function expectAxeClean(page: Page): Promise<void> {
  * The page at phone (390 px) and desktop (1366 px) width: nothing scrolls sideways. With
  * E2E_SCREENSHOTS=<dir> each width is also saved as <dir>/<name>-<width>.png for a look.
  */
-async function atBothWidths(page: Page, name: string): Promise<void> {
-  const original = page.viewportSize() ?? { width: 1280, height: 720 };
-  for (const width of [390, 1366]) {
-    await page.setViewportSize({ width, height: 900 });
+async function noSidewaysAtBothWidths(page: Page, name: string): Promise<void> {
+  await atBothWidths(page, async (width) => {
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), POLL).toBe(true);
     const dir = process.env.E2E_SCREENSHOTS;
     if (dir) await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(original);
+  });
 }
 
 const dialog = (page: Page, name: string | RegExp) => page.getByRole("alertdialog", { name });
@@ -60,12 +57,12 @@ describe("money trust", () => {
     await provider.goto(`${e2e.server.url}/task/${task.id}`);
     // The provider reads their take-home pay, not the poster's total.
     await expect.poll(() => provider.getByTestId("payment-box").innerText(), POLL).toContain("$25.50");
-    await atBothWidths(provider, "provider-earnings");
+    await noSidewaysAtBothWidths(provider, "provider-earnings");
     expect(await provider.getByTestId("payment-box").innerText()).not.toContain("Service Fee");
     await provider.getByRole("button", { name: "Claim Task" }).click();
     const claim = dialog(provider, "Claim this task?");
     await expect.poll(() => claim.innerText(), POLL).toContain("You'll earn $25.50. The poster has 30 minutes to pay; you can start once they do.");
-    await atBothWidths(provider, "claim-dialog");
+    await noSidewaysAtBothWidths(provider, "claim-dialog");
     await expectAxeClean(provider);
     await claim.getByRole("button", { name: "Yes, claim it" }).click();
     await expect.poll(() => provider.getByText("Task claimed successfully!").first().isVisible(), POLL).toBe(true);
@@ -77,7 +74,7 @@ describe("money trust", () => {
     await expect.poll(() => claimedBy.isVisible(), POLL).toBe(true);
     expect(await claimedBy.getByRole("link", { name: card.displayName }).getAttribute("href")).toBe(`/users/${card.id}`);
     expect(await claimedBy.innerText()).toMatch(/completed tasks?/);
-    await atBothWidths(poster, "claimed-by");
+    await noSidewaysAtBothWidths(poster, "claimed-by");
     expect(await notificationsText(poster)).toContain(`claimed by ${card.displayName}`);
     await expectAxeClean(poster);
 
@@ -168,7 +165,7 @@ describe("money trust", () => {
     });
     expect(narrowest).toBeGreaterThan(30);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await atBothWidths(page, "earnings");
+    await noSidewaysAtBothWidths(page, "earnings");
     await expectAxeClean(page);
 
     // 1366 px: the same rows as a table.
@@ -206,7 +203,7 @@ describe("money trust", () => {
       .poll(() => poster.getByText(/^You have until \w{3} \d{1,2}:\d\d [AP]M to approve or report a problem\./).isVisible(), POLL)
       .toBe(true);
     expect(await poster.getByText(`Approve releases $127.50 to ${name} now; if you do nothing, it is released automatically then.`, { exact: false }).isVisible()).toBe(true);
-    await atBothWidths(poster, "approval-window");
+    await noSidewaysAtBothWidths(poster, "approval-window");
 
     await poster.getByRole("button", { name: "Approve & Release Payment" }).click();
     const release = dialog(poster, "Release the payment now?");
@@ -259,7 +256,7 @@ describe("money trust", () => {
       .toBe(true);
     expect(await poster.getByRole("textbox", { name: "Message" }).count()).toBe(0);
     await expectAxeClean(poster);
-    await atBothWidths(poster, "refunded");
+    await noSidewaysAtBothWidths(poster, "refunded");
 
     await provider.goto(`${e2e.server.url}/task/${task.id}`);
     await expect

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
+import { atBothWidths, DEMO, formatViolations, connectBrowser, newPage, seriousAxeViolations, signIn, startServer, type RunningServer } from "./harness.js";
 
 // Issue 15, task photos (docs/product.md#task-photos): a poster posts a task with two photos in the
 // wizard, sees them in the task page's gallery, moves between them with the keyboard and removes
@@ -46,12 +46,11 @@ const loaded = (page: Page, testIdOrSelector: string) =>
   page.locator(testIdOrSelector).first().evaluate((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0);
 
 async function screenshots(page: Page, name: string) {
-  for (const width of [390, 1366]) {
-    await page.setViewportSize({ width, height: 900 });
+  await atBothWidths(page, async (width) => {
     // Nothing scrolls sideways at either width.
     await eventually(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: `/tmp/task-photos-${name}-${width}.png`, fullPage: true });
-  }
+  });
 }
 
 describe("task photos", () => {
